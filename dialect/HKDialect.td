@@ -1,0 +1,65 @@
+//===- HKDialect.td - the hk tile dialect ------------------*- tablegen -*-===//
+//
+// The `hk` dialect: HipKittens-style tile programs for AMD CDNA GPUs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_TD
+#define HK_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def HK_Dialect : Dialect {
+  let name = "hk";
+  let cppNamespace = "::mlir::hk";
+  let summary = "Tile programs for AMD CDNA GPUs, after HipKittens";
+  let description = [{
+    The `hk` dialect describes GPU kernels the way HipKittens writes them: from
+    the point of view of one wave of 64 lanes, with register tiles sized to the
+    MFMA units, swizzled shared (LDS) tiles, asynchronous global-to-shared
+    loads, and explicit or structured schedules.
+
+    * A **register tile** is a ranked tensor whose encoding is `#hk.rt`; its
+      elements are spread over the 64 lanes of the wave that owns it.
+    * A **register vector** is a rank-1 tensor whose encoding is `#hk.rv`; it
+      holds one value per row (or column) of a register tile, laid out so that
+      it broadcasts back onto that tile without data movement.
+    * A **shared tile** (`!hk.st`) is an LDS allocation of the workgroup.
+    * **Global memory** is a plain `memref`; tile loads and stores index its
+      last two dimensions in tile units.
+    * A **token** (`!hk.token`) names an asynchronous copy so that waits say
+      what they wait for.
+
+    Elementwise math on tiles is plain `arith`/`math` on the tensors.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let extraClassDeclaration = [{
+    /// LDS bytes available to one workgroup on the largest supported chip
+    /// (gfx950). Chip-specific limits are checked by `hk-check-target`.
+    static constexpr int64_t kMaxLdsBytes = 160 * 1024;
+
+  private:
+    // Defined beside the generated storage classes they instantiate.
+    void registerAttributes();
+    void registerTypes();
+  public:
+  }];
+}
+
+class HK_Op<string mnemonic, list<Trait> traits = []>
+    : Op<HK_Dialect, mnemonic, traits>;
+
+class HK_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<HK_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+class HK_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<HK_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+#endif // HK_DIALECT_TD

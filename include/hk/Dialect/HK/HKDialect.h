@@ -1,0 +1,46 @@
+//===- HKDialect.h - the hk dialect ---------------------------------------===//
+
+#ifndef HK_DIALECT_HK_HKDIALECT_H
+#define HK_DIALECT_HK_HKDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TensorEncoding.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/OpImplementation.h"
+
+#include "hk/Dialect/HK/HKDialect.h.inc"
+#include "hk/Dialect/HK/HKEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "hk/Dialect/HK/HKAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "hk/Dialect/HK/HKTypes.h.inc"
+
+#include "hk/Dialect/HK/Layout.h"
+
+namespace mlir::hk {
+/// A ranked tensor with a #hk.rt encoding.
+bool isRegTile(Type type);
+/// A ranked tensor with a #hk.rv encoding.
+bool isRegVec(Type type);
+/// The lane layout of a register tile type.
+::hk::TileLayout getTileLayout(RankedTensorType type);
+/// The lane layout of a register vector type.
+::hk::VectorLayout getVectorLayout(RankedTensorType type);
+/// The lane layout of a tile described by an #hk.rt attribute.
+::hk::BaseTileLayout getBaseLayout(RegTileLayoutAttr attr);
+} // namespace mlir::hk
+
+#define GET_OP_CLASSES
+#include "hk/Dialect/HK/HKOps.h.inc"
+
+#endif // HK_DIALECT_HK_HKDIALECT_H

@@ -1,0 +1,19 @@
+//===- Passes.h - hk passes -----------------------------------------------===//
+
+#ifndef HK_TRANSFORMS_PASSES_H
+#define HK_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::hk {
+
+#define GEN_PASS_DECL
+#include "hk/Dialect/HK/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "hk/Dialect/HK/Passes.h.inc"
+
+} // namespace mlir::hk
+
+#endif // HK_TRANSFORMS_PASSES_H

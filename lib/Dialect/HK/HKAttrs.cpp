@@ -1,0 +1,232 @@
+//===- HKAttrs.cpp - hk attributes ----------------------------------------===//
+
+#include "hk/Dialect/HK/HKDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+#include "hk/Dialect/HK/HKEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "hk/Dialect/HK/HKAttrs.cpp.inc"
+
+void HKDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "hk/Dialect/HK/HKAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// #hk.rt
+//===----------------------------------------------------------------------===//
+
+// #hk.rt<col, 32x32, group = 4>
+Attribute RegTileLayoutAttr::parse(AsmParser &parser, Type) {
+  StringRef keyword;
+  SmallVector<int64_t, 2> shape;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseKeyword(&keyword) ||
+      parser.parseComma())
+    return {};
+  std::optional<Layout> layout = symbolizeLayout(keyword);
+  if (!layout) {
+    parser.emitError(loc, "expected layout 'row' or 'col', got '")
+        << keyword << "'";
+    return {};
+  }
+  SMLoc shapeLoc = parser.getCurrentLocation();
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/false))
+    return {};
+  if (shape.size() != 2) {
+    parser.emitError(shapeLoc, "expected a base tile shape RxC");
+    return {};
+  }
+  int64_t group = shape[0] * shape[1] / ::hk::kWaveSize;
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("group") || parser.parseEqual() ||
+        parser.parseInteger(group))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), *layout, shape[0], shape[1], group);
+}
+
+void RegTileLayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyLayout(getLayout()) << ", " << getBaseRows()
+          << "x" << getBaseCols();
+  if (getGroup() != getElemsPerLane())
+    printer << ", group = " << getGroup();
+  printer << ">";
+}
+
+LogicalResult
+RegTileLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          Layout layout, int64_t baseRows, int64_t baseCols,
+                          int64_t group) {
+  ::hk::BaseTileLayout base{layout == Layout::Row ? ::hk::Major::Row
+                                                  : ::hk::Major::Col,
+                            baseRows, baseCols, group};
+  if (std::string err = base.validate(); !err.empty())
+    return emitError() << err;
+  return success();
+}
+
+static bool isTileElementType(Type t) {
+  if (auto f = dyn_cast<FloatType>(t))
+    return f.getWidth() == 8 || f.isF16() || f.isBF16() || f.isF32();
+  if (auto i = dyn_cast<IntegerType>(t))
+    return i.getWidth() == 8 || i.getWidth() == 32;
+  return false;
+}
+
+LogicalResult RegTileLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 2)
+    return emitError() << "register tile must have rank 2, got rank "
+                       << shape.size();
+  if (ShapedType::isDynamicShape(shape))
+    return emitError() << "register tile must have a static shape";
+  if (!isTileElementType(elementType))
+    return emitError() << "register tile element type must be f32, f16, "
+                          "bf16, an 8-bit float, i8 or i32, got "
+                       << elementType;
+  int64_t bits = elementType.getIntOrFloatBitWidth();
+  if ((getBaseRows() == 128 || getBaseCols() == 128) && bits != 8)
+    return emitError() << "base tile " << getBaseRows() << "x" << getBaseCols()
+                       << " is only for 8-bit element types, got "
+                       << elementType;
+  ::hk::TileLayout layout{shape[0], shape[1],
+                          {isRow() ? ::hk::Major::Row : ::hk::Major::Col,
+                           getBaseRows(), getBaseCols(), getGroup()}};
+  if (std::string err = layout.validate(); !err.empty())
+    return emitError() << err;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #hk.rv
+//===----------------------------------------------------------------------===//
+
+LogicalResult RegVecLayoutAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 1)
+    return emitError() << "register vector must have rank 1, got rank "
+                       << shape.size();
+  if (ShapedType::isDynamic(shape[0]))
+    return emitError() << "register vector must have a static length";
+  if (!isTileElementType(elementType))
+    return emitError() << "register vector element type must be f32, f16, "
+                          "bf16, an 8-bit float, i8 or i32, got "
+                       << elementType;
+  RegTileLayoutAttr tile = getTile();
+  int64_t extent = getAxis() == Layout::Row ? tile.getBaseRows()
+                                            : tile.getBaseCols();
+  if (shape[0] <= 0 || shape[0] % extent != 0)
+    return emitError() << "register vector length " << shape[0]
+                       << " is not a multiple of the base tile's "
+                       << (getAxis() == Layout::Row ? "rows" : "columns")
+                       << " (" << extent << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// #hk.grid
+//===----------------------------------------------------------------------===//
+
+// #hk.grid<[dim(2, 0), arg(3)] -> (s0 ceildiv 256, s1)>
+Attribute GridAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> args, dims;
+  auto parseSymbol = [&]() -> ParseResult {
+    StringRef kind;
+    int64_t arg = 0, dim = kScalarArg;
+    SMLoc kindLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&kind) || parser.parseLParen() ||
+        parser.parseInteger(arg))
+      return failure();
+    if (kind == "dim") {
+      if (parser.parseComma() || parser.parseInteger(dim))
+        return failure();
+    } else if (kind != "arg") {
+      return parser.emitError(kindLoc, "expected 'dim' or 'arg', got '")
+             << kind << "'";
+    }
+    args.push_back(arg);
+    dims.push_back(dim);
+    return parser.parseRParen();
+  };
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     parseSymbol) ||
+      parser.parseArrow())
+    return {};
+
+  SmallVector<std::pair<StringRef, AffineExpr>> symbols;
+  SmallVector<std::string> names;
+  for (size_t i = 0; i < args.size(); ++i)
+    names.push_back("s" + std::to_string(i));
+  for (size_t i = 0; i < args.size(); ++i)
+    symbols.push_back({names[i], getAffineSymbolExpr(i, parser.getContext())});
+  SmallVector<AffineExpr> results;
+  auto parseResult = [&]() -> ParseResult {
+    AffineExpr e;
+    if (parser.parseAffineExpr(symbols, e))
+      return failure();
+    results.push_back(e);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Paren,
+                                     parseResult) ||
+      parser.parseGreater())
+    return {};
+  auto map = AffineMap::get(0, args.size(), results, parser.getContext());
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), args, dims, map);
+}
+
+void GridAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  for (size_t i = 0; i < getSymbolArgs().size(); ++i) {
+    if (i)
+      printer << ", ";
+    if (getSymbolDims()[i] == kScalarArg)
+      printer << "arg(" << getSymbolArgs()[i] << ")";
+    else
+      printer << "dim(" << getSymbolArgs()[i] << ", " << getSymbolDims()[i]
+              << ")";
+  }
+  printer << "] -> (";
+  llvm::interleaveComma(getMap().getResults(), printer,
+                        [&](AffineExpr e) { e.print(printer.getStream()); });
+  printer << ")>";
+}
+
+LogicalResult GridAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> symbolArgs,
+                               ArrayRef<int64_t> symbolDims, AffineMap map) {
+  if (symbolArgs.size() != symbolDims.size() ||
+      map.getNumSymbols() != symbolArgs.size())
+    return emitError() << "grid binds " << symbolArgs.size()
+                       << " symbols but its map uses "
+                       << map.getNumSymbols();
+  if (map.getNumResults() < 1 || map.getNumResults() > 3)
+    return emitError() << "grid must have 1 to 3 dimensions, got "
+                       << map.getNumResults();
+  for (auto [arg, dim] : llvm::zip(symbolArgs, symbolDims)) {
+    if (arg < 0)
+      return emitError() << "grid refers to negative argument " << arg;
+    if (dim < kScalarArg)
+      return emitError() << "grid refers to negative dimension " << dim;
+  }
+  return success();
+}

@@ -1,0 +1,534 @@
+//===- HKOps.cpp - hk operations ------------------------------------------===//
+
+#include "hk/Dialect/HK/HKDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+#define GET_OP_CLASSES
+#include "hk/Dialect/HK/HKOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static RegTileLayoutAttr tileAttr(Type t) {
+  return cast<RegTileLayoutAttr>(cast<RankedTensorType>(t).getEncoding());
+}
+
+static RegVecLayoutAttr vecAttr(Type t) {
+  return cast<RegVecLayoutAttr>(cast<RankedTensorType>(t).getEncoding());
+}
+
+static std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s;
+}
+
+static std::string baseStr(RegTileLayoutAttr a) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  Attribute(a).print(os);
+  return s;
+}
+
+/// Emits an error unless `op` is nested in an hk.kernel; returns the kernel.
+static KernelOp enclosingKernel(Operation *op, LogicalResult &result) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  result = kernel ? success()
+                  : LogicalResult(op->emitOpError("must be inside an hk.kernel"));
+  return kernel;
+}
+
+/// Checks indices and element type of a tile access to global memory. The
+/// last `tileDims` dimensions are indexed in tile units.
+static LogicalResult verifyGlobalAccess(Operation *op, MemRefType memref,
+                                        size_t numIndices, Type elementType,
+                                        int64_t tileDims) {
+  if (memref.getRank() < tileDims)
+    return op->emitOpError("needs a memref of rank at least ")
+           << tileDims << ", got rank " << memref.getRank();
+  if (static_cast<int64_t>(numIndices) != memref.getRank())
+    return op->emitOpError("expects ")
+           << memref.getRank() << " indices for a memref of rank "
+           << memref.getRank() << ", got " << numIndices;
+  if (memref.getElementType() != elementType)
+    return op->emitOpError("element type of the memref (")
+           << memref.getElementType() << ") differs from the tile's ("
+           << elementType << ")";
+  return success();
+}
+
+/// Register tile or vector <-> global memory.
+static LogicalResult verifyRegisterGlobal(Operation *op, Type reg,
+                                          MemRefType memref,
+                                          size_t numIndices) {
+  auto t = cast<RankedTensorType>(reg);
+  return verifyGlobalAccess(op, memref, numIndices, t.getElementType(),
+                            t.getRank());
+}
+
+/// Register tile <-> shared tile of the same shape.
+static LogicalResult verifyRegisterShared(Operation *op, Type reg,
+                                          SharedTileType st,
+                                          size_t numIndices) {
+  if (numIndices != 0)
+    return op->emitOpError("takes no indices with a shared tile, got ")
+           << numIndices;
+  if (!isRegTile(reg))
+    return op->emitOpError(
+        "moves register tiles to and from shared tiles, not vectors");
+  auto t = cast<RankedTensorType>(reg);
+  if (t.getShape() != st.getShape())
+    return op->emitOpError("register tile ")
+           << shapeStr(t.getShape()) << " differs in shape from shared tile "
+           << shapeStr(st.getShape());
+  if (t.getElementType() != st.getElementType())
+    return op->emitOpError("register tile element type ")
+           << t.getElementType() << " differs from shared tile's "
+           << st.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildType = [](Builder &b, ArrayRef<Type> args, ArrayRef<Type> results,
+                      function_interface_impl::VariadicFlag, std::string &) {
+    return b.getFunctionType(args, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+int64_t KernelOp::getSharedMemoryBytes() {
+  int64_t bytes = 0;
+  for (auto alloc : getBody().getOps<AllocSharedOp>())
+    bytes += alloc.getType().getSizeInBytes();
+  return bytes;
+}
+
+LogicalResult KernelOp::verify() {
+  if (getBody().empty())
+    return emitOpError("must have a body");
+  if (!getFunctionType().getResults().empty())
+    return emitOpError("must not return values, got ")
+           << getFunctionType().getNumResults() << " results";
+  int32_t waves = getWaves();
+  if (waves != 1 && waves != 2 && waves != 4 && waves != 8 && waves != 16)
+    return emitOpError("waves must be 1, 2, 4, 8 or 16, got ") << waves;
+
+  ArrayRef<Type> args = getFunctionType().getInputs();
+  for (auto [i, t] : llvm::enumerate(args))
+    if (!isa<MemRefType, IntegerType, IndexType, FloatType>(t))
+      return emitOpError("argument #")
+             << i << " must be a memref or a scalar, got " << t;
+
+  GridAttr grid = getGrid();
+  for (auto [s, arg, dim] :
+       llvm::enumerate(grid.getSymbolArgs(), grid.getSymbolDims())) {
+    if (arg >= static_cast<int64_t>(args.size()))
+      return emitOpError("grid symbol s")
+             << s << " refers to argument " << arg << " but the kernel has "
+             << args.size() << " arguments";
+    Type t = args[arg];
+    if (dim == GridAttr::kScalarArg) {
+      if (!isa<IntegerType, IndexType>(t))
+        return emitOpError("grid symbol s")
+               << s << " reads argument " << arg
+               << " as an integer, but it has type " << t;
+      continue;
+    }
+    auto m = dyn_cast<MemRefType>(t);
+    if (!m)
+      return emitOpError("grid symbol s")
+             << s << " takes a dimension of argument " << arg
+             << ", which is not a memref but " << t;
+    if (dim >= m.getRank())
+      return emitOpError("grid symbol s")
+             << s << " takes dimension " << dim << " of argument " << arg
+             << ", which has rank " << m.getRank();
+  }
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  int64_t bytes = getSharedMemoryBytes();
+  if (bytes > HKDialect::kMaxLdsBytes)
+    return emitOpError("allocates ")
+           << bytes << " bytes of LDS, more than the "
+           << HKDialect::kMaxLdsBytes << " bytes of the largest chip";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Ids
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyGridDim(Operation *op, GridDim dim) {
+  LogicalResult result = success();
+  KernelOp kernel = enclosingKernel(op, result);
+  if (failed(result))
+    return result;
+  unsigned rank = kernel.getGrid().getMap().getNumResults();
+  if (static_cast<unsigned>(dim) >= rank)
+    return op->emitOpError("asks for grid dimension ")
+           << stringifyGridDim(dim) << " but the grid of @"
+           << kernel.getSymName() << " has " << rank << " dimension"
+           << (rank == 1 ? "" : "s");
+  return success();
+}
+
+LogicalResult BlockIdOp::verify() { return verifyGridDim(*this, getDim()); }
+LogicalResult NumBlocksOp::verify() { return verifyGridDim(*this, getDim()); }
+
+LogicalResult WaveIdOp::verify() {
+  LogicalResult result = success();
+  enclosingKernel(*this, result);
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocSharedOp::verify() {
+  if (!isa_and_nonnull<KernelOp>((*this)->getParentOp()))
+    return emitOpError("must be at the top level of an hk.kernel body: LDS "
+                       "is allocated once per workgroup");
+  return success();
+}
+
+LogicalResult SubtileOp::verify() {
+  SharedTileType src = getSource().getType(), res = getResult().getType();
+  if (src.getElementType() != res.getElementType())
+    return emitOpError("result element type ")
+           << res.getElementType() << " differs from the source's "
+           << src.getElementType();
+  if (src.getSubtileShape() != res.getSubtileShape())
+    return emitOpError("result subtile ")
+           << shapeStr(res.getSubtileShape()) << " differs from the source's "
+           << shapeStr(src.getSubtileShape());
+  if (src.getRows() % res.getRows() || src.getCols() % res.getCols())
+    return emitOpError("result ")
+           << shapeStr(res.getShape()) << " does not divide the source "
+           << shapeStr(src.getShape()) << " into whole tiles";
+  APInt idx;
+  if (matchPattern(getRow(), m_ConstantInt(&idx)) &&
+      idx.getSExtValue() >= src.getRows() / res.getRows())
+    return emitOpError("row index ")
+           << idx.getSExtValue() << " is out of range: the source holds "
+           << src.getRows() / res.getRows() << " tiles of "
+           << res.getRows() << " rows";
+  if (matchPattern(getCol(), m_ConstantInt(&idx)) &&
+      idx.getSExtValue() >= src.getCols() / res.getCols())
+    return emitOpError("column index ")
+           << idx.getSExtValue() << " is out of range: the source holds "
+           << src.getCols() / res.getCols() << " tiles of "
+           << res.getCols() << " columns";
+  return success();
+}
+
+LogicalResult LoadAsyncOp::verify() {
+  SharedTileType st = getDest().getType();
+  if (failed(verifyGlobalAccess(*this, getSource().getType(),
+                                getIndices().size(), st.getElementType(), 2)))
+    return failure();
+  LogicalResult result = success();
+  KernelOp kernel = enclosingKernel(*this, result);
+  if (failed(result))
+    return result;
+  if (auto waves = getWaves()) {
+    if (*waves > static_cast<uint32_t>(kernel.getWaves()))
+      return emitOpError("waves = ")
+             << *waves << " exceeds the " << kernel.getWaves()
+             << " waves of @" << kernel.getSymName();
+  }
+  return success();
+}
+
+LogicalResult WaitOp::verify() {
+  if (getTokens().empty())
+    return emitOpError("expects at least one token to wait for");
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  Type src = getSource().getType();
+  if (auto st = dyn_cast<SharedTileType>(src))
+    return verifyRegisterShared(*this, getType(), st, getIndices().size());
+  return verifyRegisterGlobal(*this, getType(), cast<MemRefType>(src),
+                              getIndices().size());
+}
+
+LogicalResult StoreOp::verify() {
+  Type value = getValue().getType(), dest = getDest().getType();
+  size_t n = getIndices().size();
+  if (auto src = dyn_cast<SharedTileType>(value)) {
+    auto m = dyn_cast<MemRefType>(dest);
+    if (!m)
+      return emitOpError("cannot copy a shared tile to a shared tile; load "
+                         "it into registers first");
+    return verifyGlobalAccess(*this, m, n, src.getElementType(), 2);
+  }
+  if (auto st = dyn_cast<SharedTileType>(dest))
+    return verifyRegisterShared(*this, value, st, n);
+  return verifyRegisterGlobal(*this, value, cast<MemRefType>(dest), n);
+}
+
+LogicalResult AtomicAddOp::verify() {
+  auto t = cast<RankedTensorType>(getValue().getType());
+  if (!t.getElementType().isF32())
+    return emitOpError("adds f32 tiles only, got ") << t.getElementType();
+  return verifyRegisterGlobal(*this, t, getDest().getType(),
+                              getIndices().size());
+}
+
+//===----------------------------------------------------------------------===//
+// MmaOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One MMA input seen as its logical (untransposed) operand: extents along
+/// the non-K dimension and K, for the whole tile and its base tile.
+struct MmaOperand {
+  StringRef name;
+  int64_t outer, k, baseOuter, baseK;
+};
+} // namespace
+
+static FailureOr<MmaOperand> mmaOperand(Operation *op, StringRef name,
+                                        RankedTensorType t, bool kFirst,
+                                        Layout want) {
+  RegTileLayoutAttr a = tileAttr(t);
+  if (a.getLayout() != want)
+    return op->emitOpError("expects ")
+           << name << " in " << stringifyLayout(want) << " layout for this kind, got "
+           << stringifyLayout(a.getLayout());
+  if (a.getGroup() != a.getElemsPerLane())
+    return op->emitOpError("expects ")
+           << name << " to keep each lane's elements in one run, got group = "
+           << a.getGroup();
+  if (kFirst)
+    return MmaOperand{name, t.getDimSize(1), t.getDimSize(0), a.getBaseCols(),
+                      a.getBaseRows()};
+  return MmaOperand{name, t.getDimSize(0), t.getDimSize(1), a.getBaseRows(),
+                    a.getBaseCols()};
+}
+
+LogicalResult MmaOp::verify() {
+  auto aT = cast<RankedTensorType>(getA().getType());
+  auto bT = cast<RankedTensorType>(getB().getType());
+  auto cT = cast<RankedTensorType>(getC().getType());
+  MmaKind kind = getKind();
+  bool aTrans = kind == MmaKind::AtB || kind == MmaKind::AtBt;
+  bool bTrans = kind == MmaKind::ABt || kind == MmaKind::AtBt;
+
+  Type elt = aT.getElementType();
+  if (elt != bT.getElementType())
+    return emitOpError("expects A and B of one element type, got ")
+           << elt << " and " << bT.getElementType();
+  if (!(elt.isBF16() || elt.isF16() ||
+        (isa<FloatType>(elt) && elt.getIntOrFloatBitWidth() == 8)))
+    return emitOpError("expects bf16, f16 or 8-bit float inputs, got ") << elt;
+
+  RegTileLayoutAttr c = tileAttr(cT);
+  bool accOk = cT.getElementType().isF32() && c.isCol() && c.getGroup() == 4 &&
+               ((c.getBaseRows() == 16 && c.getBaseCols() == 16) ||
+                (c.getBaseRows() == 32 && c.getBaseCols() == 32));
+  if (!accOk)
+    return emitOpError("expects an f32 accumulator in col layout with 16x16 "
+                       "or 32x32 (group = 4) base tiles, got ")
+           << cT;
+
+  // A is MxK (row), or KxM (col) when transposed; B is KxN (col), or NxK
+  // (row) when transposed.
+  auto a = mmaOperand(*this, "A", aT, aTrans, aTrans ? Layout::Col : Layout::Row);
+  auto b = mmaOperand(*this, "B", bT, !bTrans, bTrans ? Layout::Row : Layout::Col);
+  if (failed(a) || failed(b))
+    return failure();
+  int64_t m = cT.getDimSize(0), n = cT.getDimSize(1);
+  if (a->outer != m)
+    return emitOpError("A has ") << a->outer << " rows of M but the accumulator has " << m;
+  if (b->outer != n)
+    return emitOpError("B has ") << b->outer << " columns of N but the accumulator has " << n;
+  if (a->k != b->k)
+    return emitOpError("A has K = ") << a->k << " but B has K = " << b->k;
+  if (a->baseOuter != c.getBaseRows())
+    return emitOpError("A's base tile spans ")
+           << a->baseOuter << " along M but the accumulator's spans "
+           << c.getBaseRows();
+  if (b->baseOuter != c.getBaseCols())
+    return emitOpError("B's base tile spans ")
+           << b->baseOuter << " along N but the accumulator's spans "
+           << c.getBaseCols();
+  if (a->baseK != b->baseK)
+    return emitOpError("A's base tile spans ")
+           << a->baseK << " along K but B's spans " << b->baseK;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and broadcasts
+//===----------------------------------------------------------------------===//
+
+/// Checks that `vec` is the `axis` vector of the tile type `tile`.
+static LogicalResult verifyVectorOfTile(Operation *op, RankedTensorType tile,
+                                        RankedTensorType vec, Layout axis,
+                                        StringRef what) {
+  RegVecLayoutAttr v = vecAttr(vec);
+  if (v.getAxis() != axis)
+    return op->emitOpError("expects ")
+           << what << " to be a " << stringifyLayout(axis)
+           << " vector, got a " << stringifyLayout(v.getAxis()) << " vector";
+  if (v.getTile() != tileAttr(tile))
+    return op->emitOpError("expects ")
+           << what << " laid out for tile layout " << baseStr(tileAttr(tile))
+           << ", got " << baseStr(v.getTile());
+  int64_t len = tile.getDimSize(axis == Layout::Row ? 0 : 1);
+  if (vec.getDimSize(0) != len)
+    return op->emitOpError("expects ")
+           << what << " of length " << len << ", got " << vec.getDimSize(0);
+  if (vec.getElementType() != tile.getElementType())
+    return op->emitOpError("expects ")
+           << what << " of element type " << tile.getElementType() << ", got "
+           << vec.getElementType();
+  return success();
+}
+
+LogicalResult RowReduceOp::verify() {
+  return verifyVectorOfTile(*this, getSource().getType(), getType(),
+                            Layout::Row, "the result");
+}
+LogicalResult ColReduceOp::verify() {
+  return verifyVectorOfTile(*this, getSource().getType(), getType(),
+                            Layout::Col, "the result");
+}
+LogicalResult RowBroadcastOp::verify() {
+  return verifyVectorOfTile(*this, getSource().getType(),
+                            getVector().getType(), Layout::Row, "the vector");
+}
+LogicalResult ColBroadcastOp::verify() {
+  return verifyVectorOfTile(*this, getSource().getType(),
+                            getVector().getType(), Layout::Col, "the vector");
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::verify() {
+  auto src = cast<RankedTensorType>(getSource().getType());
+  auto res = cast<RankedTensorType>(getType());
+  if (src.getElementType() != res.getElementType())
+    return emitOpError("changes the element type from ")
+           << src.getElementType() << " to " << res.getElementType();
+  RegTileLayoutAttr s = tileAttr(src);
+  auto want = RegTileLayoutAttr::get(
+      getContext(), s.isRow() ? Layout::Col : Layout::Row, s.getBaseCols(),
+      s.getBaseRows(), s.getGroup());
+  if (res.getDimSize(0) != src.getDimSize(1) ||
+      res.getDimSize(1) != src.getDimSize(0))
+    return emitOpError("expects a ")
+           << src.getDimSize(1) << "x" << src.getDimSize(0)
+           << " result, got " << shapeStr(res.getShape());
+  if (tileAttr(res) != want)
+    return emitOpError("expects result layout ")
+           << baseStr(want) << ", got " << baseStr(tileAttr(res));
+  return success();
+}
+
+LogicalResult SwapLayoutOp::verify() {
+  auto src = cast<RankedTensorType>(getSource().getType());
+  auto res = cast<RankedTensorType>(getType());
+  if (src.getShape() != res.getShape())
+    return emitOpError("changes the shape from ")
+           << shapeStr(src.getShape()) << " to " << shapeStr(res.getShape())
+           << "; use hk.transpose to transpose";
+  if (src.getElementType() != res.getElementType())
+    return emitOpError("changes the element type from ")
+           << src.getElementType() << " to " << res.getElementType()
+           << "; convert with arith first";
+  return success();
+}
+
+OpFoldResult SwapLayoutOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Schedule regions
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyScheduleRegion(Operation *op, int32_t waves) {
+  if (op->getParentOfType<PingPongOp>() || op->getParentOfType<InterleaveOp>())
+    return op->emitOpError("cannot be nested in another schedule region");
+  LogicalResult result = success();
+  KernelOp kernel = enclosingKernel(op, result);
+  if (failed(result))
+    return result;
+  if (static_cast<int32_t>(kernel.getWaves()) != waves)
+    return op->emitOpError("needs a kernel with ")
+           << waves << " waves, but @" << kernel.getSymName() << " has "
+           << kernel.getWaves();
+  bool hasCluster = false;
+  op->walk([&](ClusterOp) { hasCluster = true; });
+  if (!hasCluster)
+    return op->emitOpError("holds no hk.cluster to schedule");
+  return success();
+}
+
+LogicalResult PingPongOp::verify() { return verifyScheduleRegion(*this, 8); }
+LogicalResult InterleaveOp::verify() { return verifyScheduleRegion(*this, 4); }
+
+static bool isMemoryMovement(Operation *op) {
+  return isa<LoadOp, StoreOp, LoadAsyncOp, AtomicAddOp>(op);
+}
+
+LogicalResult ClusterOp::verify() {
+  if (!(*this)->getParentOfType<PingPongOp>() &&
+      !(*this)->getParentOfType<InterleaveOp>())
+    return emitOpError("must be inside hk.ping_pong or hk.interleave");
+  if ((*this)->getParentOfType<ClusterOp>())
+    return emitOpError("cannot be nested in another hk.cluster");
+  bool compute = getKind() == ClusterKind::Compute;
+  WalkResult walk = getBody().walk([&](Operation *inner) {
+    if (compute ? isMemoryMovement(inner) : isa<MmaOp>(inner)) {
+      emitOpError(compute ? "compute cluster moves memory with "
+                          : "memory cluster does math with ")
+          << inner->getName();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult YieldOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  TypeRange expected = parent->getResultTypes();
+  if (getValues().getTypes() != expected)
+    return emitOpError("yields types (")
+           << getValues().getTypes() << ") but the enclosing "
+           << parent->getName() << " produces (" << expected << ")";
+  return success();
+}

@@ -1,0 +1,85 @@
+//===- CheckTarget.cpp - reject what a chip cannot run --------------------===//
+
+#include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Target/Chip.h"
+#include "hk/Transforms/Passes.h"
+
+namespace mlir::hk {
+#define GEN_PASS_DEF_HKCHECKTARGET
+#include "hk/Dialect/HK/Passes.h.inc"
+} // namespace mlir::hk
+
+using namespace mlir;
+using namespace mlir::hk;
+
+namespace {
+
+/// Whether the chip's MFMAs take 8-bit float type `t`.
+static bool isNativeFp8(Type t, ::hk::Fp8Format format) {
+  if (format == ::hk::Fp8Format::FNUZ)
+    return isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t);
+  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+static const char *fp8Names(::hk::Fp8Format format) {
+  return format == ::hk::Fp8Format::FNUZ ? "FNUZ formats (f8E4M3FNUZ, f8E5M2FNUZ)"
+                                         : "OCP formats (f8E4M3FN, f8E5M2)";
+}
+
+struct CheckTarget : mlir::hk::impl::HKCheckTargetBase<CheckTarget> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    const ::hk::ChipInfo *info = ::hk::lookupChip(chip);
+    if (!info) {
+      getOperation().emitError("unknown chip '")
+          << chip << "'; supported: " << ::hk::supportedChipNames();
+      return signalPassFailure();
+    }
+    bool ok = true;
+    getOperation().walk([&](KernelOp kernel) { ok &= checkLds(kernel, *info); });
+    getOperation().walk([&](MmaOp mma) { ok &= checkMma(mma, *info); });
+    if (!ok)
+      signalPassFailure();
+  }
+
+  /// Points at the allocation that crosses the chip's LDS budget.
+  bool checkLds(KernelOp kernel, const ::hk::ChipInfo &info) {
+    int64_t used = 0;
+    for (AllocSharedOp alloc : kernel.getBody().getOps<AllocSharedOp>()) {
+      used += alloc.getType().getSizeInBytes();
+      if (used > info.ldsBytes) {
+        alloc.emitOpError("brings @")
+            << kernel.getSymName() << " to " << used << " bytes of LDS, over the "
+            << info.ldsBytes << " bytes of " << info.name;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool checkMma(MmaOp mma, const ::hk::ChipInfo &info) {
+    auto a = cast<RankedTensorType>(mma.getA().getType());
+    Type elt = a.getElementType();
+    if (elt.getIntOrFloatBitWidth() == 8 && !isNativeFp8(elt, info.fp8)) {
+      mma.emitOpError("has ") << elt << " inputs, but " << info.name
+                              << "'s MFMAs take " << fp8Names(info.fp8);
+      return false;
+    }
+    for (Value v : {mma.getA(), mma.getB()}) {
+      auto attr = cast<RegTileLayoutAttr>(
+          cast<RankedTensorType>(v.getType()).getEncoding());
+      if ((attr.getBaseRows() == 128 || attr.getBaseCols() == 128) &&
+          !info.hasScaledMfma) {
+        mma.emitOpError("uses ")
+            << attr.getBaseRows() << "x" << attr.getBaseCols()
+            << " base tiles, made for the f8f6f4 MFMAs that " << info.name
+            << " does not have";
+        return false;
+      }
+    }
+    return true;
+  }
+};
+
+} // namespace
