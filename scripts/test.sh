@@ -13,7 +13,8 @@ log="$(mktemp)"
 /usr/lib/llvm-22/bin/lit -v "$BUILD_DIR/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
-count() { grep -E "^ *$1: *[0-9]+" "$log" | grep -oE "[0-9]+" | tail -1; }
+# lit's summary lines look like "  Passed: 12 (100.00%)".
+count() { sed -nE "s/^ *$1: *([0-9]+).*/\1/p" "$log" | head -1; }
 passed=$(( $(count Passed || true) + 0 ))
 expected_fail=$(( $(count "Expectedly Failed" || true) + 0 ))
 failed=$(( $(count Failed || true) + $(count "Unexpectedly Passed" || true) + 0 ))

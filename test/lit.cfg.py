@@ -13,6 +13,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.hk_obj_root, "test")
 
 config.substitutions.append(("%hk_src_root", config.hk_src_root))
+config.substitutions.append(("%hk_obj_root", config.hk_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.hk_src_root, "examples")))
 
 llvm_config.use_default_substitutions()
