@@ -73,6 +73,15 @@ TileLayout TileLayout::transposed() const {
   return {cols, rows, b};
 }
 
+int64_t TileLayout::transposedReg(int64_t reg) const {
+  int64_t e = base.elemsPerLane();
+  int64_t t = reg / e;
+  int64_t i = t / baseTilesPerRow(), j = t % baseTilesPerRow();
+  // Base tile (j, i) in the row-major grid of the transposed tile, which has
+  // baseTilesPerCol() base tiles per row.
+  return (j * baseTilesPerCol() + i) * e + reg % e;
+}
+
 int64_t VectorLayout::valuesPerBaseTile() const {
   // Along the run axis a lane holds E positions; across it, one.
   return axis == tile.base.major ? 1 : tile.base.elemsPerLane();

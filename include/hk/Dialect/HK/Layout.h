@@ -84,8 +84,15 @@ struct TileLayout {
 
   Coord elementOf(int64_t lane, int64_t reg) const;
   Slot ownerOf(Coord c) const;
-  /// The transposed relabelling (hk.transpose): same registers, swapped roles.
+  /// The layout of the transposed tile (hk.transpose): element (r, c) of this
+  /// tile is element (c, r) of the result, in the same lane, at register
+  /// transposedReg(reg). No data moves between lanes.
   TileLayout transposed() const;
+  /// Register of transposed() holding what register `reg` holds here. Base
+  /// tile (i, j) becomes base tile (j, i) of the result, so in a 2-D grid of
+  /// base tiles the registers are renumbered; within a base tile, and in a
+  /// 1-D grid, the register is unchanged.
+  int64_t transposedReg(int64_t reg) const;
 };
 
 /// The lane layout of a register vector: one value per row (axis Row) or per
