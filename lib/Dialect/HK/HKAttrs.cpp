@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::hk;
@@ -30,15 +31,19 @@ Attribute RegTileLayoutAttr::parse(AsmParser &parser, Type) {
   StringRef keyword;
   SmallVector<int64_t, 2> shape;
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseLess() || parser.parseKeyword(&keyword) ||
-      parser.parseComma())
+  if (parser.parseLess())
+    return {};
+  SMLoc layoutLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&keyword))
     return {};
   std::optional<Layout> layout = symbolizeLayout(keyword);
   if (!layout) {
-    parser.emitError(loc, "expected layout 'row' or 'col', got '")
+    parser.emitError(layoutLoc, "expected layout 'row' or 'col', got '")
         << keyword << "'";
     return {};
   }
+  if (parser.parseComma())
+    return {};
   SMLoc shapeLoc = parser.getCurrentLocation();
   if (parser.parseDimensionList(shape, /*allowDynamic=*/false,
                                 /*withTrailingX=*/false))
@@ -87,6 +92,29 @@ static bool isTileElementType(Type t) {
   return false;
 }
 
+/// Registers of one lane: 256 VGPRs and 256 AGPRs of 4 bytes each.
+static constexpr int64_t kRegisterBytesPerLane = 512 * 4;
+
+/// A register tile lives in the registers of one wave: one that needs more
+/// than a lane has cannot exist.
+static LogicalResult
+verifyRegisterBudget(ArrayRef<int64_t> shape, int64_t bits,
+                     function_ref<InFlightDiagnostic()> emitError) {
+  int64_t bytes = bits / 8;
+  bool overflow = false;
+  for (int64_t d : shape)
+    overflow |= llvm::MulOverflow(bytes, d, bytes) != 0;
+  if (!overflow && bytes / ::hk::kWaveSize <= kRegisterBytesPerLane)
+    return success();
+  InFlightDiagnostic diag = emitError() << "register tile needs ";
+  if (overflow)
+    diag << "more than 2^63 bytes";
+  else
+    diag << bytes / ::hk::kWaveSize << " bytes per lane";
+  return diag << ", more than the " << kRegisterBytesPerLane
+              << " bytes of registers (512 VGPRs and AGPRs) a lane has";
+}
+
 LogicalResult RegTileLayoutAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
@@ -109,7 +137,7 @@ LogicalResult RegTileLayoutAttr::verifyEncoding(
                            getBaseRows(), getBaseCols(), getGroup()}};
   if (std::string err = layout.validate(); !err.empty())
     return emitError() << err;
-  return success();
+  return verifyRegisterBudget(shape, bits, emitError);
 }
 
 //===----------------------------------------------------------------------===//
@@ -155,8 +183,16 @@ Attribute GridAttr::parse(AsmParser &parser, Type) {
         parser.parseInteger(arg))
       return failure();
     if (kind == "dim") {
-      if (parser.parseComma() || parser.parseInteger(dim))
+      if (parser.parseComma())
         return failure();
+      SMLoc dimLoc = parser.getCurrentLocation();
+      if (parser.parseInteger(dim))
+        return failure();
+      // Checked here: a negative dimension would read back as `arg(i)`.
+      if (dim < 0)
+        return parser.emitError(dimLoc, "grid symbol dimension must not be "
+                                        "negative, got ")
+               << dim;
     } else if (kind != "arg") {
       return parser.emitError(kindLoc, "expected 'dim' or 'arg', got '")
              << kind << "'";

@@ -130,16 +130,23 @@ LogicalResult KernelOp::verify() {
     return emitOpError("must have a body");
   if (!getFunctionType().getResults().empty())
     return emitOpError("must not return values, got ")
-           << getFunctionType().getNumResults() << " results";
+           << getFunctionType().getNumResults() << " result(s)";
   int32_t waves = getWaves();
   if (waves != 1 && waves != 2 && waves != 4 && waves != 8 && waves != 16)
     return emitOpError("waves must be 1, 2, 4, 8 or 16, got ") << waves;
 
   ArrayRef<Type> args = getFunctionType().getInputs();
-  for (auto [i, t] : llvm::enumerate(args))
+  for (auto [i, t] : llvm::enumerate(args)) {
     if (!isa<MemRefType, IntegerType, IndexType, FloatType>(t))
       return emitOpError("argument #")
              << i << " must be a memref or a scalar, got " << t;
+    // Arguments are global memory; LDS is only reached through hk.alloc_shared.
+    auto m = dyn_cast<MemRefType>(t);
+    if (m && m.getMemorySpace())
+      return emitOpError("argument #")
+             << i << " must be a memref in the default (global) memory "
+             << "space, got memory space " << m.getMemorySpace();
+  }
 
   GridAttr grid = getGrid();
   for (auto [s, arg, dim] :
@@ -216,6 +223,23 @@ LogicalResult AllocSharedOp::verify() {
   return success();
 }
 
+/// A constant tile coordinate of hk.subtile must name one of the `srcExtent /
+/// resExtent` tiles of the source.
+static LogicalResult verifySubtileIndex(Operation *op, Value index,
+                                        StringRef what, int64_t srcExtent,
+                                        int64_t resExtent) {
+  APInt idx;
+  if (!matchPattern(index, m_ConstantInt(&idx)))
+    return success();
+  int64_t count = srcExtent / resExtent, i = idx.getSExtValue();
+  if (i < 0 || i >= count)
+    return op->emitOpError()
+           << what << " index " << i << " is out of range [0, " << count
+           << "): the source holds " << count << " tiles of " << resExtent
+           << " " << what << "s";
+  return success();
+}
+
 LogicalResult SubtileOp::verify() {
   SharedTileType src = getSource().getType(), res = getResult().getType();
   if (src.getElementType() != res.getElementType())
@@ -230,20 +254,11 @@ LogicalResult SubtileOp::verify() {
     return emitOpError("result ")
            << shapeStr(res.getShape()) << " does not divide the source "
            << shapeStr(src.getShape()) << " into whole tiles";
-  APInt idx;
-  if (matchPattern(getRow(), m_ConstantInt(&idx)) &&
-      idx.getSExtValue() >= src.getRows() / res.getRows())
-    return emitOpError("row index ")
-           << idx.getSExtValue() << " is out of range: the source holds "
-           << src.getRows() / res.getRows() << " tiles of "
-           << res.getRows() << " rows";
-  if (matchPattern(getCol(), m_ConstantInt(&idx)) &&
-      idx.getSExtValue() >= src.getCols() / res.getCols())
-    return emitOpError("column index ")
-           << idx.getSExtValue() << " is out of range: the source holds "
-           << src.getCols() / res.getCols() << " tiles of "
-           << res.getCols() << " columns";
-  return success();
+  if (failed(verifySubtileIndex(*this, getRow(), "row", src.getRows(),
+                                res.getRows())))
+    return failure();
+  return verifySubtileIndex(*this, getCol(), "column", src.getCols(),
+                            res.getCols());
 }
 
 LogicalResult LoadAsyncOp::verify() {
@@ -345,9 +360,14 @@ LogicalResult MmaOp::verify() {
   if (elt != bT.getElementType())
     return emitOpError("expects A and B of one element type, got ")
            << elt << " and " << bT.getElementType();
+  // The 8-bit formats are those of some chip's MFMAs; `hk-check-target`
+  // checks that the target chip takes the one used.
   if (!(elt.isBF16() || elt.isF16() ||
-        (isa<FloatType>(elt) && elt.getIntOrFloatBitWidth() == 8)))
-    return emitOpError("expects bf16, f16 or 8-bit float inputs, got ") << elt;
+        isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+            Float8E5M2FNUZType>(elt)))
+    return emitOpError("expects bf16, f16, f8E4M3FN, f8E5M2, f8E4M3FNUZ or "
+                       "f8E5M2FNUZ inputs, got ")
+           << elt;
 
   RegTileLayoutAttr c = tileAttr(cT);
   bool accOk = cT.getElementType().isF32() && c.isCol() && c.getGroup() == 4 &&

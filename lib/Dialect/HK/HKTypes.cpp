@@ -92,6 +92,11 @@ SharedTileType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " of " << elementType << " is " << subBytes
                        << " bytes; a wave moves one subtile at 4, 8 or 16 "
                           "bytes per lane (256, 512 or 1024 bytes)";
+  // Each extent is at most the LDS size, so the product cannot overflow.
+  if (shape[0] > HKDialect::kMaxLdsBytes || shape[1] > HKDialect::kMaxLdsBytes)
+    return emitError() << "shared tile " << shape[0] << "x" << shape[1]
+                       << " needs more than the " << HKDialect::kMaxLdsBytes
+                       << " bytes of LDS of the largest chip";
   int64_t bytes = shape[0] * shape[1] * bits / 8;
   if (bytes > HKDialect::kMaxLdsBytes)
     return emitError() << "shared tile needs " << bytes
