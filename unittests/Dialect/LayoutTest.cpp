@@ -110,8 +110,8 @@ TEST(LayoutTest, EveryElementHasExactlyOneSlot) {
     }
     for (int64_t r = 0; r < l.rows; ++r) {
       for (int64_t c = 0; c < l.cols; ++c) {
-        ASSERT_EQ(hits[r * l.cols + c], 1) << "element (" << r << ", " << c
-                                           << ")";
+        ASSERT_EQ(hits[r * l.cols + c], 1)
+            << "element (" << r << ", " << c << ")";
         Slot s = l.ownerOf({r, c});
         ASSERT_TRUE(s.lane >= 0 && s.lane < kWaveSize && s.reg >= 0 &&
                     s.reg < l.regsPerLane());
@@ -245,9 +245,9 @@ TEST(LayoutTest, VectorHoldsTheLinesOfTheLanesElements) {
 }
 
 TEST(LayoutTest, RejectsBadBaseShapes) {
-  const int64_t bad[][2] = {{8, 8},   {16, 64}, {64, 16}, {32, 64}, {64, 64},
-                            {16, 8},  {0, 16},  {16, 0},  {-16, 16},
-                            {128, 128}, {32, 128}, {128, 32}};
+  const int64_t bad[][2] = {{8, 8},    {16, 64},   {64, 16},  {32, 64},
+                            {64, 64},  {16, 8},    {0, 16},   {16, 0},
+                            {-16, 16}, {128, 128}, {32, 128}, {128, 32}};
   for (auto &s : bad) {
     for (Major m : {Major::Row, Major::Col}) {
       BaseTileLayout b{m, s[0], s[1], 1};

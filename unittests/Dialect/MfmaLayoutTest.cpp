@@ -49,8 +49,8 @@ std::vector<std::string> splitCommas(const std::string &line) {
 /// returns an empty layout if the file is not what the calculator prints:
 /// a `lane,...` header, then 64 rows numbered 0..63 with one cell per column.
 MfmaLayout readLayout(const std::string &instr, char operand) {
-  std::string path = std::string(HK_MFMA_LAYOUTS_DIR) + "/" + instr + "." +
-                     operand + ".csv";
+  std::string path =
+      std::string(HK_MFMA_LAYOUTS_DIR) + "/" + instr + "." + operand + ".csv";
   std::ifstream in(path);
   if (!in) {
     ADD_FAILURE() << "cannot open " << path;
@@ -129,8 +129,8 @@ void expectSameLayout(const std::string &instr, char operand,
     for (int64_t reg = 0; reg < ours.regsPerLane(); ++reg) {
       const Cell &c = amd.cells[lane][reg];
       EXPECT_EQ(ours.elementOf(lane, reg), (Coord{c.row, c.col}))
-          << "lane " << lane << " register " << reg << ": AMD has "
-          << c.matrix << "[" << c.row << "][" << c.col << "]";
+          << "lane " << lane << " register " << reg << ": AMD has " << c.matrix
+          << "[" << c.row << "][" << c.col << "]";
     }
   }
 }
@@ -278,15 +278,16 @@ TEST(MfmaLayoutTest, KSplitCatchesMismatchedOperands) {
   testing::TestPartResultArray failures;
   {
     testing::ScopedFakeTestPartResultReporter intercept(
-        testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD,
+        testing::ScopedFakeTestPartResultReporter::
+            INTERCEPT_ONLY_CURRENT_THREAD,
         &failures);
     expectKSplit(kBf16_32, tile(Major::Row, 32, 16, 8),
                  tile(Major::Col, 16, 32, 4), 2);
   }
   ASSERT_GT(failures.size(), 0);
-  EXPECT_NE(std::string(failures.GetTestPartResult(0).message())
-                .find("AMD K index"),
-            std::string::npos)
+  EXPECT_NE(
+      std::string(failures.GetTestPartResult(0).message()).find("AMD K index"),
+      std::string::npos)
       << failures.GetTestPartResult(0).message();
 }
 
