@@ -19,4 +19,34 @@ def HKCheckTarget : Pass<"hk-check-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "::mlir::ModuleOp"> {
+  let summary = "lowers hk tile kernels to lane-level gpu/amdgpu/rocdl IR";
+  let description = [{
+    Rewrites every `hk.kernel` into `gpu.module @<name>_module` holding a
+    `gpu.func @<name> kernel` whose body works on per-lane vectors: a
+    register tile or vector becomes `vector<N x T>`, N being the registers
+    each lane keeps (see `include/hk/Dialect/HK/Layout.h`). Global memory is
+    read and written through buffer descriptors made once per memref at
+    kernel entry (`amdgpu.fat_raw_buffer_cast`), so out-of-range elements
+    read as zero and their stores are dropped. `hk.mma` becomes
+    `amdgpu.mfma` with the instruction chosen for `chip`; elementwise
+    `arith`/`math` ops on tiles become the same ops on vectors. Ops it does
+    not lower yet make it fail with an error naming the op and the chip.
+    See docs/lowering.md.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx950\"",
+           "target chip: gfx942 or gfx950">
+  ];
+  let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::ROCDL::ROCDLDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // HK_PASSES_TD

@@ -1,0 +1,75 @@
+//===- ElementwiseToVector.cpp - arith/math on tiles to per-lane vectors --===//
+//
+// An elementwise op on register tiles does the same thing to every element;
+// since the operands and the result share one layout, each lane applies it
+// to its own registers. So one pattern serves every elementwise-mappable op:
+// it recreates the op on the converted vector types.
+//===----------------------------------------------------------------------===//
+
+#include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
+#include "hk/Dialect/HK/HKDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+static bool isRegister(Type t) { return isRegTile(t) || isRegVec(t); }
+
+static bool touchesRegisters(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), isRegister) ||
+         llvm::any_of(op->getResultTypes(), isRegister);
+}
+
+namespace {
+
+struct ElementwiseLowering : ConversionPattern {
+  ElementwiseLowering(TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!OpTrait::hasElementwiseMappableTraits(op) || !touchesRegisters(op))
+      return failure();
+    FailureOr<Operation *> lowered =
+        convertOpResultTypes(op, operands, *getTypeConverter(), rewriter);
+    if (failed(lowered))
+      return failure();
+    rewriter.replaceOp(op, (*lowered)->getResults());
+    return success();
+  }
+};
+
+/// A splat constant tile is the same splat in every lane's registers.
+struct SplatConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isRegister(op.getType()))
+      return failure();
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!splat)
+      return rewriter.notifyMatchFailure(op, "only splat tiles are lowered");
+    auto type = dyn_cast_or_null<VectorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!type)
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, type, splat.resizeSplat(type));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::hk::populateElementwisePatterns(TypeConverter &converter,
+                                           RewritePatternSet &patterns) {
+  patterns.add<ElementwiseLowering>(converter, patterns.getContext());
+  // Above the generic pattern: constants are not elementwise-mappable, but
+  // say so explicitly rather than rely on that.
+  patterns.add<SplatConstantLowering>(converter, patterns.getContext(),
+                                      /*benefit=*/2);
+}

@@ -1,0 +1,341 @@
+//===- GlobalAccess.cpp - hk.load / hk.store between registers and memrefs ===//
+//
+// Each lane moves its own registers. Layout.h (through LaneMap) says where
+// register r of the running lane sits in the tile; registers holding
+// consecutive elements of a memref row move as one vector of up to 16
+// bytes. Memory is reached through a buffer descriptor over the memref's
+// whole extent, made once at kernel entry. A position outside the memref in
+// any dimension is given the extent as offset, which the hardware answers
+// with zero (loads) or ignores (stores): no branches on the common path.
+//===----------------------------------------------------------------------===//
+
+#include "LaneMap.h"
+#include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
+#include "hk/Dialect/HK/HKDialect.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder,
+                                             Value memref) {
+  auto it = buffers.find(memref);
+  if (it != buffers.end())
+    return it->second;
+  OpBuilder::InsertionGuard guard(builder);
+  if (auto arg = dyn_cast<BlockArgument>(memref))
+    builder.setInsertionPointToStart(arg.getOwner());
+  else
+    builder.setInsertionPointAfter(memref.getDefiningOp());
+
+  Location loc = memref.getLoc();
+  auto type = cast<MemRefType>(memref.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(builder, loc, memref);
+  GlobalBuffer g;
+  g.sizes.assign(meta.getSizes().begin(), meta.getSizes().end());
+  g.strides.assign(meta.getStrides().begin(), meta.getStrides().end());
+  // The first offset past the data: max over dimensions of size * stride.
+  for (auto [size, stride] : llvm::zip(g.sizes, g.strides)) {
+    Value span = arith::MulIOp::create(builder, loc, size, stride);
+    g.extent = g.extent ? arith::MaxUIOp::create(builder, loc, g.extent, span)
+                        : span;
+  }
+  auto flatType = MemRefType::get(
+      {ShapedType::kDynamic}, type.getElementType(),
+      StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic, {1}),
+      type.getMemorySpace());
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value flat = memref::ReinterpretCastOp::create(
+      builder, loc, flatType, meta.getBaseBuffer(), meta.getOffset(),
+      ValueRange{g.extent}, ValueRange{one});
+  g.buffer = amdgpu::FatRawBufferCastOp::create(
+      builder, loc, flat, /*validBytes=*/Value(), /*cacheSwizzleStride=*/Value(),
+      builder.getBoolAttr(true), builder.getUnitAttr());
+  return buffers.try_emplace(memref, std::move(g)).first->second;
+}
+
+namespace {
+
+/// `count` consecutive registers from `reg` that hold consecutive elements
+/// along the memref's last dimension.
+struct Run {
+  int64_t reg, count;
+};
+
+/// Where one register tile or vector access lands in a memref.
+struct Access {
+  const GlobalBuffer *buf;
+  LaneMap map;
+  /// Position of the running lane's register 0 in each memref dimension,
+  /// without the register part.
+  SmallVector<Value> base;
+  /// Dimensions the map's (row, col) add to: the last two for a tile, the
+  /// last one (col) for a vector.
+  int64_t rowDim, colDim;
+  bool lastDimContiguous;
+};
+
+} // namespace
+
+/// Splits the registers into runs of at most `maxCount` (a power of two),
+/// each a power of two long.
+static SmallVector<Run> splitRuns(const LaneMap &map, int64_t maxCount) {
+  SmallVector<Run> runs;
+  int64_t n = map.regs.size();
+  for (int64_t r = 0; r < n;) {
+    int64_t len = 1;
+    while (r + len < n && len < maxCount &&
+           map.regs[r + len].row == map.regs[r].row &&
+           map.regs[r + len].col == map.regs[r].col + len)
+      ++len;
+    int64_t count = llvm::bit_floor(static_cast<uint64_t>(len));
+    runs.push_back({r, count});
+    r += count;
+  }
+  return runs;
+}
+
+static Value cst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+static Value addConst(OpBuilder &b, Location loc, Value v, int64_t c) {
+  return c == 0 ? v : arith::AddIOp::create(b, loc, v, cst(b, loc, c));
+}
+
+static Value andAll(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
+  Value all = conds.front();
+  for (Value c : conds.drop_front())
+    all = arith::AndIOp::create(b, loc, all, c);
+  return all;
+}
+
+/// Builds the access of a register type at tile `indices` of `memref`.
+static FailureOr<Access> buildAccess(OpBuilder &b, Location loc,
+                                     LoweringState &state, Type regType,
+                                     Value memref, ValueRange indices) {
+  auto t = cast<RankedTensorType>(regType);
+  std::optional<LaneMap> map = isRegTile(t) ? laneMapOf(getTileLayout(t))
+                                            : laneMapOf(getVectorLayout(t));
+  if (!map)
+    return failure();
+  Access a;
+  a.buf = &state.getBuffer(b, memref);
+  a.map = *map;
+  auto memrefType = cast<MemRefType>(memref.getType());
+  int64_t rank = memrefType.getRank();
+  a.colDim = rank - 1;
+  a.rowDim = isRegTile(t) ? rank - 2 : -1;
+  auto [laneRow, laneCol] = emitLaneOffset(b, loc, *map);
+  for (int64_t d = 0; d < rank; ++d) {
+    Value idx = indices[d];
+    if (d == a.colDim || d == a.rowDim) {
+      int64_t extent = t.getDimSize(d == a.colDim ? t.getRank() - 1 : 0);
+      Value origin = arith::MulIOp::create(b, loc, idx, cst(b, loc, extent));
+      idx = arith::AddIOp::create(b, loc, origin,
+                                  d == a.colDim ? laneCol : laneRow);
+    }
+    a.base.push_back(idx);
+  }
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  a.lastDimContiguous = succeeded(memrefType.getStridesAndOffset(strides, offset)) &&
+                        strides.back() == 1;
+  return a;
+}
+
+/// Position of register `reg` in every dimension, column shifted by `shift`.
+static SmallVector<Value> positionOf(OpBuilder &b, Location loc,
+                                     const Access &a, int64_t reg,
+                                     int64_t shift = 0) {
+  SmallVector<Value> pos(a.base);
+  if (a.rowDim >= 0)
+    pos[a.rowDim] = addConst(b, loc, pos[a.rowDim], a.map.regs[reg].row);
+  pos[a.colDim] = addConst(b, loc, pos[a.colDim], a.map.regs[reg].col + shift);
+  return pos;
+}
+
+/// Whether every dimension but the last is in range.
+static Value leadingInRange(OpBuilder &b, Location loc, const Access &a,
+                            ArrayRef<Value> pos) {
+  SmallVector<Value> conds;
+  for (int64_t d = 0; d < a.colDim; ++d)
+    conds.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          pos[d], a.buf->sizes[d]));
+  if (conds.empty())
+    return arith::ConstantIntOp::create(b, loc, 1, 1);
+  return andAll(b, loc, conds);
+}
+
+/// The buffer offset of `pos`, or the extent (answered as out of range)
+/// when `valid` is false.
+static Value offsetOf(OpBuilder &b, Location loc, const Access &a,
+                      ArrayRef<Value> pos, Value valid) {
+  Value off;
+  for (auto [p, stride] : llvm::zip(pos, a.buf->strides)) {
+    Value term = arith::MulIOp::create(b, loc, p, stride);
+    off = off ? arith::AddIOp::create(b, loc, off, term) : term;
+  }
+  return arith::SelectOp::create(b, loc, valid, off, a.buf->extent);
+}
+
+/// Whether column `pos[colDim] + shift` is in range.
+static Value colInRange(OpBuilder &b, Location loc, const Access &a,
+                        ArrayRef<Value> pos, int64_t shift) {
+  Value col = addConst(b, loc, pos[a.colDim], shift);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
+                               a.buf->sizes[a.colDim]);
+}
+
+static int64_t maxRunLength(const Access &a, Type elt) {
+  if (!a.lastDimContiguous)
+    return 1;
+  int64_t bytes = std::max<int64_t>(1, elt.getIntOrFloatBitWidth() / 8);
+  return std::max<int64_t>(1, 16 / bytes);
+}
+
+/// Loads one run. A run that starts in range but crosses the end of the row
+/// reads its tail from the next row, so those elements are zeroed here.
+static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
+                     Type elt) {
+  SmallVector<Value> pos = positionOf(b, loc, a, run.reg);
+  Value valid = arith::AndIOp::create(b, loc, leadingInRange(b, loc, a, pos),
+                                      colInRange(b, loc, a, pos, 0));
+  Value off = offsetOf(b, loc, a, pos, valid);
+  if (run.count == 1)
+    return memref::LoadOp::create(b, loc, a.buf->buffer, off);
+  auto vecType = VectorType::get({run.count}, elt);
+  Value v = vector::LoadOp::create(b, loc, vecType, a.buf->buffer, off);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vecType));
+  SmallVector<Value> inRow;
+  for (int64_t j = 0; j < run.count; ++j)
+    inRow.push_back(colInRange(b, loc, a, pos, j));
+  Value mask = vector::FromElementsOp::create(
+      b, loc, VectorType::get({run.count}, b.getI1Type()), inRow);
+  return arith::SelectOp::create(b, loc, mask, v, zero);
+}
+
+/// Stores one run: whole when it lies in its row, else element by element
+/// (only at the right edge of a memref whose row length is not a multiple
+/// of the run, so the branch is not taken elsewhere).
+static void storeRun(OpBuilder &b, Location loc, const Access &a, Run run,
+                     Value value) {
+  SmallVector<Value> pos = positionOf(b, loc, a, run.reg);
+  Value lead = leadingInRange(b, loc, a, pos);
+  Value whole = arith::AndIOp::create(
+      b, loc, lead, colInRange(b, loc, a, pos, run.count - 1));
+  Value off = offsetOf(b, loc, a, pos, whole);
+  if (run.count == 1) {
+    memref::StoreOp::create(b, loc, value, a.buf->buffer, off);
+    return;
+  }
+  vector::StoreOp::create(b, loc, value, a.buf->buffer, off);
+  Value starts = arith::AndIOp::create(b, loc, lead, colInRange(b, loc, a, pos, 0));
+  Value partial = arith::AndIOp::create(
+      b, loc, starts,
+      arith::XOrIOp::create(b, loc, whole,
+                            arith::ConstantIntOp::create(b, loc, 1, 1)));
+  auto ifOp = scf::IfOp::create(b, loc, partial, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  for (int64_t j = 0; j < run.count; ++j) {
+    SmallVector<Value> p = positionOf(b, loc, a, run.reg, j);
+    Value ok = arith::AndIOp::create(b, loc, lead, colInRange(b, loc, a, p, 0));
+    Value elem = vector::ExtractOp::create(b, loc, value, j);
+    memref::StoreOp::create(b, loc, elem, a.buf->buffer,
+                            offsetOf(b, loc, a, p, ok));
+  }
+}
+
+namespace {
+
+struct GlobalLoadLowering : OpConversionPattern<LoadOp> {
+  GlobalLoadLowering(TypeConverter &converter, MLIRContext *ctx,
+                     LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<MemRefType>(op.getSource().getType()))
+      return rewriter.notifyMatchFailure(op, "not a global load");
+    auto type = dyn_cast_or_null<VectorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!type)
+      return failure();
+    Location loc = op.getLoc();
+    FailureOr<Access> access =
+        buildAccess(rewriter, loc, state, op.getType(), adaptor.getSource(),
+                    adaptor.getIndices());
+    if (failed(access))
+      return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
+    Type elt = type.getElementType();
+    Value result =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
+    for (Run run : splitRuns(access->map, maxRunLength(*access, elt))) {
+      Value v = loadRun(rewriter, loc, *access, run, elt);
+      result = run.count == 1
+                   ? vector::InsertOp::create(rewriter, loc, v, result, run.reg)
+                         .getResult()
+                   : vector::InsertStridedSliceOp::create(
+                         rewriter, loc, v, result, ArrayRef<int64_t>{run.reg},
+                         ArrayRef<int64_t>{1})
+                         .getResult();
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  LoweringState &state;
+};
+
+struct GlobalStoreLowering : OpConversionPattern<StoreOp> {
+  GlobalStoreLowering(TypeConverter &converter, MLIRContext *ctx,
+                      LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type valueType = op.getValue().getType();
+    if (!isa<MemRefType>(op.getDest().getType()) ||
+        isa<SharedTileType>(valueType))
+      return rewriter.notifyMatchFailure(op, "not a register-to-global store");
+    Location loc = op.getLoc();
+    FailureOr<Access> access = buildAccess(
+        rewriter, loc, state, valueType, adaptor.getDest(), adaptor.getIndices());
+    if (failed(access))
+      return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
+    Value value = adaptor.getValue();
+    Type elt = cast<VectorType>(value.getType()).getElementType();
+    for (Run run : splitRuns(access->map, maxRunLength(*access, elt))) {
+      Value part =
+          run.count == 1
+              ? vector::ExtractOp::create(rewriter, loc, value, run.reg)
+                    .getResult()
+              : vector::ExtractStridedSliceOp::create(
+                    rewriter, loc, value, ArrayRef<int64_t>{run.reg},
+                    ArrayRef<int64_t>{run.count}, ArrayRef<int64_t>{1})
+                    .getResult();
+      storeRun(rewriter, loc, *access, run, part);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  LoweringState &state;
+};
+
+} // namespace
+
+void mlir::hk::populateGlobalAccessPatterns(TypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            LoweringState &state) {
+  patterns.add<GlobalLoadLowering, GlobalStoreLowering>(
+      converter, patterns.getContext(), state);
+}

@@ -1,0 +1,128 @@
+//===- KernelToGPU.cpp - hk.kernel and ids to gpu.module / gpu.func -------===//
+
+#include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
+#include "hk/Dialect/HK/HKDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+namespace {
+
+/// hk.kernel @k -> gpu.module @k_module { gpu.func @k kernel }. The launch
+/// facts a runtime needs stay on the function: the block size as
+/// known_block_size, the grid and wave count as hk.grid / hk.waves.
+struct KernelLowering : OpConversionPattern<KernelOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(KernelOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter &converter = *getTypeConverter();
+    TypeConverter::SignatureConversion signature(op.getNumArguments());
+    if (failed(converter.convertSignatureArgs(op.getArgumentTypes(),
+                                              signature)))
+      return rewriter.notifyMatchFailure(op, "argument types do not convert");
+
+    Location loc = op.getLoc();
+    auto module = gpu::GPUModuleOp::create(rewriter, loc,
+                                           (op.getSymName() + "_module").str());
+    rewriter.setInsertionPointToStart(module.getBody());
+    auto type = rewriter.getFunctionType(signature.getConvertedTypes(), {});
+    auto func = gpu::GPUFuncOp::create(rewriter, loc, op.getSymName(), type);
+    func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                  rewriter.getUnitAttr());
+    int32_t threads = static_cast<int32_t>(op.getWaves()) * 64;
+    func.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+    func->setAttr("hk.grid", op.getGridAttr());
+    func->setAttr("hk.waves", op.getWavesAttr());
+
+    // The builder made an entry block; the kernel's body replaces it.
+    rewriter.eraseBlock(&func.getBody().front());
+    rewriter.inlineRegionBefore(op.getBody(), func.getBody(),
+                                func.getBody().end());
+    rewriter.applySignatureConversion(&func.getBody().front(), signature,
+                                      &converter);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReturnLowering : OpConversionPattern<ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReturnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::ReturnOp>(op);
+    return success();
+  }
+};
+
+static gpu::Dimension toGpuDim(GridDim dim) {
+  switch (dim) {
+  case GridDim::X:
+    return gpu::Dimension::x;
+  case GridDim::Y:
+    return gpu::Dimension::y;
+  case GridDim::Z:
+    return gpu::Dimension::z;
+  }
+  llvm_unreachable("unknown grid dimension");
+}
+
+struct BlockIdLowering : OpConversionPattern<BlockIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BlockIdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::BlockIdOp>(op, toGpuDim(op.getDim()));
+    return success();
+  }
+};
+
+struct NumBlocksLowering : OpConversionPattern<NumBlocksOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(NumBlocksOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<gpu::GridDimOp>(op, toGpuDim(op.getDim()));
+    return success();
+  }
+};
+
+/// thread_id.x / 64, read from the first lane so the backend knows it is
+/// uniform over the wave and keeps it (and branches on it) in SGPRs.
+struct WaveIdLowering : OpConversionPattern<WaveIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WaveIdOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value waveSize = arith::ConstantIndexOp::create(rewriter, loc, 64);
+    Value wave = arith::DivUIOp::create(rewriter, loc, tid, waveSize);
+    Type i32 = rewriter.getI32Type();
+    Value wave32 = arith::IndexCastUIOp::create(rewriter, loc, i32, wave);
+    Value uniform = ROCDL::ReadfirstlaneOp::create(rewriter, loc, i32, wave32);
+    rewriter.replaceOpWithNewOp<arith::IndexCastUIOp>(
+        op, rewriter.getIndexType(), uniform);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::hk::populateKernelToGPUPatterns(TypeConverter &converter,
+                                           RewritePatternSet &patterns,
+                                           LoweringState &state) {
+  patterns.add<KernelLowering, ReturnLowering, BlockIdLowering,
+               NumBlocksLowering, WaveIdLowering>(converter,
+                                                  patterns.getContext());
+}

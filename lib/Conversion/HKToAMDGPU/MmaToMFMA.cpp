@@ -1,0 +1,183 @@
+//===- MmaToMFMA.cpp - hk.mma to amdgpu.mfma ------------------------------===//
+//
+// The register layouts of hk.mma's operands are the MFMA operand layouts
+// (see HKAttrs.td), so an MMA is a loop over base tiles of M, N and K that
+// hands each MFMA slices of the operands' registers, with no data movement.
+// A lane keeps E values along K of each A and B base tile; an MFMA that takes
+// fewer per lane (gfx942's 16x16x16 and 32x32x8 take 4, the others 8) gets
+// them in consecutive chunks. That permutes K identically in A and B, which
+// leaves the sum unchanged: this is what lets one tile IR serve both chips.
+//===----------------------------------------------------------------------===//
+
+#include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
+#include "hk/Dialect/HK/HKDialect.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::hk;
+
+namespace {
+
+/// One MFMA instruction: its M x N x K and the K values each lane gives it.
+struct MfmaShape {
+  int64_t m, n, k, kPerLane;
+};
+
+/// An MMA seen as base tiles: counts along M, N, K and the register index
+/// of each operand's base tile.
+struct MmaTiling {
+  int64_t baseM, baseN, mTiles, nTiles, kTiles, kPerLane;
+  bool aTransposed, bTransposed;
+
+  int64_t aTile(int64_t mi, int64_t ki) const {
+    return aTransposed ? ki * mTiles + mi : mi * kTiles + ki;
+  }
+  int64_t bTile(int64_t ki, int64_t ni) const {
+    return bTransposed ? ni * kTiles + ki : ki * nTiles + ni;
+  }
+  int64_t cTile(int64_t mi, int64_t ni) const { return mi * nTiles + ni; }
+};
+
+} // namespace
+
+static MmaTiling tilingOf(MmaOp op) {
+  auto aT = cast<RankedTensorType>(op.getA().getType());
+  auto cT = cast<RankedTensorType>(op.getC().getType());
+  auto a = cast<RegTileLayoutAttr>(aT.getEncoding());
+  auto c = cast<RegTileLayoutAttr>(cT.getEncoding());
+  MmaKind kind = op.getKind();
+  MmaTiling t;
+  t.aTransposed = kind == MmaKind::AtB || kind == MmaKind::AtBt;
+  t.bTransposed = kind == MmaKind::ABt || kind == MmaKind::AtBt;
+  t.baseM = c.getBaseRows();
+  t.baseN = c.getBaseCols();
+  t.mTiles = cT.getDimSize(0) / t.baseM;
+  t.nTiles = cT.getDimSize(1) / t.baseN;
+  int64_t k = t.aTransposed ? aT.getDimSize(0) : aT.getDimSize(1);
+  int64_t baseK = t.aTransposed ? a.getBaseRows() : a.getBaseCols();
+  t.kTiles = k / baseK;
+  t.kPerLane = a.getElemsPerLane();
+  return t;
+}
+
+/// gfx950 (CDNA4) adds the bf16/f16 MFMAs with twice the K of gfx942's.
+static bool hasDoubleKMfma(const ::hk::ChipInfo &chip) {
+  return std::strcmp(chip.family, "CDNA4") == 0;
+}
+
+static bool isNativeFp8(Type t, ::hk::Fp8Format format) {
+  if (format == ::hk::Fp8Format::FNUZ)
+    return isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t);
+  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
+/// The MFMA for a `base` x `base` product whose operands keep `kPerLane` K
+/// values per lane, or why there is none on `chip`.
+static FailureOr<MfmaShape> selectMfma(const ::hk::ChipInfo &chip, Type elt,
+                                       int64_t base, int64_t kPerLane,
+                                       std::string &why) {
+  int64_t perInstr;
+  if (elt.isBF16() || elt.isF16()) {
+    perInstr = hasDoubleKMfma(chip) && kPerLane % 8 == 0 ? 8 : 4;
+  } else if (isNativeFp8(elt, chip.fp8)) {
+    perInstr = 8;
+  } else {
+    llvm::raw_string_ostream(why)
+        << "no MFMA on " << chip.name << " takes " << elt << " inputs";
+    return failure();
+  }
+  if (kPerLane % perInstr != 0) {
+    llvm::raw_string_ostream(why)
+        << "operands keep " << kPerLane << " K values per lane, not a multiple "
+        << "of the " << perInstr << " that the " << base << "x" << base
+        << " MFMAs for " << elt << " on " << chip.name << " take";
+    return failure();
+  }
+  return MfmaShape{base, base, perInstr * 64 / base, perInstr};
+}
+
+std::string mlir::hk::unsupportedMmaReason(Operation *op,
+                                           const ::hk::ChipInfo &chip) {
+  auto mma = cast<MmaOp>(op);
+  MmaTiling t = tilingOf(mma);
+  Type elt = cast<RankedTensorType>(mma.getA().getType()).getElementType();
+  std::string why;
+  (void)selectMfma(chip, elt, t.baseM, t.kPerLane, why);
+  return why;
+}
+
+static Value slice(OpBuilder &b, Location loc, Value v, int64_t offset,
+                   int64_t size) {
+  return vector::ExtractStridedSliceOp::create(b, loc, v, {offset}, {size},
+                                              {1});
+}
+
+namespace {
+
+struct MmaLowering : OpConversionPattern<MmaOp> {
+  MmaLowering(TypeConverter &converter, MLIRContext *ctx, LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MmaTiling t = tilingOf(op);
+    Type elt = cast<RankedTensorType>(op.getA().getType()).getElementType();
+    std::string why;
+    FailureOr<MfmaShape> mfma =
+        selectMfma(state.chip, elt, t.baseM, t.kPerLane, why);
+    if (failed(mfma))
+      return rewriter.notifyMatchFailure(op, why);
+
+    Location loc = op.getLoc();
+    int64_t accRegs = t.baseM * t.baseN / 64;
+    SmallVector<Value> accs;
+    for (int64_t c = 0; c < t.mTiles * t.nTiles; ++c)
+      accs.push_back(slice(rewriter, loc, adaptor.getC(), c * accRegs, accRegs));
+
+    // K outermost, so that consecutive MFMAs write different accumulators
+    // and do not wait on each other.
+    for (int64_t ki = 0; ki < t.kTiles; ++ki) {
+      for (int64_t chunk = 0; chunk < t.kPerLane / mfma->kPerLane; ++chunk) {
+        int64_t at = chunk * mfma->kPerLane;
+        for (int64_t mi = 0; mi < t.mTiles; ++mi) {
+          Value a = slice(rewriter, loc, adaptor.getA(),
+                          t.aTile(mi, ki) * t.kPerLane + at, mfma->kPerLane);
+          for (int64_t ni = 0; ni < t.nTiles; ++ni) {
+            Value b = slice(rewriter, loc, adaptor.getB(),
+                            t.bTile(ki, ni) * t.kPerLane + at, mfma->kPerLane);
+            Value &acc = accs[t.cTile(mi, ni)];
+            acc = amdgpu::MFMAOp::create(
+                rewriter, loc, acc.getType(),
+                rewriter.getI32IntegerAttr(mfma->m),
+                rewriter.getI32IntegerAttr(mfma->n),
+                rewriter.getI32IntegerAttr(mfma->k),
+                rewriter.getI32IntegerAttr(1), a, b, acc);
+          }
+        }
+      }
+    }
+
+    Value result = adaptor.getC();
+    for (auto [c, acc] : llvm::enumerate(accs))
+      result = vector::InsertStridedSliceOp::create(
+          rewriter, loc, acc, result, ArrayRef<int64_t>{int64_t(c) * accRegs},
+          ArrayRef<int64_t>{1});
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  LoweringState &state;
+};
+
+} // namespace
+
+void mlir::hk::populateMmaToMFMAPatterns(TypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         LoweringState &state) {
+  patterns.add<MmaLowering>(converter, patterns.getContext(), state);
+}
