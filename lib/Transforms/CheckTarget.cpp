@@ -22,8 +22,9 @@ static bool isNativeFp8(Type t, ::hk::Fp8Format format) {
 }
 
 static const char *fp8Names(::hk::Fp8Format format) {
-  return format == ::hk::Fp8Format::FNUZ ? "FNUZ formats (f8E4M3FNUZ, f8E5M2FNUZ)"
-                                         : "OCP formats (f8E4M3FN, f8E5M2)";
+  return format == ::hk::Fp8Format::FNUZ
+             ? "FNUZ formats (f8E4M3FNUZ, f8E5M2FNUZ)"
+             : "OCP formats (f8E4M3FN, f8E5M2)";
 }
 
 struct CheckTarget : mlir::hk::impl::HKCheckTargetBase<CheckTarget> {
@@ -37,7 +38,8 @@ struct CheckTarget : mlir::hk::impl::HKCheckTargetBase<CheckTarget> {
       return signalPassFailure();
     }
     bool ok = true;
-    getOperation().walk([&](KernelOp kernel) { ok &= checkLds(kernel, *info); });
+    getOperation().walk(
+        [&](KernelOp kernel) { ok &= checkLds(kernel, *info); });
     getOperation().walk([&](MmaOp mma) { ok &= checkMma(mma, *info); });
     if (!ok)
       signalPassFailure();
@@ -50,8 +52,9 @@ struct CheckTarget : mlir::hk::impl::HKCheckTargetBase<CheckTarget> {
       used += alloc.getType().getSizeInBytes();
       if (used > info.ldsBytes) {
         alloc.emitOpError("brings @")
-            << kernel.getSymName() << " to " << used << " bytes of LDS, over the "
-            << info.ldsBytes << " bytes of " << info.name;
+            << kernel.getSymName() << " to " << used
+            << " bytes of LDS, over the " << info.ldsBytes << " bytes of "
+            << info.name;
         return false;
       }
     }

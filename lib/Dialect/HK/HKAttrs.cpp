@@ -60,13 +60,13 @@ Attribute RegTileLayoutAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), *layout, shape[0], shape[1], group);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    *layout, shape[0], shape[1], group);
 }
 
 void RegTileLayoutAttr::print(AsmPrinter &printer) const {
-  printer << "<" << stringifyLayout(getLayout()) << ", " << getBaseRows()
-          << "x" << getBaseCols();
+  printer << "<" << stringifyLayout(getLayout()) << ", " << getBaseRows() << "x"
+          << getBaseCols();
   if (getGroup() != getElemsPerLane())
     printer << ", group = " << getGroup();
   printer << ">";
@@ -132,7 +132,8 @@ LogicalResult RegTileLayoutAttr::verifyEncoding(
     return emitError() << "base tile " << getBaseRows() << "x" << getBaseCols()
                        << " is only for 8-bit element types, got "
                        << elementType;
-  ::hk::TileLayout layout{shape[0], shape[1],
+  ::hk::TileLayout layout{shape[0],
+                          shape[1],
                           {isRow() ? ::hk::Major::Row : ::hk::Major::Col,
                            getBaseRows(), getBaseCols(), getGroup()}};
   if (std::string err = layout.validate(); !err.empty())
@@ -157,8 +158,8 @@ LogicalResult RegVecLayoutAttr::verifyEncoding(
                           "bf16, an 8-bit float, i8 or i32, got "
                        << elementType;
   RegTileLayoutAttr tile = getTile();
-  int64_t extent = getAxis() == Layout::Row ? tile.getBaseRows()
-                                            : tile.getBaseCols();
+  int64_t extent =
+      getAxis() == Layout::Row ? tile.getBaseRows() : tile.getBaseCols();
   if (shape[0] <= 0 || shape[0] % extent != 0)
     return emitError() << "register vector length " << shape[0]
                        << " is not a multiple of the base tile's "
@@ -226,8 +227,8 @@ Attribute GridAttr::parse(AsmParser &parser, Type) {
       parser.parseGreater())
     return {};
   auto map = AffineMap::get(0, args.size(), results, parser.getContext());
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), args, dims, map);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    args, dims, map);
 }
 
 void GridAttr::print(AsmPrinter &printer) const {
@@ -253,8 +254,7 @@ LogicalResult GridAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (symbolArgs.size() != symbolDims.size() ||
       map.getNumSymbols() != symbolArgs.size())
     return emitError() << "grid binds " << symbolArgs.size()
-                       << " symbols but its map uses "
-                       << map.getNumSymbols();
+                       << " symbols but its map uses " << map.getNumSymbols();
   if (map.getNumResults() < 1 || map.getNumResults() > 3)
     return emitError() << "grid must have 1 to 3 dimensions, got "
                        << map.getNumResults();

@@ -42,8 +42,9 @@ static std::string baseStr(RegTileLayoutAttr a) {
 /// Emits an error unless `op` is nested in an hk.kernel; returns the kernel.
 static KernelOp enclosingKernel(Operation *op, LogicalResult &result) {
   auto kernel = op->getParentOfType<KernelOp>();
-  result = kernel ? success()
-                  : LogicalResult(op->emitOpError("must be inside an hk.kernel"));
+  result = kernel
+               ? success()
+               : LogicalResult(op->emitOpError("must be inside an hk.kernel"));
   return kernel;
 }
 
@@ -273,8 +274,8 @@ LogicalResult LoadAsyncOp::verify() {
   if (auto waves = getWaves()) {
     if (*waves > static_cast<uint32_t>(kernel.getWaves()))
       return emitOpError("waves = ")
-             << *waves << " exceeds the " << kernel.getWaves()
-             << " waves of @" << kernel.getSymName();
+             << *waves << " exceeds the " << kernel.getWaves() << " waves of @"
+             << kernel.getSymName();
   }
   return success();
 }
@@ -335,8 +336,8 @@ static FailureOr<MmaOperand> mmaOperand(Operation *op, StringRef name,
   RegTileLayoutAttr a = tileAttr(t);
   if (a.getLayout() != want)
     return op->emitOpError("expects ")
-           << name << " in " << stringifyLayout(want) << " layout for this kind, got "
-           << stringifyLayout(a.getLayout());
+           << name << " in " << stringifyLayout(want)
+           << " layout for this kind, got " << stringifyLayout(a.getLayout());
   if (a.getGroup() != a.getElemsPerLane())
     return op->emitOpError("expects ")
            << name << " to keep each lane's elements in one run, got group = "
@@ -380,15 +381,19 @@ LogicalResult MmaOp::verify() {
 
   // A is MxK (row), or KxM (col) when transposed; B is KxN (col), or NxK
   // (row) when transposed.
-  auto a = mmaOperand(*this, "A", aT, aTrans, aTrans ? Layout::Col : Layout::Row);
-  auto b = mmaOperand(*this, "B", bT, !bTrans, bTrans ? Layout::Row : Layout::Col);
+  auto a =
+      mmaOperand(*this, "A", aT, aTrans, aTrans ? Layout::Col : Layout::Row);
+  auto b =
+      mmaOperand(*this, "B", bT, !bTrans, bTrans ? Layout::Row : Layout::Col);
   if (failed(a) || failed(b))
     return failure();
   int64_t m = cT.getDimSize(0), n = cT.getDimSize(1);
   if (a->outer != m)
-    return emitOpError("A has ") << a->outer << " rows of M but the accumulator has " << m;
+    return emitOpError("A has ")
+           << a->outer << " rows of M but the accumulator has " << m;
   if (b->outer != n)
-    return emitOpError("B has ") << b->outer << " columns of N but the accumulator has " << n;
+    return emitOpError("B has ")
+           << b->outer << " columns of N but the accumulator has " << n;
   if (a->k != b->k)
     return emitOpError("A has K = ") << a->k << " but B has K = " << b->k;
   if (a->baseOuter != c.getBaseRows())
@@ -416,8 +421,8 @@ static LogicalResult verifyVectorOfTile(Operation *op, RankedTensorType tile,
   RegVecLayoutAttr v = vecAttr(vec);
   if (v.getAxis() != axis)
     return op->emitOpError("expects ")
-           << what << " to be a " << stringifyLayout(axis)
-           << " vector, got a " << stringifyLayout(v.getAxis()) << " vector";
+           << what << " to be a " << stringifyLayout(axis) << " vector, got a "
+           << stringifyLayout(v.getAxis()) << " vector";
   if (v.getTile() != tileAttr(tile))
     return op->emitOpError("expects ")
            << what << " laid out for tile layout " << baseStr(tileAttr(tile))
@@ -442,12 +447,12 @@ LogicalResult ColReduceOp::verify() {
                             Layout::Col, "the result");
 }
 LogicalResult RowBroadcastOp::verify() {
-  return verifyVectorOfTile(*this, getSource().getType(),
-                            getVector().getType(), Layout::Row, "the vector");
+  return verifyVectorOfTile(*this, getSource().getType(), getVector().getType(),
+                            Layout::Row, "the vector");
 }
 LogicalResult ColBroadcastOp::verify() {
-  return verifyVectorOfTile(*this, getSource().getType(),
-                            getVector().getType(), Layout::Col, "the vector");
+  return verifyVectorOfTile(*this, getSource().getType(), getVector().getType(),
+                            Layout::Col, "the vector");
 }
 
 //===----------------------------------------------------------------------===//
@@ -467,8 +472,8 @@ LogicalResult TransposeOp::verify() {
   if (res.getDimSize(0) != src.getDimSize(1) ||
       res.getDimSize(1) != src.getDimSize(0))
     return emitOpError("expects a ")
-           << src.getDimSize(1) << "x" << src.getDimSize(0)
-           << " result, got " << shapeStr(res.getShape());
+           << src.getDimSize(1) << "x" << src.getDimSize(0) << " result, got "
+           << shapeStr(res.getShape());
   if (tileAttr(res) != want)
     return emitOpError("expects result layout ")
            << baseStr(want) << ", got " << baseStr(tileAttr(res));

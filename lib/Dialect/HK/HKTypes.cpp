@@ -38,8 +38,8 @@ Type SharedTileType::parse(AsmParser &parser) {
     parser.emitError(subLoc, "expected a subtile shape RxC");
     return {};
   }
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, elementType, subtile);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    shape, elementType, subtile);
 }
 
 void SharedTileType::print(AsmPrinter &printer) const {
@@ -86,8 +86,8 @@ SharedTileType::verify(function_ref<InFlightDiagnostic()> emitError,
   int64_t subBytes = subtile[0] * subtile[1] * bits / 8;
   // A wave copies one subtile per instruction, 4, 8 or 16 bytes per lane.
   int64_t perLane = subBytes / ::hk::kWaveSize;
-  if (subBytes % ::hk::kWaveSize || (perLane != 4 && perLane != 8 &&
-                                     perLane != 16))
+  if (subBytes % ::hk::kWaveSize ||
+      (perLane != 4 && perLane != 8 && perLane != 16))
     return emitError() << "subtile " << subtile[0] << "x" << subtile[1]
                        << " of " << elementType << " is " << subBytes
                        << " bytes; a wave moves one subtile at 4, 8 or 16 "
