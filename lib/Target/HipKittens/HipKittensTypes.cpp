@@ -1,0 +1,164 @@
+//===- HipKittensTypes.cpp - spelling hk types as HipKittens C++ ----------===//
+
+#include "HipKittensTypes.h"
+
+#include "hk/Dialect/HK/HKDialect.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+FailureOr<std::string> mlir::hk::spellElementType(Type type, Operation *user,
+                                                  HipKittensArch arch) {
+  if (type.isBF16())
+    return std::string("bf16");
+  if (type.isF16())
+    return std::string("half");
+  if (type.isF32())
+    return std::string("float");
+  // HipKittens' `fp8e4m3` is the OCP format on CDNA4 and the FNUZ format on
+  // CDNA3, following what each chip's MFMAs take.
+  if (isa<Float8E4M3FNType>(type) && arch == HipKittensArch::CDNA4)
+    return std::string("fp8e4m3");
+  if (isa<Float8E4M3FNUZType>(type) && arch == HipKittensArch::CDNA3)
+    return std::string("fp8e4m3");
+  user->emitError("HipKittens (")
+      << (arch == HipKittensArch::CDNA4 ? "cdna4" : "cdna3")
+      << ") has no tile element type for " << type;
+  return failure();
+}
+
+FailureOr<std::string> mlir::hk::spellScalarType(Type type, Operation *user) {
+  if (type.isIndex() || type.isInteger(32))
+    return std::string("int");
+  if (type.isInteger(64))
+    return std::string("int64_t");
+  if (type.isInteger(1))
+    return std::string("bool");
+  if (type.isF32())
+    return std::string("float");
+  user->emitError("no C++ scalar type for ") << type;
+  return failure();
+}
+
+/// HipKittens' register base-tile shapes: rows, cols and the run of
+/// consecutive elements a lane holds (`stride`, the hk layout's `group`).
+static const char *rtShapeName(RegTileLayoutAttr attr) {
+  struct Shape {
+    int64_t rows, cols, group;
+    const char *name;
+  };
+  static const Shape shapes[] = {
+      {16, 16, 4, "rt_16x16_s"},     {32, 32, 4, "rt_32x32_s"},
+      {32, 32, 8, "rt_32x32_8_s"},   {16, 32, 8, "rt_16x32_s"},
+      {32, 16, 8, "rt_32x16_s"},     {32, 16, 4, "rt_32x16_4_s"},
+      {16, 32, 4, "rt_16x32_4_s"},   {16, 128, 16, "rt_16x128_s"}};
+  for (const Shape &s : shapes)
+    if (s.rows == attr.getBaseRows() && s.cols == attr.getBaseCols() &&
+        s.group == attr.getGroup())
+      return s.name;
+  return nullptr;
+}
+
+static std::string tileAlias(StringRef prefix, StringRef elem) {
+  if (elem == "bf16")
+    return (prefix + "_bf").str();
+  if (elem == "half")
+    return (prefix + "_hf").str();
+  if (elem == "float")
+    return (prefix + "_fl").str();
+  return (prefix + "_fp8e4m3").str();
+}
+
+/// `rt_bf<R, C, row_l, rt_16x32_s>` for a tile of `rows x cols` elements.
+static FailureOr<std::string> spellTile(Type elemType, int64_t rows,
+                                        int64_t cols, RegTileLayoutAttr layout,
+                                        Operation *user, HipKittensArch arch) {
+  FailureOr<std::string> elem = spellElementType(elemType, user, arch);
+  if (failed(elem))
+    return failure();
+  const char *shape = rtShapeName(layout);
+  if (!shape) {
+    user->emitError("HipKittens has no register base tile ")
+        << layout.getBaseRows() << "x" << layout.getBaseCols()
+        << " with runs of " << layout.getGroup() << " elements per lane";
+    return failure();
+  }
+  if (arch == HipKittensArch::CDNA3 && layout.getBaseCols() == 128) {
+    user->emitError("16x128 register base tiles need CDNA4 (gfx950)");
+    return failure();
+  }
+  return llvm::formatv("{0}<{1}, {2}, {3}, {4}>", tileAlias("rt", *elem), rows,
+                       cols, layout.isRow() ? "row_l" : "col_l", shape)
+      .str();
+}
+
+FailureOr<std::string> mlir::hk::spellRegisterType(RankedTensorType type,
+                                                   Operation *user,
+                                                   HipKittensArch arch) {
+  if (auto tile = dyn_cast_or_null<RegTileLayoutAttr>(type.getEncoding()))
+    return spellTile(type.getElementType(), type.getDimSize(0),
+                     type.getDimSize(1), tile, user, arch);
+  auto vec = dyn_cast_or_null<RegVecLayoutAttr>(type.getEncoding());
+  if (!vec) {
+    user->emitError("expected a register tile or vector, got ") << type;
+    return failure();
+  }
+  // A vector with one value per row of a tile is HipKittens' `col_vec` of
+  // that tile (it runs down a column); its type depends only on the rows, so
+  // any column count works: one base tile keeps the spelling short.
+  RegTileLayoutAttr tile = vec.getTile();
+  bool perRow = vec.getAxis() == Layout::Row;
+  int64_t len = type.getDimSize(0);
+  FailureOr<std::string> tileType =
+      perRow ? spellTile(type.getElementType(), len, tile.getBaseCols(), tile,
+                         user, arch)
+             : spellTile(type.getElementType(), tile.getBaseRows(), len, tile,
+                         user, arch);
+  if (failed(tileType))
+    return failure();
+  return *tileType + (perRow ? "::col_vec" : "::row_vec");
+}
+
+FailureOr<std::string> mlir::hk::spellSharedTile(Type type, Operation *user,
+                                                 HipKittensArch arch) {
+  auto st = cast<SharedTileType>(type);
+  FailureOr<std::string> elem =
+      spellElementType(st.getElementType(), user, arch);
+  if (failed(elem))
+    return failure();
+  static const int64_t shapes[][2] = {{16, 16}, {32, 32}, {16, 32},
+                                      {32, 16}, {8, 32},  {16, 128}};
+  ArrayRef<int64_t> sub = st.getSubtileShape();
+  if (!llvm::any_of(shapes, [&](const int64_t(&s)[2]) {
+        return s[0] == sub[0] && s[1] == sub[1];
+      })) {
+    user->emitError("HipKittens has no shared subtile shape ")
+        << sub[0] << "x" << sub[1];
+    return failure();
+  }
+  return llvm::formatv("{0}<{1}, {2}, st_{3}x{4}_s>", tileAlias("st", *elem),
+                       st.getRows(), st.getCols(), sub[0], sub[1])
+      .str();
+}
+
+FailureOr<std::string> mlir::hk::spellGlobal(MemRefType type, Operation *user,
+                                             HipKittensArch arch) {
+  if (type.getRank() > 4) {
+    user->emitError("HipKittens global views have at most 4 dimensions, got ")
+        << type;
+    return failure();
+  }
+  if (!type.getLayout().isIdentity()) {
+    user->emitError("HipKittens global views are contiguous row-major, got ")
+        << type;
+    return failure();
+  }
+  FailureOr<std::string> elem =
+      spellElementType(type.getElementType(), user, arch);
+  if (failed(elem))
+    return failure();
+  return llvm::formatv("gl<{0}, -1, -1, -1, -1>", *elem).str();
+}

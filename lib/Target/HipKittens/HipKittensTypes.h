@@ -1,0 +1,36 @@
+//===- HipKittensTypes.h - spelling hk types as HipKittens C++ --*- C++ -*-===//
+//
+// The one place that knows how an hk type is written in HipKittens: element
+// types, register tiles (`rt_bf<R, C, row_l, rt_16x32_s>`), register vectors
+// (a tile's `col_vec`/`row_vec`), shared tiles and global views.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_LIB_TARGET_HIPKITTENS_HIPKITTENSTYPES_H
+#define HK_LIB_TARGET_HIPKITTENS_HIPKITTENSTYPES_H
+
+#include "hk/Target/HipKittens/HipKittensEmitter.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <string>
+
+namespace mlir::hk {
+
+/// Each function returns the C++ spelling of `type`, or emits an error at
+/// `user` (the op that needs the type) and fails.
+FailureOr<std::string> spellElementType(Type type, Operation *user,
+                                        HipKittensArch arch);
+FailureOr<std::string> spellScalarType(Type type, Operation *user);
+FailureOr<std::string> spellRegisterType(RankedTensorType type,
+                                         Operation *user, HipKittensArch arch);
+FailureOr<std::string> spellSharedTile(Type type, Operation *user,
+                                       HipKittensArch arch);
+/// HipKittens views global memory as 4-D `gl<T, -1, -1, -1, -1>`; a memref of
+/// rank r < 4 fills the last r dimensions.
+FailureOr<std::string> spellGlobal(MemRefType type, Operation *user,
+                                   HipKittensArch arch);
+
+} // namespace mlir::hk
+
+#endif // HK_LIB_TARGET_HIPKITTENS_HIPKITTENSTYPES_H

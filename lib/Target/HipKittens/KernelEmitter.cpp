@@ -1,0 +1,401 @@
+//===- KernelEmitter.cpp - names, values and control flow -----------------===//
+
+#include "KernelEmitter.h"
+#include "HipKittensTypes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+/// Names a kernel may not give a variable: C++ keywords and HipKittens'
+/// functions, which a variable of the same name would hide.
+static bool isReserved(StringRef name) {
+  static const char *const reserved[] = {
+      "abs", "add", "add_col", "add_row", "al", "auto", "bool", "break",
+      "broadcast_col", "broadcast_row", "case", "chiplet_transform_chunked",
+      "col_max", "col_min", "col_sum", "const", "continue", "copy", "default",
+      "div", "div_col", "div_row", "do", "double", "else", "exp", "exp2",
+      "float", "for", "G", "gl", "group", "group_remap", "half", "if", "int",
+      "kittens", "load", "log", "log2", "long", "make_causal", "max", "min",
+      "mul", "mul_col", "mul_row", "neg_infty", "ones", "pos_infty", "return",
+      "row_max", "row_min", "row_sum", "rt", "rv", "short", "signed", "sizeof",
+      "st", "static", "std", "store", "struct", "sub", "sub_col", "sub_row",
+      "subtile_inplace", "swap_layout", "switch", "transpose", "tril",
+      "triu", "unsigned", "void", "warpid", "while", "zero", "__shm",
+      "blockIdx", "gridDim", "threadIdx", "stream", "grid", "err"};
+  return llvm::is_contained(reserved, name);
+}
+
+/// Turns a location name into a C++ identifier.
+static std::string sanitize(StringRef name) {
+  std::string out;
+  for (char c : name)
+    out.push_back(llvm::isAlnum(c) || c == '_' ? c : '_');
+  if (out.empty() || llvm::isDigit(out[0]))
+    out.insert(out.begin(), '_');
+  return out;
+}
+
+static std::optional<StringRef> locName(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().getValue();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::optional<StringRef> name = locName(inner))
+        return name;
+  return std::nullopt;
+}
+
+static std::optional<StringRef> valueName(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return locName(arg.getLoc());
+  Operation *def = value.getDefiningOp();
+  if (def->getNumResults() != 1)
+    return std::nullopt;
+  return locName(def->getLoc());
+}
+
+std::string KernelEmitter::freshName(StringRef base) {
+  std::string name = sanitize(base);
+  if (isReserved(name))
+    name += "_";
+  if (taken.insert(name).second)
+    return name;
+  for (unsigned i = 1;; ++i) {
+    std::string candidate = name + std::to_string(i);
+    if (taken.insert(candidate).second)
+      return candidate;
+  }
+}
+
+std::string KernelEmitter::nameFor(Value value, StringRef fallback) {
+  if (std::optional<StringRef> name = valueName(value))
+    return freshName(*name);
+  return freshName(fallback);
+}
+
+std::string KernelEmitter::argName(unsigned index) {
+  return names.lookup(kernel.getBody().getArgument(index));
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+std::string KernelEmitter::operand(Value value) {
+  std::string text = names.lookup(value);
+  assert(!text.empty() && "value used before it was printed");
+  return composite.contains(value) ? "(" + text + ")" : text;
+}
+
+std::string KernelEmitter::plain(Value value) { return names.lookup(value); }
+
+/// HipKittens coordinates are 4-D `{b, d, r, c}`; a memref of rank r indexes
+/// the last r of them.
+std::string KernelEmitter::coords(MemRefType type, ValueRange indices) {
+  SmallVector<std::string> parts(4 - type.getRank(), "0");
+  for (Value index : indices)
+    parts.push_back(plain(index));
+  return "{" + llvm::join(parts, ", ") + "}";
+}
+
+/// True when `op` is the last use of `value` in the block that defines it.
+/// Uses inside nested regions count as uses by their ancestor in that block,
+/// so a value defined outside a loop is never dead inside it.
+bool KernelEmitter::isDeadAfter(Value value, Operation *op) {
+  Block *block = value.getParentBlock();
+  if (block->findAncestorOpInBlock(*op) != op)
+    return false;
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = block->findAncestorOpInBlock(*use.getOwner());
+    if (!user || (user != op && !user->isBeforeInBlock(op)))
+      return false;
+  }
+  return true;
+}
+
+FailureOr<std::string> KernelEmitter::spellType(Value value, Operation *user) {
+  Type type = value.getType();
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return spellRegisterType(tensor, user, arch);
+  return spellScalarType(type, user);
+}
+
+void KernelEmitter::defineScalar(Value result, StringRef expr,
+                                 bool isComposite) {
+  if (result.use_empty())
+    return;
+  if (auto hint = hints.find(result); hint != hints.end()) {
+    os << hint->second << " = " << expr << ";\n";
+    names[result] = hint->second;
+    return;
+  }
+  Operation *def = result.getDefiningOp();
+  bool inlineable = !valueName(result) && result.hasOneUse() &&
+                    result.getUses().begin()->getOwner()->getBlock() ==
+                        def->getBlock();
+  if (inlineable) {
+    names[result] = expr.str();
+    if (isComposite)
+      composite.insert(result);
+    return;
+  }
+  FailureOr<std::string> type = spellScalarType(result.getType(), def);
+  std::string name = nameFor(result, "v");
+  os << "const " << (succeeded(type) ? *type : "int") << " " << name << " = "
+     << expr << ";\n";
+  names[result] = name;
+}
+
+/// Picks the variable a tile op writes: an operand's that dies here, a
+/// variable declared ahead (scf.if results), or a new one.
+FailureOr<std::string> KernelEmitter::defineStorage(Value result,
+                                                    ValueRange reusable) {
+  Operation *op = result.getDefiningOp();
+  for (Value candidate : reusable) {
+    if (candidate.getType() == result.getType() &&
+        isDeadAfter(candidate, op) && !hints.contains(result)) {
+      names[result] = names.lookup(candidate);
+      return names[result];
+    }
+  }
+  if (auto hint = hints.find(result); hint != hints.end()) {
+    names[result] = hint->second;
+    return hint->second;
+  }
+  FailureOr<std::string> type = spellType(result, op);
+  if (failed(type))
+    return failure();
+  std::string fallback = "t";
+  if (auto tensor = dyn_cast<RankedTensorType>(result.getType()))
+    if (isRegVec(tensor))
+      fallback = "vec";
+  std::string name = nameFor(result, fallback);
+  os << *type << " " << name << ";\n";
+  names[result] = name;
+  return name;
+}
+
+//===----------------------------------------------------------------------===//
+// Blocks and structured control flow
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelEmitter::emitBlock(Block &block) {
+  for (Operation &op : block.without_terminator())
+    if (failed(emitOp(&op)))
+      return failure();
+  return success();
+}
+
+/// Emits `dst = src` for every move as if all happened at once: a move
+/// waits while its destination is still to be read, and a cycle goes
+/// through a temporary.
+void KernelEmitter::emitParallelCopy(
+    ArrayRef<std::pair<std::string, std::string>> movesIn) {
+  SmallVector<std::pair<std::string, std::string>> moves;
+  for (const auto &move : movesIn)
+    if (move.first != move.second)
+      moves.push_back(move);
+  while (!moves.empty()) {
+    auto ready = llvm::find_if(moves, [&](const auto &move) {
+      return llvm::none_of(moves, [&](const auto &other) {
+        return &other != &move && other.second == move.first;
+      });
+    });
+    if (ready == moves.end()) {
+      std::string tmp = freshName(moves.front().second + "_prev");
+      os << "auto " << tmp << " = " << moves.front().second << ";\n";
+      for (auto &move : moves)
+        if (move.second == moves.front().second)
+          move.second = tmp;
+      continue;
+    }
+    os << ready->first << " = " << ready->second << ";\n";
+    moves.erase(ready);
+  }
+}
+
+static bool isToken(Value value) { return isa<TokenType>(value.getType()); }
+
+LogicalResult KernelEmitter::emitFor(Operation *op) {
+  auto loop = cast<scf::ForOp>(op);
+  for (auto [init, iter, result] :
+       llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                 loop.getResults())) {
+    if (isToken(iter))
+      continue;
+    std::string var;
+    if (isa<RankedTensorType>(iter.getType()) && isDeadAfter(init, op)) {
+      var = names.lookup(init);
+    } else {
+      FailureOr<std::string> type = spellType(iter, op);
+      if (failed(type))
+        return failure();
+      var = nameFor(iter, valueName(result) ? *valueName(result) : "carried");
+      os << *type << " " << var << " = " << plain(init) << ";\n";
+    }
+    names[iter] = names[result] = var;
+  }
+  std::string iv = nameFor(loop.getInductionVar(), "i");
+  names[loop.getInductionVar()] = iv;
+  os << "for (int " << iv << " = " << plain(loop.getLowerBound()) << "; " << iv
+     << " < " << operand(loop.getUpperBound()) << "; ";
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (step && *step == 1)
+    os << "++" << iv;
+  else
+    os << iv << " += " << plain(loop.getStep());
+  os << ") {\n";
+  os.indent();
+  if (failed(emitBlock(*loop.getBody())))
+    return failure();
+  SmallVector<std::pair<std::string, std::string>> moves;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [value, iter] :
+       llvm::zip(yield.getOperands(), loop.getRegionIterArgs()))
+    if (!isToken(iter))
+      moves.push_back({names.lookup(iter), plain(value)});
+  emitParallelCopy(moves);
+  os.unindent();
+  os << "}\n";
+  return success();
+}
+
+/// Values computed in a branch only to be yielded are written straight into
+/// the variable of the `if`'s result.
+static void collectYieldHints(Block &block, ValueRange results,
+                              llvm::DenseMap<Value, std::string> &hints,
+                              llvm::DenseMap<Value, std::string> &names) {
+  Operation *yield = block.getTerminator();
+  for (auto [value, result] : llvm::zip(yield->getOperands(), results)) {
+    if (isToken(result) || !value.hasOneUse() ||
+        value.getParentBlock() != &block || isa<BlockArgument>(value) ||
+        isa<arith::ConstantOp>(value.getDefiningOp()))
+      continue;
+    hints[value] = names.lookup(result);
+  }
+}
+
+LogicalResult KernelEmitter::emitIf(Operation *op) {
+  auto ifOp = cast<scf::IfOp>(op);
+  for (Value result : ifOp.getResults()) {
+    if (isToken(result))
+      continue;
+    FailureOr<std::string> type = spellType(result, op);
+    if (failed(type))
+      return failure();
+    std::string var = nameFor(result, "selected");
+    os << *type << " " << var << ";\n";
+    names[result] = var;
+  }
+  auto emitBranch = [&](Block &block) -> LogicalResult {
+    os.indent();
+    collectYieldHints(block, ifOp.getResults(), hints, names);
+    if (failed(emitBlock(block)))
+      return failure();
+    SmallVector<std::pair<std::string, std::string>> moves;
+    for (auto [value, result] :
+         llvm::zip(block.getTerminator()->getOperands(), ifOp.getResults()))
+      if (!isToken(result))
+        moves.push_back({names.lookup(result), plain(value)});
+    emitParallelCopy(moves);
+    os.unindent();
+    return success();
+  };
+  os << "if (" << plain(ifOp.getCondition()) << ") {\n";
+  if (failed(emitBranch(ifOp.getThenRegion().front())))
+    return failure();
+  if (!ifOp.getElseRegion().empty()) {
+    os << "} else {\n";
+    if (failed(emitBranch(ifOp.getElseRegion().front())))
+      return failure();
+  }
+  os << "}\n";
+  return success();
+}
+
+/// Schedule regions print as their bodies: the schedule (staggering and
+/// balancing barriers, priorities, fences) is what `hk-schedule` makes
+/// explicit, and a kernel is correct without it.
+LogicalResult KernelEmitter::emitScheduleRegion(Operation *op) {
+  std::string what = op->getName().getStringRef().str();
+  if (auto cluster = dyn_cast<ClusterOp>(op))
+    what += std::string(" ") + stringifyClusterKind(cluster.getKind()).str();
+  os << "// " << what
+     << ": body only; run hk-schedule first for its barriers and priorities\n";
+  Block &body = op->getRegion(0).front();
+  if (failed(emitBlock(body)))
+    return failure();
+  for (auto [value, result] :
+       llvm::zip(body.getTerminator()->getOperands(), op->getResults())) {
+    if (isToken(result))
+      continue;
+    names[result] = names.lookup(value);
+    if (composite.contains(value))
+      composite.insert(result);
+  }
+  os << "// end " << what << "\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitOp(Operation *op) {
+  if (isa<scf::ForOp>(op))
+    return emitFor(op);
+  if (isa<scf::IfOp>(op))
+    return emitIf(op);
+  if (isa<PingPongOp, InterleaveOp, ClusterOp>(op))
+    return emitScheduleRegion(op);
+  if (op->getDialect() && isa<HKDialect>(op->getDialect()))
+    return emitHKOp(op);
+  return emitScalarOp(op);
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel function
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelEmitter::emitKernel() {
+  Block &entry = kernel.getBody().front();
+  SmallVector<std::string> params;
+  for (BlockArgument arg : entry.getArguments()) {
+    std::string name = nameFor(arg, "arg" + std::to_string(arg.getArgNumber()));
+    names[arg] = name;
+    FailureOr<std::string> type =
+        isa<MemRefType>(arg.getType())
+            ? spellGlobal(cast<MemRefType>(arg.getType()), kernel, arch)
+            : spellScalarType(arg.getType(), kernel);
+    if (failed(type))
+      return failure();
+    params.push_back("const " + *type + " " + name);
+  }
+  int64_t waves = kernel.getWaves();
+  // The second bound is the minimum number of waves per SIMD: a workgroup's
+  // waves spread over the CU's four SIMDs.
+  os << llvm::formatv("__global__ __launch_bounds__({0}, {1}) void {2}(",
+                      waves * 64, (waves + 3) / 4, kernel.getSymName())
+     << llvm::join(params, ", ") << ") {\n";
+  os.indent();
+  bool hasLoadAsync = false, hasShared = false;
+  kernel.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadAsyncOp>(op))
+      hasLoadAsync |= !load.getWaves() || *load.getWaves() == waves;
+    hasShared |= isa<AllocSharedOp>(op);
+  });
+  if (hasLoadAsync)
+    os << "using G = kittens::group<" << waves << ">;\n";
+  if (hasShared)
+    os << "extern __shared__ alignment_dummy __shm[];\n"
+       << "shared_allocator al((int *)&__shm[0]);\n";
+  if (failed(emitBlock(entry)))
+    return failure();
+  os.unindent();
+  os << "}\n";
+  return success();
+}

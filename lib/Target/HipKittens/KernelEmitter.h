@@ -1,0 +1,79 @@
+//===- KernelEmitter.h - one hk.kernel as HipKittens C++ --------*- C++ -*-===//
+
+#ifndef HK_LIB_TARGET_HIPKITTENS_KERNELEMITTER_H
+#define HK_LIB_TARGET_HIPKITTENS_KERNELEMITTER_H
+
+#include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Target/HipKittens/HipKittensEmitter.h"
+
+#include "mlir/Support/IndentedOstream.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <string>
+
+namespace mlir::hk {
+
+/// Prints one kernel: the `__global__` function, then its host launcher.
+///
+/// Every SSA value gets a C++ spelling: register tiles and vectors a variable,
+/// shared tiles a reference, tokens nothing, scalars either a named constant
+/// or, when used once in the block that defines them, an inline expression.
+/// A tile op whose result has the type of an operand that dies at the op
+/// writes into that operand's variable, the way a hand-written HipKittens
+/// kernel says `mma_ABt(acc, a, b, acc)`.
+class KernelEmitter {
+public:
+  KernelEmitter(KernelOp kernel, raw_indented_ostream &os,
+                HipKittensArch arch)
+      : kernel(kernel), os(os), arch(arch) {}
+
+  LogicalResult emitKernel();
+  LogicalResult emitLauncher();
+
+private:
+  // Names.
+  std::string freshName(StringRef base);
+  std::string nameFor(Value value, StringRef fallback);
+  std::string argName(unsigned index);
+
+  // Spelling of values.
+  std::string operand(Value value); // parenthesized when composite
+  std::string plain(Value value);   // no outer parentheses
+  std::string coords(MemRefType type, ValueRange indices);
+  bool isDeadAfter(Value value, Operation *op);
+
+  // Definitions.
+  void defineScalar(Value result, StringRef expr, bool composite);
+  FailureOr<std::string> defineStorage(Value result, ValueRange reusable);
+  FailureOr<std::string> spellType(Value value, Operation *user);
+
+  // Ops.
+  LogicalResult emitBlock(Block &block);
+  LogicalResult emitOp(Operation *op);
+  LogicalResult emitHKOp(Operation *op);
+  LogicalResult emitMemoryOp(Operation *op);
+  LogicalResult emitComputeOp(Operation *op);
+  LogicalResult emitScalarOp(Operation *op);
+  LogicalResult emitTileArith(Operation *op);
+  LogicalResult emitConstant(arith::ConstantOp op);
+  LogicalResult emitFor(Operation *op);
+  LogicalResult emitIf(Operation *op);
+  LogicalResult emitScheduleRegion(Operation *op);
+  void emitParallelCopy(ArrayRef<std::pair<std::string, std::string>> moves);
+  std::optional<std::string> splatScalar(Value value);
+
+  KernelOp kernel;
+  raw_indented_ostream &os;
+  HipKittensArch arch;
+  llvm::DenseMap<Value, std::string> names;
+  llvm::DenseSet<Value> composite;
+  /// Variables declared ahead of a value's definition (scf.if results).
+  llvm::DenseMap<Value, std::string> hints;
+  llvm::StringSet<> taken;
+};
+
+} // namespace mlir::hk
+
+#endif // HK_LIB_TARGET_HIPKITTENS_KERNELEMITTER_H

@@ -1,0 +1,143 @@
+//===- Launcher.cpp - the extern "C" host launcher of a kernel ------------===//
+//
+// The launcher takes raw pointers and sizes, wraps them in HipKittens global
+// views, computes the grid from the kernel's #hk.grid and launches.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HipKittensTypes.h"
+#include "KernelEmitter.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+/// Sizes of non-negative extents: ceildiv becomes `(a + b - 1) / b`.
+static std::string printAffine(AffineExpr expr, ArrayRef<std::string> symbols) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return std::to_string(c.getValue());
+  if (auto s = dyn_cast<AffineSymbolExpr>(expr))
+    return symbols[s.getPosition()];
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  std::string lhs = printAffine(bin.getLHS(), symbols);
+  std::string rhs = printAffine(bin.getRHS(), symbols);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return "(" + lhs + " + " + rhs + ")";
+  case AffineExprKind::Mul:
+    return "(" + lhs + " * " + rhs + ")";
+  case AffineExprKind::FloorDiv:
+    return "(" + lhs + " / " + rhs + ")";
+  case AffineExprKind::CeilDiv:
+    return "((" + lhs + " + " + rhs + " - 1) / " + rhs + ")";
+  case AffineExprKind::Mod:
+    return "(" + lhs + " % " + rhs + ")";
+  default:
+    llvm_unreachable("not a binary affine expression");
+  }
+}
+
+static std::string stripParens(std::string text) {
+  if (text.size() < 2 || text.front() != '(' || text.back() != ')')
+    return text;
+  int depth = 0;
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+    if (depth == 0)
+      return text;
+  }
+  return text.substr(1, text.size() - 2);
+}
+
+static std::string sizeParam(StringRef arg, int64_t dim) {
+  return (arg + "_dim" + Twine(dim)).str();
+}
+
+LogicalResult KernelEmitter::emitLauncher() {
+  SmallVector<std::string> params, kernelArgs;
+  for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    std::string name = argName(index);
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref) {
+      FailureOr<std::string> scalar = spellScalarType(type, kernel);
+      if (failed(scalar))
+        return failure();
+      params.push_back(*scalar + " " + name);
+      kernelArgs.push_back(name);
+      continue;
+    }
+    FailureOr<std::string> elem =
+        spellElementType(memref.getElementType(), kernel, arch);
+    FailureOr<std::string> view = spellGlobal(memref, kernel, arch);
+    if (failed(elem) || failed(view))
+      return failure();
+    params.push_back(*elem + " *" + name);
+    SmallVector<std::string> extents(4 - memref.getRank(), "1");
+    for (int64_t d = 0; d < memref.getRank(); ++d) {
+      if (memref.isDynamicDim(d)) {
+        params.push_back("int " + sizeParam(name, d));
+        extents.push_back(sizeParam(name, d));
+      } else {
+        extents.push_back(std::to_string(memref.getDimSize(d)));
+      }
+    }
+    kernelArgs.push_back(*view + "(" + name + ", " + llvm::join(extents, ", ") +
+                         ")");
+  }
+  params.push_back("hipStream_t stream");
+
+  // Grid symbols are argument sizes or scalar arguments.
+  GridAttr grid = kernel.getGrid();
+  SmallVector<std::string> symbols;
+  for (auto [arg, dim] : llvm::zip(grid.getSymbolArgs(), grid.getSymbolDims())) {
+    std::string name = argName(arg);
+    if (dim == GridAttr::kScalarArg) {
+      symbols.push_back(name);
+      continue;
+    }
+    auto memref = cast<MemRefType>(kernel.getArgumentTypes()[arg]);
+    symbols.push_back(memref.isDynamicDim(dim)
+                          ? sizeParam(name, dim)
+                          : std::to_string(memref.getDimSize(dim)));
+  }
+  SmallVector<std::string> extents;
+  for (AffineExpr expr : grid.getMap().getResults())
+    extents.push_back(stripParens(printAffine(expr, symbols)));
+  while (extents.size() < 3)
+    extents.push_back("1");
+
+  // The shared allocator aligns every tile to 16 bytes.
+  int64_t sharedBytes = 0;
+  kernel.walk([&](AllocSharedOp alloc) {
+    sharedBytes += llvm::alignTo(alloc.getType().getSizeInBytes(), 16);
+  });
+
+  StringRef name = kernel.getSymName();
+  os << "extern \"C\" hipError_t launch_" << name << "("
+     << llvm::join(params, ", ") << ") {\n";
+  os.indent();
+  os << "// " << grid << "\n";
+  os << "const dim3 grid(" << llvm::join(extents, ", ") << ");\n";
+  if (sharedBytes > 0) {
+    os << "const size_t shared_bytes = " << sharedBytes << ";\n";
+    os << "hipError_t err = hipFuncSetAttribute(reinterpret_cast<const void "
+          "*>(&"
+       << name
+       << "), hipFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);\n";
+    os << "if (err != hipSuccess)\n";
+    os << "  return err;\n";
+  }
+  os << "hipLaunchKernelGGL(" << name << ", grid, dim3("
+     << kernel.getWaves() * 64 << "), "
+     << (sharedBytes > 0 ? "shared_bytes" : "0") << ", stream";
+  for (const std::string &arg : kernelArgs)
+    os << ",\n                   " << arg;
+  os << ");\n";
+  os << "return hipGetLastError();\n";
+  os.unindent();
+  os << "}\n";
+  return success();
+}

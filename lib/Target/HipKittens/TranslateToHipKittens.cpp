@@ -1,0 +1,100 @@
+//===- TranslateToHipKittens.cpp - module printer and registration --------===//
+
+#include "KernelEmitter.h"
+
+#include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Target/HipKittens/HipKittensEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+/// WGM grouping has no HipKittens function (its kernels spell it out); the
+/// translation defines it once per file when a kernel uses hk.group_remap.
+static const char kGroupRemapHelper[] = R"(// hk.group_remap: walks a rows x cols grid of output tiles in groups of
+// `group` tile rows, column by column inside a group.
+struct tile_coord {
+  int row, col;
+};
+__device__ inline tile_coord group_remap(int id, int rows, int cols,
+                                         int group) {
+  const int per_group = group * cols;
+  const int first = (id / per_group) * group;
+  const int size = std::min(rows - first, group);
+  return {first + (id % per_group) % size, (id % per_group) / size};
+}
+
+)";
+
+LogicalResult mlir::hk::translateToHipKittens(Operation *module,
+                                              raw_ostream &output,
+                                              HipKittensArch arch) {
+  raw_indented_ostream os(output);
+  bool cdna4 = arch == HipKittensArch::CDNA4;
+  os << "// Generated from hk IR for HipKittens (" << (cdna4 ? "CDNA4, gfx950"
+                                                             : "CDNA3, gfx942")
+     << ").\n";
+  os << "// Build: hipcc -std=c++20 --offload-arch="
+     << (cdna4 ? "gfx950" : "gfx942") << " -I$HIPKITTENS_ROOT/include\n";
+  const char *macro = cdna4 ? "KITTENS_CDNA4" : "KITTENS_CDNA3";
+  os << "#ifndef " << macro << "\n#define " << macro << "\n#endif\n";
+  os << "#include \"kittens.cuh\"\n\n#include <algorithm>\n\n";
+  os << "using namespace kittens;\n\n";
+  bool needsGroupRemap = false;
+  module->walk([&](GroupRemapOp) { needsGroupRemap = true; });
+  if (needsGroupRemap)
+    os << kGroupRemapHelper;
+  bool first = true;
+  for (Operation &op : module->getRegion(0).front()) {
+    auto kernel = dyn_cast<KernelOp>(op);
+    if (!kernel)
+      return op.emitError("'")
+             << op.getName()
+             << "' has no HipKittens equivalent: a module holds hk.kernel ops";
+    if (!first)
+      os << "\n";
+    first = false;
+    KernelEmitter emitter(kernel, os, arch);
+    if (failed(emitter.emitKernel()))
+      return failure();
+    os << "\n";
+    if (failed(emitter.emitLauncher()))
+      return failure();
+  }
+  return success();
+}
+
+static llvm::cl::opt<std::string>
+    archOption("hk-arch",
+               llvm::cl::desc("HipKittens API for --hk-to-hipkittens: cdna4 "
+                              "(gfx950, default) or cdna3 (gfx942)"),
+               llvm::cl::init("cdna4"));
+
+void mlir::hk::registerToHipKittensTranslation() {
+  TranslateFromMLIRRegistration registration(
+      "hk-to-hipkittens", "translate hk kernels to HipKittens HIP C++",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        HipKittensArch arch;
+        if (archOption == "cdna4")
+          arch = HipKittensArch::CDNA4;
+        else if (archOption == "cdna3")
+          arch = HipKittensArch::CDNA3;
+        else
+          return op->emitError("unknown --hk-arch '")
+                 << archOption << "': expected cdna4 or cdna3";
+        return translateToHipKittens(op, os, arch);
+      },
+      [](DialectRegistry &registry) {
+        registry.insert<HKDialect, arith::ArithDialect, math::MathDialect,
+                        memref::MemRefDialect, scf::SCFDialect,
+                        tensor::TensorDialect>();
+      });
+}
