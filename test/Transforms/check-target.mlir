@@ -48,8 +48,8 @@ hk.kernel @full(%A: memref<?x?xbf16>) attributes {waves = 8 : i32, grid = #hk.gr
 // LDS950-LABEL: hk.kernel @big
 // LDS950-COUNT-3: hk.alloc_shared
 // LDS950-LABEL: hk.kernel @full
-// LDS950: hk.alloc_shared : <256x256xbf16, 16x32>
-// LDS950: hk.alloc_shared : <256x64xbf16, 16x32>
+// LDS950: hk.alloc_shared : {{(!hk.st)?}}<256x256xbf16, 16x32>
+// LDS950: hk.alloc_shared : {{(!hk.st)?}}<256x64xbf16, 16x32>
 
 //--- fnuz.mlir
 // FNUZ fp8 is what gfx942's MFMAs take; gfx950 takes OCP.

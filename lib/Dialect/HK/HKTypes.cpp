@@ -73,10 +73,14 @@ SharedTileType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "shared tile element type must be f32, f16, bf16 "
                           "or an 8-bit float, got "
                        << elementType;
-  if (subtile.size() != 2 || !isPowerOf2(subtile[0]) ||
-      !isPowerOf2(subtile[1]) || subtile[0] < 8 || subtile[1] < 8)
+  if (subtile.size() != 2)
+    return emitError() << "subtile must have rank 2, got rank "
+                       << subtile.size();
+  if (!isPowerOf2(subtile[0]) || !isPowerOf2(subtile[1]) || subtile[0] < 8 ||
+      subtile[1] < 8)
     return emitError() << "subtile dimensions must be powers of two of at "
-                          "least 8";
+                          "least 8, got "
+                       << subtile[0] << "x" << subtile[1];
   if (shape[0] <= 0 || shape[1] <= 0 || shape[0] % subtile[0] ||
       shape[1] % subtile[1])
     return emitError() << "shared tile " << shape[0] << "x" << shape[1]

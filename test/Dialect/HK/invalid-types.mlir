@@ -151,12 +151,12 @@ func.func private @f(!hk.st<64x64xi8, 16x64>)
 
 // -----
 
-// expected-error @+1 {{subtile dimensions must be powers of two of at least 8}}
+// expected-error @+1 {{subtile dimensions must be powers of two of at least 8, got 24x32}}
 func.func private @f(!hk.st<48x64xbf16, 24x32>)
 
 // -----
 
-// expected-error @+1 {{subtile dimensions must be powers of two of at least 8}}
+// expected-error @+1 {{subtile dimensions must be powers of two of at least 8, got 4x64}}
 func.func private @f(!hk.st<64x64xbf16, 4x64>)
 
 // -----
