@@ -1,0 +1,56 @@
+//===- ResourceUsage.h - per-kernel resources of a code object ------------===//
+//
+// Reads what each kernel of an AMDGPU code object uses from the AMDHSA
+// metadata note the backend wrote into it, and derives the occupancy those
+// resources allow on a CDNA3/CDNA4 SIMD.
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_TARGET_AMDGPU_RESOURCEUSAGE_H
+#define HK_TARGET_AMDGPU_RESOURCEUSAGE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hk::target {
+
+struct KernelResources {
+  std::string name;
+  int64_t unifiedVgprs = 0; ///< `.vgpr_count`: architectural + accumulation
+  int64_t agprs = 0;        ///< `.agpr_count`
+  int64_t sgprs = 0;        ///< `.sgpr_count`
+  int64_t ldsBytes = 0;     ///< `.group_segment_fixed_size`
+  int64_t scratchBytes = 0; ///< `.private_segment_fixed_size`, per lane
+  int64_t vgprSpills = 0;   ///< `.vgpr_spill_count`
+  int64_t sgprSpills = 0;   ///< `.sgpr_spill_count`
+  int64_t maxWorkgroupSize = 0; ///< `.max_flat_workgroup_size`
+
+  /// Architectural VGPRs. On gfx90a and later the AGPRs are allocated after
+  /// the VGPRs rounded up to 4, so this is the VGPR count with that rounding
+  /// when the kernel uses AGPRs.
+  int64_t archVgprs() const { return unifiedVgprs - agprs; }
+};
+
+/// The occupancy of one kernel and what bounds it.
+struct Occupancy {
+  int64_t wavesPerSimd = 0;
+  int64_t byRegisters = 0; ///< the bound set by the unified register file
+  int64_t byLds = 0;       ///< the bound set by LDS (0 if no LDS is used)
+};
+
+/// Waves per SIMD on CDNA3/CDNA4: 512 unified registers per lane allocated in
+/// granules of 8, at most 8 waves per SIMD, and the workgroups that fit in
+/// `ldsPerCu` bytes of LDS, each spreading its waves over the 4 SIMDs of a CU.
+Occupancy computeOccupancy(const KernelResources &kernel, int64_t ldsPerCu);
+
+/// The kernels described by the `amdhsa.kernels` list of the NT_AMDGPU_METADATA
+/// note of `elf`, a relocatable or linked code object.
+llvm::Expected<std::vector<KernelResources>>
+readKernelResources(llvm::ArrayRef<char> elf);
+
+} // namespace hk::target
+
+#endif // HK_TARGET_AMDGPU_RESOURCEUSAGE_H

@@ -1,0 +1,111 @@
+//===- CodeGen.cpp - AMDGPU assembly and objects from LLVM IR -------------===//
+
+#include "TargetMachine.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace mlir;
+
+namespace hk::target {
+
+void initializeAMDGPUBackend() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser();
+  });
+}
+
+static llvm::CodeGenOptLevel toCodeGenOptLevel(unsigned level) {
+  switch (level) {
+  case 0:
+    return llvm::CodeGenOptLevel::None;
+  case 1:
+    return llvm::CodeGenOptLevel::Less;
+  case 2:
+    return llvm::CodeGenOptLevel::Default;
+  default:
+    return llvm::CodeGenOptLevel::Aggressive;
+  }
+}
+
+std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const TargetOptions &options, std::string &error) {
+  initializeAMDGPUBackend();
+  llvm::Triple triple(kTargetTriple);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  // Verbose assembly keeps the backend's comments: scheduling fences and
+  // each kernel's register and LDS summary are only visible through them.
+  llvm::TargetOptions targetOptions;
+  targetOptions.MCOptions.AsmVerbose = true;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, options.chip, /*Features=*/"", targetOptions,
+      llvm::Reloc::PIC_, std::nullopt, toCodeGenOptLevel(options.optLevel)));
+  if (!machine)
+    error = "cannot create the AMDGPU target machine for " + options.chip;
+  return machine;
+}
+
+/// Collects the backend's errors (an instruction the chip lacks, LDS over
+/// the limit, ...) instead of letting LLVM print them and exit.
+static void collectBackendDiagnostic(const llvm::DiagnosticInfo *info,
+                                     void *context) {
+  if (info->getSeverity() != llvm::DS_Error)
+    return;
+  auto &errors = *static_cast<std::string *>(context);
+  llvm::raw_string_ostream stream(errors);
+  llvm::DiagnosticPrinterRawOStream printer(stream);
+  if (!errors.empty())
+    stream << "; ";
+  info->print(printer);
+}
+
+FailureOr<llvm::SmallVector<char, 0>>
+emitMachineCode(llvm::Module &llvmModule, const TargetOptions &options,
+                CodeGenFileKind kind, Location loc) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(options, error);
+  if (!machine)
+    return emitError(loc) << error;
+
+  llvm::SmallVector<char, 0> result;
+  llvm::raw_svector_ostream stream(result);
+  llvm::legacy::PassManager codegen;
+  llvm::CodeGenFileType fileType = kind == CodeGenFileKind::Assembly
+                                       ? llvm::CodeGenFileType::AssemblyFile
+                                       : llvm::CodeGenFileType::ObjectFile;
+  if (machine->addPassesToEmitFile(codegen, stream, nullptr, fileType))
+    return emitError(loc) << "the AMDGPU backend cannot emit this file type";
+  std::string backendErrors;
+  llvm::LLVMContext &context = llvmModule.getContext();
+  context.setDiagnosticHandlerCallBack(collectBackendDiagnostic,
+                                       &backendErrors);
+  codegen.run(llvmModule);
+  context.setDiagnosticHandlerCallBack(nullptr, nullptr);
+  if (!backendErrors.empty())
+    return emitError(loc) << "the AMDGPU backend failed for "
+                          << options.chip << ": " << backendErrors;
+  return result;
+}
+
+} // namespace hk::target

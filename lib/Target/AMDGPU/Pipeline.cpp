@@ -1,0 +1,95 @@
+//===- Pipeline.cpp - MLIR passes of the direct path ----------------------===//
+//
+// Two stages: the hk lowering (tile IR to lane-level IR), looked up by name so
+// that this library does not depend on it, and the upstream passes from
+// lane-level IR to the LLVM dialect.
+//===----------------------------------------------------------------------===//
+
+#include "hk/Target/AMDGPU/Compiler.h"
+#include "hk/Target/Chip.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/AMDGPU/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace hk::target {
+
+/// The hk lowering pass, as its name is registered.
+static constexpr llvm::StringLiteral kTileLoweringPass = "convert-hk-to-amdgpu";
+
+bool containsTileKernels(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    return op->getName().getStringRef() == "hk.kernel" ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+static LogicalResult checkChip(ModuleOp module, const TargetOptions &options) {
+  if (lookupChip(options.chip))
+    return success();
+  return module.emitError() << "unsupported chip '" << options.chip
+                            << "'; expected one of " << supportedChipNames();
+}
+
+LogicalResult lowerTileToLaneLevel(ModuleOp module,
+                                   const TargetOptions &options) {
+  if (failed(checkChip(module, options)))
+    return failure();
+  if (!PassInfo::lookup(kTileLoweringPass))
+    return module.emitError()
+           << "the input holds hk.kernel ops, but the pass '"
+           << kTileLoweringPass
+           << "' is not available in this build; only lane-level input "
+              "(gpu.module with gpu.func kernels) can be compiled";
+
+  std::string pipeline = "hk-check-target{chip=" + options.chip + "}," +
+                         kTileLoweringPass.str() + "{chip=" + options.chip +
+                         "}";
+  PassManager pm(module.getContext());
+  std::string parseError;
+  llvm::raw_string_ostream errorStream(parseError);
+  if (failed(parsePassPipeline(pipeline, pm, errorStream)))
+    return module.emitError() << "cannot build the hk lowering pipeline '"
+                              << pipeline << "': " << parseError;
+  return pm.run(module);
+}
+
+/// The passes for one gpu.module. convert-gpu-to-rocdl carries the
+/// amdgpu, arith, cf, math, memref and vector to LLVM patterns itself; what
+/// it does not handle (scf, affine, strided-metadata views) is lowered first.
+static void addGpuModulePasses(OpPassManager &pm,
+                               const TargetOptions &options) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(mlir::amdgpu::createAmdgpuResolveStridedMetadataPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToROCDLOpsOptions rocdl;
+  rocdl.chipset = options.chip;
+  pm.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+}
+
+LogicalResult lowerLaneLevelToLLVMDialect(ModuleOp module,
+                                          const TargetOptions &options) {
+  if (failed(checkChip(module, options)))
+    return failure();
+  if (module.getOps<gpu::GPUModuleOp>().empty())
+    return module.emitError()
+           << "no gpu.module to compile; hkc compiles the gpu.func kernels "
+              "of the gpu.modules at the top level of the input";
+
+  PassManager pm(module.getContext());
+  addGpuModulePasses(pm.nest<gpu::GPUModuleOp>(), options);
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  return pm.run(module);
+}
+
+} // namespace hk::target

@@ -1,0 +1,121 @@
+//===- Translate.cpp - LLVM dialect gpu.modules to one LLVM module --------===//
+
+#include "TargetMachine.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Passes/PassBuilder.h"
+
+using namespace mlir;
+
+namespace hk::target {
+
+void registerCompilerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerROCDLDialectTranslation(registry);
+}
+
+/// Translates each gpu.module and links them into one module, so that a
+/// code object holds every kernel of the input.
+static std::unique_ptr<llvm::Module>
+translateGpuModules(ModuleOp module, llvm::LLVMContext &context) {
+  std::unique_ptr<llvm::Module> linked;
+  for (gpu::GPUModuleOp gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    std::unique_ptr<llvm::Module> part =
+        translateModuleToLLVMIR(gpuModule, context, gpuModule.getName());
+    if (!part)
+      return nullptr;
+    if (!linked) {
+      linked = std::move(part);
+      continue;
+    }
+    if (llvm::Linker::linkModules(*linked, std::move(part))) {
+      gpuModule.emitError() << "cannot link this gpu.module with the others "
+                               "(a symbol defined twice?)";
+      return nullptr;
+    }
+  }
+  return linked;
+}
+
+/// A call to a function that is neither defined nor an intrinsic would be
+/// left undefined in the code object: ROCm's device libraries (ocml, ockl)
+/// would have to provide it, and they are not part of this compiler.
+static LogicalResult checkNoExternalCalls(llvm::Module &llvmModule,
+                                          Location loc) {
+  for (llvm::Function &function : llvmModule) {
+    if (!function.isDeclaration() || function.isIntrinsic() ||
+        function.use_empty())
+      continue;
+    return emitError(loc) << "the kernel calls the external function '"
+                          << function.getName()
+                          << "', which needs ROCm's device libraries; hkc "
+                             "does not link them";
+  }
+  return success();
+}
+
+static void optimize(llvm::Module &llvmModule, llvm::TargetMachine &machine,
+                     unsigned optLevel) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+
+  static const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+  llvm::OptimizationLevel level = levels[std::min(optLevel, 3u)];
+  llvm::ModulePassManager passes =
+      level == llvm::OptimizationLevel::O0
+          ? builder.buildO0DefaultPipeline(level)
+          : builder.buildPerModuleDefaultPipeline(level);
+  passes.run(llvmModule, modules);
+}
+
+std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
+                                                llvm::LLVMContext &context,
+                                                const TargetOptions &options) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(options, error);
+  if (!machine) {
+    module.emitError() << error;
+    return nullptr;
+  }
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateGpuModules(module, context);
+  if (!llvmModule)
+    return nullptr;
+  if (failed(checkNoExternalCalls(*llvmModule, module.getLoc())))
+    return nullptr;
+
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  llvmModule->setDataLayout(machine->createDataLayout());
+  // The backend reads the code object version (the AMDHSA ABI) from here.
+  llvmModule->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
+                            options.codeObjectVersion * 100);
+  optimize(*llvmModule, *machine, options.optLevel);
+  return llvmModule;
+}
+
+} // namespace hk::target
