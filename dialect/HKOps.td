@@ -186,7 +186,7 @@ def HK_AllocSharedOp : HK_Op<"alloc_shared",
     ```
   }];
   let results = (outs HK_SharedTileType:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
 
@@ -203,7 +203,8 @@ def HK_SubtileOp : HK_Op<"subtile", [Pure]> {
   let arguments = (ins HK_SharedTileType:$source, Index:$row, Index:$col);
   let results = (outs HK_SharedTileType:$result);
   let assemblyFormat = [{
-    $source `[` $row `,` $col `]` attr-dict `:` type($source) `->` type($result)
+    $source `[` $row `,` $col `]` attr-dict `:` qualified(type($source)) `->`
+    qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -230,7 +231,7 @@ def HK_LoadAsyncOp : HK_Op<"load_async"> {
   let results = (outs HK_TokenType:$token);
   let assemblyFormat = [{
     $source `[` $indices `]` `,` $dest (`waves` `=` $waves^)? attr-dict `:`
-    type($source) `,` type($dest)
+    type($source) `,` qualified(type($dest))
   }];
   let hasVerifier = 1;
 }

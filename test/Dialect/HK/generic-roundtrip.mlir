@@ -64,10 +64,10 @@
 // CHECK-LABEL: hk.kernel @memory(
 // CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xbf16>)
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT:    %[[S:.*]] = hk.alloc_shared : <128x64xbf16, 16x32>
-// CHECK-NEXT:    %[[V:.*]] = hk.subtile %[[S]][%[[C0]], %[[C0]]] : <128x64xbf16, 16x32> -> <64x64xbf16, 16x32>
-// CHECK-NEXT:    %[[T0:.*]] = hk.load_async %[[A]][%[[C0]], %[[C0]]], %[[V]] : memref<?x?xbf16>, <64x64xbf16, 16x32>
-// CHECK-NEXT:    %[[T1:.*]] = hk.load_async %[[A]][%[[C0]], %[[C0]]], %[[V]] waves = 2 : memref<?x?xbf16>, <64x64xbf16, 16x32>
+// CHECK-NEXT:    %[[S:.*]] = hk.alloc_shared : !hk.st<128x64xbf16, 16x32>
+// CHECK-NEXT:    %[[V:.*]] = hk.subtile %[[S]][%[[C0]], %[[C0]]] : !hk.st<128x64xbf16, 16x32> -> !hk.st<64x64xbf16, 16x32>
+// CHECK-NEXT:    %[[T0:.*]] = hk.load_async %[[A]][%[[C0]], %[[C0]]], %[[V]] : memref<?x?xbf16>, !hk.st<64x64xbf16, 16x32>
+// CHECK-NEXT:    %[[T1:.*]] = hk.load_async %[[A]][%[[C0]], %[[C0]]], %[[V]] waves = 2 : memref<?x?xbf16>, !hk.st<64x64xbf16, 16x32>
 // CHECK-NEXT:    hk.wait %[[T0]], %[[T1]]
 // GENERIC-LABEL: sym_name = "memory"
 // GENERIC:       "hk.load_async"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<?x?xbf16>, index, index, !hk.st<64x64xbf16, 16x32>) -> !hk.token

@@ -164,9 +164,9 @@ hk.kernel @group_remap(%rows: index, %cols: index) attributes {waves = 8 : i32,
 
 // The result type of alloc_shared is printed without its dialect prefix.
 // CHECK-LABEL: hk.kernel @alloc_shared(
-// CHECK:         %{{.*}} = hk.alloc_shared : <256x64xbf16, 16x32>
-// CHECK-NEXT:    %{{.*}} = hk.alloc_shared : <64x256xbf16, 32x16>
-// CHECK-NEXT:    %{{.*}} = hk.alloc_shared : <64x64xf32, 16x16>
+// CHECK:         %{{.*}} = hk.alloc_shared : !hk.st<256x64xbf16, 16x32>
+// CHECK-NEXT:    %{{.*}} = hk.alloc_shared : !hk.st<64x256xbf16, 32x16>
+// CHECK-NEXT:    %{{.*}} = hk.alloc_shared : !hk.st<64x64xf32, 16x16>
 hk.kernel @alloc_shared() attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
   %a = hk.alloc_shared : !hk.st<256x64xbf16, 16x32>
   %b = hk.alloc_shared : !hk.st<64x256xbf16, 32x16>
@@ -180,7 +180,7 @@ hk.kernel @alloc_shared() attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)
 // CHECK-SAME:    %[[I:[^:]*]]: index)
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[S:.*]] = hk.alloc_shared
-// CHECK-NEXT:    %{{.*}} = hk.subtile %[[S]][%[[I]], %[[C0]]] : <256x64xbf16, 16x32> -> <64x64xbf16, 16x32>
+// CHECK-NEXT:    %{{.*}} = hk.subtile %[[S]][%[[I]], %[[C0]]] : !hk.st<256x64xbf16, 16x32> -> !hk.st<64x64xbf16, 16x32>
 hk.kernel @subtile(%i: index) attributes {waves = 4 : i32,
     grid = #hk.grid<[] -> (1)>} {
   %c0 = arith.constant 0 : index
@@ -196,7 +196,7 @@ hk.kernel @subtile(%i: index) attributes {waves = 4 : i32,
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK:         %[[S:.*]] = hk.alloc_shared
-// CHECK-NEXT:    %{{.*}} = hk.subtile %[[S]][%[[C3]], %[[C1]]] : <128x64xf16, 16x16> -> <32x32xf16, 16x16>
+// CHECK-NEXT:    %{{.*}} = hk.subtile %[[S]][%[[C3]], %[[C1]]] : !hk.st<128x64xf16, 16x16> -> !hk.st<32x32xf16, 16x16>
 hk.kernel @subtile_last() attributes {waves = 4 : i32,
     grid = #hk.grid<[] -> (1)>} {
   %c3 = arith.constant 3 : index
@@ -210,7 +210,7 @@ hk.kernel @subtile_last() attributes {waves = 4 : i32,
 
 // A subtile of the whole tile.
 // CHECK-LABEL: hk.kernel @subtile_whole(
-// CHECK:         hk.subtile %{{.*}}[%{{.*}}, %{{.*}}] : <64x64xbf16, 16x32> -> <64x64xbf16, 16x32>
+// CHECK:         hk.subtile %{{.*}}[%{{.*}}, %{{.*}}] : !hk.st<64x64xbf16, 16x32> -> !hk.st<64x64xbf16, 16x32>
 hk.kernel @subtile_whole() attributes {waves = 4 : i32,
     grid = #hk.grid<[] -> (1)>} {
   %c0 = arith.constant 0 : index
@@ -226,7 +226,7 @@ hk.kernel @subtile_whole() attributes {waves = 4 : i32,
 // CHECK-LABEL: hk.kernel @load_async_rank2(
 // CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xbf16>, %[[M:[^:]*]]: index, %[[K:[^:]*]]: index)
 // CHECK:         %[[S:.*]] = hk.alloc_shared
-// CHECK-NEXT:    %{{.*}} = hk.load_async %[[A]][%[[M]], %[[K]]], %[[S]] : memref<?x?xbf16>, <256x64xbf16, 16x32>
+// CHECK-NEXT:    %{{.*}} = hk.load_async %[[A]][%[[M]], %[[K]]], %[[S]] : memref<?x?xbf16>, !hk.st<256x64xbf16, 16x32>
 hk.kernel @load_async_rank2(%A: memref<?x?xbf16>, %m: index, %k: index)
     attributes {waves = 8 : i32, grid = #hk.grid<[dim(0, 0)] -> (s0 ceildiv 256)>} {
   %s = hk.alloc_shared : !hk.st<256x64xbf16, 16x32>
@@ -241,8 +241,8 @@ hk.kernel @load_async_rank2(%A: memref<?x?xbf16>, %m: index, %k: index)
 // CHECK-SAME:    %[[Q:[^:]*]]: memref<?x?x?x?xbf16>, %[[B:[^:]*]]: index, %[[H:[^:]*]]: index, %[[I:[^:]*]]: index)
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[S:.*]] = hk.alloc_shared
-// CHECK-NEXT:    %{{.*}} = hk.load_async %[[Q]][%[[B]], %[[H]], %[[I]], %[[C0]]], %[[S]] waves = 4 : memref<?x?x?x?xbf16>, <64x128xbf16, 16x32>
-// CHECK-NEXT:    %{{.*}} = hk.load_async %[[Q]][%[[B]], %[[H]], %[[I]], %[[C0]]], %[[S]] waves = 8 : memref<?x?x?x?xbf16>, <64x128xbf16, 16x32>
+// CHECK-NEXT:    %{{.*}} = hk.load_async %[[Q]][%[[B]], %[[H]], %[[I]], %[[C0]]], %[[S]] waves = 4 : memref<?x?x?x?xbf16>, !hk.st<64x128xbf16, 16x32>
+// CHECK-NEXT:    %{{.*}} = hk.load_async %[[Q]][%[[B]], %[[H]], %[[I]], %[[C0]]], %[[S]] waves = 8 : memref<?x?x?x?xbf16>, !hk.st<64x128xbf16, 16x32>
 hk.kernel @load_async_rank4_waves(%Q: memref<?x?x?x?xbf16>, %b: index, %h: index, %i: index)
     attributes {waves = 8 : i32, grid = #hk.grid<[dim(0, 2)] -> (s0 ceildiv 64)>} {
   %c0 = arith.constant 0 : index
@@ -256,7 +256,7 @@ hk.kernel @load_async_rank4_waves(%Q: memref<?x?x?x?xbf16>, %b: index, %h: index
 
 // Rank 3 and a static memref of fp8.
 // CHECK-LABEL: hk.kernel @load_async_rank3_static(
-// CHECK:         hk.load_async %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} : memref<4x256x256xf8E4M3FNUZ>, <128x128xf8E4M3FNUZ, 16x64>
+// CHECK:         hk.load_async %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} : memref<4x256x256xf8E4M3FNUZ>, !hk.st<128x128xf8E4M3FNUZ, 16x64>
 hk.kernel @load_async_rank3_static(%A: memref<4x256x256xf8E4M3FNUZ>)
     attributes {waves = 4 : i32, grid = #hk.grid<[] -> (4)>} {
   %c0 = arith.constant 0 : index

@@ -19,7 +19,7 @@
 // The generic form names the type in full; hk.alloc_shared prints it
 // without the dialect prefix, hk.load with it.
 // CHECK-LABEL: hk.kernel @st_bf16_16x32(
-// CHECK:         %[[S:.*]] = hk.alloc_shared : <256x64xbf16, 16x32>
+// CHECK:         %[[S:.*]] = hk.alloc_shared : !hk.st<256x64xbf16, 16x32>
 // CHECK-NEXT:    hk.load %[[S]] : !hk.st<256x64xbf16, 16x32> ->
 hk.kernel @st_bf16_16x32() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %s = hk.alloc_shared : !hk.st<256x64xbf16, 16x32>
@@ -31,7 +31,7 @@ hk.kernel @st_bf16_16x32() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1
 
 // 32x16 bf16 subtiles: 1024 bytes, 16 bytes per lane.
 // CHECK-LABEL: hk.kernel @st_bf16_32x16(
-// CHECK:         hk.alloc_shared : <64x128xbf16, 32x16>
+// CHECK:         hk.alloc_shared : !hk.st<64x128xbf16, 32x16>
 hk.kernel @st_bf16_32x16() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %s = hk.alloc_shared : !hk.st<64x128xbf16, 32x16>
   hk.return
@@ -41,7 +41,7 @@ hk.kernel @st_bf16_32x16() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1
 
 // 16x16 bf16 subtiles: 512 bytes, 8 bytes per lane.
 // CHECK-LABEL: hk.kernel @st_bf16_16x16(
-// CHECK:         hk.alloc_shared : <128x128xbf16, 16x16>
+// CHECK:         hk.alloc_shared : !hk.st<128x128xbf16, 16x16>
 hk.kernel @st_bf16_16x16() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %s = hk.alloc_shared : !hk.st<128x128xbf16, 16x16>
   hk.return
@@ -51,7 +51,7 @@ hk.kernel @st_bf16_16x16() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1
 
 // 8x16 bf16 subtiles: 256 bytes, 4 bytes per lane (gfx942's LDS DMA width).
 // CHECK-LABEL: hk.kernel @st_bf16_8x16(
-// CHECK:         hk.alloc_shared : <64x64xbf16, 8x16>
+// CHECK:         hk.alloc_shared : !hk.st<64x64xbf16, 8x16>
 hk.kernel @st_bf16_8x16() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %s = hk.alloc_shared : !hk.st<64x64xbf16, 8x16>
   hk.return
@@ -60,8 +60,8 @@ hk.kernel @st_bf16_8x16() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)
 // -----
 
 // CHECK-LABEL: hk.kernel @st_f16(
-// CHECK:         hk.alloc_shared : <128x64xf16, 16x32>
-// CHECK-NEXT:    hk.alloc_shared : <32x32xf16, 16x8>
+// CHECK:         hk.alloc_shared : !hk.st<128x64xf16, 16x32>
+// CHECK-NEXT:    hk.alloc_shared : !hk.st<32x32xf16, 16x8>
 hk.kernel @st_f16() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %a = hk.alloc_shared : !hk.st<128x64xf16, 16x32>
   %b = hk.alloc_shared : !hk.st<32x32xf16, 16x8>
@@ -72,9 +72,9 @@ hk.kernel @st_f16() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
 
 // f32 subtiles at 16, 8 and 4 bytes per lane.
 // CHECK-LABEL: hk.kernel @st_f32(
-// CHECK:         hk.alloc_shared : <64x64xf32, 16x16>
-// CHECK-NEXT:    hk.alloc_shared : <64x64xf32, 8x16>
-// CHECK-NEXT:    hk.alloc_shared : <64x64xf32, 8x8>
+// CHECK:         hk.alloc_shared : !hk.st<64x64xf32, 16x16>
+// CHECK-NEXT:    hk.alloc_shared : !hk.st<64x64xf32, 8x16>
+// CHECK-NEXT:    hk.alloc_shared : !hk.st<64x64xf32, 8x8>
 hk.kernel @st_f32() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %a = hk.alloc_shared : !hk.st<64x64xf32, 16x16>
   %b = hk.alloc_shared : !hk.st<64x64xf32, 8x16>
@@ -86,10 +86,10 @@ hk.kernel @st_f32() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
 
 // The 8-bit float formats of gfx942 (FNUZ) and gfx950 (OCP).
 // CHECK-LABEL: hk.kernel @st_fp8(
-// CHECK:         hk.alloc_shared : <128x128xf8E4M3FNUZ, 16x64>
-// CHECK-NEXT:    hk.alloc_shared : <128x128xf8E5M2FNUZ, 32x32>
-// CHECK-NEXT:    hk.alloc_shared : <64x128xf8E4M3FN, 16x16>
-// CHECK-NEXT:    hk.alloc_shared : <64x128xf8E5M2, 8x64>
+// CHECK:         hk.alloc_shared : !hk.st<128x128xf8E4M3FNUZ, 16x64>
+// CHECK-NEXT:    hk.alloc_shared : !hk.st<128x128xf8E5M2FNUZ, 32x32>
+// CHECK-NEXT:    hk.alloc_shared : !hk.st<64x128xf8E4M3FN, 16x16>
+// CHECK-NEXT:    hk.alloc_shared : !hk.st<64x128xf8E5M2, 8x64>
 hk.kernel @st_fp8() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %a = hk.alloc_shared : !hk.st<128x128xf8E4M3FNUZ, 16x64>
   %b = hk.alloc_shared : !hk.st<128x128xf8E5M2FNUZ, 32x32>
@@ -102,9 +102,9 @@ hk.kernel @st_fp8() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
 
 // A tile of a single subtile, and long thin tiles.
 // CHECK-LABEL: hk.kernel @st_shapes(
-// CHECK:         hk.alloc_shared : <16x32xbf16, 16x32>
-// CHECK-NEXT:    hk.alloc_shared : <16x1024xbf16, 16x32>
-// CHECK-NEXT:    hk.alloc_shared : <1024x16xbf16, 32x16>
+// CHECK:         hk.alloc_shared : !hk.st<16x32xbf16, 16x32>
+// CHECK-NEXT:    hk.alloc_shared : !hk.st<16x1024xbf16, 16x32>
+// CHECK-NEXT:    hk.alloc_shared : !hk.st<1024x16xbf16, 32x16>
 hk.kernel @st_shapes() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %a = hk.alloc_shared : !hk.st<16x32xbf16, 16x32>
   %b = hk.alloc_shared : !hk.st<16x1024xbf16, 16x32>
@@ -116,7 +116,7 @@ hk.kernel @st_shapes() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} 
 
 // One tile of exactly 160 KiB, the LDS of gfx950.
 // CHECK-LABEL: hk.kernel @st_lds_limit_one(
-// CHECK:         hk.alloc_shared : <256x320xbf16, 16x32>
+// CHECK:         hk.alloc_shared : !hk.st<256x320xbf16, 16x32>
 hk.kernel @st_lds_limit_one() attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
   %s = hk.alloc_shared : !hk.st<256x320xbf16, 16x32>
   hk.return
@@ -127,10 +127,10 @@ hk.kernel @st_lds_limit_one() attributes {waves = 8 : i32, grid = #hk.grid<[] ->
 // Several tiles that together use exactly 160 KiB:
 // 2 * 64 KiB + 2 * 16 KiB = 160 KiB.
 // CHECK-LABEL: hk.kernel @st_lds_limit_sum(
-// CHECK:         hk.alloc_shared : <256x128xbf16, 16x32>
-// CHECK-NEXT:    hk.alloc_shared : <256x128xbf16, 16x32>
-// CHECK-NEXT:    hk.alloc_shared : <64x64xf32, 16x16>
-// CHECK-NEXT:    hk.alloc_shared : <64x64xf32, 16x16>
+// CHECK:         hk.alloc_shared : !hk.st<256x128xbf16, 16x32>
+// CHECK-NEXT:    hk.alloc_shared : !hk.st<256x128xbf16, 16x32>
+// CHECK-NEXT:    hk.alloc_shared : !hk.st<64x64xf32, 16x16>
+// CHECK-NEXT:    hk.alloc_shared : !hk.st<64x64xf32, 16x16>
 hk.kernel @st_lds_limit_sum() attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
   %a = hk.alloc_shared : !hk.st<256x128xbf16, 16x32>
   %b = hk.alloc_shared : !hk.st<256x128xbf16, 16x32>
