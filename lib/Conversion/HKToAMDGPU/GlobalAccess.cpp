@@ -49,10 +49,10 @@ const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder,
       {ShapedType::kDynamic}, type.getElementType(),
       StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic, {1}),
       type.getMemorySpace());
-  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value flat = memref::ReinterpretCastOp::create(
-      builder, loc, flatType, meta.getBaseBuffer(), meta.getOffset(),
-      ValueRange{g.extent}, ValueRange{one});
+      builder, loc, flatType, meta.getBaseBuffer(),
+      OpFoldResult(meta.getOffset()), {OpFoldResult(g.extent)},
+      {builder.getIndexAttr(1)});
   g.buffer = amdgpu::FatRawBufferCastOp::create(
       builder, loc, flat, /*validBytes=*/Value(), /*cacheSwizzleStride=*/Value(),
       builder.getBoolAttr(true), builder.getUnitAttr());

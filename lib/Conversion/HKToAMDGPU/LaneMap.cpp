@@ -70,7 +70,11 @@ static Value affine2(OpBuilder &b, Location loc, Value x, int64_t a, Value y,
 
 std::pair<Value, Value> mlir::hk::emitLaneOffset(OpBuilder &b, Location loc,
                                                  const LaneMap &map) {
-  Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/IntegerAttr());
+  // Kernels run with (64 * waves) x 1 x 1 threads, so the lane is the x
+  // thread id modulo the wave size.
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = arith::RemUIOp::create(
+      b, loc, tid, arith::ConstantIndexOp::create(b, loc, ::hk::kWaveSize));
   Value ext = arith::ConstantIndexOp::create(b, loc, map.extent);
   Value r = arith::RemUIOp::create(b, loc, lane, ext);
   Value g = arith::DivUIOp::create(b, loc, lane, ext);

@@ -1,0 +1,134 @@
+// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx950 --split-input-file %s | FileCheck %s
+
+// Expected addresses come from the layout definitions in HKAttrs.td:
+// row 16x32 (E = 8): lane l holds row l % 16, columns 8 * (l / 16) + 0..7;
+// col 16x16 (E = 4): lane l holds column l % 16, rows 4 * (l / 16) + 0..3.
+
+// One buffer per memref, made at entry over the memref's whole extent
+// (max of size * stride over the dimensions).
+// CHECK-LABEL: gpu.func @load_row
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xbf16>, %[[I:.*]]: index, %[[J:.*]]: index)
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[SPAN0:.*]] = arith.muli %[[SZ]]#0, %[[ST]]#0
+// CHECK: %[[SPAN1:.*]] = arith.muli %[[SZ]]#1, %[[ST]]#1
+// CHECK: %[[EXT:.*]] = arith.maxui %[[SPAN0]], %[[SPAN1]]
+// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [%[[EXT]]], strides: [1]
+// CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast %[[FLAT]] resetOffset
+// CHECK-SAME: to memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>
+// CHECK-NOT: fat_raw_buffer_cast
+// Lane l: row 16 * i + l % 16, column 32 * j + 8 * (l / 16).
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[LANE:.*]] = arith.remui %[[TID]], %{{.*}} : index
+// CHECK: %[[R:.*]] = arith.remui %[[LANE]], %[[C16:c16(_[0-9]+)?]] : index
+// CHECK: %[[Q:.*]] = arith.divui %[[LANE]], %[[C16]] : index
+// CHECK: %[[QC:.*]] = arith.muli %[[Q]], %[[C8:c8(_[0-9]+)?]] : index
+// CHECK: %[[ROW0:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK: %[[ROW:.*]] = arith.addi %[[ROW0]], %[[R]] : index
+// CHECK: %[[COL0:.*]] = arith.muli %[[J]], %{{.*}} : index
+// CHECK: %[[COL:.*]] = arith.addi %[[COL0]], %[[QC]] : index
+// Out of range in any dimension: the offset becomes the extent (reads 0).
+// CHECK: %[[RIN:.*]] = arith.cmpi ult, %[[ROW]], %[[SZ]]#0
+// CHECK: %[[CIN:.*]] = arith.cmpi ult, %[[COL]], %[[SZ]]#1
+// CHECK: %[[OK:.*]] = arith.andi %[[RIN]], %[[CIN]]
+// CHECK: %[[O0:.*]] = arith.muli %[[ROW]], %[[ST]]#0
+// CHECK: %[[O1:.*]] = arith.muli %[[COL]], %[[ST]]#1
+// CHECK: %[[O:.*]] = arith.addi %[[O0]], %[[O1]]
+// CHECK: %[[SEL:.*]] = arith.select %[[OK]], %[[O]], %[[EXT]] : index
+// The lane's 8 consecutive elements: one 16-byte load.
+// CHECK: %[[V:.*]] = vector.load %[[BUF]][%[[SEL]]] : memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<8xbf16>
+// Elements past the end of the row are zeroed.
+// CHECK: %[[MASK:.*]] = vector.from_elements {{.*}} : vector<8xi1>
+// CHECK: arith.select %[[MASK]], %[[V]], %{{.*}} : vector<8xi1>, vector<8xbf16>
+// CHECK-NOT: vector.load
+// CHECK: gpu.return
+hk.kernel @load_row(%A: memref<?x?xbf16>, %i: index, %j: index) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %a = hk.load %A[%i, %j] : memref<?x?xbf16> -> tensor<16x32xbf16, #hk.rt<row, 16x32>>
+  %b = arith.addf %a, %a : tensor<16x32xbf16, #hk.rt<row, 16x32>>
+  hk.store %b, %A[%i, %j] : tensor<16x32xbf16, #hk.rt<row, 16x32>>, memref<?x?xbf16>
+  hk.return
+}
+
+// -----
+
+// A col tile's elements run down a column, so each is its own access: lane
+// l stores rows 4 * (l / 16) + 0..3 of column l % 16, all four in range or
+// not independently.
+// CHECK-LABEL: gpu.func @store_col
+// CHECK-SAME: (%[[C:.*]]: memref<?x?x?xf32>, %[[B:.*]]: index)
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:3, %[[ST:.*]]:3 = memref.extract_strided_metadata %[[C]]
+// CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast
+// CHECK: %[[V:.*]] = arith.constant dense<2.500000e+00> : vector<4xf32>
+// CHECK: %[[LANE:.*]] = arith.remui
+// CHECK: %[[N:.*]] = arith.remui %[[LANE]], %[[C16:c16(_[0-9]+)?]] : index
+// CHECK: %[[Q:.*]] = arith.divui %[[LANE]], %[[C16]] : index
+// CHECK: %[[QR:.*]] = arith.muli %[[Q]], %[[C4:c4(_[0-9]+)?]] : index
+// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %[[QR]] : index
+// CHECK: %[[COL:.*]] = arith.addi %{{.*}}, %[[N]] : index
+// Register 0 at (row, col), batch index checked against the leading size.
+// CHECK: %[[E0:.*]] = vector.extract %[[V]][0] : f32 from vector<4xf32>
+// CHECK: arith.cmpi ult, %[[B]], %[[SZ]]#0
+// CHECK: arith.cmpi ult, %[[ROW]], %[[SZ]]#1
+// CHECK: %[[S0:.*]] = arith.select
+// CHECK: memref.store %[[E0]], %[[BUF]][%[[S0]]]
+// Register 3 at (row + 3, col).
+// CHECK: %[[E3:.*]] = vector.extract %[[V]][3] : f32 from vector<4xf32>
+// CHECK: %[[ROW3:.*]] = arith.addi %[[ROW]], %[[C3:c3(_[0-9]+)?]] : index
+// CHECK: arith.cmpi ult, %[[ROW3]], %[[SZ]]#1
+// CHECK: arith.muli %[[ROW3]], %[[ST]]#1
+// CHECK: %[[S3:.*]] = arith.select
+// CHECK: memref.store %[[E3]], %[[BUF]][%[[S3]]]
+// CHECK-NOT: memref.store
+// CHECK: gpu.return
+hk.kernel @store_col(%C: memref<?x?x?xf32>, %b: index) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %v = arith.constant dense<2.5> : tensor<16x16xf32, #hk.rt<col, 16x16>>
+  %c1 = arith.constant 1 : index
+  hk.store %v, %C[%b, %c1, %c1] : tensor<16x16xf32, #hk.rt<col, 16x16>>, memref<?x?x?xf32>
+  hk.return
+}
+
+// -----
+
+// A row tile store: one 16-byte store per run, and element by element only
+// when the run crosses the end of its row.
+// CHECK-LABEL: gpu.func @store_row
+// CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast
+// CHECK: %[[PART:.*]] = vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [8], strides = [1]} : vector<8xbf16> to vector<8xbf16>
+// The whole run is in range when its last column is.
+// CHECK: %[[LAST:.*]] = arith.addi %[[COL:.*]], %[[C7:c7(_[0-9]+)?]] : index
+// CHECK: arith.cmpi ult, %[[LAST]], %[[COLS:.*]] : index
+// CHECK: vector.store %[[PART]], %[[BUF]][%{{.*}}] : memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<8xbf16>
+// CHECK: scf.if
+// CHECK-COUNT-8: memref.store
+// CHECK: }
+// CHECK: gpu.return
+hk.kernel @store_row(%A: memref<?x?xbf16>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %a = arith.constant dense<1.0> : tensor<16x32xbf16, #hk.rt<row, 16x32>>
+  %c0 = arith.constant 0 : index
+  hk.store %a, %A[%c0, %c0] : tensor<16x32xbf16, #hk.rt<row, 16x32>>, memref<?x?xbf16>
+  hk.return
+}
+
+// -----
+
+// The row vector of a col 16x16 layout over 32 rows: lane l keeps rows
+// 4 * (l / 16) + 0..3 of each of the two base tiles, i.e. vector indices
+// 32 * i + 4 * (l / 16) + {0..3, 16..19}: two 4-element loads.
+// CHECK-LABEL: gpu.func @load_vec
+// CHECK-SAME: (%[[M:.*]]: memref<?xf32>, %[[I:.*]]: index)
+// CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast
+// CHECK: %[[Q:.*]] = arith.divui
+// CHECK: %[[QI:.*]] = arith.muli %[[Q]], %[[C4:c4(_[0-9]+)?]] : index
+// CHECK: %[[X0:.*]] = arith.muli %[[I]], %[[C32:c32(_[0-9]+)?]] : index
+// CHECK: %[[X:.*]] = arith.addi %[[X0]], %[[QI]] : index
+// CHECK: vector.load %[[BUF]][%{{.*}}] : memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+// CHECK: vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [0], strides = [1]} : vector<4xf32> into vector<8xf32>
+// CHECK: %[[X16:.*]] = arith.addi %[[X]], %[[C16:c16(_[0-9]+)?]] : index
+// CHECK: arith.cmpi ult, %[[X16]]
+// CHECK: vector.load %[[BUF]][%{{.*}}] : memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+// CHECK: vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [4], strides = [1]} : vector<4xf32> into vector<8xf32>
+// CHECK-NOT: vector.load
+hk.kernel @load_vec(%M: memref<?xf32>, %i: index) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %m = hk.load %M[%i] : memref<?xf32> -> tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
+  hk.store %m, %M[%i] : tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>, memref<?xf32>
+  hk.return
+}

@@ -1,0 +1,51 @@
+// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx950 %s | FileCheck %s
+
+// A kernel becomes gpu.module @<name>_module holding gpu.func @<name> with
+// 64 * waves threads; the grid and wave count stay on the function.
+
+// CHECK: module attributes {gpu.container_module}
+// CHECK: gpu.module @ids_module
+// CHECK-LABEL: gpu.func @ids(
+// CHECK-SAME: %[[X:.*]]: memref<?x?xf32>, %[[S:.*]]: f32, %[[N:.*]]: index)
+// CHECK-SAME: kernel
+// CHECK-SAME: hk.grid = #hk.grid<[dim(0, 0), arg(2)] -> (s0 ceildiv 64, s1)>
+// CHECK-SAME: hk.waves = 8 : i32
+// CHECK-SAME: known_block_size = array<i32: 512, 1, 1>
+hk.kernel @ids(%x: memref<?x?xf32>, %s: f32, %n: index) attributes {
+    waves = 8 : i32,
+    grid = #hk.grid<[dim(0, 0), arg(2)] -> (s0 ceildiv 64, s1)>} {
+  // CHECK: %[[BX:.*]] = gpu.block_id x
+  %bx = hk.block_id x
+  // CHECK: %[[NY:.*]] = gpu.grid_dim y
+  %ny = hk.num_blocks y
+  // The wave id is thread_id.x / 64, made uniform through the first lane.
+  // CHECK: %[[TID:.*]] = gpu.thread_id x
+  // CHECK: %[[C64:.*]] = arith.constant 64 : index
+  // CHECK: %[[W:.*]] = arith.divui %[[TID]], %[[C64]] : index
+  // CHECK: %[[W32:.*]] = arith.index_castui %[[W]] : index to i32
+  // CHECK: %[[U:.*]] = rocdl.readfirstlane %[[W32]] : i32
+  // CHECK: %[[WI:.*]] = arith.index_castui %[[U]] : i32 to index
+  %w = hk.wave_id
+  // CHECK: arith.addi %[[BX]], %[[NY]]
+  // CHECK: arith.addi %{{.*}}, %[[WI]]
+  %t = arith.addi %bx, %ny : index
+  %u = arith.addi %t, %w : index
+  // CHECK: gpu.barrier
+  hk.barrier
+  // CHECK: rocdl.s.setprio 1
+  hk.set_prio 1
+  // CHECK: rocdl.sched.barrier 0
+  hk.sched_barrier 0
+  // CHECK: rocdl.sched.group.barrier 8, 2, 1
+  hk.sched_group mask = 8, size = 2, sync = 1
+  // CHECK: gpu.return
+  hk.return
+}
+
+// Each kernel gets its own gpu.module.
+// CHECK: gpu.module @second_module
+// CHECK-LABEL: gpu.func @second()
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+hk.kernel @second() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  hk.return
+}

@@ -1,0 +1,62 @@
+// RUN: not hk-opt --convert-hk-to-amdgpu=chip=gfx950 --split-input-file %s 2>&1 | FileCheck %s --check-prefix=GFX950
+// RUN: not hk-opt --convert-hk-to-amdgpu=chip=gfx942 --split-input-file %s 2>&1 | FileCheck %s --check-prefix=GFX942
+// RUN: not hk-opt --convert-hk-to-amdgpu=chip=gfx1100 %s 2>&1 | FileCheck %s --check-prefix=CHIP
+
+// Ops the lowering does not handle yet stop it with an error naming the op
+// and the chip, and produce no output.
+
+// CHIP: convert-hk-to-amdgpu: unknown chip 'gfx1100'; supported: gfx942, gfx950
+
+// GFX950: error: convert-hk-to-amdgpu: 'hk.load_async' is not supported yet (chip gfx950)
+// GFX950: error: convert-hk-to-amdgpu: 'hk.wait' is not supported yet (chip gfx950)
+// GFX942: error: convert-hk-to-amdgpu: 'hk.load_async' is not supported yet (chip gfx942)
+// GFX942: error: convert-hk-to-amdgpu: 'hk.wait' is not supported yet (chip gfx942)
+hk.kernel @async(%A: memref<?x?xbf16>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %s = hk.alloc_shared : !hk.st<64x64xbf16, 16x32>
+  %t = hk.load_async %A[%c0, %c0], %s : memref<?x?xbf16>, !hk.st<64x64xbf16, 16x32>
+  hk.wait %t
+  hk.return
+}
+
+// -----
+
+// GFX950: error: convert-hk-to-amdgpu: 'hk.load' from a shared tile is not supported yet (chip gfx950)
+hk.kernel @shared_load() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %s = hk.alloc_shared : !hk.st<64x64xbf16, 16x32>
+  %r = hk.load %s : !hk.st<64x64xbf16, 16x32> -> tensor<64x64xbf16, #hk.rt<row, 16x32>>
+  hk.return
+}
+
+// -----
+
+// GFX950: error: convert-hk-to-amdgpu: 'hk.row_reduce' is not supported yet (chip gfx950)
+hk.kernel @reduce(%X: memref<?x?xf32>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<32x64xf32, #hk.rt<col, 16x16>>
+  %m = hk.row_reduce max %x : tensor<32x64xf32, #hk.rt<col, 16x16>> -> tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
+  hk.return
+}
+
+// -----
+
+// OCP fp8 has no MFMA on gfx942, FNUZ fp8 none on gfx950.
+// GFX942: error: convert-hk-to-amdgpu: 'hk.mma' no MFMA on gfx942 takes f8E4M3FN inputs (chip gfx942)
+hk.kernel @fp8_ocp(%A: memref<?x?xf8E4M3FN>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %a = hk.load %A[%c0, %c0] : memref<?x?xf8E4M3FN> -> tensor<16x32xf8E4M3FN, #hk.rt<row, 16x32>>
+  %z = arith.constant dense<0.0> : tensor<16x16xf32, #hk.rt<col, 16x16>>
+  %d = hk.mma abt %a, %a, %z : tensor<16x32xf8E4M3FN, #hk.rt<row, 16x32>>, tensor<16x32xf8E4M3FN, #hk.rt<row, 16x32>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+  hk.return
+}
+
+// -----
+
+// A register tile op outside hk that is not elementwise is named too.
+// GFX950: error: convert-hk-to-amdgpu: 'tensor.extract' is not supported on register tiles yet (chip gfx950)
+hk.kernel @extract(%X: memref<?x?xf32>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<16x16xf32, #hk.rt<col, 16x16>>
+  %e = tensor.extract %x[%c0, %c0] : tensor<16x16xf32, #hk.rt<col, 16x16>>
+  hk.return
+}
