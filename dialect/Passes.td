@@ -49,4 +49,31 @@ def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "::mlir::ModuleOp"> {
   ];
 }
 
+def HKVerifyBarriers : Pass<"hk-verify-barriers", "::mlir::ModuleOp"> {
+  let summary = "proves that every wave of a workgroup executes as many barriers";
+  let description = [{
+    For every `hk.kernel`, evaluates each wave id in `[0, waves)` through the
+    kernel and counts the workgroup barriers (`hk.barrier`) it executes.
+    `scf.if` conditions and `scf.for` bounds computed from `hk.wave_id` and
+    constants are evaluated per wave; conditions and bounds that are the same
+    for every wave of a workgroup (block ids, kernel arguments, constants)
+    stay symbolic, and a loop multiplies the count of its body by its trip
+    count. The kernel is rejected when two waves would execute different
+    numbers of barriers (the error points at the unbalanced branch and
+    names the waves), and when a branch or loop that holds a barrier has a
+    condition or trip count that neither is uniform over the workgroup nor
+    can be computed from the wave id. See docs/schedules.md.
+  }];
+}
+
+def HKExpandRemaps : Pass<"hk-expand-remaps"> {
+  let summary = "expands hk.xcd_remap and hk.group_remap into arith ops";
+  let description = [{
+    Rewrites the grid remaps into `arith` ops on `index` values with
+    HipKittens' formulas (`chiplet_transform_chunked` and the WGM grouping of
+    its GEMM kernels). See docs/schedules.md.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // HK_PASSES_TD
