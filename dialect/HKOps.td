@@ -320,7 +320,11 @@ def HK_MmaOp : HK_Op<"mma", [Pure, AllTypesMatch<["c", "result"]>]> {
     f16 or 8-bit floats of one type; the accumulator is an f32 `col` tile with
     16x16 or 32x32 (`group = 4`) base tiles, the D layouts of the MFMAs. Base
     tiles of A and B must match the accumulator along M and N and each other
-    along K; the lowering picks the MFMA for the chip.
+    along K, and A and B must have the same `group`. Since an MFMA sums over
+    K, any order in which lanes and registers walk K serves, as long as A and
+    B share it: a 32x32 `group = 4` accumulator, relabelled by
+    `hk.transpose` or converted to bf16, feeds an MMA directly. The lowering
+    picks the MFMA for the chip.
     ```mlir
     %d = hk.mma abt %a, %b, %c : tensor<64x64xbf16, #hk.rt<row, 16x32>>, tensor<64x64xbf16, #hk.rt<row, 16x32>>, tensor<64x64xf32, #hk.rt<col, 16x16>>
     ```

@@ -323,10 +323,11 @@ LogicalResult AtomicAddOp::verify() {
 
 namespace {
 /// One MMA input seen as its logical (untransposed) operand: extents along
-/// the non-K dimension and K, for the whole tile and its base tile.
+/// the non-K dimension and K, for the whole tile and its base tile, and the
+/// `group` that orders each lane's elements along K.
 struct MmaOperand {
   StringRef name;
-  int64_t outer, k, baseOuter, baseK;
+  int64_t outer, k, baseOuter, baseK, group;
 };
 } // namespace
 
@@ -338,15 +339,13 @@ static FailureOr<MmaOperand> mmaOperand(Operation *op, StringRef name,
     return op->emitOpError("expects ")
            << name << " in " << stringifyLayout(want)
            << " layout for this kind, got " << stringifyLayout(a.getLayout());
-  if (a.getGroup() != a.getElemsPerLane())
-    return op->emitOpError("expects ")
-           << name << " to keep each lane's elements in one run, got group = "
-           << a.getGroup();
-  if (kFirst)
-    return MmaOperand{name, t.getDimSize(1), t.getDimSize(0), a.getBaseCols(),
-                      a.getBaseRows()};
-  return MmaOperand{name, t.getDimSize(0), t.getDimSize(1), a.getBaseRows(),
-                    a.getBaseCols()};
+  int64_t outer = t.getDimSize(0), k = t.getDimSize(1);
+  int64_t baseOuter = a.getBaseRows(), baseK = a.getBaseCols();
+  if (kFirst) {
+    std::swap(outer, k);
+    std::swap(baseOuter, baseK);
+  }
+  return MmaOperand{name, outer, k, baseOuter, baseK, a.getGroup()};
 }
 
 LogicalResult MmaOp::verify() {
@@ -407,6 +406,14 @@ LogicalResult MmaOp::verify() {
   if (a->baseK != b->baseK)
     return emitOpError("A's base tile spans ")
            << a->baseK << " along K but B's spans " << b->baseK;
+  // An MFMA sums over K, so the order in which lanes and registers walk K
+  // does not matter as long as A and B walk it alike. With equal base
+  // extents (hence equal lane groups) an equal `group` gives the same
+  // lane/register -> K map in both.
+  if (a->group != b->group)
+    return emitOpError("expects A and B with the same group along K, got "
+                       "group = ")
+           << a->group << " for A and " << b->group << " for B";
   return success();
 }
 

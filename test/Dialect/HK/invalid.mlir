@@ -616,10 +616,21 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<col, 32x16>>, %b: tensor<32x32xbf16, 
 
 // -----
 
-// The MFMA operand layouts keep each lane's K elements in one run.
+// A and B must walk K in the same order: equal base extents along K are not
+// enough when the groups differ.
 func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 32x32, group = 4>>, %b: tensor<32x32xbf16, #hk.rt<row, 32x32>>, %c: tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>) {
-  // expected-error @+1 {{'hk.mma' op expects A to keep each lane's elements in one run, got group = 4}}
+  // expected-error @+1 {{'hk.mma' op expects A and B with the same group along K, got group = 4 for A and 16 for B}}
   %d = hk.mma abt %a, %b, %c : tensor<32x32xbf16, #hk.rt<row, 32x32, group = 4>>, tensor<32x32xbf16, #hk.rt<row, 32x32>>, tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>
+  return
+}
+
+// -----
+
+// The same for transposed operands (col layouts, K along the rows), with the
+// grouped operand as B.
+func.func @f(%a: tensor<64x32xbf16, #hk.rt<col, 32x32>>, %b: tensor<64x32xbf16, #hk.rt<col, 32x32, group = 8>>, %c: tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>) {
+  // expected-error @+1 {{'hk.mma' op expects A and B with the same group along K, got group = 16 for A and 8 for B}}
+  %d = hk.mma atb %a, %b, %c : tensor<64x32xbf16, #hk.rt<col, 32x32>>, tensor<64x32xbf16, #hk.rt<col, 32x32, group = 8>>, tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>
   return
 }
 

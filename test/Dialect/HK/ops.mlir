@@ -564,6 +564,30 @@ hk.kernel @mma_32x32(%A: memref<?x?xbf16>) attributes {waves = 8 : i32,
 
 // -----
 
+// Operands with 32x32 base tiles and group = 4, as A and B agree on it: the
+// 32x32 accumulator S^T, relabelled by hk.transpose and converted to bf16,
+// is the A operand of P V (attention), with V in the same grouping.
+// CHECK-LABEL: func.func @mma_grouped_operands(
+// CHECK:         %[[S:.*]] = hk.transpose %{{.*}} : tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>> -> tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>>
+// CHECK-NEXT:    %[[P:.*]] = arith.truncf %[[S]]
+// CHECK-NEXT:    hk.mma ab %[[P]], %{{.*}}, %{{.*}} : tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>, tensor<64x128xbf16, #hk.rt<col, 32x32, group = 4>>, tensor<32x128xf32, #hk.rt<col, 32x32, group = 4>>
+// B given as NxK (abt), also row 32x32 with group = 4.
+// CHECK-NEXT:    hk.mma abt %[[P]], %{{.*}}, %{{.*}} : tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>, tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>, tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>
+func.func @mma_grouped_operands(
+    %st: tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>,
+    %v: tensor<64x128xbf16, #hk.rt<col, 32x32, group = 4>>,
+    %o: tensor<32x128xf32, #hk.rt<col, 32x32, group = 4>>,
+    %k: tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>,
+    %c: tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>) {
+  %s = hk.transpose %st : tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>> -> tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>>
+  %p = arith.truncf %s : tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>> to tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
+  %d = hk.mma ab %p, %v, %o : tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>, tensor<64x128xbf16, #hk.rt<col, 32x32, group = 4>>, tensor<32x128xf32, #hk.rt<col, 32x32, group = 4>>
+  %e = hk.mma abt %p, %k, %c : tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>, tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>, tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>
+  return
+}
+
+// -----
+
 // 8-bit float inputs with the 16x128 base tile.
 // CHECK-LABEL: hk.kernel @mma_fp8(
 // CHECK:         %[[A:.*]] = hk.load %{{.*}} -> tensor<32x128xf8E4M3FNUZ, #hk.rt<row, 16x128>>
