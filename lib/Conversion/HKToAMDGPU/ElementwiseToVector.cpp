@@ -57,8 +57,8 @@ struct SplatConstantLowering : OpConversionPattern<arith::ConstantOp> {
         getTypeConverter()->convertType(op.getType()));
     if (!type)
       return failure();
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, type, splat.resizeSplat(type));
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type,
+                                                   splat.resizeSplat(type));
     return success();
   }
 };

@@ -22,8 +22,7 @@
 using namespace mlir;
 using namespace mlir::hk;
 
-const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder,
-                                             Value memref) {
+const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder, Value memref) {
   auto it = buffers.find(memref);
   if (it != buffers.end())
     return it->second;
@@ -42,8 +41,8 @@ const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder,
   // The first offset past the data: max over dimensions of size * stride.
   for (auto [size, stride] : llvm::zip(g.sizes, g.strides)) {
     Value span = arith::MulIOp::create(builder, loc, size, stride);
-    g.extent = g.extent ? arith::MaxUIOp::create(builder, loc, g.extent, span)
-                        : span;
+    g.extent =
+        g.extent ? arith::MaxUIOp::create(builder, loc, g.extent, span) : span;
   }
   auto flatType = MemRefType::get(
       {ShapedType::kDynamic}, type.getElementType(),
@@ -54,8 +53,9 @@ const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder,
       OpFoldResult(meta.getOffset()), {OpFoldResult(g.extent)},
       {builder.getIndexAttr(1)});
   g.buffer = amdgpu::FatRawBufferCastOp::create(
-      builder, loc, flat, /*validBytes=*/Value(), /*cacheSwizzleStride=*/Value(),
-      builder.getBoolAttr(true), builder.getUnitAttr());
+      builder, loc, flat, /*validBytes=*/Value(),
+      /*cacheSwizzleStride=*/Value(), builder.getBoolAttr(true),
+      builder.getUnitAttr());
   return buffers.try_emplace(memref, std::move(g)).first->second;
 }
 
@@ -144,8 +144,9 @@ static FailureOr<Access> buildAccess(OpBuilder &b, Location loc,
   }
   SmallVector<int64_t> strides;
   int64_t offset;
-  a.lastDimContiguous = succeeded(memrefType.getStridesAndOffset(strides, offset)) &&
-                        strides.back() == 1;
+  a.lastDimContiguous =
+      succeeded(memrefType.getStridesAndOffset(strides, offset)) &&
+      strides.back() == 1;
   return a;
 }
 
@@ -235,7 +236,8 @@ static void storeRun(OpBuilder &b, Location loc, const Access &a, Run run,
     return;
   }
   vector::StoreOp::create(b, loc, value, a.buf->buffer, off);
-  Value starts = arith::AndIOp::create(b, loc, lead, colInRange(b, loc, a, pos, 0));
+  Value starts =
+      arith::AndIOp::create(b, loc, lead, colInRange(b, loc, a, pos, 0));
   Value partial = arith::AndIOp::create(
       b, loc, starts,
       arith::XOrIOp::create(b, loc, whole,
@@ -307,8 +309,9 @@ struct GlobalStoreLowering : OpConversionPattern<StoreOp> {
         isa<SharedTileType>(valueType))
       return rewriter.notifyMatchFailure(op, "not a register-to-global store");
     Location loc = op.getLoc();
-    FailureOr<Access> access = buildAccess(
-        rewriter, loc, state, valueType, adaptor.getDest(), adaptor.getIndices());
+    FailureOr<Access> access =
+        buildAccess(rewriter, loc, state, valueType, adaptor.getDest(),
+                    adaptor.getIndices());
     if (failed(access))
       return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
     Value value = adaptor.getValue();

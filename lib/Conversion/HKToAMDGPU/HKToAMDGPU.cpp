@@ -48,8 +48,8 @@ static std::string unsupportedOnRegisters(Operation *op) {
   bool touches = llvm::any_of(op->getOperandTypes(), isRegister) ||
                  llvm::any_of(op->getResultTypes(), isRegister);
   if (!touches || OpTrait::hasElementwiseMappableTraits(op) ||
-      isa<scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp,
-          scf::ConditionOp>(op))
+      isa<scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp, scf::ConditionOp>(
+          op))
     return "";
   if (auto cst = dyn_cast<arith::ConstantOp>(op))
     return isa<SplatElementsAttr>(cst.getValue())

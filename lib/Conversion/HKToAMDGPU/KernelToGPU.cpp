@@ -23,8 +23,8 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
                   ConversionPatternRewriter &rewriter) const override {
     const TypeConverter &converter = *getTypeConverter();
     TypeConverter::SignatureConversion signature(op.getNumArguments());
-    if (failed(converter.convertSignatureArgs(op.getArgumentTypes(),
-                                              signature)))
+    if (failed(
+            converter.convertSignatureArgs(op.getArgumentTypes(), signature)))
       return rewriter.notifyMatchFailure(op, "argument types do not convert");
 
     Location loc = op.getLoc();

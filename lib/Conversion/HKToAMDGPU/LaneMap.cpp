@@ -18,8 +18,8 @@ mlir::hk::buildLaneMap(int64_t extent, int64_t numRegs,
   map.extent = extent;
   Coord origin = coordOf(0, 0);
   map.perLane = extent > 1 ? sub(coordOf(1, 0), origin) : Coord{0, 0};
-  map.perGroup = extent < ::hk::kWaveSize ? sub(coordOf(extent, 0), origin)
-                                          : Coord{0, 0};
+  map.perGroup =
+      extent < ::hk::kWaveSize ? sub(coordOf(extent, 0), origin) : Coord{0, 0};
   for (int64_t reg = 0; reg < numRegs; ++reg)
     map.regs.push_back(coordOf(0, reg));
   for (int64_t lane = 0; lane < ::hk::kWaveSize; ++lane) {
@@ -36,10 +36,9 @@ mlir::hk::buildLaneMap(int64_t extent, int64_t numRegs,
 }
 
 std::optional<LaneMap> mlir::hk::laneMapOf(const ::hk::TileLayout &layout) {
-  return buildLaneMap(layout.base.laneExtent(), layout.regsPerLane(),
-                      [&](int64_t lane, int64_t reg) {
-                        return layout.elementOf(lane, reg);
-                      });
+  return buildLaneMap(
+      layout.base.laneExtent(), layout.regsPerLane(),
+      [&](int64_t lane, int64_t reg) { return layout.elementOf(lane, reg); });
 }
 
 std::optional<LaneMap> mlir::hk::laneMapOf(const ::hk::VectorLayout &layout) {

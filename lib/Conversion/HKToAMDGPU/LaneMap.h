@@ -29,9 +29,9 @@ struct LaneMap {
 };
 
 /// The affine form of `coordOf`, or nothing if it has none.
-std::optional<LaneMap>
-buildLaneMap(int64_t extent, int64_t numRegs,
-             llvm::function_ref<::hk::Coord(int64_t lane, int64_t reg)> coordOf);
+std::optional<LaneMap> buildLaneMap(
+    int64_t extent, int64_t numRegs,
+    llvm::function_ref<::hk::Coord(int64_t lane, int64_t reg)> coordOf);
 
 /// Of a register tile: coordinates are (row, col) in the tile.
 std::optional<LaneMap> laneMapOf(const ::hk::TileLayout &layout);

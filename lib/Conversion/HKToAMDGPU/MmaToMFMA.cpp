@@ -113,7 +113,7 @@ std::string mlir::hk::unsupportedMmaReason(Operation *op,
 static Value slice(OpBuilder &b, Location loc, Value v, int64_t offset,
                    int64_t size) {
   return vector::ExtractStridedSliceOp::create(b, loc, v, {offset}, {size},
-                                              {1});
+                                               {1});
 }
 
 namespace {
@@ -137,7 +137,8 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     int64_t accRegs = t.baseM * t.baseN / 64;
     SmallVector<Value> accs;
     for (int64_t c = 0; c < t.mTiles * t.nTiles; ++c)
-      accs.push_back(slice(rewriter, loc, adaptor.getC(), c * accRegs, accRegs));
+      accs.push_back(
+          slice(rewriter, loc, adaptor.getC(), c * accRegs, accRegs));
 
     // K outermost, so that consecutive MFMAs write different accumulators
     // and do not wait on each other.
@@ -151,12 +152,12 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
             Value b = slice(rewriter, loc, adaptor.getB(),
                             t.bTile(ki, ni) * t.kPerLane + at, mfma->kPerLane);
             Value &acc = accs[t.cTile(mi, ni)];
-            acc = amdgpu::MFMAOp::create(
-                rewriter, loc, acc.getType(),
-                rewriter.getI32IntegerAttr(mfma->m),
-                rewriter.getI32IntegerAttr(mfma->n),
-                rewriter.getI32IntegerAttr(mfma->k),
-                rewriter.getI32IntegerAttr(1), a, b, acc);
+            acc = amdgpu::MFMAOp::create(rewriter, loc, acc.getType(),
+                                         rewriter.getI32IntegerAttr(mfma->m),
+                                         rewriter.getI32IntegerAttr(mfma->n),
+                                         rewriter.getI32IntegerAttr(mfma->k),
+                                         rewriter.getI32IntegerAttr(1), a, b,
+                                         acc);
           }
         }
       }
