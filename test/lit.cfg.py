@@ -19,4 +19,6 @@ config.substitutions.append(("%examples", os.path.join(config.hk_src_root, "exam
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    [ToolSubst("hk-opt", unresolved="fatal")], [config.hk_tools_dir])
+    [ToolSubst("hk-opt", unresolved="fatal"),
+     ToolSubst("hk-translate", unresolved="fatal"),
+     ToolSubst("hkc", unresolved="fatal")], [config.hk_tools_dir])

@@ -53,13 +53,17 @@ static std::optional<StringRef> locName(Location loc) {
   return std::nullopt;
 }
 
-static std::optional<StringRef> valueName(Value value) {
+std::optional<std::string> KernelEmitter::valueName(Value value) {
+  if (auto it = sourceNames.find(value); it != sourceNames.end())
+    return it->second;
+  std::optional<StringRef> name;
   if (auto arg = dyn_cast<BlockArgument>(value))
-    return locName(arg.getLoc());
-  Operation *def = value.getDefiningOp();
-  if (def->getNumResults() != 1)
+    name = locName(arg.getLoc());
+  else if (value.getDefiningOp()->getNumResults() == 1)
+    name = locName(value.getDefiningOp()->getLoc());
+  if (!name)
     return std::nullopt;
-  return locName(def->getLoc());
+  return name->str();
 }
 
 std::string KernelEmitter::freshName(StringRef base) {
@@ -76,7 +80,7 @@ std::string KernelEmitter::freshName(StringRef base) {
 }
 
 std::string KernelEmitter::nameFor(Value value, StringRef fallback) {
-  if (std::optional<StringRef> name = valueName(value))
+  if (std::optional<std::string> name = valueName(value))
     return freshName(*name);
   return freshName(fallback);
 }
@@ -138,7 +142,7 @@ void KernelEmitter::defineScalar(Value result, StringRef expr,
     return;
   }
   Operation *def = result.getDefiningOp();
-  bool inlineable = !valueName(result) && result.hasOneUse() &&
+  bool inlineable = result.hasOneUse() &&
                     result.getUses().begin()->getOwner()->getBlock() ==
                         def->getBlock();
   if (inlineable) {
@@ -238,7 +242,7 @@ LogicalResult KernelEmitter::emitFor(Operation *op) {
       FailureOr<std::string> type = spellType(iter, op);
       if (failed(type))
         return failure();
-      var = nameFor(iter, valueName(result) ? *valueName(result) : "carried");
+      var = nameFor(iter, "carried");
       os << *type << " " << var << " = " << plain(init) << ";\n";
     }
     names[iter] = names[result] = var;

@@ -26,8 +26,8 @@ namespace mlir::hk {
 class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, raw_indented_ostream &os,
-                HipKittensArch arch)
-      : kernel(kernel), os(os), arch(arch) {}
+                HipKittensArch arch, const SourceNames &sourceNames)
+      : kernel(kernel), os(os), arch(arch), sourceNames(sourceNames) {}
 
   LogicalResult emitKernel();
   LogicalResult emitLauncher();
@@ -37,6 +37,7 @@ private:
   std::string freshName(StringRef base);
   std::string nameFor(Value value, StringRef fallback);
   std::string argName(unsigned index);
+  std::optional<std::string> valueName(Value value);
 
   // Spelling of values.
   std::string operand(Value value); // parenthesized when composite
@@ -67,6 +68,7 @@ private:
   KernelOp kernel;
   raw_indented_ostream &os;
   HipKittensArch arch;
+  const SourceNames &sourceNames;
   llvm::DenseMap<Value, std::string> names;
   llvm::DenseSet<Value> composite;
   /// Variables declared ahead of a value's definition (scf.if results).

@@ -11,7 +11,9 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
-#include <cmath>
+#include "llvm/Support/Format.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::hk;
@@ -24,19 +26,24 @@ static LogicalResult noEquivalent(Operation *op, StringRef why = "") {
   return diag;
 }
 
+/// The shortest decimal that reads back as the same float, as a C++ float
+/// literal.
 static std::string floatLiteral(const APFloat &value) {
   if (value.isInfinity())
     return value.isNegative() ? "-INFINITY" : "INFINITY";
   if (value.isNaN())
     return "NAN";
-  SmallString<32> text;
-  APFloat copy = value;
+  APFloat single = value;
   bool lost;
-  copy.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
-  copy.toString(text, /*FormatPrecision=*/9, /*FormatMaxPadding=*/0,
-                /*TruncateZero=*/false);
-  std::string out(text);
-  if (out.find_first_of(".eE") == std::string::npos)
+  single.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+  float f = single.convertToFloat();
+  std::string out;
+  for (int precision = 1; precision <= 9; ++precision) {
+    out = llvm::formatv("{0}", llvm::format("%.*g", precision, f)).str();
+    if (std::strtof(out.c_str(), nullptr) == f)
+      break;
+  }
+  if (out.find_first_of(".en") == std::string::npos)
     out += ".0";
   return out + "f";
 }

@@ -10,7 +10,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -36,8 +39,12 @@ __device__ inline tile_coord group_remap(int id, int rows, int cols,
 
 LogicalResult mlir::hk::translateToHipKittens(Operation *module,
                                               raw_ostream &output,
-                                              HipKittensArch arch) {
-  raw_indented_ostream os(output);
+                                              HipKittensArch arch,
+                                              const SourceNames &names) {
+  // Printed to a buffer so that a failure writes nothing.
+  std::string buffer;
+  llvm::raw_string_ostream bufferStream(buffer);
+  raw_indented_ostream os(bufferStream);
   bool cdna4 = arch == HipKittensArch::CDNA4;
   os << "// Generated from hk IR for HipKittens (" << (cdna4 ? "CDNA4, gfx950"
                                                              : "CDNA3, gfx942")
@@ -62,14 +69,72 @@ LogicalResult mlir::hk::translateToHipKittens(Operation *module,
     if (!first)
       os << "\n";
     first = false;
-    KernelEmitter emitter(kernel, os, arch);
+    KernelEmitter emitter(kernel, os, arch, names);
     if (failed(emitter.emitKernel()))
       return failure();
     os << "\n";
     if (failed(emitter.emitLauncher()))
       return failure();
   }
+  output << buffer;
   return success();
+}
+
+/// Records the SSA name of every value the parser saw defined: `%acc` names
+/// its value "acc", `%acc:2` its values "acc0" and "acc1".
+static SourceNames collectSourceNames(const AsmParserState &state) {
+  SourceNames names;
+  auto text = [](SMRange range) {
+    StringRef name(range.Start.getPointer(),
+                   range.End.getPointer() - range.Start.getPointer());
+    return name.drop_front().str(); // drop the '%'
+  };
+  for (const AsmParserState::OperationDefinition &def : state.getOpDefs()) {
+    unsigned numResults = def.op->getNumResults();
+    for (auto [i, group] : llvm::enumerate(def.resultGroups)) {
+      unsigned end = i + 1 < def.resultGroups.size()
+                         ? def.resultGroups[i + 1].startIndex
+                         : numResults;
+      std::string base = text(group.definition.loc);
+      for (unsigned r = group.startIndex; r < end; ++r)
+        names[def.op->getResult(r)] =
+            end - group.startIndex == 1
+                ? base
+                : base + std::to_string(r - group.startIndex);
+    }
+  }
+  for (const AsmParserState::BlockDefinition &def : state.getBlockDefs())
+    for (auto [arg, argDef] :
+         llvm::zip(def.block->getArguments(), def.arguments))
+      names[arg] = text(argDef.loc);
+  return names;
+}
+
+/// Parses the source itself, rather than through mlir-translate, to keep the
+/// SSA names the C++ variables are named after.
+static LogicalResult translateSource(const std::shared_ptr<llvm::SourceMgr> &sm,
+                                     raw_ostream &os, MLIRContext *context,
+                                     HipKittensArch arch) {
+  context->loadDialect<HKDialect, arith::ArithDialect, math::MathDialect,
+                       memref::MemRefDialect, scf::SCFDialect,
+                       tensor::TensorDialect>();
+  AsmParserState state;
+  Block block;
+  ParserConfig config(context);
+  if (failed(parseAsmSourceFile(*sm, &block, config, &state)))
+    return failure();
+  OwningOpRef<ModuleOp> module;
+  if (block.getOperations().size() == 1 && isa<ModuleOp>(block.front())) {
+    module = cast<ModuleOp>(&block.front());
+    module->getOperation()->remove();
+  } else {
+    module = ModuleOp::create(FileLineColLoc::get(context, "", 0, 0));
+    module->getBody()->getOperations().splice(
+        module->getBody()->begin(), block.getOperations());
+  }
+  if (failed(verify(*module)))
+    return failure();
+  return translateToHipKittens(*module, os, arch, collectSourceNames(state));
 }
 
 static llvm::cl::opt<std::string>
@@ -79,22 +144,18 @@ static llvm::cl::opt<std::string>
                llvm::cl::init("cdna4"));
 
 void mlir::hk::registerToHipKittensTranslation() {
-  TranslateFromMLIRRegistration registration(
+  TranslateRegistration registration(
       "hk-to-hipkittens", "translate hk kernels to HipKittens HIP C++",
-      [](Operation *op, raw_ostream &os) -> LogicalResult {
+      [](const std::shared_ptr<llvm::SourceMgr> &sm, raw_ostream &os,
+         MLIRContext *context) -> LogicalResult {
         HipKittensArch arch;
         if (archOption == "cdna4")
           arch = HipKittensArch::CDNA4;
         else if (archOption == "cdna3")
           arch = HipKittensArch::CDNA3;
         else
-          return op->emitError("unknown --hk-arch '")
+          return emitError(UnknownLoc::get(context), "unknown --hk-arch '")
                  << archOption << "': expected cdna4 or cdna3";
-        return translateToHipKittens(op, os, arch);
-      },
-      [](DialectRegistry &registry) {
-        registry.insert<HKDialect, arith::ArithDialect, math::MathDialect,
-                        memref::MemRefDialect, scf::SCFDialect,
-                        tensor::TensorDialect>();
+        return translateSource(sm, os, context, arch);
       });
 }

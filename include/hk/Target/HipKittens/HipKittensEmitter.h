@@ -11,6 +11,9 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
 
 namespace mlir::hk {
 
@@ -18,10 +21,17 @@ namespace mlir::hk {
 /// (`KITTENS_CDNA3` for gfx942, `KITTENS_CDNA4` for gfx950).
 enum class HipKittensArch { CDNA3, CDNA4 };
 
-/// Writes the C++ translation of `module` to `os`. Fails, with a diagnostic
-/// located at the offending op, on anything HipKittens cannot express.
+/// The SSA names a value had in its source (`%acc` -> "acc"), which the
+/// parser otherwise drops.
+using SourceNames = llvm::DenseMap<Value, std::string>;
+
+/// Writes the C++ translation of `module` to `os`. Variables take their names
+/// from `names`, else from a `loc("name")` on the value, else from what the
+/// op computes. Fails, with a diagnostic located at the offending op, on
+/// anything HipKittens cannot express; nothing is written then.
 LogicalResult translateToHipKittens(Operation *module, raw_ostream &os,
-                                    HipKittensArch arch);
+                                    HipKittensArch arch,
+                                    const SourceNames &names = SourceNames());
 
 /// Registers `--hk-to-hipkittens` (and its `--hk-arch` option) with
 /// mlir-translate.
