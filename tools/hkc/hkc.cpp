@@ -310,6 +310,9 @@ int main(int argc, char **argv) {
   mlir::hk::registerHKCheckTarget();
 #endif
   MLIRContext context(registry);
+  // A located message is enough; the generic form of the failing op, with
+  // its operands already converted, would only confuse.
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(request.input, &error);

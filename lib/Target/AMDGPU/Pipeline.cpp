@@ -12,6 +12,7 @@
 #include "mlir/Dialect/AMDGPU/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -86,10 +87,18 @@ LogicalResult lowerLaneLevelToLLVMDialect(ModuleOp module,
            << "no gpu.module to compile; hkc compiles the gpu.func kernels "
               "of the gpu.modules at the top level of the input";
 
+  // Some upstream patterns report an op the chip cannot run (an MFMA shape,
+  // a transpose load) and leave it to the partial conversion, which then
+  // succeeds: any error reported on the way is a failure.
+  bool reportedError = false;
+  ScopedDiagnosticHandler errorWatch(module.getContext(), [&](Diagnostic &d) {
+    reportedError |= d.getSeverity() == DiagnosticSeverity::Error;
+    return failure(); // let the enclosing handler print it
+  });
   PassManager pm(module.getContext());
   addGpuModulePasses(pm.nest<gpu::GPUModuleOp>(), options);
   pm.addPass(createReconcileUnrealizedCastsPass());
-  return pm.run(module);
+  return failure(failed(pm.run(module)) || reportedError);
 }
 
 } // namespace hk::target
