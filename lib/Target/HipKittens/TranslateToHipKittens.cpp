@@ -6,6 +6,7 @@
 #include "hk/Target/HipKittens/HipKittensEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -115,7 +116,9 @@ static SourceNames collectSourceNames(const AsmParserState &state) {
 static LogicalResult translateSource(const std::shared_ptr<llvm::SourceMgr> &sm,
                                      raw_ostream &os, MLIRContext *context,
                                      HipKittensArch arch) {
-  context->loadDialect<HKDialect, arith::ArithDialect, math::MathDialect,
+  // func is loaded only to reject it with a clear message.
+  context->loadDialect<HKDialect, arith::ArithDialect, func::FuncDialect,
+                       math::MathDialect,
                        memref::MemRefDialect, scf::SCFDialect,
                        tensor::TensorDialect>();
   AsmParserState state;

@@ -4,8 +4,8 @@
 // HipKittens' fp8e4m3 is the OCP format on CDNA4 and FNUZ on CDNA3, the
 // formats each chip's MFMAs take; 16x128 base tiles exist only on CDNA4.
 
-// CDNA4: void ocp(const gl<fp8e4m3, -1, -1, -1, -1> X)
-// CDNA4: rt_fp8e4m3<16, 128, row_l, rt_16x128_s> x;
+// CDNA4-DAG: void ocp(const gl<fp8e4m3, -1, -1, -1, -1> X)
+// CDNA4-DAG: rt_fp8e4m3<16, 128, row_l, rt_16x128_s> x;
 // CDNA3: offset :{{[0-9]+}}:1: error: HipKittens (cdna3) has no tile element type for 'f8E4M3FN'
 !s = tensor<16x128xf8E4M3FN, #hk.rt<row, 16x128, group = 16>>
 hk.kernel @ocp(%X: memref<?x?xf8E4M3FN>) attributes {
@@ -18,7 +18,7 @@ hk.kernel @ocp(%X: memref<?x?xf8E4M3FN>) attributes {
 
 // -----
 
-// CDNA4: offset :{{[0-9]+}}:1: error: HipKittens (cdna4) has no tile element type for 'f8E4M3FNUZ'
+// CDNA4-DAG: offset :{{[0-9]+}}:1: error: HipKittens (cdna4) has no tile element type for 'f8E4M3FNUZ'
 // CDNA3: offset :{{[0-9]+}}:8: error: 16x128 register base tiles need CDNA4 (gfx950)
 !s = tensor<16x128xf8E4M3FNUZ, #hk.rt<row, 16x128, group = 16>>
 hk.kernel @fnuz(%X: memref<?x?xf8E4M3FNUZ>) attributes {
