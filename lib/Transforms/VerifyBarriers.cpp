@@ -101,7 +101,7 @@ public:
   std::string str() const {
     if (std::optional<int64_t> c = constant())
       return std::to_string(*c);
-    return "a number that depends on uniform loop bounds and conditions";
+    return "a number that depends on uniform loop bounds or conditions";
   }
 
 private:
@@ -208,8 +208,8 @@ groupWaves(ArrayRef<Key> keys) {
   return groups;
 }
 
-/// "waves 4-7 execute 1 more hk.barrier than waves 0-3".
-static std::string describeImbalance(ArrayRef<Count> counts) {
+/// "waves 4-7 execute 1 more hk.barrier than waves 0-3 <where>".
+static std::string describeImbalance(ArrayRef<Count> counts, StringRef where) {
   auto groups = groupWaves(counts);
   if (groups.size() == 2) {
     auto *more = &groups[0], *fewer = &groups[1];
@@ -219,14 +219,15 @@ static std::string describeImbalance(ArrayRef<Count> counts) {
       *diff = -*diff;
     }
     if (diff)
-      return llvm::formatv("{0} execute {1} more hk.barrier than {2}",
+      return llvm::formatv("{0} execute {1} more hk.barrier than {2} {3}",
                            formatWaves(more->second), *diff,
-                           formatWaves(fewer->second));
+                           formatWaves(fewer->second), where);
   }
-  std::string s = "waves execute different numbers of hk.barrier (";
+  std::string s =
+      ("waves execute different numbers of hk.barrier " + where + ": ").str();
   for (auto [i, g] : llvm::enumerate(groups))
     s += (i ? "; " : "") + formatWaves(g.second) + ": " + g.first.str();
-  return s + ")";
+  return s;
 }
 
 //===----------------------------------------------------------------------===//
@@ -236,7 +237,7 @@ static std::string describeImbalance(ArrayRef<Count> counts) {
 class BarrierVerifier {
 public:
   explicit BarrierVerifier(KernelOp kernel)
-      : kernel(kernel), waves(kernel.getWaves()), contributions(), takenBy() {}
+      : kernel(kernel), waves(kernel.getWaves()) {}
 
   LogicalResult verify();
 
@@ -543,23 +544,21 @@ LogicalResult BarrierVerifier::reportImbalance(ArrayRef<Count> totals) {
       return inner != op && op->isProperAncestor(inner);
     });
   });
-  const char *where = " in this branch";
+  auto where = [](Operation *op) {
+    return isa<scf::ForOp>(op) ? "in this loop" : "in this branch";
+  };
   for (Operation *op : culprits) {
     InFlightDiagnostic diag =
-        op->emitError() << describeImbalance(contributions[op])
-                        << (isa<scf::ForOp>(op) ? " in this loop" : where);
+        op->emitError() << describeImbalance(contributions[op], where(op));
     attachWaveNotes(diag, op);
   }
   if (!culprits.empty())
     return failure();
-  InFlightDiagnostic diag = kernel.emitError()
-                            << describeImbalance(totals) << " in @"
-                            << kernel.getSymName();
+  InFlightDiagnostic diag = kernel.emitError() << describeImbalance(
+                                totals, ("in @" + kernel.getSymName()).str());
   for (auto &[op, counts] : contributions)
     if (groupWaves(ArrayRef(counts)).size() > 1)
-      diag.attachNote(op->getLoc())
-          << describeImbalance(counts)
-          << (isa<scf::ForOp>(op) ? " in this loop" : where);
+      diag.attachNote(op->getLoc()) << describeImbalance(counts, where(op));
   return failure();
 }
 
