@@ -113,13 +113,23 @@ std::string KernelEmitter::coords(MemRefType type, ValueRange indices) {
 /// True when `op` is the last use of `value` in the block that defines it.
 /// Uses inside nested regions count as uses by their ancestor in that block,
 /// so a value defined outside a loop is never dead inside it.
+///
+/// An op nested in schedule regions (which run once, unlike loops) counts as
+/// well when it is the only use inside its outermost region.
 bool KernelEmitter::isDeadAfter(Value value, Operation *op) {
   Block *block = value.getParentBlock();
-  if (block->findAncestorOpInBlock(*op) != op)
+  Operation *anchor = block->findAncestorOpInBlock(*op);
+  if (!anchor)
     return false;
+  for (Operation *p = op->getParentOp(); anchor != op && p != anchor->getParentOp();
+       p = p->getParentOp())
+    if (!isa<PingPongOp, InterleaveOp, ClusterOp>(p))
+      return false;
   for (OpOperand &use : value.getUses()) {
+    if (use.getOwner() == op)
+      continue;
     Operation *user = block->findAncestorOpInBlock(*use.getOwner());
-    if (!user || (user != op && !user->isBeforeInBlock(op)))
+    if (!user || !user->isBeforeInBlock(anchor))
       return false;
   }
   return true;
@@ -230,13 +240,16 @@ static bool isToken(Value value) { return isa<TokenType>(value.getType()); }
 
 LogicalResult KernelEmitter::emitFor(Operation *op) {
   auto loop = cast<scf::ForOp>(op);
+  // An initial value passed twice can become only one carried variable.
+  llvm::DenseSet<Value> claimed;
   for (auto [init, iter, result] :
        llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
                  loop.getResults())) {
     if (isToken(iter))
       continue;
     std::string var;
-    if (isa<RankedTensorType>(iter.getType()) && isDeadAfter(init, op)) {
+    if (isa<RankedTensorType>(iter.getType()) && isDeadAfter(init, op) &&
+        claimed.insert(init).second) {
       var = names.lookup(init);
     } else {
       FailureOr<std::string> type = spellType(iter, op);

@@ -533,10 +533,10 @@ LogicalResult KernelEmitter::emitScalarOp(Operation *op) {
     return success();
   }
   return TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](arith::CeilDivSIOp div) {
+      .Case<arith::CeilDivSIOp, arith::CeilDivUIOp>([&](Operation *div) {
         defineScalar(result,
-                     "ceil_div(" + plain(div.getLhs()) + ", " +
-                         plain(div.getRhs()) + ")",
+                     "ceil_div(" + plain(div->getOperand(0)) + ", " +
+                         plain(div->getOperand(1)) + ")",
                      false);
         return success();
       })

@@ -121,3 +121,36 @@ hk.kernel @branch(%X: memref<?x?xf32>) attributes {
   hk.store %r, %X[%c0, %c0] : !s, memref<?x?xf32>
   hk.return
 }
+
+// -----
+
+// One initial tile passed for two carried values: only the first takes over
+// its variable, the second gets its own copy.
+
+!s = tensor<16x16xf32, #hk.rt<col, 16x16>>
+
+// CHECK-LABEL: void shared_init(
+// CHECK:        rt_fl<16, 16, col_l, rt_16x16_s> z;
+// CHECK-NEXT:   zero(z);
+// CHECK-NEXT:   rt_fl<16, 16, col_l, rt_16x16_s> b = z;
+// CHECK-NEXT:   for (int i = 0; i < 4; ++i) {
+// CHECK-NEXT:     exp2(z, z);
+// CHECK-NEXT:     exp(b, b);
+// CHECK-NEXT:   }
+// CHECK-NEXT:   store(X, z, {0, 0, 0, 0});
+// CHECK-NEXT:   store(X, b, {0, 0, 0, 1});
+hk.kernel @shared_init(%X: memref<?x?xf32>) attributes {
+    waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %z = arith.constant dense<0.0> : !s
+  %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %z, %b = %z) -> (!s, !s) {
+    %a2 = math.exp2 %a : !s
+    %b2 = math.exp %b : !s
+    scf.yield %a2, %b2 : !s, !s
+  }
+  hk.store %r#0, %X[%c0, %c0] : !s, memref<?x?xf32>
+  hk.store %r#1, %X[%c0, %c1] : !s, memref<?x?xf32>
+  hk.return
+}
