@@ -2,16 +2,17 @@
 //   r      = x + residual                         (new residual stream)
 //   mean_i = sum_d r[i, d] / D
 //   var_i  = sum_d (r[i, d] - mean_i)^2 / D      (biased, as torch)
-//   y      = (r - mean) / sqrt(var + eps) * weight + bias,   eps = 1e-5
+//   y      = (r - mean) / sqrt(var + eps) * weight + bias
 //
 // Arguments:
 //   %x, %residual : memref<?x128xbf16>  [M, D] inputs
 //   %weight, %bias : memref<128xbf16>   [D]
 //   %res_out, %y   : memref<?x128xbf16>  [M, D] outputs (r and y)
+//   %eps           : f32                 added to the variance (torch's
+//                                        default is 1e-5)
 // r is rounded to bf16 for %res_out but normalised in f32, as torch's fused
-// add + layer_norm does on the f32 sum. eps is fixed at 1e-5 (torch's
-// default); a kernel taking it as an argument would splat a scalar into a
-// register vector, which this example avoids.
+// add + layer_norm does on the f32 sum. eps reaches the row statistics as a
+// row vector by `tensor.splat` (every lane holds the scalar for its rows).
 //
 // Grid: ceildiv(M, 128) workgroups of 4 waves; wave w normalises rows
 // [128x + 32w, +32) as one 32x128 tile (16x32 row layout). Rows past M read
@@ -26,14 +27,15 @@
 
 hk.kernel @layernorm(%x: memref<?x128xbf16>, %residual: memref<?x128xbf16>,
                      %weight: memref<128xbf16>, %bias: memref<128xbf16>,
-                     %res_out: memref<?x128xbf16>, %y: memref<?x128xbf16>)
+                     %res_out: memref<?x128xbf16>, %y: memref<?x128xbf16>,
+                     %eps_s: f32)
     attributes {
       waves = 4 : i32,
       grid = #hk.grid<[dim(0, 0)] -> (s0 ceildiv 128)>} {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %inv_d = arith.constant dense<7.812500e-03> : !row_v
-  %eps = arith.constant dense<1.0e-05> : !row_v
+  %eps = tensor.splat %eps_s : !row_v
   %blk = hk.block_id x
   %w = hk.wave_id
   %blk4 = arith.muli %blk, %c4 : index

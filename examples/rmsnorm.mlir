@@ -1,12 +1,13 @@
 // RMSNorm, D = 128:
-//   y[i, d] = x[i, d] / sqrt(sum_d' x[i, d']^2 / D + eps) * weight[d],
-//   eps = 1e-6
+//   y[i, d] = x[i, d] / sqrt(sum_d' x[i, d']^2 / D + eps) * weight[d]
 //
 // Arguments:
 //   %x      : memref<?x128xbf16>  [M, D]
 //   %weight : memref<128xbf16>    [D]
 //   %y      : memref<?x128xbf16>  [M, D]
-// Math in f32, result rounded to bf16. eps is fixed at 1e-6.
+//   %eps    : f32                 added to the mean square (typically 1e-6)
+// Math in f32, result rounded to bf16. eps reaches the row statistics as a
+// row vector by `tensor.splat` (every lane holds the scalar for its rows).
 //
 // Grid: ceildiv(M, 128) workgroups of 4 waves; wave w handles rows
 // [128x + 32w, +32) as one 32x128 tile in the 16x32 row layout, the weight
@@ -20,14 +21,14 @@
 !col_f = tensor<128xf32, #hk.rv<col, #hk.rt<row, 16x32>>>
 
 hk.kernel @rmsnorm(%x: memref<?x128xbf16>, %weight: memref<128xbf16>,
-                   %y: memref<?x128xbf16>)
+                   %y: memref<?x128xbf16>, %eps_s: f32)
     attributes {
       waves = 4 : i32,
       grid = #hk.grid<[dim(0, 0)] -> (s0 ceildiv 128)>} {
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   %inv_d = arith.constant dense<7.812500e-03> : !row_v
-  %eps = arith.constant dense<1.0e-06> : !row_v
+  %eps = tensor.splat %eps_s : !row_v
   %blk = hk.block_id x
   %w = hk.wave_id
   %blk4 = arith.muli %blk, %c4 : index
