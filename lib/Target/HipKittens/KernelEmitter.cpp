@@ -248,8 +248,16 @@ LogicalResult KernelEmitter::emitFor(Operation *op) {
     if (isToken(iter))
       continue;
     std::string var;
-    if (isa<RankedTensorType>(iter.getType()) && isDeadAfter(init, op) &&
-        claimed.insert(init).second) {
+    if (!names.contains(init)) {
+      // A fill constant left for the loop: start the variable from it.
+      FailureOr<std::string> type = spellType(iter, op);
+      if (failed(type))
+        return failure();
+      var = nameFor(iter, "carried");
+      os << *type << " " << var << ";\n"
+         << *fillCall(init) << "(" << var << ");\n";
+    } else if (isa<RankedTensorType>(iter.getType()) &&
+               isDeadAfter(init, op) && claimed.insert(init).second) {
       var = names.lookup(init);
     } else {
       FailureOr<std::string> type = spellType(iter, op);

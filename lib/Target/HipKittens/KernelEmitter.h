@@ -15,6 +15,10 @@
 
 namespace mlir::hk {
 
+/// HipKittens' fill for a splat tile constant (zero, ones, neg_infty,
+/// pos_infty), if it has one.
+std::optional<std::string> fillCall(Value value);
+
 /// Prints one kernel: the `__global__` function, then its host launcher.
 ///
 /// Every SSA value gets a C++ spelling: register tiles and vectors a variable,

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -428,6 +429,24 @@ LogicalResult KernelEmitter::emitTileArith(Operation *op) {
   return success();
 }
 
+/// HipKittens' fill for a splat tile constant: zero, ones, neg_infty or
+/// pos_infty.
+std::optional<std::string> mlir::hk::fillCall(Value value) {
+  SplatElementsAttr attr;
+  if (!isa<RankedTensorType>(value.getType()) ||
+      !matchPattern(value, m_Constant(&attr)) ||
+      !isa<FloatType>(attr.getElementType()))
+    return std::nullopt;
+  APFloat v = attr.getSplatValue<APFloat>();
+  if (v.isZero())
+    return std::string("zero");
+  if (v.isInfinity())
+    return std::string(v.isNegative() ? "neg_infty" : "pos_infty");
+  if (v.isExactlyValue(1.0))
+    return std::string("ones");
+  return std::nullopt;
+}
+
 LogicalResult KernelEmitter::emitConstant(arith::ConstantOp op) {
   Attribute value = op.getValue();
   if (auto tensor = dyn_cast<RankedTensorType>(op.getType())) {
@@ -437,19 +456,20 @@ LogicalResult KernelEmitter::emitConstant(arith::ConstantOp op) {
                           "equivalent (zero, ones, neg_infty, ...)");
     if (onlyUsedAsScalar(op) || op.use_empty())
       return success();
+    // Loops fill their carried variables themselves.
+    if (fillCall(op) && llvm::all_of(op->getUses(), [](OpOperand &use) {
+          return isa<scf::ForOp>(use.getOwner());
+        }))
+      return success();
     FailureOr<std::string> dst = defineStorage(op, {});
     if (failed(dst))
       return failure();
-    APFloat v = splat.getSplatValue<APFloat>();
-    if (v.isZero())
-      os << "zero(" << *dst << ");\n";
-    else if (v.isInfinity())
-      os << (v.isNegative() ? "neg_infty(" : "pos_infty(") << *dst << ");\n";
-    else if (v.isExactlyValue(1.0))
-      os << "ones(" << *dst << ");\n";
-    else
-      os << "zero(" << *dst << ");\nadd(" << *dst << ", " << *dst << ", "
-         << floatLiteral(v) << ");\n";
+    if (std::optional<std::string> fill = fillCall(op)) {
+      os << *fill << "(" << *dst << ");\n";
+      return success();
+    }
+    os << "zero(" << *dst << ");\nadd(" << *dst << ", " << *dst << ", "
+       << floatLiteral(splat.getSplatValue<APFloat>()) << ");\n";
     return success();
   }
   std::string literal;

@@ -1,8 +1,8 @@
 // RUN: hk-translate --hk-to-hipkittens -split-input-file %s | FileCheck %s
 
-// scf.for becomes a for loop; the accumulator is carried in one variable
-// (its initial value dies at the loop, the mma is the last use of the
-// carried value), so the loop needs no copies. Index arithmetic used once
+// scf.for becomes a for loop; the accumulator is carried in one variable,
+// filled before the loop from the zero constant (HipKittens' zero), and the
+// mma is the last use of the carried value, so the loop needs no copies. Index arithmetic used once
 // in its own block is spelled inline (bx is used inside the loop, so it is
 // named); ids map to blockIdx and warpid().
 
@@ -15,19 +15,19 @@
 // CHECK-NEXT:   extern __shared__ alignment_dummy __shm[];
 // CHECK-NEXT:   shared_allocator al((int *)&__shm[0]);
 // CHECK-NEXT:   st_bf<64, 64, st_16x32_s> &as = al.allocate<st_bf<64, 64, st_16x32_s>>();
-// CHECK-NEXT:   rt_fl<64, 64, col_l, rt_16x16_s> zero_;
-// CHECK-NEXT:   zero(zero_);
 // CHECK-NEXT:   const int bx = blockIdx.x;
+// CHECK-NEXT:   rt_fl<64, 64, col_l, rt_16x16_s> acc;
+// CHECK-NEXT:   zero(acc);
 // CHECK-NEXT:   for (int k = 0; k < n; ++k) {
 // CHECK-NEXT:     G::load(as, A, {0, 0, bx, k});
 // CHECK-NEXT:     asm volatile("s_waitcnt vmcnt(0)");
 // CHECK-NEXT:     __builtin_amdgcn_s_barrier();
 // CHECK-NEXT:     rt_bf<64, 64, row_l, rt_16x32_s> a;
 // CHECK-NEXT:     load(a, as);
-// CHECK-NEXT:     mma_ABt(zero_, a, a, zero_);
+// CHECK-NEXT:     mma_ABt(acc, a, a, acc);
 // CHECK-NEXT:     __builtin_amdgcn_s_barrier();
 // CHECK-NEXT:   }
-// CHECK-NEXT:   store(C, zero_, {0, 0, (blockIdx.y * 4) + warpid(), 0});
+// CHECK-NEXT:   store(C, acc, {0, 0, (blockIdx.y * 4) + warpid(), 0});
 // CHECK-NEXT: }
 // The launcher sizes the dynamic LDS and raises the kernel's limit to it.
 // CHECK:        const dim3 grid(n, 1, 1);
@@ -131,7 +131,7 @@ hk.kernel @branch(%X: memref<?x?xf32>) attributes {
 
 // CHECK-LABEL: void shared_init(
 // CHECK:        rt_fl<16, 16, col_l, rt_16x16_s> z;
-// CHECK-NEXT:   zero(z);
+// CHECK-NEXT:   load(z, X, {0, 0, 0, 0});
 // CHECK-NEXT:   rt_fl<16, 16, col_l, rt_16x16_s> b = z;
 // CHECK-NEXT:   for (int i = 0; i < 4; ++i) {
 // CHECK-NEXT:     exp2(z, z);
@@ -144,7 +144,7 @@ hk.kernel @shared_init(%X: memref<?x?xf32>) attributes {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  %z = arith.constant dense<0.0> : !s
+  %z = hk.load %X[%c0, %c0] : memref<?x?xf32> -> !s
   %r:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %z, %b = %z) -> (!s, !s) {
     %a2 = math.exp2 %a : !s
     %b2 = math.exp %b : !s
