@@ -28,29 +28,6 @@ void registerCompilerDialects(DialectRegistry &registry) {
   registerROCDLDialectTranslation(registry);
 }
 
-/// Translates each gpu.module and links them into one module, so that a
-/// code object holds every kernel of the input.
-static std::unique_ptr<llvm::Module>
-translateGpuModules(ModuleOp module, llvm::LLVMContext &context) {
-  std::unique_ptr<llvm::Module> linked;
-  for (gpu::GPUModuleOp gpuModule : module.getOps<gpu::GPUModuleOp>()) {
-    std::unique_ptr<llvm::Module> part =
-        translateModuleToLLVMIR(gpuModule, context, gpuModule.getName());
-    if (!part)
-      return nullptr;
-    if (!linked) {
-      linked = std::move(part);
-      continue;
-    }
-    if (llvm::Linker::linkModules(*linked, std::move(part))) {
-      gpuModule.emitError() << "cannot link this gpu.module with the others "
-                               "(a symbol defined twice?)";
-      return nullptr;
-    }
-  }
-  return linked;
-}
-
 /// A call to a function that is neither defined nor an intrinsic would be
 /// left undefined in the code object: ROCm's device libraries (ocml, ockl)
 /// would have to provide it, and they are not part of this compiler.
@@ -66,6 +43,29 @@ static LogicalResult checkNoExternalCalls(llvm::Module &llvmModule,
                              "does not link them";
   }
   return success();
+}
+
+/// Translates each gpu.module and links them into one module, so that a
+/// code object holds every kernel of the input.
+static std::unique_ptr<llvm::Module>
+translateGpuModules(ModuleOp module, llvm::LLVMContext &context) {
+  std::unique_ptr<llvm::Module> linked;
+  for (gpu::GPUModuleOp gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    std::unique_ptr<llvm::Module> part =
+        translateModuleToLLVMIR(gpuModule, context, gpuModule.getName());
+    if (!part || failed(checkNoExternalCalls(*part, gpuModule.getLoc())))
+      return nullptr;
+    if (!linked) {
+      linked = std::move(part);
+      continue;
+    }
+    if (llvm::Linker::linkModules(*linked, std::move(part))) {
+      gpuModule.emitError() << "cannot link this gpu.module with the others "
+                               "(a symbol defined twice?)";
+      return nullptr;
+    }
+  }
+  return linked;
 }
 
 static void optimize(llvm::Module &llvmModule, llvm::TargetMachine &machine,
@@ -106,9 +106,12 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
       translateGpuModules(module, context);
   if (!llvmModule)
     return nullptr;
-  if (failed(checkNoExternalCalls(*llvmModule, module.getLoc())))
-    return nullptr;
 
+  // Stamp the chip on every function, as clang does, so that the LLVM IR
+  // that --emit=llvm prints compiles the same way under llc.
+  for (llvm::Function &function : *llvmModule)
+    if (!function.isDeclaration())
+      function.addFnAttr("target-cpu", options.chip);
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
   // The backend reads the code object version (the AMDHSA ABI) from here.
