@@ -266,7 +266,8 @@ LogicalResult KernelEmitter::emitFor(Operation *op) {
       var = nameFor(iter, "carried");
       os << *type << " " << var << " = " << plain(init) << ";\n";
     }
-    names[iter] = names[result] = var;
+    names[iter] = var;
+    names[result] = var;
   }
   std::string iv = nameFor(loop.getInductionVar(), "i");
   names[loop.getInductionVar()] = iv;

@@ -1,0 +1,123 @@
+// Generated from hk IR for HipKittens (CDNA4, gfx950).
+// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include
+#ifndef KITTENS_CDNA4
+#define KITTENS_CDNA4
+#endif
+#include "kittens.cuh"
+
+#include <algorithm>
+
+using namespace kittens;
+
+// hk.group_remap: walks a rows x cols grid of output tiles in groups of
+// `group` tile rows, column by column inside a group.
+struct tile_coord {
+  int row, col;
+};
+__device__ inline tile_coord group_remap(int id, int rows, int cols,
+                                         int group) {
+  const int per_group = group * cols;
+  const int first = (id / per_group) * group;
+  const int size = std::min(rows - first, group);
+  return {first + (id % per_group) % size, (id % per_group) / size};
+}
+
+__global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -1> A, const gl<bf16, -1, -1, -1, -1> B, const gl<bf16, -1, -1, -1, -1> C) {
+  extern __shared__ alignment_dummy __shm[];
+  shared_allocator al((int *)&__shm[0]);
+  st_bf<256, 64, st_16x32_s> &as = al.allocate<st_bf<256, 64, st_16x32_s>>();
+  st_bf<256, 64, st_16x32_s> &bs = al.allocate<st_bf<256, 64, st_16x32_s>>();
+  const auto [tm, tn] = group_remap(chiplet_transform_chunked(blockIdx.x, gridDim.x, 8, 64), ceil_div(C.rows(), 256), ceil_div(C.cols(), 256), 8);
+  const int w = warpid();
+  const int wr = w / 4;
+  const int wc = w % 4;
+  const int a_row = (tm * 8) + w;
+  const int b_row = (tn * 8) + w;
+  auto as_share = subtile_inplace<32, 64>(as, {w, 0});
+  auto bs_share = subtile_inplace<32, 64>(bs, {w, 0});
+  auto sa0 = subtile_inplace<64, 64>(as, {wr, 0});
+  auto sa1 = subtile_inplace<64, 64>(as, {wr + 2, 0});
+  auto sb0 = subtile_inplace<32, 64>(bs, {wc, 0});
+  auto sb1 = subtile_inplace<32, 64>(bs, {wc + 4, 0});
+  const int nk = (A.cols() + 63) / 64;
+  rt_bf<32, 64, row_l, rt_16x32_s> ga0;
+  load(ga0, A, {0, 0, a_row, 0});
+  rt_bf<32, 64, row_l, rt_16x32_s> gb0;
+  load(gb0, B, {0, 0, b_row, 0});
+  store(as_share, ga0);
+  store(bs_share, gb0);
+  __builtin_amdgcn_s_barrier();
+  // hk.ping_pong: body only; run hk-schedule first for its barriers and priorities
+  rt_fl<64, 32, col_l, rt_16x16_s> c00;
+  zero(c00);
+  rt_fl<64, 32, col_l, rt_16x16_s> c01;
+  zero(c01);
+  rt_fl<64, 32, col_l, rt_16x16_s> c10;
+  zero(c10);
+  rt_fl<64, 32, col_l, rt_16x16_s> c11;
+  zero(c11);
+  for (int k = 0; k < nk; ++k) {
+    // hk.cluster memory: body only; run hk-schedule first for its barriers and priorities
+    rt_bf<64, 64, row_l, rt_16x32_s> ra0;
+    load(ra0, sa0);
+    rt_bf<64, 64, row_l, rt_16x32_s> ra1;
+    load(ra1, sa1);
+    rt_bf<32, 64, row_l, rt_16x32_s> rb0;
+    load(rb0, sb0);
+    rt_bf<32, 64, row_l, rt_16x32_s> rb1;
+    load(rb1, sb1);
+    const int k1 = k + 1;
+    rt_bf<32, 64, row_l, rt_16x32_s> pa;
+    load(pa, A, {0, 0, a_row, k1});
+    rt_bf<32, 64, row_l, rt_16x32_s> pb;
+    load(pb, B, {0, 0, b_row, k1});
+    __builtin_amdgcn_s_barrier();
+    // end hk.cluster memory
+    // hk.cluster compute: body only; run hk-schedule first for its barriers and priorities
+    mma_ABt(c00, ra0, rb0, c00);
+    mma_ABt(c01, ra0, rb1, c01);
+    __builtin_amdgcn_s_barrier();
+    // end hk.cluster compute
+    // hk.cluster memory: body only; run hk-schedule first for its barriers and priorities
+    store(as_share, pa);
+    store(bs_share, pb);
+    __builtin_amdgcn_s_barrier();
+    // end hk.cluster memory
+    // hk.cluster compute: body only; run hk-schedule first for its barriers and priorities
+    mma_ABt(c10, ra1, rb0, c10);
+    mma_ABt(c11, ra1, rb1, c11);
+    __builtin_amdgcn_s_barrier();
+    // end hk.cluster compute
+  }
+  // end hk.ping_pong
+  const int row0 = (tm * 4) + wr;
+  const int row1 = row0 + 2;
+  const int col0 = (tn * 8) + wc;
+  const int col1 = col0 + 4;
+  rt_bf<64, 32, col_l, rt_16x16_s> o00;
+  copy(o00, c00);
+  rt_bf<64, 32, col_l, rt_16x16_s> o01;
+  copy(o01, c01);
+  rt_bf<64, 32, col_l, rt_16x16_s> o10;
+  copy(o10, c10);
+  rt_bf<64, 32, col_l, rt_16x16_s> o11;
+  copy(o11, c11);
+  store(C, o00, {0, 0, row0, col0});
+  store(C, o01, {0, 0, row0, col1});
+  store(C, o10, {0, 0, row1, col0});
+  store(C, o11, {0, 0, row1, col1});
+}
+
+extern "C" hipError_t launch_gemm_bf16(bf16 *A, int A_dim0, int A_dim1, bf16 *B, int B_dim0, int B_dim1, bf16 *C, int C_dim0, int C_dim1, hipStream_t stream) {
+  // #hk.grid<[dim(2, 0), dim(2, 1)] -> ((s0 ceildiv 256) * (s1 ceildiv 256))>
+  const dim3 grid(((C_dim0 + 256 - 1) / 256) * ((C_dim1 + 256 - 1) / 256), 1, 1);
+  const size_t shared_bytes = 65536;
+  hipError_t err = hipFuncSetAttribute(reinterpret_cast<const void *>(&gemm_bf16), hipFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);
+  if (err != hipSuccess)
+    return err;
+  hipLaunchKernelGGL(gemm_bf16, grid, dim3(512), shared_bytes, stream,
+                     gl<bf16, -1, -1, -1, -1>(A, 1, 1, A_dim0, A_dim1),
+                     gl<bf16, -1, -1, -1, -1>(B, 1, 1, B_dim0, B_dim1),
+                     gl<bf16, -1, -1, -1, -1>(C, 1, 1, C_dim0, C_dim1));
+  return hipGetLastError();
+}
