@@ -51,10 +51,10 @@ static const char *rtShapeName(RegTileLayoutAttr attr) {
     const char *name;
   };
   static const Shape shapes[] = {
-      {16, 16, 4, "rt_16x16_s"},     {32, 32, 4, "rt_32x32_s"},
-      {32, 32, 8, "rt_32x32_8_s"},   {16, 32, 8, "rt_16x32_s"},
-      {32, 16, 8, "rt_32x16_s"},     {32, 16, 4, "rt_32x16_4_s"},
-      {16, 32, 4, "rt_16x32_4_s"},   {16, 128, 16, "rt_16x128_s"}};
+      {16, 16, 4, "rt_16x16_s"},   {32, 32, 4, "rt_32x32_s"},
+      {32, 32, 8, "rt_32x32_8_s"}, {16, 32, 8, "rt_16x32_s"},
+      {32, 16, 8, "rt_32x16_s"},   {32, 16, 4, "rt_32x16_4_s"},
+      {16, 32, 4, "rt_16x32_4_s"}, {16, 128, 16, "rt_16x128_s"}};
   for (const Shape &s : shapes)
     if (s.rows == attr.getBaseRows() && s.cols == attr.getBaseCols() &&
         s.group == attr.getGroup())

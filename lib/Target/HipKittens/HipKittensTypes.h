@@ -22,8 +22,8 @@ namespace mlir::hk {
 FailureOr<std::string> spellElementType(Type type, Operation *user,
                                         HipKittensArch arch);
 FailureOr<std::string> spellScalarType(Type type, Operation *user);
-FailureOr<std::string> spellRegisterType(RankedTensorType type,
-                                         Operation *user, HipKittensArch arch);
+FailureOr<std::string> spellRegisterType(RankedTensorType type, Operation *user,
+                                         HipKittensArch arch);
 FailureOr<std::string> spellSharedTile(Type type, Operation *user,
                                        HipKittensArch arch);
 /// HipKittens views global memory as 4-D `gl<T, -1, -1, -1, -1>`; a memref of

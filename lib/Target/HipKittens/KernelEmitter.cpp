@@ -17,19 +17,91 @@ using namespace mlir::hk;
 /// Names a kernel may not give a variable: C++ keywords and HipKittens'
 /// functions, which a variable of the same name would hide.
 static bool isReserved(StringRef name) {
-  static const char *const reserved[] = {
-      "abs", "add", "add_col", "add_row", "al", "auto", "bool", "break",
-      "broadcast_col", "broadcast_row", "case", "chiplet_transform_chunked",
-      "col_max", "col_min", "col_sum", "const", "continue", "copy", "default",
-      "div", "div_col", "div_row", "do", "double", "else", "exp", "exp2",
-      "float", "for", "G", "gl", "group", "group_remap", "half", "if", "int",
-      "kittens", "load", "log", "log2", "long", "make_causal", "max", "min",
-      "mul", "mul_col", "mul_row", "neg_infty", "ones", "pos_infty", "return",
-      "row_max", "row_min", "row_sum", "rt", "rv", "short", "signed", "sizeof",
-      "st", "static", "std", "store", "struct", "sub", "sub_col", "sub_row",
-      "subtile_inplace", "swap_layout", "switch", "transpose", "tril",
-      "triu", "unsigned", "void", "warpid", "while", "zero", "__shm",
-      "blockIdx", "gridDim", "threadIdx", "stream", "grid", "err"};
+  static const char *const reserved[] = {"abs",
+                                         "add",
+                                         "add_col",
+                                         "add_row",
+                                         "al",
+                                         "auto",
+                                         "bool",
+                                         "break",
+                                         "broadcast_col",
+                                         "broadcast_row",
+                                         "case",
+                                         "chiplet_transform_chunked",
+                                         "col_max",
+                                         "col_min",
+                                         "col_sum",
+                                         "const",
+                                         "continue",
+                                         "copy",
+                                         "default",
+                                         "div",
+                                         "div_col",
+                                         "div_row",
+                                         "do",
+                                         "double",
+                                         "else",
+                                         "exp",
+                                         "exp2",
+                                         "float",
+                                         "for",
+                                         "G",
+                                         "gl",
+                                         "group",
+                                         "group_remap",
+                                         "half",
+                                         "if",
+                                         "int",
+                                         "kittens",
+                                         "load",
+                                         "log",
+                                         "log2",
+                                         "long",
+                                         "make_causal",
+                                         "max",
+                                         "min",
+                                         "mul",
+                                         "mul_col",
+                                         "mul_row",
+                                         "neg_infty",
+                                         "ones",
+                                         "pos_infty",
+                                         "return",
+                                         "row_max",
+                                         "row_min",
+                                         "row_sum",
+                                         "rt",
+                                         "rv",
+                                         "short",
+                                         "signed",
+                                         "sizeof",
+                                         "st",
+                                         "static",
+                                         "std",
+                                         "store",
+                                         "struct",
+                                         "sub",
+                                         "sub_col",
+                                         "sub_row",
+                                         "subtile_inplace",
+                                         "swap_layout",
+                                         "switch",
+                                         "transpose",
+                                         "tril",
+                                         "triu",
+                                         "unsigned",
+                                         "void",
+                                         "warpid",
+                                         "while",
+                                         "zero",
+                                         "__shm",
+                                         "blockIdx",
+                                         "gridDim",
+                                         "threadIdx",
+                                         "stream",
+                                         "grid",
+                                         "err"};
   return llvm::is_contained(reserved, name);
 }
 
@@ -121,8 +193,8 @@ bool KernelEmitter::isDeadAfter(Value value, Operation *op) {
   Operation *anchor = block->findAncestorOpInBlock(*op);
   if (!anchor)
     return false;
-  for (Operation *p = op->getParentOp(); anchor != op && p != anchor->getParentOp();
-       p = p->getParentOp())
+  for (Operation *p = op->getParentOp();
+       anchor != op && p != anchor->getParentOp(); p = p->getParentOp())
     if (!isa<PingPongOp, InterleaveOp, ClusterOp>(p))
       return false;
   for (OpOperand &use : value.getUses()) {
@@ -152,9 +224,9 @@ void KernelEmitter::defineScalar(Value result, StringRef expr,
     return;
   }
   Operation *def = result.getDefiningOp();
-  bool inlineable = result.hasOneUse() &&
-                    result.getUses().begin()->getOwner()->getBlock() ==
-                        def->getBlock();
+  bool inlineable =
+      result.hasOneUse() &&
+      result.getUses().begin()->getOwner()->getBlock() == def->getBlock();
   if (inlineable) {
     names[result] = expr.str();
     if (isComposite)
@@ -174,8 +246,8 @@ FailureOr<std::string> KernelEmitter::defineStorage(Value result,
                                                     ValueRange reusable) {
   Operation *op = result.getDefiningOp();
   for (Value candidate : reusable) {
-    if (candidate.getType() == result.getType() &&
-        isDeadAfter(candidate, op) && !hints.contains(result)) {
+    if (candidate.getType() == result.getType() && isDeadAfter(candidate, op) &&
+        !hints.contains(result)) {
       names[result] = names.lookup(candidate);
       return names[result];
     }
@@ -242,9 +314,8 @@ LogicalResult KernelEmitter::emitFor(Operation *op) {
   auto loop = cast<scf::ForOp>(op);
   // An initial value passed twice can become only one carried variable.
   llvm::DenseSet<Value> claimed;
-  for (auto [init, iter, result] :
-       llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
-                 loop.getResults())) {
+  for (auto [init, iter, result] : llvm::zip(
+           loop.getInitArgs(), loop.getRegionIterArgs(), loop.getResults())) {
     if (isToken(iter))
       continue;
     std::string var;
@@ -256,8 +327,8 @@ LogicalResult KernelEmitter::emitFor(Operation *op) {
       var = nameFor(iter, "carried");
       os << *type << " " << var << ";\n"
          << *fillCall(init) << "(" << var << ");\n";
-    } else if (isa<RankedTensorType>(iter.getType()) &&
-               isDeadAfter(init, op) && claimed.insert(init).second) {
+    } else if (isa<RankedTensorType>(iter.getType()) && isDeadAfter(init, op) &&
+               claimed.insert(init).second) {
       var = names.lookup(init);
     } else {
       FailureOr<std::string> type = spellType(iter, op);

@@ -29,8 +29,8 @@ std::optional<std::string> fillCall(Value value);
 /// kernel says `mma_ABt(acc, a, b, acc)`.
 class KernelEmitter {
 public:
-  KernelEmitter(KernelOp kernel, raw_indented_ostream &os,
-                HipKittensArch arch, const SourceNames &sourceNames)
+  KernelEmitter(KernelOp kernel, raw_indented_ostream &os, HipKittensArch arch,
+                const SourceNames &sourceNames)
       : kernel(kernel), os(os), arch(arch), sourceNames(sourceNames) {}
 
   LogicalResult emitKernel();

@@ -4,8 +4,8 @@
 #include "KernelEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -20,8 +20,8 @@ using namespace mlir;
 using namespace mlir::hk;
 
 static LogicalResult noEquivalent(Operation *op, StringRef why = "") {
-  InFlightDiagnostic diag = op->emitError("'")
-                            << op->getName() << "' has no HipKittens equivalent";
+  InFlightDiagnostic diag =
+      op->emitError("'") << op->getName() << "' has no HipKittens equivalent";
   if (!why.empty())
     diag << ": " << why;
   return diag;
@@ -104,8 +104,7 @@ LogicalResult KernelEmitter::emitHKOp(Operation *op) {
         return success();
       })
       .Case([&](NumBlocksOp n) {
-        defineScalar(n, std::string("gridDim.") + gridField(n.getDim()),
-                     false);
+        defineScalar(n, std::string("gridDim.") + gridField(n.getDim()), false);
         return success();
       })
       .Case([&](WaveIdOp w) {
@@ -159,7 +158,8 @@ LogicalResult KernelEmitter::emitHKOp(Operation *op) {
 LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](AllocSharedOp alloc) -> LogicalResult {
-        FailureOr<std::string> type = spellSharedTile(alloc.getType(), op, arch);
+        FailureOr<std::string> type =
+            spellSharedTile(alloc.getType(), op, arch);
         if (failed(type))
           return failure();
         std::string name = nameFor(alloc, "smem");
@@ -299,13 +299,13 @@ LogicalResult KernelEmitter::emitComputeOp(Operation *op) {
         return success();
       })
       .Case([&](TrilOp m) {
-        triangleCall("tril", m.getSource(), m.getRowOffset(),
-                     m.getColOffset(), m.getFill(), m.getDiagonal());
+        triangleCall("tril", m.getSource(), m.getRowOffset(), m.getColOffset(),
+                     m.getFill(), m.getDiagonal());
         return success();
       })
       .Case([&](TriuOp m) {
-        triangleCall("triu", m.getSource(), m.getRowOffset(),
-                     m.getColOffset(), m.getFill(), m.getDiagonal());
+        triangleCall("triu", m.getSource(), m.getRowOffset(), m.getColOffset(),
+                     m.getFill(), m.getDiagonal());
         return success();
       })
       .Case([&](TransposeOp t) {
@@ -362,8 +362,8 @@ static const char *tileUnaryName(Operation *op) {
 }
 
 static bool isCommutative(Operation *op) {
-  return isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp,
-             arith::MaxNumFOp, arith::MinimumFOp, arith::MinNumFOp>(op);
+  return isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MaxNumFOp,
+             arith::MinimumFOp, arith::MinNumFOp>(op);
 }
 
 /// A splat used only as the scalar side of tile maps needs no tile.

@@ -92,7 +92,8 @@ LogicalResult KernelEmitter::emitLauncher() {
   // Grid symbols are argument sizes or scalar arguments.
   GridAttr grid = kernel.getGrid();
   SmallVector<std::string> symbols;
-  for (auto [arg, dim] : llvm::zip(grid.getSymbolArgs(), grid.getSymbolDims())) {
+  for (auto [arg, dim] :
+       llvm::zip(grid.getSymbolArgs(), grid.getSymbolDims())) {
     std::string name = argName(arg);
     if (dim == GridAttr::kScalarArg) {
       symbols.push_back(name);

@@ -5,14 +5,14 @@
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Target/HipKittens/HipKittensEmitter.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/AsmParser/AsmParser.h"
-#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -23,7 +23,8 @@ using namespace mlir::hk;
 
 /// WGM grouping has no HipKittens function (its kernels spell it out); the
 /// translation defines it once per file when a kernel uses hk.group_remap.
-static const char kGroupRemapHelper[] = R"(// hk.group_remap: walks a rows x cols grid of output tiles in groups of
+static const char kGroupRemapHelper[] =
+    R"(// hk.group_remap: walks a rows x cols grid of output tiles in groups of
 // `group` tile rows, column by column inside a group.
 struct tile_coord {
   int row, col;
@@ -47,9 +48,8 @@ LogicalResult mlir::hk::translateToHipKittens(Operation *module,
   llvm::raw_string_ostream bufferStream(buffer);
   raw_indented_ostream os(bufferStream);
   bool cdna4 = arch == HipKittensArch::CDNA4;
-  os << "// Generated from hk IR for HipKittens (" << (cdna4 ? "CDNA4, gfx950"
-                                                             : "CDNA3, gfx942")
-     << ").\n";
+  os << "// Generated from hk IR for HipKittens ("
+     << (cdna4 ? "CDNA4, gfx950" : "CDNA3, gfx942") << ").\n";
   os << "// Build: hipcc -std=c++20 --offload-arch="
      << (cdna4 ? "gfx950" : "gfx942") << " -I$HIPKITTENS_ROOT/include\n";
   const char *macro = cdna4 ? "KITTENS_CDNA4" : "KITTENS_CDNA3";
@@ -118,9 +118,8 @@ static LogicalResult translateSource(const std::shared_ptr<llvm::SourceMgr> &sm,
                                      HipKittensArch arch) {
   // func is loaded only to reject it with a clear message.
   context->loadDialect<HKDialect, arith::ArithDialect, func::FuncDialect,
-                       math::MathDialect,
-                       memref::MemRefDialect, scf::SCFDialect,
-                       tensor::TensorDialect>();
+                       math::MathDialect, memref::MemRefDialect,
+                       scf::SCFDialect, tensor::TensorDialect>();
   AsmParserState state;
   Block block;
   ParserConfig config(context);
@@ -132,8 +131,8 @@ static LogicalResult translateSource(const std::shared_ptr<llvm::SourceMgr> &sm,
     module->getOperation()->remove();
   } else {
     module = ModuleOp::create(FileLineColLoc::get(context, "", 0, 0));
-    module->getBody()->getOperations().splice(
-        module->getBody()->begin(), block.getOperations());
+    module->getBody()->getOperations().splice(module->getBody()->begin(),
+                                              block.getOperations());
   }
   if (failed(verify(*module)))
     return failure();
