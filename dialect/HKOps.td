@@ -133,8 +133,9 @@ def HK_XcdRemapOp : HK_Op<"xcd_remap", [Pure]> {
     (HipKittens' `chiplet_transform_chunked`) gives chunks of `chunk`
     consecutive new ids to one chiplet:
     `new = (id / (xcds*chunk)) * (xcds*chunk) + (id % xcds) * chunk +
-    (id / xcds) % chunk` for ids below the last full block of `xcds*chunk`
-    ids; ids in the tail are left as they are.
+    (id / xcds) % chunk` for ids below `(count / (xcds*chunk)) * (xcds*chunk)`
+    (the whole blocks of `xcds*chunk` ids); ids in the incomplete last block
+    are left as they are, so the remap is a permutation of `[0, count)`.
 
     ```mlir
     %id2 = hk.xcd_remap %id, %count xcds = 8, chunk = 64
@@ -157,7 +158,9 @@ def HK_GroupRemapOp : HK_Op<"group_remap", [Pure]> {
     that workgroups running together reuse the same input tiles:
     `g = id / (group*cols)`, `first = g*group`, `size = min(rows - first,
     group)`, `row = first + (id % (group*cols)) % size`,
-    `col = (id % (group*cols)) / size`.
+    `col = (id % (group*cols)) / size`. Assumes `rows, cols >= 1`; for ids
+    past the grid (`id >= rows*cols`) `size` is taken as at least 1, which
+    maps them to rows past the last one, outside the grid.
 
     ```mlir
     %row, %col = hk.group_remap %id, %rows, %cols group = 8
