@@ -12,6 +12,9 @@
 #include "mlir/Dialect/AMDGPU/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -62,6 +65,18 @@ LogicalResult lowerTileToLaneLevel(ModuleOp module,
   return pm.run(module);
 }
 
+/// Rewrites the vector ops that convert-gpu-to-rocdl has no LLVM pattern for
+/// (strided slices, n-D shape casts and broadcasts, steps) into ones it has,
+/// as convert-vector-to-llvm does before its own conversion.
+static LogicalResult lowerVectorOpsForLLVM(gpu::GPUModuleOp gpuModule) {
+  RewritePatternSet patterns(gpuModule.getContext());
+  vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+  vector::populateVectorShapeCastLoweringPatterns(patterns);
+  vector::populateVectorBroadcastLoweringPatterns(patterns);
+  vector::populateVectorStepLoweringPatterns(patterns);
+  return applyPatternsGreedily(gpuModule, std::move(patterns));
+}
+
 /// The passes for one gpu.module. convert-gpu-to-rocdl carries the
 /// amdgpu, arith, cf, math, memref and vector to LLVM patterns itself; what
 /// it does not handle (scf, affine, strided-metadata views) is lowered first.
@@ -95,6 +110,9 @@ LogicalResult lowerLaneLevelToLLVMDialect(ModuleOp module,
     reportedError |= d.getSeverity() == DiagnosticSeverity::Error;
     return failure(); // let the enclosing handler print it
   });
+  for (gpu::GPUModuleOp gpuModule : module.getOps<gpu::GPUModuleOp>())
+    if (failed(lowerVectorOpsForLLVM(gpuModule)))
+      return gpuModule.emitError() << "vector lowering did not converge";
   PassManager pm(module.getContext());
   addGpuModulePasses(pm.nest<gpu::GPUModuleOp>(), options);
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -11,6 +11,7 @@
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -26,6 +27,33 @@ void registerCompilerDialects(DialectRegistry &registry) {
   registerGPUDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerROCDLDialectTranslation(registry);
+}
+
+/// convert-gpu-to-rocdl turns math ops into calls to ROCm's device library
+/// (ocml). For these the AMDGPU backend has a native, correctly rounded
+/// lowering of the LLVM intrinsic (math.exp2 on f32 becomes v_exp_f32 with
+/// its denormal fix-up), so the call becomes the intrinsic and needs no
+/// library. Only f32 and f16: f64 forms would expand to library calls.
+static void replaceDeviceLibraryCalls(llvm::Module &llvmModule) {
+  static const std::pair<const char *, llvm::Intrinsic::ID> kIntrinsics[] = {
+      {"exp2", llvm::Intrinsic::exp2},   {"exp", llvm::Intrinsic::exp},
+      {"log2", llvm::Intrinsic::log2},   {"log", llvm::Intrinsic::log},
+      {"log10", llvm::Intrinsic::log10}, {"sqrt", llvm::Intrinsic::sqrt},
+      {"fabs", llvm::Intrinsic::fabs},   {"floor", llvm::Intrinsic::floor},
+      {"ceil", llvm::Intrinsic::ceil},   {"trunc", llvm::Intrinsic::trunc},
+      {"rint", llvm::Intrinsic::rint},   {"fma", llvm::Intrinsic::fma}};
+  for (auto [name, id] : kIntrinsics) {
+    for (const char *suffix : {"_f32", "_f16"}) {
+      llvm::Function *callee =
+          llvmModule.getFunction(std::string("__ocml_") + name + suffix);
+      if (!callee || !callee->isDeclaration())
+        continue;
+      llvm::Function *intrinsic = llvm::Intrinsic::getOrInsertDeclaration(
+          &llvmModule, id, {callee->getReturnType()});
+      callee->replaceAllUsesWith(intrinsic);
+      callee->eraseFromParent();
+    }
+  }
 }
 
 /// A call to a function that is neither defined nor an intrinsic would be
@@ -53,7 +81,10 @@ translateGpuModules(ModuleOp module, llvm::LLVMContext &context) {
   for (gpu::GPUModuleOp gpuModule : module.getOps<gpu::GPUModuleOp>()) {
     std::unique_ptr<llvm::Module> part =
         translateModuleToLLVMIR(gpuModule, context, gpuModule.getName());
-    if (!part || failed(checkNoExternalCalls(*part, gpuModule.getLoc())))
+    if (!part)
+      return nullptr;
+    replaceDeviceLibraryCalls(*part);
+    if (failed(checkNoExternalCalls(*part, gpuModule.getLoc())))
       return nullptr;
     if (!linked) {
       linked = std::move(part);
