@@ -1,0 +1,101 @@
+//===- SharedLayout.h - where each element of a shared tile lives in LDS --===//
+//
+// The one definition of the byte layout of `!hk.st<RxCxT, SRxSC>` in LDS.
+// The lowering, the emulator and the tests all ask this header.
+//
+// The tile is a row-major grid of SR x SC subtiles; subtile (i, j) starts at
+// byte (i * (C / SC) + j) * SR*SC*sizeof(T) and is stored contiguously. Inside
+// a subtile, row r of RB = SC*sizeof(T) bytes starts at r * RB, and the byte
+// at column byte b of that row sits at b ^ swizzle(r), where
+//
+//   swizzle(r) = 16 * (((r >> lo) ^ (r >> (lo + 1))) & (RB / 16 - 1)),
+//   lo = max(0, 7 - log2(RB)),
+//
+// and swizzle(r) = 0 when RB <= 16 (a row is one chunk). The XOR moves whole
+// aligned 16-byte chunks within their row, so it is a bijection inside each
+// row (hence each subtile), it is its own inverse, and every aligned access
+// of up to 16 bytes stays contiguous.
+//
+// Why this XOR: the lowering reads and writes a lane's row runs of up to 16
+// bytes (ds_read_b128 / ds_read_b64), lanes walking down consecutive rows at
+// the same column. A bank is a 4-byte word modulo 64 banks (gfx950: one
+// 256-byte line per phase of ds_read_b128, 16 lanes) or 32 banks (gfx942,
+// one 128-byte line per phase). The rows a phase reads share their column;
+// the bank line they land on depends on the low row bits that address bits
+// below 256 (128) hold, and on the chunk. The row bits just above those,
+// lo+1 .. lo+log2(RB/16) for gfx950 and lo .. lo+log2(RB/16)-1 for gfx942,
+// are the ones that must pick distinct chunks, and r>>lo ^ r>>(lo+1) is a
+// unit-triangular (invertible) function of either window: one swizzle avoids
+// the conflicts of the row-run pattern on both chips.
+//
+// HipKittens' bf16 subtile swizzles (st_shape.cuh) are of the same kind, an
+// XOR of higher offset bits into the column bytes: 16x32 XORs offset bit 9
+// into bit 5, 32x32 bits 9, 10 into bits 5, 4; 16x16 and 32x16 XOR bits 7, 8
+// into bits 3, 4, moving 8-byte halves, which would split the 16-byte runs
+// the lowering reads. The formula above keeps 16-byte chunks whole, covers
+// every subtile the dialect allows and both bank counts; SharedLayoutTest
+// counts the conflicts of the row-run pattern with and without it.
+//
+// Plain C++ (no MLIR) so that the runtime and the emulator can use it.
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_DIALECT_HK_SHAREDLAYOUT_H
+#define HK_DIALECT_HK_SHAREDLAYOUT_H
+
+#include "hk/Dialect/HK/Layout.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace hk {
+
+/// The byte layout of one shared tile type.
+struct SharedLayout {
+  int64_t rows, cols;       ///< the tile
+  int64_t subRows, subCols; ///< its subtile
+  int64_t elemBytes;
+  bool swizzled = true; ///< false only to measure what the swizzle buys
+
+  /// Swizzle unit: whole aligned chunks of this many bytes move.
+  static constexpr int64_t kChunkBytes = 16;
+
+  int64_t rowBytes() const { return subCols * elemBytes; }
+  int64_t subtileBytes() const { return subRows * rowBytes(); }
+  int64_t subtilesPerRow() const { return cols / subCols; }
+  int64_t sizeInBytes() const { return rows * cols * elemBytes; }
+
+  /// The parameters of swizzle(r): ((r >> shift) ^ (r >> (shift + 1))) &
+  /// chunkMask, in units of kChunkBytes. A zero mask means no swizzle.
+  int64_t swizzleShift() const;
+  int64_t chunkMask() const;
+  /// Byte XOR applied to the column bytes of row `r` of a subtile.
+  int64_t swizzle(int64_t r) const;
+
+  /// Byte offset of element (r, c) inside its subtile (r < subRows, c <
+  /// subCols).
+  int64_t offsetInSubtile(int64_t r, int64_t c) const;
+  /// The element stored at byte `offset` of a subtile (any byte of it).
+  Coord elementInSubtile(int64_t offset) const;
+  /// Byte offset of element (r, c) of the tile.
+  int64_t offsetOf(int64_t r, int64_t c) const;
+  /// The element stored at byte `offset` of the tile.
+  Coord elementAt(int64_t offset) const;
+};
+
+/// `count` consecutive registers from `reg` that one LDS access moves.
+struct SharedRun {
+  int64_t reg, count;
+};
+
+/// How the lowering splits the registers of a tile with layout `reg` into
+/// LDS accesses of `shared` (hk.load / hk.store between registers and a
+/// shared tile): runs of registers holding consecutive elements of one row,
+/// a power of two long, at most 16 bytes, and starting, for every lane, at a
+/// column that is a multiple of the run, so that each run is one contiguous
+/// aligned access however the swizzle moves chunks.
+std::vector<SharedRun> sharedAccessRuns(const TileLayout &reg,
+                                        const SharedLayout &shared);
+
+} // namespace hk
+
+#endif // HK_DIALECT_HK_SHAREDLAYOUT_H
