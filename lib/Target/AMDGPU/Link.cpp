@@ -65,7 +65,9 @@ FailureOr<llvm::SmallVector<char, 0>> linkCodeObject(ArrayRef<char> object,
                         input.path.c_str(), "-o",      output.path.c_str()};
   std::string messages;
   llvm::raw_string_ostream messageStream(messages);
-  // lld keeps global state while it runs: one link at a time.
+  // lld keeps global state while it runs: one link at a time. It also resets
+  // every llvm::cl option of the process to its default, so callers must
+  // have read their command line before linking.
   static std::mutex linkerMutex;
   lld::Result result;
   {

@@ -72,7 +72,8 @@ emitMachineCode(llvm::Module &llvmModule, const TargetOptions &options,
                 CodeGenFileKind kind, mlir::Location loc);
 
 /// Links a relocatable AMDGPU object into a loadable ELF code object (a
-/// shared object, as HIP and HSA load it) with lld, in process.
+/// shared object, as HIP and HSA load it) with lld, in process. lld resets
+/// all llvm::cl options of the process to their defaults.
 mlir::FailureOr<llvm::SmallVector<char, 0>>
 linkCodeObject(llvm::ArrayRef<char> object, mlir::Location loc);
 
