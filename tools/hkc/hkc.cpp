@@ -38,7 +38,7 @@ enum class EmitKind { LaneMlir, LlvmIr, Assembly, CodeObject };
 cl::OptionCategory hkcCategory("hkc options");
 
 cl::opt<std::string> inputOption(cl::Positional, cl::desc("<input.mlir>"),
-                                   cl::init("-"), cl::cat(hkcCategory));
+                                 cl::init("-"), cl::cat(hkcCategory));
 
 cl::opt<std::string> outputOption(
     "o", cl::value_desc("prefix"),
@@ -49,10 +49,10 @@ cl::opt<std::string> outputOption(
              "file name without .mlir, or '-' for stdin."),
     cl::cat(hkcCategory));
 
-cl::list<std::string>
-    chipOption("chip", cl::CommaSeparated, cl::value_desc("gfx942,gfx950"),
-          cl::desc("Chips to compile for, comma separated (default gfx950)"),
-          cl::cat(hkcCategory));
+cl::list<std::string> chipOption(
+    "chip", cl::CommaSeparated, cl::value_desc("gfx942,gfx950"),
+    cl::desc("Chips to compile for, comma separated (default gfx950)"),
+    cl::cat(hkcCategory));
 
 cl::opt<EmitKind> emitOption(
     "emit", cl::desc("What to produce (default obj)"),
@@ -67,9 +67,9 @@ cl::opt<EmitKind> emitOption(
     cl::init(EmitKind::CodeObject), cl::cat(hkcCategory));
 
 cl::opt<unsigned> optOption("O", cl::Prefix, cl::value_desc("0-3"),
-                           cl::desc("Optimization level of the LLVM IR and "
-                                    "code generation pipelines (default 3)"),
-                           cl::init(3), cl::cat(hkcCategory));
+                            cl::desc("Optimization level of the LLVM IR and "
+                                     "code generation pipelines (default 3)"),
+                            cl::init(3), cl::cat(hkcCategory));
 
 cl::opt<unsigned> codeObjectVersionOption(
     "code-object-version", cl::value_desc("5|6"),
@@ -194,8 +194,7 @@ std::string toString(ArrayRef<char> bytes) {
 
 /// Everything after the lane-level IR for one chip: returns the bytes to
 /// write for `request.emit`, and prints the resource usage if asked.
-FailureOr<std::string> compileLaneLevel(ModuleOp module,
-                                        const Request &request,
+FailureOr<std::string> compileLaneLevel(ModuleOp module, const Request &request,
                                         const TargetOptions &options) {
   if (failed(lowerLaneLevelToLLVMDialect(module, options)))
     return failure();
@@ -215,8 +214,8 @@ FailureOr<std::string> compileLaneLevel(ModuleOp module,
     // report is built from a copy.
     std::unique_ptr<llvm::Module> copy =
         request.resourceUsage ? llvm::CloneModule(*llvmModule) : nullptr;
-    auto assembly = emitMachineCode(*llvmModule, options,
-                                    CodeGenFileKind::Assembly, loc);
+    auto assembly =
+        emitMachineCode(*llvmModule, options, CodeGenFileKind::Assembly, loc);
     if (failed(assembly))
       return failure();
     result = toString(*assembly);
@@ -285,18 +284,18 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(hkcCategory);
   cl::ParseCommandLineOptions(argc, argv, overview);
-  Request request{inputOption,
-                  outputOption.getNumOccurrences()
-                      ? outputOption.getValue()
-                      : defaultOutputPrefix(inputOption.getValue()),
-                  chipOption.getNumOccurrences()
-                      ? std::vector<std::string>(chipOption.begin(),
-                                                 chipOption.end())
-                      : std::vector<std::string>{"gfx950"},
-                  emitOption,
-                  optOption,
-                  codeObjectVersionOption,
-                  resourceUsageOption};
+  Request request{
+      inputOption,
+      outputOption.getNumOccurrences()
+          ? outputOption.getValue()
+          : defaultOutputPrefix(inputOption.getValue()),
+      chipOption.getNumOccurrences()
+          ? std::vector<std::string>(chipOption.begin(), chipOption.end())
+          : std::vector<std::string>{"gfx950"},
+      emitOption,
+      optOption,
+      codeObjectVersionOption,
+      resourceUsageOption};
   if (failed(checkRequest(request)))
     return 1;
 
@@ -315,7 +314,8 @@ int main(int argc, char **argv) {
   context.printOpOnDiagnostic(false);
 
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(request.input, &error);
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      openInputFile(request.input, &error);
   if (!buffer) {
     llvm::errs() << "hkc: " << error << "\n";
     return 1;

@@ -58,8 +58,8 @@ createTargetMachine(const TargetOptions &options, std::string &error) {
   llvm::TargetOptions targetOptions;
   targetOptions.MCOptions.AsmVerbose = true;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, options.chip, /*Features=*/"", targetOptions,
-      llvm::Reloc::PIC_, std::nullopt, toCodeGenOptLevel(options.optLevel)));
+      triple, options.chip, /*Features=*/"", targetOptions, llvm::Reloc::PIC_,
+      std::nullopt, toCodeGenOptLevel(options.optLevel)));
   if (!machine)
     error = "cannot create the AMDGPU target machine for " + options.chip;
   return machine;
@@ -103,8 +103,8 @@ emitMachineCode(llvm::Module &llvmModule, const TargetOptions &options,
   codegen.run(llvmModule);
   context.setDiagnosticHandlerCallBack(nullptr, nullptr);
   if (!backendErrors.empty())
-    return emitError(loc) << "the AMDGPU backend failed for "
-                          << options.chip << ": " << backendErrors;
+    return emitError(loc) << "the AMDGPU backend failed for " << options.chip
+                          << ": " << backendErrors;
   return result;
 }
 

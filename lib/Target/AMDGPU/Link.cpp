@@ -34,8 +34,7 @@ static LogicalResult createTempFile(StringRef suffix, TempFile &file,
                                     Location loc) {
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("hkc", suffix, file.path))
-    return emitError(loc) << "cannot create a temporary file: "
-                          << ec.message();
+    return emitError(loc) << "cannot create a temporary file: " << ec.message();
   file.remover.setFile(file.path);
   return success();
 }
@@ -61,7 +60,7 @@ FailureOr<llvm::SmallVector<char, 0>> linkCodeObject(ArrayRef<char> object,
 
   // The same arguments as ROCm's own device link: a shared object, and no
   // undefined symbol left for a loader that cannot resolve any.
-  const char *args[] = {"ld.lld",    "-shared", "--no-undefined",
+  const char *args[] = {"ld.lld",           "-shared", "--no-undefined",
                         input.path.c_str(), "-o",      output.path.c_str()};
   std::string messages;
   llvm::raw_string_ostream messageStream(messages);

@@ -46,7 +46,8 @@ static Expected<StringRef> findMetadataNote(const object::ELF64LEFile &elf) {
     return note.getName() == "AMDGPU" &&
            note.getType() == ELF::NT_AMDGPU_METADATA;
   };
-  Expected<object::ELF64LEFile::Elf_Phdr_Range> segments = elf.program_headers();
+  Expected<object::ELF64LEFile::Elf_Phdr_Range> segments =
+      elf.program_headers();
   if (!segments)
     return segments.takeError();
   for (const auto &segment : *segments) {
@@ -114,7 +115,8 @@ Expected<std::vector<KernelResources>> readKernelResources(ArrayRef<char> elf) {
     msgpack::MapDocNode &map = node.getMap();
     KernelResources kernel;
     auto nameIt = map.find(".name");
-    if (nameIt != map.end() && nameIt->second.getKind() == msgpack::Type::String)
+    if (nameIt != map.end() &&
+        nameIt->second.getKind() == msgpack::Type::String)
       kernel.name = nameIt->second.getString().str();
     kernel.unifiedVgprs = getInt(map, ".vgpr_count");
     kernel.agprs = getInt(map, ".agpr_count");

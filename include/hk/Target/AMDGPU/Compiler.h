@@ -59,9 +59,9 @@ mlir::LogicalResult lowerLaneLevelToLLVMDialect(mlir::ModuleOp module,
 /// Translates the (LLVM dialect) `gpu.module`s of `module` into one LLVM
 /// module for the chip, with triple, data layout and code object version set,
 /// and runs LLVM's optimization pipeline at the requested level.
-std::unique_ptr<llvm::Module>
-translateToLLVMIR(mlir::ModuleOp module, llvm::LLVMContext &context,
-                  const TargetOptions &options);
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::ModuleOp module,
+                                                llvm::LLVMContext &context,
+                                                const TargetOptions &options);
 
 /// What the AMDGPU backend emits.
 enum class CodeGenFileKind { Assembly, Object };

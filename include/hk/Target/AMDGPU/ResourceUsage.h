@@ -19,13 +19,13 @@ namespace hk::target {
 
 struct KernelResources {
   std::string name;
-  int64_t unifiedVgprs = 0; ///< `.vgpr_count`: architectural + accumulation
-  int64_t agprs = 0;        ///< `.agpr_count`
-  int64_t sgprs = 0;        ///< `.sgpr_count`
-  int64_t ldsBytes = 0;     ///< `.group_segment_fixed_size`
-  int64_t scratchBytes = 0; ///< `.private_segment_fixed_size`, per lane
-  int64_t vgprSpills = 0;   ///< `.vgpr_spill_count`
-  int64_t sgprSpills = 0;   ///< `.sgpr_spill_count`
+  int64_t unifiedVgprs = 0;     ///< `.vgpr_count`: architectural + accumulation
+  int64_t agprs = 0;            ///< `.agpr_count`
+  int64_t sgprs = 0;            ///< `.sgpr_count`
+  int64_t ldsBytes = 0;         ///< `.group_segment_fixed_size`
+  int64_t scratchBytes = 0;     ///< `.private_segment_fixed_size`, per lane
+  int64_t vgprSpills = 0;       ///< `.vgpr_spill_count`
+  int64_t sgprSpills = 0;       ///< `.sgpr_spill_count`
   int64_t maxWorkgroupSize = 0; ///< `.max_flat_workgroup_size`
 
   /// Architectural VGPRs. On gfx90a and later the AGPRs are allocated after
