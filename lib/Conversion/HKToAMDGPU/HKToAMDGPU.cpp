@@ -18,6 +18,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace mlir::hk {
 #define GEN_PASS_DEF_CONVERTHKTOAMDGPU
@@ -38,6 +39,7 @@ void mlir::hk::populateHKToAMDGPUTypeConversions(TypeConverter &converter) {
                              t.getElementType());
     return std::nullopt;
   });
+  populateSharedMemoryTypeConversions(converter);
 }
 
 static bool isRegister(Type t) { return isRegTile(t) || isRegVec(t); }
@@ -60,22 +62,20 @@ static std::string unsupportedOnRegisters(Operation *op) {
 
 std::string mlir::hk::unsupportedReason(Operation *op,
                                         const ::hk::ChipInfo &chip) {
-  if (!isa<HKDialect>(op->getDialect()))
-    return unsupportedOnRegisters(op);
+  if (!isa<HKDialect>(op->getDialect())) {
+    std::string why = unsupportedMathReason(op);
+    return why.empty() ? unsupportedOnRegisters(op) : why;
+  }
   if (isa<KernelOp, ReturnOp, BlockIdOp, NumBlocksOp, WaveIdOp, BarrierOp,
           SetPrioOp, SchedBarrierOp, SchedGroupOp>(op))
     return "";
-  if (auto load = dyn_cast<LoadOp>(op))
-    return isa<MemRefType>(load.getSource().getType())
-               ? ""
-               : "from a shared tile is not supported yet";
-  if (auto store = dyn_cast<StoreOp>(op)) {
-    if (isa<SharedTileType>(store.getValue().getType()))
-      return "of a shared tile is not supported yet";
-    return isa<MemRefType>(store.getDest().getType())
-               ? ""
-               : "to a shared tile is not supported yet";
-  }
+  if (isa<RowReduceOp, ColReduceOp, RowBroadcastOp, ColBroadcastOp, TrilOp,
+          TriuOp, BoundsMaskOp, TransposeOp, AtomicAddOp>(op))
+    return "";
+  if (isa<SwapLayoutOp>(op))
+    return unsupportedSwapLayoutReason(op);
+  if (isa<AllocSharedOp, SubtileOp, LoadAsyncOp, WaitOp, LoadOp, StoreOp>(op))
+    return unsupportedSharedMemoryReason(op, chip);
   if (isa<MmaOp>(op))
     return unsupportedMmaReason(op, chip);
   return "is not supported yet";
@@ -95,6 +95,12 @@ struct ConvertHKToAMDGPU
           << chip << "'; supported: " << ::hk::supportedChipNames();
       return signalPassFailure();
     }
+    // The grid remaps are index arithmetic whose formulas hk-expand-remaps
+    // owns; expanding them first leaves no hk op for them here.
+    OpPassManager remaps(ModuleOp::getOperationName());
+    remaps.addPass(createHKExpandRemaps());
+    if (failed(runPipeline(remaps, module)))
+      return signalPassFailure();
     if (failed(checkSupported(*info)))
       return signalPassFailure();
 
@@ -108,6 +114,13 @@ struct ConvertHKToAMDGPU
     populateMmaToMFMAPatterns(converter, patterns, state);
     populateElementwisePatterns(converter, patterns);
     populateSyncToROCDLPatterns(converter, patterns);
+    populateReductionPatterns(converter, patterns, state);
+    populateBroadcastPatterns(converter, patterns);
+    populateMaskPatterns(converter, patterns);
+    populateLayoutChangePatterns(converter, patterns);
+    populateAtomicAddPatterns(converter, patterns, state);
+    populateSharedMemoryPatterns(converter, patterns, state);
+    populateAsyncCopyPatterns(converter, patterns, state);
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<HKDialect>();
@@ -116,6 +129,7 @@ struct ConvertHKToAMDGPU
                            vector::VectorDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [&](Operation *op) { return converter.isLegal(op); });
+    populateMathToROCDLPatterns(converter, patterns, target);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -8,6 +8,7 @@
 #ifndef HK_CONVERSION_HKTOAMDGPU_HKTOAMDGPU_H
 #define HK_CONVERSION_HKTOAMDGPU_HKTOAMDGPU_H
 
+#include "hk/Dialect/HK/SharedLayout.h"
 #include "hk/Target/Chip.h"
 
 #include "mlir/IR/Value.h"
@@ -60,12 +61,63 @@ void populateElementwisePatterns(TypeConverter &converter,
 /// Barriers, priorities and scheduler hints.
 void populateSyncToROCDLPatterns(TypeConverter &converter,
                                  RewritePatternSet &patterns);
+/// hk.row_reduce, hk.col_reduce.
+void populateReductionPatterns(TypeConverter &converter,
+                               RewritePatternSet &patterns,
+                               LoweringState &state);
+/// hk.row_broadcast, hk.col_broadcast.
+void populateBroadcastPatterns(TypeConverter &converter,
+                               RewritePatternSet &patterns);
+/// hk.tril, hk.triu, hk.bounds_mask.
+void populateMaskPatterns(TypeConverter &converter,
+                          RewritePatternSet &patterns);
+/// hk.transpose, hk.swap_layout.
+void populateLayoutChangePatterns(TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+/// hk.atomic_add into global memory.
+void populateAtomicAddPatterns(TypeConverter &converter,
+                               RewritePatternSet &patterns,
+                               LoweringState &state);
+/// math.exp2, math.log2, math.rsqrt as device instructions (never ocml
+/// calls); makes them illegal in `target`.
+void populateMathToROCDLPatterns(TypeConverter &converter,
+                                 RewritePatternSet &patterns,
+                                 ConversionTarget &target);
+
+/// !hk.st -> LDS memref (see SharedMemory.cpp), !hk.token -> i32.
+void populateSharedMemoryTypeConversions(TypeConverter &converter);
+/// hk.alloc_shared, hk.subtile, hk.load / hk.store between registers and
+/// shared tiles.
+void populateSharedMemoryPatterns(TypeConverter &converter,
+                                  RewritePatternSet &patterns,
+                                  LoweringState &state);
+/// hk.load_async, hk.wait, hk.store of a shared tile to global memory.
+void populateAsyncCopyPatterns(TypeConverter &converter,
+                               RewritePatternSet &patterns,
+                               LoweringState &state);
+/// SharedLayout.h's layout of a shared tile type.
+::hk::SharedLayout sharedLayoutOf(Type sharedTile);
+/// SharedLayout::swizzle of `row` (a row inside a subtile), in elements.
+Value emitSwizzleElems(OpBuilder &b, Location loc,
+                       const ::hk::SharedLayout &layout, Value row);
+/// The indices, into the lowered shared tile, of its element (row, col).
+SmallVector<Value> emitSharedIndices(OpBuilder &b, Location loc,
+                                     const ::hk::SharedLayout &layout,
+                                     Value row, Value col);
 
 /// Why `op` (an hk op or an op on register tiles) cannot be lowered for
 /// `chip` yet, or an empty string if it can.
 std::string unsupportedReason(Operation *op, const ::hk::ChipInfo &chip);
+/// The part of unsupportedReason that concerns shared tiles and copies.
+std::string unsupportedSharedMemoryReason(Operation *op,
+                                          const ::hk::ChipInfo &chip);
 /// The part of unsupportedReason that concerns hk.mma.
 std::string unsupportedMmaReason(Operation *op, const ::hk::ChipInfo &chip);
+/// The part of unsupportedReason that concerns hk.swap_layout.
+std::string unsupportedSwapLayoutReason(Operation *op);
+/// The part of unsupportedReason that concerns math ops: those that would
+/// become ROCm device library calls.
+std::string unsupportedMathReason(Operation *op);
 
 } // namespace mlir::hk
 

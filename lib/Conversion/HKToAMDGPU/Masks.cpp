@@ -1,0 +1,137 @@
+//===- Masks.cpp - hk.tril, hk.triu, hk.bounds_mask -----------------------===//
+//
+// Whether an element is kept depends on its position, which LaneMap gives
+// as a lane-dependent part (computed once) plus a constant per register. So
+// each mask is one vector compare of the lane's base position, splat, plus
+// a constant vector of per-register offsets, and one select. Positions are
+// i32: tiles and tensors index far below 2^31.
+//===----------------------------------------------------------------------===//
+
+#include "LaneMap.h"
+#include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
+#include "hk/Dialect/HK/HKDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+namespace {
+
+/// Positions of the running lane's registers: `base + offsets[reg]`.
+struct Positions {
+  Value rowBase, colBase; ///< i32, this lane's register-0 part plus offsets
+  SmallVector<int32_t> rows, cols;
+};
+
+} // namespace
+
+static Value toI32(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI32Type(), index);
+}
+
+static Value splat(OpBuilder &b, Location loc, int64_t n, Value scalar) {
+  return vector::BroadcastOp::create(
+      b, loc, VectorType::get({n}, scalar.getType()), scalar);
+}
+
+static Value constI32s(OpBuilder &b, Location loc, ArrayRef<int32_t> values) {
+  auto type =
+      VectorType::get({static_cast<int64_t>(values.size())}, b.getI32Type());
+  return arith::ConstantOp::create(b, loc,
+                                   DenseIntElementsAttr::get(type, values));
+}
+
+static FailureOr<Positions> positionsOf(OpBuilder &b, Location loc,
+                                        Type tileType, Value rowOffset,
+                                        Value colOffset) {
+  std::optional<LaneMap> map =
+      laneMapOf(getTileLayout(cast<RankedTensorType>(tileType)));
+  if (!map)
+    return failure();
+  auto [laneRow, laneCol] = emitLaneOffset(b, loc, *map);
+  Positions p;
+  p.rowBase = toI32(b, loc, arith::AddIOp::create(b, loc, laneRow, rowOffset));
+  p.colBase = toI32(b, loc, arith::AddIOp::create(b, loc, laneCol, colOffset));
+  for (::hk::Coord c : map->regs) {
+    p.rows.push_back(static_cast<int32_t>(c.row));
+    p.cols.push_back(static_cast<int32_t>(c.col));
+  }
+  return p;
+}
+
+namespace {
+
+/// tril keeps `col - row <= diagonal`, triu `col - row >= diagonal`.
+template <typename TriangleOp, arith::CmpIPredicate keep>
+struct TriangleLowering : OpConversionPattern<TriangleOp> {
+  using OpConversionPattern<TriangleOp>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(TriangleOp op, typename TriangleOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<Positions> p =
+        positionsOf(rewriter, loc, op.getType(), adaptor.getRowOffset(),
+                    adaptor.getColOffset());
+    if (failed(p))
+      return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
+    int64_t n = p->rows.size();
+    SmallVector<int32_t> diffs;
+    for (int64_t r = 0; r < n; ++r)
+      diffs.push_back(p->cols[r] - p->rows[r]);
+    Value base = arith::SubIOp::create(rewriter, loc, p->colBase, p->rowBase);
+    Value diff =
+        arith::AddIOp::create(rewriter, loc, splat(rewriter, loc, n, base),
+                              constI32s(rewriter, loc, diffs));
+    Value diag =
+        constI32s(rewriter, loc, SmallVector<int32_t>(n, op.getDiagonal()));
+    Value kept = arith::CmpIOp::create(rewriter, loc, keep, diff, diag);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(
+        op, kept, adaptor.getSource(),
+        splat(rewriter, loc, n, adaptor.getFill()));
+    return success();
+  }
+};
+
+struct BoundsMaskLowering : OpConversionPattern<BoundsMaskOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BoundsMaskOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<Positions> p =
+        positionsOf(rewriter, loc, op.getType(), adaptor.getRowOffset(),
+                    adaptor.getColOffset());
+    if (failed(p))
+      return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
+    int64_t n = p->rows.size();
+    // Unsigned: a negative position is out of range too.
+    auto inRange = [&](Value base, ArrayRef<int32_t> offsets, Value limit) {
+      Value pos =
+          arith::AddIOp::create(rewriter, loc, splat(rewriter, loc, n, base),
+                                constI32s(rewriter, loc, offsets));
+      return arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, pos,
+          splat(rewriter, loc, n, toI32(rewriter, loc, limit)));
+    };
+    Value kept = arith::AndIOp::create(
+        rewriter, loc, inRange(p->rowBase, p->rows, adaptor.getRows()),
+        inRange(p->colBase, p->cols, adaptor.getCols()));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(
+        op, kept, adaptor.getSource(),
+        splat(rewriter, loc, n, adaptor.getFill()));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::hk::populateMaskPatterns(TypeConverter &converter,
+                                    RewritePatternSet &patterns) {
+  patterns.add<TriangleLowering<TrilOp, arith::CmpIPredicate::sle>,
+               TriangleLowering<TriuOp, arith::CmpIPredicate::sge>,
+               BoundsMaskLowering>(converter, patterns.getContext());
+}

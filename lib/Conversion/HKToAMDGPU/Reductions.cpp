@@ -1,0 +1,151 @@
+//===- Reductions.cpp - hk.row_reduce / hk.col_reduce across lanes --------===//
+//
+// A row (column) reduction is done in two steps. Each lane first combines
+// the elements it holds of each row into the register of the row vector
+// that holds that row (AxisMap, from Layout.h). The lanes sharing a row then
+// exchange partial results over xor distances, a butterfly: after the step
+// for distance d every lane holds the combination over itself and l ^ d, so
+// after all steps every lane holding the row has its full value, already in
+// the vector layout. A butterfly combines a with b in one lane and b with a
+// in its partner, so (with commutative operators) all lanes end with
+// bitwise the same value.
+//===----------------------------------------------------------------------===//
+
+#include "AxisMap.h"
+#include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
+#include "hk/Dialect/HK/HKDialect.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+/// max and min are IEEE maxNum / minNum, as HK's `max` (fmaxf): a NaN
+/// operand is ignored, so a masked row of -inf stays -inf.
+static Value combineReduce(OpBuilder &b, Location loc, ReduceKind kind, Value x,
+                           Value y) {
+  bool isFloat = isa<FloatType>(getElementTypeOrSelf(x.getType()));
+  switch (kind) {
+  case ReduceKind::Max:
+    return isFloat ? arith::MaxNumFOp::create(b, loc, x, y).getResult()
+                   : arith::MaxSIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::Min:
+    return isFloat ? arith::MinNumFOp::create(b, loc, x, y).getResult()
+                   : arith::MinSIOp::create(b, loc, x, y).getResult();
+  case ReduceKind::Sum:
+    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+                   : arith::AddIOp::create(b, loc, x, y).getResult();
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// DPP on each element (amdgpu.dpp takes scalars only).
+static Value dppEach(OpBuilder &b, Location loc, Value v, amdgpu::DPPPerm perm,
+                     Attribute arg) {
+  auto type = cast<VectorType>(v.getType());
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < type.getNumElements(); ++i) {
+    Value e = vector::ExtractOp::create(b, loc, v, i);
+    out.push_back(amdgpu::DPPOp::create(b, loc, e, e, perm, arg));
+  }
+  return vector::FromElementsOp::create(b, loc, type, out);
+}
+
+/// The value of `v` in lane `lane ^ d`, for every lane. Each instruction
+/// used is exactly that permutation: DPP quad_perm swaps within quads
+/// (d = 1, 2), DPP row_ror:8 within 16-lane rows is xor 8, and
+/// v_permlane16/32_swap (gfx950) exchange halves of 32 and 64 lanes.
+/// Otherwise gpu.shuffle xor (ds_swizzle or ds_bpermute, through the LDS
+/// crossbar without touching memory).
+static Value xorLanes(OpBuilder &b, Location loc, Value v, int64_t d,
+                      const ::hk::ChipInfo &chip) {
+  auto perm = [&](ArrayRef<int32_t> p) {
+    SmallVector<Attribute> attrs;
+    for (int32_t x : p)
+      attrs.push_back(b.getI32IntegerAttr(x));
+    return b.getArrayAttr(attrs);
+  };
+  if (d == 1)
+    return dppEach(b, loc, v, amdgpu::DPPPerm::quad_perm, perm({1, 0, 3, 2}));
+  if (d == 2)
+    return dppEach(b, loc, v, amdgpu::DPPPerm::quad_perm, perm({2, 3, 0, 1}));
+  if (d == 8)
+    return dppEach(b, loc, v, amdgpu::DPPPerm::row_ror, b.getI32IntegerAttr(8));
+  if ((d == 16 || d == 32) && chip.hasPermlaneSwap)
+    return amdgpu::PermlaneSwapOp::create(b, loc, v, d);
+  return gpu::ShuffleOp::create(b, loc, v, d, ::hk::kWaveSize,
+                                gpu::ShuffleMode::XOR)
+      .getShuffleResult();
+}
+
+/// Each lane's combination, per vector register, of the tile registers
+/// holding that register's row (column): one vector.shuffle per tile
+/// register picked for each vector register, combined elementwise.
+static FailureOr<Value> reduceInLane(OpBuilder &b, Location loc,
+                                     ReduceKind kind, Value tile,
+                                     const AxisMap &map, int64_t numRegs) {
+  SmallVector<SmallVector<int64_t>> sources(numRegs);
+  for (auto [reg, v] : llvm::enumerate(map.vectorReg))
+    sources[v].push_back(reg);
+  size_t perReg = sources.front().size();
+  if (perReg == 0 ||
+      llvm::any_of(sources, [&](const auto &s) { return s.size() != perReg; }))
+    return failure();
+  Value acc;
+  for (size_t j = 0; j < perReg; ++j) {
+    SmallVector<int64_t> mask;
+    for (const auto &s : sources)
+      mask.push_back(s[j]);
+    Value part = vector::ShuffleOp::create(b, loc, tile, tile, mask);
+    acc = acc ? combineReduce(b, loc, kind, acc, part) : part;
+  }
+  return acc;
+}
+
+namespace {
+
+template <typename ReduceOp>
+struct ReduceLowering : OpConversionPattern<ReduceOp> {
+  ReduceLowering(TypeConverter &converter, MLIRContext *ctx,
+                 LoweringState &state)
+      : OpConversionPattern<ReduceOp>(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(ReduceOp op, typename ReduceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tileType = cast<RankedTensorType>(op.getSource().getType());
+    auto vecType = cast<RankedTensorType>(op.getType());
+    std::optional<AxisMap> map =
+        axisMapOf(getTileLayout(tileType), getVectorLayout(vecType));
+    if (!map)
+      return rewriter.notifyMatchFailure(op, "no lane-local axis map");
+    Location loc = op.getLoc();
+    FailureOr<Value> acc =
+        reduceInLane(rewriter, loc, op.getKind(), adaptor.getSource(), *map,
+                     getVectorLayout(vecType).regsPerLane());
+    if (failed(acc))
+      return rewriter.notifyMatchFailure(op, "uneven registers per row");
+    Value result = *acc;
+    for (int64_t d : map->laneXors)
+      result = combineReduce(rewriter, loc, op.getKind(), result,
+                             xorLanes(rewriter, loc, result, d, state.chip));
+    if (Value init = adaptor.getInit())
+      result = combineReduce(rewriter, loc, op.getKind(), init, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  LoweringState &state;
+};
+
+} // namespace
+
+void mlir::hk::populateReductionPatterns(TypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         LoweringState &state) {
+  patterns.add<ReduceLowering<RowReduceOp>, ReduceLowering<ColReduceOp>>(
+      converter, patterns.getContext(), state);
+}
