@@ -76,4 +76,25 @@ def HKExpandRemaps : Pass<"hk-expand-remaps"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def HKSchedule : Pass<"hk-schedule", "::mlir::ModuleOp"> {
+  let summary = "expands hk.ping_pong and hk.interleave into explicit barriers, priorities and scheduling hints";
+  let description = [{
+    Inlines every `hk.ping_pong` and `hk.interleave` region and its
+    `hk.cluster`s. In a ping-pong, every cluster ends with `hk.barrier`,
+    compute clusters run between `hk.set_prio 1` and `hk.set_prio 0`,
+    `hk.sched_barrier 0` fences keep clusters apart, and waves 4-7 execute
+    one extra barrier before the region and waves 0-3 one after it, so the
+    two groups of four waves run one cluster apart and every wave executes
+    as many barriers; an `hk.barrier` written inside the region is an
+    error. In an interleave, each compute cluster and the memory cluster
+    that follows it share one fenced scheduling region that ends with
+    `hk.sched_group` pairs asking the backend to alternate single MFMAs
+    with single memory instructions. See docs/schedules.md.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // HK_PASSES_TD
