@@ -1,0 +1,360 @@
+//===- AsyncCopy.cpp - copies between global memory and shared tiles ------===//
+//
+// hk.load_async (global -> shared), hk.wait and hk.store (shared -> global)
+// walk the shared tile in its physical order: a wave instruction covers 64*w
+// consecutive bytes of one subtile, lane l the w bytes at l*w. That is what
+// LDS DMA forces (its LDS write is linear in the lane), so the swizzle of
+// SharedLayout.h is applied on the global side: each lane asks
+// SharedLayout::elementInSubtile, emitted for its running offset, which
+// elements its bytes hold, and reads (writes) those in global memory. w
+// never exceeds a 16-byte chunk or a row, so those elements are consecutive
+// in one row.
+//===----------------------------------------------------------------------===//
+
+#include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
+#include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Dialect/HK/SharedLayout.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+static Value cst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+static Value ult(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+}
+
+namespace {
+
+/// How a copy walks the shared tile: `bytes` per lane per instruction,
+/// `perSubtile` instructions per subtile, `count` in all.
+struct CopyPlan {
+  ::hk::SharedLayout shared;
+  int64_t bytes, perSubtile, count;
+
+  CopyPlan(const ::hk::SharedLayout &l, int64_t maxBytes) : shared(l) {
+    bytes = std::min({maxBytes, ::hk::SharedLayout::kChunkBytes, l.rowBytes(),
+                      l.subtileBytes() / ::hk::kWaveSize});
+    perSubtile = l.subtileBytes() / (bytes * ::hk::kWaveSize);
+    count = perSubtile * (l.rows / l.subRows) * l.subtilesPerRow();
+  }
+  int64_t elems() const { return bytes / shared.elemBytes; }
+};
+
+/// One lane's part of instruction `inst`: the LDS indices of the start of
+/// the instruction (uniform) and of the lane's bytes, and the tile element
+/// its first byte holds.
+struct LanePiece {
+  SmallVector<Value> ldsBase, ldsLane;
+  Value row, col;
+};
+
+/// The global memref around a tile: the buffer and the tile's origin.
+struct GlobalTile {
+  const GlobalBuffer *buf;
+  SmallVector<Value> origin; ///< per dimension, tile coordinates scaled
+  bool unitStride;
+};
+
+} // namespace
+
+static LanePiece lanePiece(OpBuilder &b, Location loc, const CopyPlan &p,
+                           Value inst, Value lane) {
+  const ::hk::SharedLayout &l = p.shared;
+  Value perSub = cst(b, loc, p.perSubtile);
+  Value sub = arith::DivUIOp::create(b, loc, inst, perSub);
+  Value part = arith::RemUIOp::create(b, loc, inst, perSub);
+  Value spr = cst(b, loc, l.subtilesPerRow());
+  Value si = arith::DivUIOp::create(b, loc, sub, spr);
+  Value sj = arith::RemUIOp::create(b, loc, sub, spr);
+  Value instElems = cst(b, loc, p.elems() * ::hk::kWaveSize);
+  Value base = arith::MulIOp::create(b, loc, part, instElems);
+  Value inSub = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(b, loc, lane, cst(b, loc, p.elems())));
+  // elementInSubtile, in elements: the row, then the XOR undone on the column.
+  Value sc = cst(b, loc, l.subCols);
+  Value rr = arith::DivUIOp::create(b, loc, inSub, sc);
+  Value cc =
+      arith::XOrIOp::create(b, loc, arith::RemUIOp::create(b, loc, inSub, sc),
+                            emitSwizzleElems(b, loc, l, rr));
+  LanePiece piece;
+  piece.ldsBase = {si, sj, base};
+  piece.ldsLane = {si, sj, inSub};
+  piece.row = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, si, cst(b, loc, l.subRows)), rr);
+  piece.col =
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, sj, sc), cc);
+  return piece;
+}
+
+static GlobalTile globalTile(OpBuilder &b, Location loc, LoweringState &state,
+                             Value memref, ValueRange indices,
+                             const ::hk::SharedLayout &l) {
+  GlobalTile g;
+  g.buf = &state.getBuffer(b, memref);
+  auto type = cast<MemRefType>(memref.getType());
+  int64_t rank = type.getRank();
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t scale = d == rank - 1 ? l.cols : d == rank - 2 ? l.rows : 1;
+    g.origin.push_back(scale == 1 ? indices[d]
+                                  : arith::MulIOp::create(b, loc, indices[d],
+                                                          cst(b, loc, scale)));
+  }
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  g.unitStride = succeeded(type.getStridesAndOffset(strides, offset)) &&
+                 strides.back() == 1;
+  return g;
+}
+
+/// Global offset of tile element (row, col + shift), and whether every
+/// dimension but the last is in range and the column is.
+static std::pair<Value, Value> globalOffset(OpBuilder &b, Location loc,
+                                            const GlobalTile &g, Value row,
+                                            Value col, int64_t shift) {
+  int64_t rank = g.origin.size();
+  SmallVector<Value> pos(g.origin);
+  pos[rank - 2] = arith::AddIOp::create(b, loc, pos[rank - 2], row);
+  pos[rank - 1] = arith::AddIOp::create(
+      b, loc, pos[rank - 1],
+      arith::AddIOp::create(b, loc, col, cst(b, loc, shift)));
+  Value off, ok;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value term = arith::MulIOp::create(b, loc, pos[d], g.buf->strides[d]);
+    off = off ? arith::AddIOp::create(b, loc, off, term) : term;
+    Value in = ult(b, loc, pos[d], g.buf->sizes[d]);
+    ok = ok ? arith::AndIOp::create(b, loc, ok, in) : in;
+  }
+  return {off, ok};
+}
+
+/// `off` when `ok`, else the extent (which the buffer answers with zero).
+static Value guarded(OpBuilder &b, Location loc, const GlobalTile &g,
+                     std::pair<Value, Value> offOk) {
+  return arith::SelectOp::create(b, loc, offOk.second, offOk.first,
+                                 g.buf->extent);
+}
+
+/// Emits `body(inst)` for the instructions of `plan` taken by wave `wave` of
+/// `waves`: inst = k * waves + wave for k = 0, 1, ...
+static void forEachInstruction(OpBuilder &b, Location loc, const CopyPlan &plan,
+                               Value wave, int64_t waves,
+                               function_ref<void(OpBuilder &, Value)> body) {
+  int64_t trips = (plan.count + waves - 1) / waves;
+  auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, trips),
+                                 cst(b, loc, 1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value inst = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, loop.getInductionVar(), cst(b, loc, waves)),
+      wave);
+  if (plan.count % waves) {
+    auto inRange = scf::IfOp::create(
+        b, loc, ult(b, loc, inst, cst(b, loc, plan.count)), false);
+    b.setInsertionPointToStart(inRange.thenBlock());
+  }
+  body(b, inst);
+}
+
+/// Lane id and wave id (uniform, through readfirstlane).
+static std::pair<Value, Value> laneAndWave(OpBuilder &b, Location loc) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value size = cst(b, loc, ::hk::kWaveSize);
+  Value lane = arith::RemUIOp::create(b, loc, tid, size);
+  Type i32 = b.getI32Type();
+  Value wave32 = arith::IndexCastUIOp::create(
+      b, loc, i32, arith::DivUIOp::create(b, loc, tid, size));
+  Value uniform = ROCDL::ReadfirstlaneOp::create(b, loc, i32, wave32);
+  return {lane,
+          arith::IndexCastUIOp::create(b, loc, b.getIndexType(), uniform)};
+}
+
+/// Reads the lane's elements one by one (each zero when out of range) and
+/// writes them to its place in LDS: for chunks that cross the right edge of
+/// the memref and memrefs whose rows are not contiguous.
+static void stagedCopy(OpBuilder &b, Location loc, const CopyPlan &plan,
+                       const GlobalTile &g, const LanePiece &piece, Value lds,
+                       Type elt) {
+  SmallVector<Value> elems;
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elt));
+  for (int64_t j = 0; j < plan.elems(); ++j) {
+    auto offOk = globalOffset(b, loc, g, piece.row, piece.col, j);
+    Value v = memref::LoadOp::create(b, loc, g.buf->buffer,
+                                     guarded(b, loc, g, offOk));
+    // Inside the buffer but past the row: the next row's data, not zero.
+    elems.push_back(arith::SelectOp::create(b, loc, offOk.second, v, zero));
+  }
+  auto vecType = VectorType::get({plan.elems()}, elt);
+  Value vec = vector::FromElementsOp::create(b, loc, vecType, elems);
+  vector::StoreOp::create(b, loc, vec, lds, piece.ldsLane);
+}
+
+namespace {
+
+/// hk.load_async: the first `waves` waves split the instructions; each
+/// lane DMAs its w bytes (gfx950: 16, gfx942: 4; Chip.h's ldsDmaBytes) from
+/// the global position of the elements they hold, or zeros when the chunk
+/// is out of range. A chunk crossing the right edge of the memref is copied
+/// through registers, element by element.
+struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
+  LoadAsyncLowering(TypeConverter &converter, MLIRContext *ctx,
+                    LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(LoadAsyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    auto kernelWaves =
+        func ? func->getAttrOfType<IntegerAttr>("hk.waves") : IntegerAttr();
+    if (!kernelWaves)
+      return rewriter.notifyMatchFailure(op, "kernel not lowered yet");
+    int64_t waves = op.getWaves() ? *op.getWaves() : kernelWaves.getInt();
+    Location loc = op.getLoc();
+    CopyPlan plan(sharedLayoutOf(op.getDest().getType()),
+                  state.chip.ldsDmaBytes);
+    GlobalTile g = globalTile(rewriter, loc, state, adaptor.getSource(),
+                              adaptor.getIndices(), plan.shared);
+    Type elt = op.getDest().getType().getElementType();
+    Value lds = adaptor.getDest();
+    auto [lane, wave] = laneAndWave(rewriter, loc);
+
+    auto emit = [&](OpBuilder &b, Value inst) {
+      LanePiece piece = lanePiece(b, loc, plan, inst, lane);
+      if (!g.unitStride)
+        return stagedCopy(b, loc, plan, g, piece, lds, elt);
+      auto first = globalOffset(b, loc, g, piece.row, piece.col, 0);
+      auto last =
+          globalOffset(b, loc, g, piece.row, piece.col, plan.elems() - 1);
+      // Partly in range: the start is, the end is not.
+      Value partial = arith::AndIOp::create(
+          b, loc, first.second,
+          arith::XOrIOp::create(b, loc, last.second,
+                                arith::ConstantIntOp::create(b, loc, 1, 1)));
+      auto ifOp = scf::IfOp::create(b, loc, partial, /*withElse=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      stagedCopy(b, loc, plan, g, piece, lds, elt);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      Value off = guarded(b, loc, g, {first.first, last.second});
+      Type transfer =
+          plan.elems() == 1 ? elt : VectorType::get({plan.elems()}, elt);
+      amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off}, lds,
+                                    piece.ldsBase, TypeAttr::get(transfer));
+    };
+
+    auto kernelWaveCount = kernelWaves.getInt();
+    if (waves < kernelWaveCount) {
+      auto mine = scf::IfOp::create(
+          rewriter, loc, ult(rewriter, loc, wave, cst(rewriter, loc, waves)),
+          false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(mine.thenBlock());
+      forEachInstruction(rewriter, loc, plan, wave, waves, emit);
+    } else {
+      forEachInstruction(rewriter, loc, plan, wave, waves, emit);
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, 0, 32);
+    return success();
+  }
+
+  LoweringState &state;
+};
+
+/// hk.wait: every global load (vmcnt, which LDS DMA also counts) and every
+/// LDS access (lgkmcnt, for the staged writes) of the wave has completed.
+/// Zero counts are conservative; the minimal counts are a later pass.
+struct WaitLowering : OpConversionPattern<WaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    IntegerAttr zero = rewriter.getI32IntegerAttr(0);
+    rewriter.replaceOpWithNewOp<amdgpu::MemoryCounterWaitOp>(
+        op, /*load=*/zero, /*store=*/IntegerAttr(), /*ds=*/zero,
+        /*exp=*/IntegerAttr(), /*tensor=*/IntegerAttr());
+    return success();
+  }
+};
+
+/// hk.store of a shared tile to global memory. The op is per wave, so each
+/// wave that runs it stores the whole tile (right under any control flow);
+/// each lane reads its 16 bytes of LDS in physical order (conflict free) and
+/// writes them where they belong; out-of-range parts are dropped.
+struct SharedToGlobalLowering : OpConversionPattern<StoreOp> {
+  SharedToGlobalLowering(TypeConverter &converter, MLIRContext *ctx,
+                         LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
+
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto st = dyn_cast<SharedTileType>(op.getValue().getType());
+    if (!st)
+      return rewriter.notifyMatchFailure(op, "not a shared-to-global store");
+    Location loc = op.getLoc();
+    CopyPlan plan(sharedLayoutOf(st), ::hk::SharedLayout::kChunkBytes);
+    GlobalTile g = globalTile(rewriter, loc, state, adaptor.getDest(),
+                              adaptor.getIndices(), plan.shared);
+    Type elt = st.getElementType();
+    Value lds = adaptor.getValue();
+    Value lane = laneAndWave(rewriter, loc).first;
+    forEachInstruction(rewriter, loc, plan, cst(rewriter, loc, 0), 1,
+                       [&](OpBuilder &b, Value inst) {
+                         LanePiece piece = lanePiece(b, loc, plan, inst, lane);
+                         auto vecType = VectorType::get({plan.elems()}, elt);
+                         Value v = vector::LoadOp::create(b, loc, vecType, lds,
+                                                          piece.ldsLane);
+                         storePiece(b, loc, plan, g, piece, v);
+                       });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// Whole when the last element is in range and the row contiguous, else
+  /// element by element (the right edge, or strided rows).
+  static void storePiece(OpBuilder &b, Location loc, const CopyPlan &plan,
+                         const GlobalTile &g, const LanePiece &piece, Value v) {
+    auto last = globalOffset(b, loc, g, piece.row, piece.col, plan.elems() - 1);
+    Value whole = last.second;
+    if (!g.unitStride)
+      whole = arith::ConstantIntOp::create(b, loc, 0, 1);
+    auto ifOp = scf::IfOp::create(b, loc, whole, /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    auto first = globalOffset(b, loc, g, piece.row, piece.col, 0);
+    vector::StoreOp::create(b, loc, v, g.buf->buffer, ValueRange{first.first});
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    for (int64_t j = 0; j < plan.elems(); ++j) {
+      auto offOk = globalOffset(b, loc, g, piece.row, piece.col, j);
+      Value e = vector::ExtractOp::create(b, loc, v, j);
+      memref::StoreOp::create(b, loc, e, g.buf->buffer,
+                              ValueRange{guarded(b, loc, g, offOk)});
+    }
+  }
+
+  LoweringState &state;
+};
+
+} // namespace
+
+void mlir::hk::populateAsyncCopyPatterns(TypeConverter &converter,
+                                         RewritePatternSet &patterns,
+                                         LoweringState &state) {
+  patterns.add<LoadAsyncLowering, SharedToGlobalLowering>(
+      converter, patterns.getContext(), state);
+  patterns.add<WaitLowering>(converter, patterns.getContext());
+}

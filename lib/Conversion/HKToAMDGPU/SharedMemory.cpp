@@ -1,0 +1,293 @@
+//===- SharedMemory.cpp - shared tiles: allocation, views, register access ===//
+//
+// A shared tile becomes a view of an LDS buffer, indexed [subtile row,
+// subtile column, element inside the subtile] (see sharedTileMemRefType).
+// Every address inside a subtile comes from SharedLayout.h: the lowering
+// emits its XOR swizzle for the running lane and nothing else encodes it.
+// hk.load / hk.store between registers and a shared tile move each lane's
+// runs (sharedAccessRuns) as one vector access of up to 16 bytes.
+//===----------------------------------------------------------------------===//
+
+#include "LaneMap.h"
+#include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
+#include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Dialect/HK/SharedLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+
+::hk::SharedLayout mlir::hk::sharedLayoutOf(Type sharedTile) {
+  auto t = cast<SharedTileType>(sharedTile);
+  return {t.getRows(), t.getCols(), t.getSubtileShape()[0],
+          t.getSubtileShape()[1],
+          t.getElementType().getIntOrFloatBitWidth() / 8};
+}
+
+/// memref<(R/SR) x (C/SC) x (SR*SC) x T, strided<[?, SR*SC, 1], offset: ?>>
+/// in workgroup memory. The row pitch and offset are dynamic because a view
+/// (hk.subtile) keeps its parent's pitch and starts inside it.
+static MemRefType sharedTileMemRefType(SharedTileType t) {
+  ::hk::SharedLayout l = sharedLayoutOf(t);
+  int64_t sub = l.subRows * l.subCols;
+  MLIRContext *ctx = t.getContext();
+  auto layout = StridedLayoutAttr::get(ctx, ShapedType::kDynamic,
+                                       {ShapedType::kDynamic, sub, 1});
+  return MemRefType::get({l.rows / l.subRows, l.cols / l.subCols, sub},
+                         t.getElementType(), layout,
+                         gpu::AddressSpaceAttr::get(
+                             ctx, gpu::GPUDialect::getWorkgroupAddressSpace()));
+}
+
+void mlir::hk::populateSharedMemoryTypeConversions(TypeConverter &converter) {
+  converter.addConversion(
+      [](SharedTileType t) -> Type { return sharedTileMemRefType(t); });
+  // Waits are conservative (everything outstanding), so a token carries
+  // nothing at run time.
+  converter.addConversion(
+      [](TokenType t) -> Type { return IntegerType::get(t.getContext(), 32); });
+}
+
+static Value cst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value mlir::hk::emitSwizzleElems(OpBuilder &b, Location loc,
+                                 const ::hk::SharedLayout &l, Value row) {
+  if (l.chunkMask() == 0)
+    return cst(b, loc, 0);
+  int64_t lo = l.swizzleShift();
+  Value a = lo ? arith::ShRUIOp::create(b, loc, row, cst(b, loc, lo)) : row;
+  Value c = arith::ShRUIOp::create(b, loc, row, cst(b, loc, lo + 1));
+  Value f = arith::AndIOp::create(b, loc, arith::XOrIOp::create(b, loc, a, c),
+                                  cst(b, loc, l.chunkMask()));
+  return arith::MulIOp::create(
+      b, loc, f, cst(b, loc, ::hk::SharedLayout::kChunkBytes / l.elemBytes));
+}
+
+SmallVector<Value> mlir::hk::emitSharedIndices(OpBuilder &b, Location loc,
+                                               const ::hk::SharedLayout &l,
+                                               Value row, Value col) {
+  Value sr = cst(b, loc, l.subRows), sc = cst(b, loc, l.subCols);
+  Value rr = arith::RemUIOp::create(b, loc, row, sr);
+  Value cc = arith::RemUIOp::create(b, loc, col, sc);
+  Value swz =
+      arith::XOrIOp::create(b, loc, cc, emitSwizzleElems(b, loc, l, rr));
+  Value inner =
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, rr, sc), swz);
+  return {arith::DivUIOp::create(b, loc, row, sr),
+          arith::DivUIOp::create(b, loc, col, sc), inner};
+}
+
+namespace {
+
+/// hk.alloc_shared -> a memref.global of the tile's bytes in workgroup
+/// memory, in the kernel's gpu.module, seen through sharedTileMemRefType. The
+/// gpu.func records the kernel's LDS bytes as `hk.lds_bytes`.
+struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AllocSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    auto module = op->getParentOfType<gpu::GPUModuleOp>();
+    if (!func || !module)
+      return rewriter.notifyMatchFailure(op, "kernel not lowered yet");
+    SharedTileType type = op.getType();
+    ::hk::SharedLayout l = sharedLayoutOf(type);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+
+    auto space = gpu::AddressSpaceAttr::get(
+        ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+    auto flatType = MemRefType::get({l.rows * l.cols}, type.getElementType(),
+                                    MemRefLayoutAttrInterface(), space);
+    std::string name;
+    for (int i = 0;; ++i) {
+      name = (func.getName() + "_lds" + Twine(i)).str();
+      if (!SymbolTable::lookupSymbolIn(module, name))
+        break;
+    }
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      // 16-byte alignment is what the widest LDS access needs; bank
+      // conflicts depend only on offsets relative to each other.
+      memref::GlobalOp::create(
+          rewriter, loc, name, rewriter.getStringAttr("private"), flatType,
+          Attribute(), /*constant=*/false, rewriter.getI64IntegerAttr(16));
+    }
+    Value flat = memref::GetGlobalOp::create(rewriter, loc, flatType, name);
+    int64_t sub = l.subRows * l.subCols;
+    SmallVector<OpFoldResult> sizes = {
+        rewriter.getIndexAttr(l.rows / l.subRows),
+        rewriter.getIndexAttr(l.subtilesPerRow()), rewriter.getIndexAttr(sub)};
+    SmallVector<OpFoldResult> strides = {
+        cst(rewriter, loc, l.subtilesPerRow() * sub),
+        rewriter.getIndexAttr(sub), rewriter.getIndexAttr(1)};
+    rewriter.replaceOpWithNewOp<memref::ReinterpretCastOp>(
+        op, sharedTileMemRefType(type), flat, cst(rewriter, loc, 0), sizes,
+        strides);
+
+    auto prev = func->getAttrOfType<IntegerAttr>("hk.lds_bytes");
+    int64_t bytes = (prev ? prev.getInt() : 0) + l.sizeInBytes();
+    rewriter.modifyOpInPlace(func, [&] {
+      func->setAttr("hk.lds_bytes", rewriter.getI64IntegerAttr(bytes));
+    });
+    return success();
+  }
+};
+
+/// hk.subtile -> memref.subview over whole subtiles of the parent.
+struct SubtileLowering : OpConversionPattern<SubtileOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SubtileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ::hk::SharedLayout l = sharedLayoutOf(op.getType());
+    Location loc = op.getLoc();
+    int64_t subRowsPerView = l.rows / l.subRows,
+            subColsPerView = l.cols / l.subCols;
+    Value i = arith::MulIOp::create(rewriter, loc, adaptor.getRow(),
+                                    cst(rewriter, loc, subRowsPerView));
+    Value j = arith::MulIOp::create(rewriter, loc, adaptor.getCol(),
+                                    cst(rewriter, loc, subColsPerView));
+    SmallVector<OpFoldResult> offsets = {i, j, rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {
+        rewriter.getIndexAttr(subRowsPerView),
+        rewriter.getIndexAttr(subColsPerView),
+        rewriter.getIndexAttr(l.subRows * l.subCols)};
+    SmallVector<OpFoldResult> strides(3, rewriter.getIndexAttr(1));
+    rewriter.replaceOpWithNewOp<memref::SubViewOp>(
+        op, sharedTileMemRefType(op.getType()), adaptor.getSource(), offsets,
+        sizes, strides);
+    return success();
+  }
+};
+
+/// Where the running lane's runs of a register tile lie in a shared tile.
+struct SharedAccess {
+  ::hk::SharedLayout shared;
+  LaneMap map;
+  std::vector<::hk::SharedRun> runs;
+  Value laneRow, laneCol;
+};
+
+static FailureOr<SharedAccess> buildSharedAccess(OpBuilder &b, Location loc,
+                                                 Type regType, Type stType) {
+  ::hk::TileLayout tile = getTileLayout(cast<RankedTensorType>(regType));
+  std::optional<LaneMap> map = laneMapOf(tile);
+  if (!map)
+    return failure();
+  SharedAccess a{sharedLayoutOf(stType), *map, {}, {}, {}};
+  a.runs = ::hk::sharedAccessRuns(tile, a.shared);
+  std::tie(a.laneRow, a.laneCol) = emitLaneOffset(b, loc, *map);
+  return a;
+}
+
+static SmallVector<Value> runIndices(OpBuilder &b, Location loc,
+                                     const SharedAccess &a, int64_t reg) {
+  ::hk::Coord c = a.map.regs[reg];
+  Value row = arith::AddIOp::create(b, loc, a.laneRow, cst(b, loc, c.row));
+  Value col = arith::AddIOp::create(b, loc, a.laneCol, cst(b, loc, c.col));
+  return emitSharedIndices(b, loc, a.shared, row, col);
+}
+
+struct SharedLoadLowering : OpConversionPattern<LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<SharedTileType>(op.getSource().getType()))
+      return rewriter.notifyMatchFailure(op, "not a shared load");
+    auto type = dyn_cast_or_null<VectorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!type)
+      return failure();
+    Location loc = op.getLoc();
+    FailureOr<SharedAccess> a = buildSharedAccess(rewriter, loc, op.getType(),
+                                                  op.getSource().getType());
+    if (failed(a))
+      return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
+    Type elt = type.getElementType();
+    Value result =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
+    for (::hk::SharedRun run : a->runs) {
+      SmallVector<Value> idx = runIndices(rewriter, loc, *a, run.reg);
+      auto vecType = VectorType::get({run.count}, elt);
+      Value v = vector::LoadOp::create(rewriter, loc, vecType,
+                                       adaptor.getSource(), idx);
+      result = vector::InsertStridedSliceOp::create(rewriter, loc, v, result,
+                                                    ArrayRef<int64_t>{run.reg},
+                                                    ArrayRef<int64_t>{1});
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct SharedStoreLowering : OpConversionPattern<StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<SharedTileType>(op.getDest().getType()))
+      return rewriter.notifyMatchFailure(op, "not a store to a shared tile");
+    Location loc = op.getLoc();
+    FailureOr<SharedAccess> a = buildSharedAccess(
+        rewriter, loc, op.getValue().getType(), op.getDest().getType());
+    if (failed(a))
+      return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
+    Value value = adaptor.getValue();
+    for (::hk::SharedRun run : a->runs) {
+      SmallVector<Value> idx = runIndices(rewriter, loc, *a, run.reg);
+      Value part = vector::ExtractStridedSliceOp::create(
+          rewriter, loc, value, ArrayRef<int64_t>{run.reg},
+          ArrayRef<int64_t>{run.count}, ArrayRef<int64_t>{1});
+      vector::StoreOp::create(rewriter, loc, part, adaptor.getDest(), idx);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+std::string
+mlir::hk::unsupportedSharedMemoryReason(Operation *op,
+                                        const ::hk::ChipInfo &chip) {
+  if (isa<AllocSharedOp>(op)) {
+    auto kernel = op->getParentOfType<KernelOp>();
+    int64_t bytes = kernel ? kernel.getSharedMemoryBytes() : 0;
+    if (bytes > chip.ldsBytes)
+      return "needs more LDS than the chip has: the kernel allocates " +
+             std::to_string(bytes) + " bytes, the chip " +
+             std::to_string(chip.ldsBytes);
+    return "";
+  }
+  auto regTileOf = [](Operation *op) -> Type {
+    if (auto load = dyn_cast<LoadOp>(op))
+      return load.getType();
+    return cast<StoreOp>(op).getValue().getType();
+  };
+  if (isa<LoadOp, StoreOp>(op) && isRegTile(regTileOf(op)) &&
+      !laneMapOf(getTileLayout(cast<RankedTensorType>(regTileOf(op)))))
+    return "with a register layout that is not affine in the lane id";
+  return "";
+}
+
+void mlir::hk::populateSharedMemoryPatterns(TypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            LoweringState &state) {
+  patterns.add<AllocSharedLowering, SubtileLowering, SharedLoadLowering,
+               SharedStoreLowering>(converter, patterns.getContext());
+}
