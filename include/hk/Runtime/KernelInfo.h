@@ -1,0 +1,103 @@
+//===- KernelInfo.h - what the runtime knows about a kernel ---------------===//
+//
+// Everything needed to check a launch's arguments and compute its grid
+// without host code: the arguments (name, memref or scalar, element type,
+// rank), the workgroup shape, the LDS use and the grid as expressions over
+// symbols bound to argument sizes or scalar values (the runtime form of
+// #hk.grid). Serialised as JSON; see docs/runtime.md for the schema.
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_RUNTIME_KERNELINFO_H
+#define HK_RUNTIME_KERNELINFO_H
+
+#include "hk/Runtime/hkrt.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hk::rt {
+
+/// Element types, named as in MLIR ("bf16", "f8E4M3FNUZ", "index", ...).
+const char *dtypeName(hkrt_dtype t);
+std::optional<hkrt_dtype> parseDType(const std::string &name);
+/// Bytes of one element (index: 8).
+int64_t dtypeBytes(hkrt_dtype t);
+
+/// A grid expression: integers and symbols s0, s1, ... combined with
+/// + - * floordiv ceildiv mod (affine-map spelling and precedence: * and the
+/// divisions bind tighter than + and -, all left-associative; unary minus and
+/// parentheses allowed). Values are exact 64-bit integers; overflow and
+/// division by zero are errors.
+class GridExpr {
+public:
+  enum class Op { Const, Sym, Add, Sub, Mul, FloorDiv, CeilDiv, Mod, Neg };
+
+  static GridExpr constant(int64_t v);
+  static GridExpr symbol(unsigned index);
+  static GridExpr binary(Op op, GridExpr lhs, GridExpr rhs);
+  static GridExpr negate(GridExpr e);
+  /// Throws hk::rt::Error naming the position of a syntax error.
+  static GridExpr parse(const std::string &text);
+
+  Op op() const { return node_->op; }
+  /// Parenthesised where precedence needs it; parse(print()) evaluates the
+  /// same everywhere (and gives the same tree unless it held Neg(Const)).
+  std::string print() const;
+  /// Throws on an unbound symbol, division by zero or overflow.
+  int64_t evaluate(const std::vector<int64_t> &symbols) const;
+  /// Largest symbol index used plus one.
+  unsigned numSymbols() const;
+
+private:
+  struct Node {
+    Op op;
+    int64_t value = 0; // Const: the value; Sym: the index.
+    std::shared_ptr<const Node> lhs, rhs;
+  };
+  explicit GridExpr(std::shared_ptr<const Node> n) : node_(std::move(n)) {}
+  static std::string printNode(const Node &n, int parentPrec);
+  static int64_t evalNode(const Node &n, const std::vector<int64_t> &syms);
+  static unsigned maxSymbol(const Node &n);
+  std::shared_ptr<const Node> node_;
+  friend class GridExprParser;
+};
+
+/// What a grid symbol stands for: dim(arg, dim) or, with dim < 0, arg(arg).
+struct GridSymbol {
+  int64_t arg = 0;
+  int64_t dim = -1;
+  bool isScalar() const { return dim < 0; }
+};
+
+struct ArgInfo {
+  std::string name;
+  hkrt_arg_kind kind = HKRT_ARG_MEMREF;
+  hkrt_dtype dtype = HKRT_DTYPE_F32;
+  int64_t rank = 0; ///< 0 for scalars
+};
+
+struct KernelInfo {
+  std::string name;
+  std::vector<ArgInfo> args;
+  int64_t waves = 1;
+  int64_t workgroupSize = 64; ///< lanes: waves * 64
+  int64_t ldsBytes = 0;
+  std::vector<GridSymbol> gridSymbols;
+  std::vector<GridExpr> grid; ///< 1 to 3 results: x, y, z
+
+  /// Throws hk::rt::Error if the fields contradict each other (a grid symbol
+  /// naming a missing argument or dimension, waves * 64 != workgroupSize...).
+  void validate() const;
+};
+
+/// {"version": 1, "kernels": [...]}; see docs/runtime.md.
+std::string kernelInfoToJson(const std::vector<KernelInfo> &kernels);
+/// Parses and validates; throws hk::rt::Error naming the field at fault.
+std::vector<KernelInfo> kernelInfoFromJson(const std::string &text);
+
+} // namespace hk::rt
+
+#endif // HK_RUNTIME_KERNELINFO_H

@@ -1,0 +1,26 @@
+//===- KernelInfoExtraction.h - kernel metadata from an hk.kernel ---------===//
+//
+// The compiler side of the metadata: reads an hk.kernel's signature, waves,
+// LDS use and #hk.grid into the runtime's KernelInfo. Lives in its own
+// library (HKKernelInfo) so that hkrt itself stays free of MLIR.
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_RUNTIME_KERNELINFOEXTRACTION_H
+#define HK_RUNTIME_KERNELINFOEXTRACTION_H
+
+#include "hk/Runtime/KernelInfo.h"
+
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::hk {
+class KernelOp;
+
+/// Argument names come from the `hk.name` argument attribute, else from a
+/// NameLoc on the block argument, else "argN". Emits an error on the op and
+/// fails for a type the runtime cannot pass (e.g. a memref of vectors) or a
+/// grid the runtime cannot evaluate.
+FailureOr<::hk::rt::KernelInfo> extractKernelInfo(KernelOp kernel);
+
+} // namespace mlir::hk
+
+#endif // HK_RUNTIME_KERNELINFOEXTRACTION_H

@@ -1,0 +1,127 @@
+/*===- hkrt.h - the hk runtime, C API -------------------------------------===*
+ *
+ * Opens a device (a HIP GPU, or the CPU emulator), loads artifacts, looks up
+ * kernels, moves buffers and launches kernels with their arguments checked
+ * against the kernel metadata. Every function returns a status; on failure
+ * hkrt_last_error() (per thread) says what went wrong. Nothing aborts.
+ *===----------------------------------------------------------------------===*/
+
+#ifndef HK_RUNTIME_HKRT_H
+#define HK_RUNTIME_HKRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum hkrt_status {
+  HKRT_SUCCESS = 0,
+  HKRT_ERROR_INVALID_ARGUMENT = 1, /* bad handle, argument mismatch, ... */
+  HKRT_ERROR_NOT_FOUND = 2,        /* kernel name, file */
+  HKRT_ERROR_INVALID_ARTIFACT = 3, /* truncated or corrupt artifact */
+  HKRT_ERROR_NO_RUNTIME = 4,       /* libamdhip64.so not found or unusable */
+  HKRT_ERROR_NO_DEVICE = 5,        /* no GPU, or no code object for it */
+  HKRT_ERROR_BACKEND = 6,          /* a HIP call failed */
+  HKRT_ERROR_OUT_OF_MEMORY = 7,
+  HKRT_ERROR_KERNEL_FAULT = 8,     /* the emulator caught a kernel bug */
+  HKRT_ERROR_UNSUPPORTED = 9
+} hkrt_status;
+
+typedef enum hkrt_device_kind {
+  HKRT_DEVICE_AUTO = 0, /* HIP if a GPU is usable, else the emulator */
+  HKRT_DEVICE_HIP = 1,
+  HKRT_DEVICE_EMULATOR = 2
+} hkrt_device_kind;
+
+typedef enum hkrt_dtype {
+  HKRT_DTYPE_BF16 = 0,
+  HKRT_DTYPE_F16,
+  HKRT_DTYPE_F32,
+  HKRT_DTYPE_F64,
+  HKRT_DTYPE_I8,
+  HKRT_DTYPE_I16,
+  HKRT_DTYPE_I32,
+  HKRT_DTYPE_I64,
+  HKRT_DTYPE_INDEX,
+  HKRT_DTYPE_F8E4M3FNUZ,
+  HKRT_DTYPE_F8E5M2FNUZ,
+  HKRT_DTYPE_F8E4M3FN,
+  HKRT_DTYPE_F8E5M2,
+  HKRT_DTYPE_COUNT
+} hkrt_dtype;
+
+typedef enum hkrt_arg_kind { HKRT_ARG_MEMREF = 0, HKRT_ARG_SCALAR = 1 } hkrt_arg_kind;
+
+#define HKRT_MAX_RANK 8
+
+typedef struct hkrt_device_t *hkrt_device;
+typedef struct hkrt_module_t *hkrt_module;
+typedef struct hkrt_kernel_t *hkrt_kernel;
+typedef struct hkrt_buffer_t *hkrt_buffer;
+
+/* One launch argument. Build it with hkrt_arg_memref / hkrt_arg_scalar_*. */
+typedef struct hkrt_arg {
+  hkrt_arg_kind kind;
+  hkrt_dtype dtype;
+  /* memref */
+  hkrt_buffer buffer;
+  uint64_t offset_bytes; /* where element 0 lies in the buffer */
+  int32_t rank;
+  int64_t sizes[HKRT_MAX_RANK];
+  int64_t strides[HKRT_MAX_RANK]; /* in elements */
+  /* scalar: integers (and index) in i, floats in f */
+  int64_t i;
+  double f;
+} hkrt_arg;
+
+/* strides == NULL: contiguous row-major. */
+hkrt_arg hkrt_arg_memref(hkrt_buffer buffer, hkrt_dtype dtype, int32_t rank,
+                         const int64_t *sizes, const int64_t *strides);
+hkrt_arg hkrt_arg_int(hkrt_dtype dtype, int64_t value);
+hkrt_arg hkrt_arg_float(hkrt_dtype dtype, double value);
+
+/* The last error message of this thread ("" if none). */
+const char *hkrt_last_error(void);
+const char *hkrt_status_name(hkrt_status status);
+
+/* index: the HIP device ordinal (ignored by the emulator). */
+hkrt_status hkrt_device_open(hkrt_device_kind kind, int index,
+                             hkrt_device *out);
+/* The emulator modelling `chip` ("gfx942" or "gfx950"). */
+hkrt_status hkrt_device_open_emulator(const char *chip, hkrt_device *out);
+hkrt_status hkrt_device_close(hkrt_device device);
+hkrt_device_kind hkrt_device_get_kind(hkrt_device device);
+/* The chip's gfx name ("gfx942"). */
+const char *hkrt_device_chip(hkrt_device device);
+
+hkrt_status hkrt_module_load(hkrt_device device, const void *data,
+                             size_t size, hkrt_module *out);
+hkrt_status hkrt_module_load_file(hkrt_device device, const char *path,
+                                  hkrt_module *out);
+hkrt_status hkrt_module_unload(hkrt_module module);
+hkrt_status hkrt_kernel_get(hkrt_module module, const char *name,
+                            hkrt_kernel *out);
+
+hkrt_status hkrt_buffer_alloc(hkrt_device device, size_t bytes,
+                              hkrt_buffer *out);
+hkrt_status hkrt_buffer_free(hkrt_buffer buffer);
+hkrt_status hkrt_buffer_write(hkrt_buffer buffer, size_t offset,
+                              const void *src, size_t bytes);
+hkrt_status hkrt_buffer_read(hkrt_buffer buffer, size_t offset, void *dst,
+                             size_t bytes);
+size_t hkrt_buffer_size(hkrt_buffer buffer);
+
+/* Checks the arguments against the kernel's metadata, computes the grid and
+ * launches. On the emulator the launch runs to completion before returning
+ * and a kernel fault is reported here. */
+hkrt_status hkrt_launch(hkrt_kernel kernel, const hkrt_arg *args,
+                        size_t num_args);
+hkrt_status hkrt_synchronize(hkrt_device device);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HK_RUNTIME_HKRT_H */

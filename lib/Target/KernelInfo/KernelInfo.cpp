@@ -1,0 +1,106 @@
+//===- KernelInfo.cpp - hk.kernel -> runtime kernel metadata --------------===//
+
+#include "hk/Runtime/Error.h"
+#include "hk/Runtime/KernelInfoExtraction.h"
+#include "hk/Dialect/HK/HKDialect.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::hk;
+namespace rt = ::hk::rt;
+
+static std::optional<hkrt_dtype> dtypeOf(Type t) {
+  if (t.isBF16()) return HKRT_DTYPE_BF16;
+  if (t.isF16()) return HKRT_DTYPE_F16;
+  if (t.isF32()) return HKRT_DTYPE_F32;
+  if (t.isF64()) return HKRT_DTYPE_F64;
+  if (t.isIndex()) return HKRT_DTYPE_INDEX;
+  if (t.isInteger(8)) return HKRT_DTYPE_I8;
+  if (t.isInteger(16)) return HKRT_DTYPE_I16;
+  if (t.isInteger(32)) return HKRT_DTYPE_I32;
+  if (t.isInteger(64)) return HKRT_DTYPE_I64;
+  if (isa<Float8E4M3FNUZType>(t)) return HKRT_DTYPE_F8E4M3FNUZ;
+  if (isa<Float8E5M2FNUZType>(t)) return HKRT_DTYPE_F8E5M2FNUZ;
+  if (isa<Float8E4M3FNType>(t)) return HKRT_DTYPE_F8E4M3FN;
+  if (isa<Float8E5M2Type>(t)) return HKRT_DTYPE_F8E5M2;
+  return std::nullopt;
+}
+
+static std::string argName(KernelOp kernel, unsigned i) {
+  if (auto name = kernel.getArgAttrOfType<StringAttr>(i, "hk.name"))
+    return name.str();
+  if (!kernel.getBody().empty())
+    if (auto loc = dyn_cast<NameLoc>(kernel.getArgument(i).getLoc()))
+      return loc.getName().str();
+  return "arg" + std::to_string(i);
+}
+
+static FailureOr<rt::GridExpr> gridExpr(KernelOp kernel, AffineExpr e) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return rt::GridExpr::constant(c.getValue());
+  if (auto s = dyn_cast<AffineSymbolExpr>(e))
+    return rt::GridExpr::symbol(s.getPosition());
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return kernel.emitOpError(
+        "grid result uses a dimension; only symbols are bound at launch");
+  auto lhs = gridExpr(kernel, bin.getLHS());
+  auto rhs = gridExpr(kernel, bin.getRHS());
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  rt::GridExpr::Op op;
+  switch (bin.getKind()) {
+  case AffineExprKind::Add: op = rt::GridExpr::Op::Add; break;
+  case AffineExprKind::Mul: op = rt::GridExpr::Op::Mul; break;
+  case AffineExprKind::Mod: op = rt::GridExpr::Op::Mod; break;
+  case AffineExprKind::FloorDiv: op = rt::GridExpr::Op::FloorDiv; break;
+  case AffineExprKind::CeilDiv: op = rt::GridExpr::Op::CeilDiv; break;
+  default:
+    return kernel.emitOpError("unexpected grid expression kind");
+  }
+  return rt::GridExpr::binary(op, *lhs, *rhs);
+}
+
+FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(KernelOp kernel) {
+  rt::KernelInfo info;
+  info.name = kernel.getSymName().str();
+  info.waves = kernel.getWaves();
+  info.workgroupSize = info.waves * 64;
+  info.ldsBytes = kernel.getSharedMemoryBytes();
+  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+    rt::ArgInfo arg;
+    arg.name = argName(kernel, i);
+    Type element = type;
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      arg.kind = HKRT_ARG_MEMREF;
+      arg.rank = memref.getRank();
+      element = memref.getElementType();
+    } else {
+      arg.kind = HKRT_ARG_SCALAR;
+    }
+    auto dtype = dtypeOf(element);
+    if (!dtype)
+      return kernel.emitOpError("argument ")
+             << i << " has type " << type << ", which the runtime cannot pass";
+    arg.dtype = *dtype;
+    info.args.push_back(arg);
+  }
+  GridAttr grid = kernel.getGrid();
+  for (auto [a, d] : llvm::zip(grid.getSymbolArgs(), grid.getSymbolDims()))
+    info.gridSymbols.push_back(
+        rt::GridSymbol{a, d == GridAttr::kScalarArg ? -1 : d});
+  for (AffineExpr e : grid.getMap().getResults()) {
+    auto expr = gridExpr(kernel, e);
+    if (failed(expr))
+      return failure();
+    info.grid.push_back(*expr);
+  }
+  try {
+    info.validate();
+  } catch (const rt::Error &err) {
+    return kernel.emitOpError(err.what());
+  }
+  return info;
+}

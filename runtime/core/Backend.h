@@ -1,0 +1,67 @@
+//===- Backend.h - what a device backend implements (internal) ------------===//
+//
+// The C API objects sit on top of one Backend per device: HIP (dlopen'ed
+// libamdhip64) or the emulator. Backends throw hk::rt::Error.
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_RUNTIME_CORE_BACKEND_H
+#define HK_RUNTIME_CORE_BACKEND_H
+
+#include "hk/Runtime/Artifact.h"
+#include "hk/Runtime/hkrt.h"
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hk::rt {
+
+/// A memref or scalar argument after checking: the device address of
+/// element 0 and the bytes the memref reaches from there.
+struct LaunchArg {
+  const ArgInfo *info;
+  const hkrt_arg *arg;
+  void *address = nullptr;  ///< memref: buffer base + offset
+  uint64_t extentBytes = 0; ///< memref: bytes reachable through its strides
+};
+
+class LoadedModule {
+public:
+  virtual ~LoadedModule() = default;
+};
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+  virtual hkrt_device_kind kind() const = 0;
+  virtual const std::string &chip() const = 0;
+  virtual void *allocate(size_t bytes) = 0;
+  virtual void release(void *ptr) = 0;
+  virtual void copyToDevice(void *dst, const void *src, size_t bytes) = 0;
+  virtual void copyToHost(void *dst, const void *src, size_t bytes) = 0;
+  virtual std::unique_ptr<LoadedModule> load(const Artifact &artifact) = 0;
+  virtual void launch(LoadedModule &module, const KernelInfo &kernel,
+                      const std::array<uint32_t, 3> &grid,
+                      const std::vector<LaunchArg> &args) = 0;
+  virtual void synchronize() = 0;
+};
+
+/// Throws HKRT_ERROR_NO_RUNTIME / NO_DEVICE with the reason.
+std::unique_ptr<Backend> openHipBackend(int index);
+/// Throws HKRT_ERROR_INVALID_ARGUMENT for an unknown chip.
+std::unique_ptr<Backend> openEmulatorBackend(const std::string &chip);
+
+/// Checks `args` against `kernel` (count, kind, dtype, rank, sizes, buffer
+/// extents) and resolves device addresses; errors name the argument.
+std::vector<LaunchArg> checkLaunchArguments(const KernelInfo &kernel,
+                                            const hkrt_arg *args,
+                                            size_t numArgs,
+                                            const void *device);
+/// Workgroup counts along x, y, z from the grid expressions.
+std::array<uint32_t, 3> computeGrid(const KernelInfo &kernel,
+                                    const std::vector<LaunchArg> &args);
+
+} // namespace hk::rt
+
+#endif // HK_RUNTIME_CORE_BACKEND_H
