@@ -73,11 +73,11 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
                                           cst(rewriter, loc, c.row));
       pos[colDim] = arith::AddIOp::create(rewriter, loc, pos[colDim],
                                           cst(rewriter, loc, c.col));
+      Value off = offsetOrExtent(rewriter, loc, buf, pos);
       Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getValue(),
                                           static_cast<int64_t>(reg));
       memref::AtomicRMWOp::create(rewriter, loc, arith::AtomicRMWKind::addf, v,
-                                  buf.buffer,
-                                  offsetOrExtent(rewriter, loc, buf, pos));
+                                  buf.buffer, off);
     }
     rewriter.eraseOp(op);
     return success();

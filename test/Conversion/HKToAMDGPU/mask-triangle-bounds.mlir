@@ -1,0 +1,51 @@
+// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx950 %s | FileCheck %s
+// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx942 %s | FileCheck %s
+
+// A 16x32 col 16x16 tile, by hand from Layout.h: lane l, register
+// tc*4 + i holds element (4*(l/16) + i, tc*16 + l%16). The lane part is
+// (4*(l/16), l%16); the register part (i, 16*tc), so col - row per register
+// is [0, -1, -2, -3, 16, 15, 14, 13].
+// CHECK-LABEL: gpu.func @masks
+// CHECK-SAME: (%{{.*}}: memref<?x?xf32>, %{{.*}}: memref<?x?xf32>, %[[Q0:.*]]: index, %[[K0:.*]]: index, %[[N:.*]]: index, %[[FILL:.*]]: f32)
+// CHECK: %[[X:.*]] = vector.insert %{{.*}} [7] : f32 into vector<8xf32>
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c64
+// CHECK: %[[L16:.*]] = arith.remui %[[LANE]], %c16
+// CHECK: %[[G:.*]] = arith.divui %[[LANE]], %c16
+// CHECK: %[[ROW:.*]] = arith.muli %[[G]], %c4
+// CHECK: %[[R:.*]] = arith.addi %[[ROW]], %[[Q0]] : index
+// CHECK: %[[R32:.*]] = arith.index_cast %[[R]] : index to i32
+// CHECK: %[[C:.*]] = arith.addi %[[L16]], %[[K0]] : index
+// CHECK: %[[C32:.*]] = arith.index_cast %[[C]] : index to i32
+// CHECK: %[[D:.*]] = arith.subi %[[C32]], %[[R32]] : i32
+// CHECK: %[[DS:.*]] = vector.broadcast %[[D]] : i32 to vector<8xi32>
+// CHECK: %[[OFF:.*]] = arith.constant dense<[0, -1, -2, -3, 16, 15, 14, 13]> : vector<8xi32>
+// CHECK: %[[DIFF:.*]] = arith.addi %[[DS]], %[[OFF]] : vector<8xi32>
+// CHECK: %[[DIAG:.*]] = arith.constant dense<0> : vector<8xi32>
+// CHECK: %[[KEEP:.*]] = arith.cmpi sle, %[[DIFF]], %[[DIAG]] : vector<8xi32>
+// CHECK: %[[F:.*]] = vector.broadcast %[[FILL]] : f32 to vector<8xf32>
+// CHECK: %[[T:.*]] = arith.select %[[KEEP]], %[[X]], %[[F]] : vector<8xi1>, vector<8xf32>
+// triu with diagonal 1 keeps col - row >= 1.
+// CHECK: %[[DIAG1:.*]] = arith.constant dense<1> : vector<8xi32>
+// CHECK: %[[KEEPU:.*]] = arith.cmpi sge, %{{.*}}, %[[DIAG1]] : vector<8xi32>
+// CHECK: %[[U:.*]] = arith.select %[[KEEPU]], %[[T]], %{{.*}} : vector<8xi1>, vector<8xf32>
+// bounds_mask: rows [0, 1, 2, 3, 0, 1, 2, 3], columns [0 x4, 16 x4] after
+// the lane part, unsigned against the extent.
+// CHECK: %[[RS:.*]] = vector.broadcast %{{.*}} : i32 to vector<8xi32>
+// CHECK: %[[ROFF:.*]] = arith.constant dense<[0, 1, 2, 3, 0, 1, 2, 3]> : vector<8xi32>
+// CHECK: %[[RP:.*]] = arith.addi %[[RS]], %[[ROFF]] : vector<8xi32>
+// CHECK: %[[N32:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK: %[[NS:.*]] = vector.broadcast %[[N32]] : i32 to vector<8xi32>
+// CHECK: %[[RIN:.*]] = arith.cmpi ult, %[[RP]], %[[NS]] : vector<8xi32>
+// CHECK: %[[COFF:.*]] = arith.constant dense<[0, 0, 0, 0, 16, 16, 16, 16]> : vector<8xi32>
+// CHECK: %[[CIN:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK: %[[IN:.*]] = arith.andi %[[RIN]], %[[CIN]] : vector<8xi1>
+// CHECK: arith.select %[[IN]], %[[U]], %{{.*}} : vector<8xi1>, vector<8xf32>
+hk.kernel @masks(%X: memref<?x?xf32>, %O: memref<?x?xf32>, %q0: index, %k0: index, %n: index, %fill: f32) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<16x32xf32, #hk.rt<col, 16x16>>
+  %t = hk.tril %x at [%q0, %k0] fill %fill : tensor<16x32xf32, #hk.rt<col, 16x16>>
+  %u = hk.triu %t at [%q0, %k0] fill %fill diagonal = 1 : tensor<16x32xf32, #hk.rt<col, 16x16>>
+  %b = hk.bounds_mask %u at [%q0, %k0] within [%n, %n] fill %fill : tensor<16x32xf32, #hk.rt<col, 16x16>>
+  hk.store %b, %O[%c0, %c0] : tensor<16x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
+  hk.return
+}

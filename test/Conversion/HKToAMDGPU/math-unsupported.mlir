@@ -1,0 +1,19 @@
+// RUN: not hk-opt --convert-hk-to-amdgpu=chip=gfx950 --split-input-file %s 2>&1 | FileCheck %s
+
+// Math ops that upstream would turn into ROCm device library calls stop the
+// pass before any rewrite.
+// CHECK: error: convert-hk-to-amdgpu: 'math.tanh' would become a call into the ROCm device library (ocml), which is not linked; use exp2, log2, rsqrt, sqrt or arith instead (chip gfx950)
+hk.kernel @tanh(%X: memref<?x?xf32>) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<16x16xf32, #hk.rt<col, 16x16>>
+  %t = math.tanh %x : tensor<16x16xf32, #hk.rt<col, 16x16>>
+  hk.return
+}
+
+// -----
+
+// CHECK: error: convert-hk-to-amdgpu: 'math.exp2' has no device instruction for f64 (only f32, f16 and bf16), and the ROCm device library is not linked (chip gfx950)
+hk.kernel @exp2_f64(%s: f64) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %e = math.exp2 %s : f64
+  hk.return
+}
