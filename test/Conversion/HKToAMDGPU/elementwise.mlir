@@ -11,7 +11,9 @@
 // CHECK: %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[NEG]]) -> (vector<32xf32>) {
 // CHECK:   %[[M:.*]] = arith.maximumf %[[ACC]], %[[X]] : vector<32xf32>
 // CHECK:   %[[S:.*]] = arith.mulf %[[M]], %[[HALF]] fastmath<fast> : vector<32xf32>
-// CHECK:   %[[E:.*]] = math.exp2 %[[S]] : vector<32xf32>
+// math.exp2 is v_exp_f32, one register at a time.
+// CHECK-COUNT-32: rocdl.exp2 %{{.*}} f32 -> f32
+// CHECK:   %[[E:.*]] = vector.from_elements %{{.*}} : vector<32xf32>
 // CHECK:   scf.yield %[[E]] : vector<32xf32>
 // CHECK: }
 // CHECK: %[[T:.*]] = arith.truncf %[[R]] : vector<32xf32> to vector<32xbf16>

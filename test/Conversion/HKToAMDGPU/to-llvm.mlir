@@ -13,9 +13,10 @@
 // GFX950: rocdl.readfirstlane
 // GFX950: llvm.load {{.*}} : !llvm.ptr<7> -> vector<8xbf16>
 // GFX950: rocdl.mfma.f32.16x16x32.bf16
-// math.exp2 becomes a call into the ROCm device library (ocml), which the
-// driver must link or replace.
-// GFX950-COUNT-4: llvm.call @__ocml_exp2_f32
+// math.exp2 becomes v_exp_f32 per register, never a call into ROCm's device
+// library.
+// GFX950-COUNT-4: rocdl.exp2
+// GFX950-NOT: ocml
 // GFX950: rocdl.s.setprio 1
 // GFX950: rocdl.sched.barrier 0
 // GFX950: rocdl.barrier

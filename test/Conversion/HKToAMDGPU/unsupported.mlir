@@ -30,11 +30,13 @@ hk.kernel @shared_load() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>
 
 // -----
 
-// GFX950: error: convert-hk-to-amdgpu: 'hk.row_reduce' is not supported yet (chip gfx950)
-hk.kernel @reduce(%X: memref<?x?xf32>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
-  %c0 = arith.constant 0 : index
-  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<32x64xf32, #hk.rt<col, 16x16>>
-  %m = hk.row_reduce max %x : tensor<32x64xf32, #hk.rt<col, 16x16>> -> tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
+// Schedule regions are expanded by hk-schedule before this lowering.
+// GFX950: error: convert-hk-to-amdgpu: 'hk.ping_pong' is not supported yet (chip gfx950)
+hk.kernel @unscheduled(%X: memref<?x?xf32>) attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
+  hk.ping_pong {
+    hk.cluster compute {
+    }
+  }
   hk.return
 }
 
