@@ -56,6 +56,21 @@
 // Every KV step prefetches the block two steps ahead; prefetches past the
 // last block read zeros (or unused in-range blocks when causal) and are
 // waited for before the kernel ends.
+//
+// Schedule. The KV loop is an 8-wave ping-pong of four clusters per block j,
+// numbered 4j .. 4j+3: read stage j%2 into registers; scores and softmax;
+// refill stage j%2 with block j+2 and wait for this wave's copies of block
+// j+1; O += P V. hk-schedule ends every cluster with a barrier and runs
+// waves 4-7 one cluster behind waves 0-3, so an access in cluster i is
+// ordered before the accesses of every other wave in cluster i+2 or later,
+// but not in cluster i+1 (docs/schedules.md). Both hazards of the double
+// buffer are two clusters apart: stage j%2 is read in 4j and overwritten in
+// 4j+2; block j+1 is waited for in 4j+2 by each wave and read by all in
+// 4j+4 (hk.wait only covers the wave's own copies, so a later barrier is
+// what makes the others' visible). An earlier form waited, crossed a
+// barrier of its own and read in one cluster; staggered, that barrier paired
+// waves 0-3 after their wait with waves 4-7 still a cluster earlier, before
+// theirs, so waves 0-3 could read a stage whose other half had not landed.
 
 // Register tiles shared by both head sizes.
 !st_acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
@@ -143,29 +158,31 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   %tv0 = hk.load_async %V[%b, %hkv, %c0, %c0], %vs0 : !gmem128, !kv_st128
   %tk1 = hk.load_async %K[%b, %hkv, %c1, %c0], %ks1 : !gmem128, !kv_st128
   %tv1 = hk.load_async %V[%b, %hkv, %c1, %c0], %vs1 : !gmem128, !kv_st128
+  // Block 0 in LDS for every wave before the loop reads it.
+  hk.wait %tk0, %tv0
+  hk.barrier
 
-  %res:7 = hk.ping_pong -> !o_rt128, !vec, !vec, !hk.token, !hk.token,
-                           !hk.token, !hk.token {
-    %r:7 = scf.for %j = %c0 to %nkv step %c1
+  // Four clusters per KV block j, numbered 4j .. 4j+3. The tokens carried
+  // are those of block j + 1.
+  %res:5 = hk.ping_pong -> !o_rt128, !vec, !vec, !hk.token, !hk.token {
+    %r:5 = scf.for %j = %c0 to %nkv step %c1
         iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec,
-                  %tk = %tk0, %tv = %tv0, %tkn = %tk1, %tvn = %tv1)
-        -> (!o_rt128, !vec, !vec, !hk.token, !hk.token, !hk.token,
-            !hk.token) {
+                  %tkn = %tk1, %tvn = %tv1)
+        -> (!o_rt128, !vec, !vec, !hk.token, !hk.token) {
       %s = arith.remui %j, %c2 : index
       %k_stage = hk.subtile %ks[%s, %c0] : !kv_st2_128 -> !kv_st128
       %v_stage = hk.subtile %vs[%s, %c0] : !kv_st2_128 -> !kv_st128
       %k0 = arith.muli %j, %c64 : index
 
+      // 4j: block j, waited for in cluster 4j-2 (the prologue for j = 0).
       %kt, %vt = hk.cluster memory -> !k_rt128, !v_rt128 {
-        hk.wait %tk, %tv
-        hk.barrier
         %kr = hk.load %k_stage : !kv_st128 -> !k_rt128
         %vr = hk.load %v_stage : !kv_st128 -> !v_rt128
         hk.yield %kr, %vr : !k_rt128, !v_rt128
       }
 
-      %o2, %m2, %l2 = hk.cluster compute -> !o_rt128, !vec, !vec {
-        // Scores, queries as rows, in the log2 domain.
+      // 4j+1: scores, queries as rows, in the log2 domain; online softmax.
+      %p, %mn, %ln, %alpha = hk.cluster compute -> !s_rt, !vec, !vec, !vec {
         %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
         %sr = hk.transpose %st : !st_acc -> !s_rt
         %s2 = arith.mulf %sr, %scale : !s_rt
@@ -177,39 +194,44 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
         } else {
           scf.yield %s3 : !s_rt
         }
-        // Online softmax.
-        %mn = hk.row_reduce max %s4 init %m : !s_rt -> !vec
-        %dm = arith.subf %m, %mn : !vec
-        %alpha = math.exp2 %dm : !vec
-        %sd = hk.row_broadcast sub %s4, %mn : !s_rt, !vec
-        %p = math.exp2 %sd : !s_rt
-        %la = arith.mulf %l, %alpha : !vec
-        %ln = hk.row_reduce sum %p init %la : !s_rt -> !vec
-        // O = alpha * O + P V, as O^T = alpha * O^T + V^T P^T.
+        %mx = hk.row_reduce max %s4 init %m : !s_rt -> !vec
+        %dm = arith.subf %m, %mx : !vec
+        %al = math.exp2 %dm : !vec
+        %sd = hk.row_broadcast sub %s4, %mx : !s_rt, !vec
+        %e = math.exp2 %sd : !s_rt
+        %la = arith.mulf %l, %al : !vec
+        %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+        hk.yield %e, %mx, %sum, %al : !s_rt, !vec, !vec, !vec
+      }
+
+      // 4j+2: every wave has read stage s (in 4j): refill it with block
+      // j + 2. Then wait for this wave's copies of block j + 1, which every
+      // wave reads in 4j+4, two clusters on.
+      %nk, %nv = hk.cluster memory -> !hk.token, !hk.token {
+        %j2 = arith.addi %j, %c2 : index
+        %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage : !gmem128, !kv_st128
+        %t1 = hk.load_async %V[%b, %hkv, %j2, %c0], %v_stage : !gmem128, !kv_st128
+        hk.wait %tkn, %tvn
+        hk.yield %t0, %t1 : !hk.token, !hk.token
+      }
+
+      // 4j+3: O = alpha * O + P V, as O^T = alpha * O^T + V^T P^T.
+      %o2 = hk.cluster compute -> !o_rt128 {
         %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
         %pb = arith.truncf %p : !s_rt to !p_rt
         %pt = hk.transpose %pb : !p_rt -> !pt_rt
         %ot = hk.transpose %oa : !o_rt128 -> !ot_acc128
         %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt128, !pt_rt, !ot_acc128
         %on = hk.transpose %ot2 : !ot_acc128 -> !o_rt128
-        hk.yield %on, %mn, %ln : !o_rt128, !vec, !vec
+        hk.yield %on : !o_rt128
       }
-
-      // Every wave has read stage s: refill it with block j + 2.
-      %nk, %nv = hk.cluster memory -> !hk.token, !hk.token {
-        hk.barrier
-        %j2 = arith.addi %j, %c2 : index
-        %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage : !gmem128, !kv_st128
-        %t1 = hk.load_async %V[%b, %hkv, %j2, %c0], %v_stage : !gmem128, !kv_st128
-        hk.yield %t0, %t1 : !hk.token, !hk.token
-      }
-      scf.yield %o2, %m2, %l2, %tkn, %tvn, %nk, %nv
-          : !o_rt128, !vec, !vec, !hk.token, !hk.token, !hk.token, !hk.token
+      scf.yield %o2, %mn, %ln, %nk, %nv
+          : !o_rt128, !vec, !vec, !hk.token, !hk.token
     }
-    hk.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6
-        : !o_rt128, !vec, !vec, !hk.token, !hk.token, !hk.token, !hk.token
+    hk.yield %r#0, %r#1, %r#2, %r#3, %r#4
+        : !o_rt128, !vec, !vec, !hk.token, !hk.token
   }
-  hk.wait %res#3, %res#4, %res#5, %res#6
+  hk.wait %res#3, %res#4
 
   // O / l, and the natural-log LSE (m + log2 l) * ln 2.
   %of = hk.row_broadcast div %res#0, %res#2 : !o_rt128, !vec
@@ -301,29 +323,31 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   %tv0 = hk.load_async %V[%b, %hkv, %c0, %c0], %vs0 : !gmem64, !kv_st64
   %tk1 = hk.load_async %K[%b, %hkv, %c1, %c0], %ks1 : !gmem64, !kv_st64
   %tv1 = hk.load_async %V[%b, %hkv, %c1, %c0], %vs1 : !gmem64, !kv_st64
+  // Block 0 in LDS for every wave before the loop reads it.
+  hk.wait %tk0, %tv0
+  hk.barrier
 
-  %res:7 = hk.ping_pong -> !o_rt64, !vec, !vec, !hk.token, !hk.token,
-                           !hk.token, !hk.token {
-    %r:7 = scf.for %j = %c0 to %nkv step %c1
+  // Four clusters per KV block j, numbered 4j .. 4j+3. The tokens carried
+  // are those of block j + 1.
+  %res:5 = hk.ping_pong -> !o_rt64, !vec, !vec, !hk.token, !hk.token {
+    %r:5 = scf.for %j = %c0 to %nkv step %c1
         iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec,
-                  %tk = %tk0, %tv = %tv0, %tkn = %tk1, %tvn = %tv1)
-        -> (!o_rt64, !vec, !vec, !hk.token, !hk.token, !hk.token,
-            !hk.token) {
+                  %tkn = %tk1, %tvn = %tv1)
+        -> (!o_rt64, !vec, !vec, !hk.token, !hk.token) {
       %s = arith.remui %j, %c2 : index
       %k_stage = hk.subtile %ks[%s, %c0] : !kv_st2_64 -> !kv_st64
       %v_stage = hk.subtile %vs[%s, %c0] : !kv_st2_64 -> !kv_st64
       %k0 = arith.muli %j, %c64 : index
 
+      // 4j: block j, waited for in cluster 4j-2 (the prologue for j = 0).
       %kt, %vt = hk.cluster memory -> !k_rt64, !v_rt64 {
-        hk.wait %tk, %tv
-        hk.barrier
         %kr = hk.load %k_stage : !kv_st64 -> !k_rt64
         %vr = hk.load %v_stage : !kv_st64 -> !v_rt64
         hk.yield %kr, %vr : !k_rt64, !v_rt64
       }
 
-      %o2, %m2, %l2 = hk.cluster compute -> !o_rt64, !vec, !vec {
-        // Scores, queries as rows, in the log2 domain.
+      // 4j+1: scores, queries as rows, in the log2 domain; online softmax.
+      %p, %mn, %ln, %alpha = hk.cluster compute -> !s_rt, !vec, !vec, !vec {
         %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
         %sr = hk.transpose %st : !st_acc -> !s_rt
         %s2 = arith.mulf %sr, %scale : !s_rt
@@ -335,39 +359,44 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
         } else {
           scf.yield %s3 : !s_rt
         }
-        // Online softmax.
-        %mn = hk.row_reduce max %s4 init %m : !s_rt -> !vec
-        %dm = arith.subf %m, %mn : !vec
-        %alpha = math.exp2 %dm : !vec
-        %sd = hk.row_broadcast sub %s4, %mn : !s_rt, !vec
-        %p = math.exp2 %sd : !s_rt
-        %la = arith.mulf %l, %alpha : !vec
-        %ln = hk.row_reduce sum %p init %la : !s_rt -> !vec
-        // O = alpha * O + P V, as O^T = alpha * O^T + V^T P^T.
+        %mx = hk.row_reduce max %s4 init %m : !s_rt -> !vec
+        %dm = arith.subf %m, %mx : !vec
+        %al = math.exp2 %dm : !vec
+        %sd = hk.row_broadcast sub %s4, %mx : !s_rt, !vec
+        %e = math.exp2 %sd : !s_rt
+        %la = arith.mulf %l, %al : !vec
+        %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+        hk.yield %e, %mx, %sum, %al : !s_rt, !vec, !vec, !vec
+      }
+
+      // 4j+2: every wave has read stage s (in 4j): refill it with block
+      // j + 2. Then wait for this wave's copies of block j + 1, which every
+      // wave reads in 4j+4, two clusters on.
+      %nk, %nv = hk.cluster memory -> !hk.token, !hk.token {
+        %j2 = arith.addi %j, %c2 : index
+        %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage : !gmem64, !kv_st64
+        %t1 = hk.load_async %V[%b, %hkv, %j2, %c0], %v_stage : !gmem64, !kv_st64
+        hk.wait %tkn, %tvn
+        hk.yield %t0, %t1 : !hk.token, !hk.token
+      }
+
+      // 4j+3: O = alpha * O + P V, as O^T = alpha * O^T + V^T P^T.
+      %o2 = hk.cluster compute -> !o_rt64 {
         %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
         %pb = arith.truncf %p : !s_rt to !p_rt
         %pt = hk.transpose %pb : !p_rt -> !pt_rt
         %ot = hk.transpose %oa : !o_rt64 -> !ot_acc64
         %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt64, !pt_rt, !ot_acc64
         %on = hk.transpose %ot2 : !ot_acc64 -> !o_rt64
-        hk.yield %on, %mn, %ln : !o_rt64, !vec, !vec
+        hk.yield %on : !o_rt64
       }
-
-      // Every wave has read stage s: refill it with block j + 2.
-      %nk, %nv = hk.cluster memory -> !hk.token, !hk.token {
-        hk.barrier
-        %j2 = arith.addi %j, %c2 : index
-        %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage : !gmem64, !kv_st64
-        %t1 = hk.load_async %V[%b, %hkv, %j2, %c0], %v_stage : !gmem64, !kv_st64
-        hk.yield %t0, %t1 : !hk.token, !hk.token
-      }
-      scf.yield %o2, %m2, %l2, %tkn, %tvn, %nk, %nv
-          : !o_rt64, !vec, !vec, !hk.token, !hk.token, !hk.token, !hk.token
+      scf.yield %o2, %mn, %ln, %nk, %nv
+          : !o_rt64, !vec, !vec, !hk.token, !hk.token
     }
-    hk.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6
-        : !o_rt64, !vec, !vec, !hk.token, !hk.token, !hk.token, !hk.token
+    hk.yield %r#0, %r#1, %r#2, %r#3, %r#4
+        : !o_rt64, !vec, !vec, !hk.token, !hk.token
   }
-  hk.wait %res#3, %res#4, %res#5, %res#6
+  hk.wait %res#3, %res#4
 
   // O / l, and the natural-log LSE (m + log2 l) * ln 2.
   %of = hk.row_broadcast div %res#0, %res#2 : !o_rt64, !vec

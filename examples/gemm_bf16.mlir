@@ -30,21 +30,23 @@
 //     16x16x16 MFMAs on gfx942) and accumulates with mma_ABt into 16x16 col
 //     tiles.
 //
-// The K loop runs in an 8-wave ping-pong with four clusters per K step, each
-// ended by a barrier, as in HipKittens' CDNA3 kernel:
+// The K loop runs in an 8-wave ping-pong with four clusters per K step, as
+// in HipKittens' CDNA3 kernel:
 //   0 memory:  read the stage (K step k) into registers, prefetch K step k+1
 //              from global memory into registers;
 //   1 compute: C[0][0], C[0][1] += A0 * B^T;
 //   2 memory:  write the prefetched K step k+1 into the stage;
 //   3 compute: C[1][0], C[1][1] += A1 * B^T.
-// Every wave executes the same four barriers per step. The ping-pong runs
-// waves 4-7 one barrier (one cluster) behind waves 0-3, and the stage stays
-// safe either way: a group writes the stage in cluster 2, after the barrier
-// that ends cluster 1 of its own group and cluster 0 of the other, so both
-// groups have finished reading K step k; a group reads the stage in cluster 0,
-// after the barrier that ends cluster 3 of its own group and cluster 2 of the
-// other, so both groups have finished writing K step k+1. Without the
-// stagger the same barriers order the reads and writes directly.
+// hk-schedule ends every cluster with a barrier and runs waves 4-7 one
+// cluster behind waves 0-3 (docs/schedules.md). Counting clusters from the
+// start of the loop (cluster c of step k is number 4k + c), the barrier
+// that ends cluster i of waves 0-3 also ends cluster i-1 of waves 4-7, so
+// an access in cluster i is ordered before an access of any other wave in
+// cluster i+2 or later (not i+1: waves 4-7 may still be in cluster i while
+// waves 0-3 run cluster i+1). The single stage is therefore safe: a wave
+// reads the stage in cluster 4k, and it is overwritten in 4k+2; it is
+// written in 4k+2 and read again in 4k+4. The prologue's barrier, before
+// the region, makes K step 0 visible to every wave.
 // The last step prefetches the K tile past the end of A and B (zeros) into
 // the stage; it is never read.
 
@@ -136,7 +138,6 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
         %k1 = arith.addi %k, %c1 : index
         %pa = hk.load %A[%a_row, %k1] : memref<?x?xbf16> -> !rt_share
         %pb = hk.load %B[%b_row, %k1] : memref<?x?xbf16> -> !rt_share
-        hk.barrier
         hk.yield %ra0, %ra1, %rb0, %rb1, %pa, %pb
             : !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share
       }
@@ -145,16 +146,14 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       %d00, %d01 = hk.cluster compute -> !acc, !acc {
         %e00 = hk.mma abt %a0, %b0, %c00 : !rt_a, !rt_b, !acc
         %e01 = hk.mma abt %a0, %b1, %c01 : !rt_a, !rt_b, !acc
-        hk.barrier
         hk.yield %e00, %e01 : !acc, !acc
       }
 
-      // Cluster 2: every wave has read K step k (the barriers of clusters 0
-      // and 1): overwrite the stage with K step k + 1.
+      // Cluster 2: every wave has read K step k (in cluster 0, two clusters
+      // back): overwrite the stage with K step k + 1.
       hk.cluster memory {
         hk.store %ga, %as_share : !rt_share, !st_share
         hk.store %gb, %bs_share : !rt_share, !st_share
-        hk.barrier
         hk.yield
       }
 
@@ -162,7 +161,6 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       %d10, %d11 = hk.cluster compute -> !acc, !acc {
         %e10 = hk.mma abt %a1, %b0, %c10 : !rt_a, !rt_b, !acc
         %e11 = hk.mma abt %a1, %b1, %c11 : !rt_a, !rt_b, !acc
-        hk.barrier
         hk.yield %e10, %e11 : !acc, !acc
       }
       scf.yield %d00, %d01, %d10, %d11 : !acc, !acc, !acc, !acc
