@@ -33,14 +33,17 @@ def HK_TileValue : AnyTypeOf<[HK_RegTile, HK_RegVec, HK_SharedTileType]>;
 //===----------------------------------------------------------------------===//
 
 def HK_KernelOp : HK_Op<"kernel", [
-    IsolatedFromAbove, FunctionOpInterface, AutomaticAllocationScope]> {
+    IsolatedFromAbove, FunctionOpInterface, AutomaticAllocationScope,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "a GPU kernel written from the point of view of one wave";
   let description = [{
     Every wave of every workgroup runs the body. `waves` is the number of
     waves in a workgroup (64 lanes each); `grid` says how many workgroups a
     launch has, as a function of the arguments (see `#hk.grid`). Arguments are
     global memory (`memref`) or scalars (integer, index, float). The kernel
-    returns nothing.
+    returns nothing. The names of the arguments are kept (as `hk.name`
+    argument attributes, printed as the arguments' names) so that runtime
+    messages and generated code can use them.
 
     Example:
     ```mlir
@@ -571,12 +574,18 @@ class HK_ScheduleRegionOp<string mnemonic, string what, int waveCount>
 def HK_PingPongOp : HK_ScheduleRegionOp<"ping_pong",
     "8-wave ping-pong schedule region", 8> {
   let description = [{
-    The body (typically the main loop) is run by two groups of four waves
-    one cluster apart: while one group executes a `compute` cluster at raised
-    priority, the other executes a `memory` cluster. `hk-schedule` inserts
-    the staggering barrier for the second group after the prologue, the
-    balancing barrier before the epilogue, the priorities and the fences.
-    Only in kernels with `waves = 8`; the body holds `hk.cluster` regions.
+    The body (typically the main loop) is run by two groups of four waves,
+    0-3 and 4-7, one cluster apart: while one group executes a `compute`
+    cluster at raised priority, the other executes the `memory` cluster
+    before it. Only in kernels with `waves = 8`; the body holds
+    `hk.cluster` regions and no `hk.barrier`. `hk-schedule` inlines the
+    region and its clusters and makes the schedule explicit: waves 4-7
+    execute one extra `hk.barrier` right before the region and waves 0-3
+    one right after it; every cluster ends with `hk.barrier`; compute
+    clusters run between `hk.set_prio 1` and `hk.set_prio 0`; and
+    `hk.sched_barrier 0` fences separate the clusters. An access in
+    cluster `i` is then ordered before the accesses of other waves in
+    cluster `i + 2` and later, not `i + 1` (see docs/schedules.md).
     ```mlir
     hk.ping_pong {
       scf.for %k = %c0 to %n step %c1 {
@@ -591,13 +600,20 @@ def HK_PingPongOp : HK_ScheduleRegionOp<"ping_pong",
 def HK_InterleaveOp : HK_ScheduleRegionOp<"interleave",
     "4-wave interleave schedule region", 4> {
   let description = [{
-    Single MFMAs of the `compute` clusters are interleaved with single loads
-    of the `memory` clusters, separated by scheduling fences. Only in kernels
-    with `waves = 4`.
+    One wave per SIMD alternates single MFMAs of a `compute` cluster with
+    single memory instructions of the `memory` cluster that follows it.
+    Only in kernels with `waves = 4`. `hk-schedule` inlines the region and
+    its clusters; a compute cluster and the memory cluster after it share
+    one region between `hk.sched_barrier 0` fences that ends with
+    `hk.sched_group` pairs (one MFMA, one instruction of the memory
+    cluster's classes) for the backend scheduler, one pair per MFMA of the
+    compute cluster; other clusters are fenced alone. No barrier is
+    inserted: the kernel keeps its own (see docs/schedules.md).
     ```mlir
     hk.interleave {
       hk.cluster memory { ... }
       hk.cluster compute { ... }
+      hk.cluster memory { ... }
     }
     ```
   }];
