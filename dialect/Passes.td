@@ -97,4 +97,27 @@ def HKSchedule : Pass<"hk-schedule", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertLaneToEmulator : Pass<"convert-lane-to-emulator", "::mlir::ModuleOp"> {
+  let summary = "rewrites lane-level kernels into host lane functions for the emulator";
+  let description = [{
+    Rewrites every kernel `gpu.func` of the lane-level `gpu.module`s (the
+    output of `convert-hk-to-amdgpu`) into a host function
+    `func.func @<kernel>__lane(%lane: !llvm.ptr, %args: !llvm.ptr)` with the
+    ABI of `hkemu_lane_fn` (include/hk/Runtime/Emulator.h): the same lane
+    program, whose ids, barriers, MFMAs, cross-lane ops, fat raw buffer
+    accesses, workgroup memory accesses and LDS DMA call the emulator
+    engine. Scheduling hints and waits are dropped (the engine completes
+    every access at once). Any other GPU op is an error naming it. The
+    result is ordinary host IR for the upstream lowering to LLVM.
+    See docs/emulator.md.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // HK_PASSES_TD

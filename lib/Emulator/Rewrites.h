@@ -1,0 +1,24 @@
+//===- Rewrites.h - the parts of convert-lane-to-emulator -----------------===//
+
+#ifndef HK_LIB_EMULATOR_REWRITES_H
+#define HK_LIB_EMULATOR_REWRITES_H
+
+#include "EmulatorCalls.h"
+
+namespace mlir::hk::emulator {
+
+/// Accesses to fat raw buffers become hkemu_buffer_* calls, accesses to
+/// workgroup memory hkemu_lds_* calls, gather_to_lds hkemu_lds_dma. Runs
+/// while memrefs still carry their address spaces.
+LogicalResult rewriteMemoryAccesses(func::FuncOp func, EmulatorCalls &calls);
+
+/// Ids, barriers, MFMAs and cross-lane ops become engine calls; scheduling
+/// hints and waits are dropped.
+LogicalResult rewriteLaneOps(func::FuncOp func, EmulatorCalls &calls);
+
+/// Reports `op` as having no emulation.
+LogicalResult noEmulation(Operation *op, const Twine &detail = "");
+
+} // namespace mlir::hk::emulator
+
+#endif // HK_LIB_EMULATOR_REWRITES_H
