@@ -93,9 +93,8 @@ SmallVector<ClusterOp> clustersOf(Operation *region) {
 /// shift the two groups by another cluster and break the stagger.
 LogicalResult rejectBarriers(PingPongOp pingPong) {
   WalkResult walk = pingPong.walk([&](BarrierOp barrier) {
-    barrier
-            .emitError("hk.barrier inside hk.ping_pong: the schedule inserts "
-                       "a barrier after every cluster")
+    barrier.emitError("hk.barrier inside hk.ping_pong: the schedule inserts "
+                      "a barrier after every cluster")
             .attachNote(pingPong.getLoc())
         << "in this hk.ping_pong";
     return WalkResult::interrupt();
@@ -171,7 +170,8 @@ uint32_t memoryClasses(ClusterOp cluster) {
     if (auto load = dyn_cast<LoadOp>(op))
       mask |= isa<MemRefType>(load.getSource().getType()) ? kVmemRead : kDsRead;
     else if (auto store = dyn_cast<StoreOp>(op))
-      mask |= isa<MemRefType>(store.getDest().getType()) ? kVmemWrite : kDsWrite;
+      mask |=
+          isa<MemRefType>(store.getDest().getType()) ? kVmemWrite : kDsWrite;
     else if (isa<LoadAsyncOp>(op))
       mask |= kVmemRead;
     else if (isa<AtomicAddOp>(op))
