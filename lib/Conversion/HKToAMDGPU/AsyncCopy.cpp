@@ -229,7 +229,9 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
                               adaptor.getIndices(), plan.shared);
     Type elt = op.getDest().getType().getElementType();
     Value lds = adaptor.getDest();
-    auto [lane, wave] = laneAndWave(rewriter, loc);
+    auto [laneId, waveId] = laneAndWave(rewriter, loc);
+    // Named copies: lambdas cannot capture structured bindings in C++17.
+    Value lane = laneId, wave = waveId;
 
     auto emit = [&](OpBuilder &b, Value inst) {
       LanePiece piece = lanePiece(b, loc, plan, inst, lane);

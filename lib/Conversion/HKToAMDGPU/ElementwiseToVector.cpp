@@ -10,6 +10,8 @@
 #include "hk/Dialect/HK/HKDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::hk;
@@ -63,6 +65,26 @@ struct SplatConstantLowering : OpConversionPattern<arith::ConstantOp> {
   }
 };
 
+/// A scalar splat over a tile or vector (how a kernel argument such as eps
+/// enters tile math) puts the scalar in every register of every lane.
+struct TensorSplatLowering : OpConversionPattern<tensor::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tensor::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isRegister(op.getType()))
+      return failure();
+    auto type = dyn_cast_or_null<VectorType>(
+        getTypeConverter()->convertType(op.getType()));
+    if (!type)
+      return failure();
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(op, type,
+                                                     adaptor.getInput());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::hk::populateElementwisePatterns(TypeConverter &converter,
@@ -72,4 +94,5 @@ void mlir::hk::populateElementwisePatterns(TypeConverter &converter,
   // say so explicitly rather than rely on that.
   patterns.add<SplatConstantLowering>(converter, patterns.getContext(),
                                       /*benefit=*/2);
+  patterns.add<TensorSplatLowering>(converter, patterns.getContext());
 }

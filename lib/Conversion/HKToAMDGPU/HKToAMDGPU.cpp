@@ -17,6 +17,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -50,8 +51,8 @@ static std::string unsupportedOnRegisters(Operation *op) {
   bool touches = llvm::any_of(op->getOperandTypes(), isRegister) ||
                  llvm::any_of(op->getResultTypes(), isRegister);
   if (!touches || OpTrait::hasElementwiseMappableTraits(op) ||
-      isa<scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp, scf::ConditionOp>(
-          op))
+      isa<scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp, scf::ConditionOp,
+          tensor::SplatOp>(op))
     return "";
   if (auto cst = dyn_cast<arith::ConstantOp>(op))
     return isa<SplatElementsAttr>(cst.getValue())
@@ -128,6 +129,8 @@ struct ConvertHKToAMDGPU
                            memref::MemRefDialect, ROCDL::ROCDLDialect,
                            vector::VectorDialect>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
+        [&](Operation *op) { return converter.isLegal(op); });
+    target.addDynamicallyLegalOp<tensor::SplatOp>(
         [&](Operation *op) { return converter.isLegal(op); });
     populateMathToROCDLPatterns(converter, patterns, target);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

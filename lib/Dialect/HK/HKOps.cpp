@@ -102,21 +102,91 @@ static LogicalResult verifyRegisterShared(Operation *op, Type reg,
 // KernelOp
 //===----------------------------------------------------------------------===//
 
+/// Argument attribute holding the argument's name in the source.
+static constexpr llvm::StringLiteral kArgNameAttr = "hk.name";
+
+/// Whether `name` is one the printer makes up (`arg0`, `arg1`, ...), which is
+/// not worth keeping.
+static bool isGeneratedArgName(StringRef name) {
+  return name.empty() ||
+         (name.consume_front("arg") && !name.empty() &&
+          llvm::all_of(name, llvm::isDigit)) ||
+         llvm::isDigit(name.front());
+}
+
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildType = [](Builder &b, ArrayRef<Type> args, ArrayRef<Type> results,
-                      function_interface_impl::VariadicFlag, std::string &) {
-    return b.getFunctionType(args, results);
-  };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      getFunctionTypeAttrName(result.name), buildType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  StringAttr name;
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(),
+                             result.attributes) ||
+      function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
+          resultAttrs))
+    return failure();
+
+  Builder &b = parser.getBuilder();
+  SmallVector<Type> argTypes;
+  for (OpAsmParser::Argument &arg : args) {
+    argTypes.push_back(arg.type);
+    StringRef ssaName = arg.ssaName.name.drop_front(); // without the '%'
+    NamedAttrList attrs(arg.attrs);
+    if (isGeneratedArgName(ssaName) || attrs.get(kArgNameAttr))
+      continue;
+    attrs.set(kArgNameAttr, b.getStringAttr(ssaName));
+    arg.attrs = attrs.getDictionary(b.getContext());
+  }
+  result.addAttribute(getFunctionTypeAttrName(result.name),
+                      TypeAttr::get(b.getFunctionType(argTypes, resultTypes)));
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  call_interface_impl::addArgAndResultAttrs(
+      b, result, args, resultAttrs, getArgAttrsAttrName(result.name),
+      getResAttrsAttrName(result.name));
+  // A missing body is the verifier's to report, with its own message.
+  OptionalParseResult body = parser.parseOptionalRegion(
+      *result.addRegion(), args, /*enableNameShadowing=*/false);
+  return failure(body.has_value() && failed(*body));
 }
 
 void KernelOp::print(OpAsmPrinter &p) {
-  function_interface_impl::printFunctionOp(
-      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
-      getArgAttrsAttrName(), getResAttrsAttrName());
+  p << ' ';
+  p.printSymbolName(getSymName());
+  // The names are printed as the arguments' SSA names (see
+  // getAsmBlockArgumentNames), not as attributes.
+  ArrayAttr argAttrs;
+  if (ArrayAttr all = getArgAttrsAttr()) {
+    SmallVector<Attribute> kept;
+    bool any = false;
+    for (Attribute a : all) {
+      NamedAttrList attrs(cast<DictionaryAttr>(a));
+      attrs.erase(kArgNameAttr);
+      any |= !attrs.empty();
+      kept.push_back(attrs.getDictionary(getContext()));
+    }
+    if (any)
+      argAttrs = ArrayAttr::get(getContext(), kept);
+  }
+  call_interface_impl::printFunctionSignature(
+      p, getArgumentTypes(), argAttrs, /*isVariadic=*/false, getResultTypes(),
+      getResAttrsAttr(), &getBody(), /*printEmptyResult=*/false);
+  function_interface_impl::printFunctionAttributes(
+      p, *this,
+      {getFunctionTypeAttrName(), getArgAttrsAttrName(), getResAttrsAttrName()});
+  p << ' ';
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                /*printBlockTerminators=*/true);
+}
+
+void KernelOp::getAsmBlockArgumentNames(Region &region,
+                                        OpAsmSetValueNameFn setNameFn) {
+  if (region.empty())
+    return;
+  for (BlockArgument arg : region.getArguments())
+    if (auto name = getArgAttrOfType<StringAttr>(arg.getArgNumber(), kArgNameAttr))
+      setNameFn(arg, name.getValue());
 }
 
 int64_t KernelOp::getSharedMemoryBytes() {

@@ -7,29 +7,6 @@
 
 // CHIP: convert-hk-to-amdgpu: unknown chip 'gfx1100'; supported: gfx942, gfx950
 
-// GFX950: error: convert-hk-to-amdgpu: 'hk.load_async' is not supported yet (chip gfx950)
-// GFX950: error: convert-hk-to-amdgpu: 'hk.wait' is not supported yet (chip gfx950)
-// GFX942: error: convert-hk-to-amdgpu: 'hk.load_async' is not supported yet (chip gfx942)
-// GFX942: error: convert-hk-to-amdgpu: 'hk.wait' is not supported yet (chip gfx942)
-hk.kernel @async(%A: memref<?x?xbf16>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
-  %c0 = arith.constant 0 : index
-  %s = hk.alloc_shared : !hk.st<64x64xbf16, 16x32>
-  %t = hk.load_async %A[%c0, %c0], %s : memref<?x?xbf16>, !hk.st<64x64xbf16, 16x32>
-  hk.wait %t
-  hk.return
-}
-
-// -----
-
-// GFX950: error: convert-hk-to-amdgpu: 'hk.load' from a shared tile is not supported yet (chip gfx950)
-hk.kernel @shared_load() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
-  %s = hk.alloc_shared : !hk.st<64x64xbf16, 16x32>
-  %r = hk.load %s : !hk.st<64x64xbf16, 16x32> -> tensor<64x64xbf16, #hk.rt<row, 16x32>>
-  hk.return
-}
-
-// -----
-
 // Schedule regions are expanded by hk-schedule before this lowering.
 // GFX950: error: convert-hk-to-amdgpu: 'hk.ping_pong' is not supported yet (chip gfx950)
 hk.kernel @unscheduled(%X: memref<?x?xf32>) attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
