@@ -1,13 +1,19 @@
 //===- hkc.cpp - the hk compiler driver -----------------------------------===//
 //
 // Compiles hk tile kernels, or lane-level gpu.modules, into AMD code objects
-// for one or more chips, in process.
+// for one or more chips, in process; or into one artifact for the runtime
+// that also carries each chip's lane program compiled for the emulator.
 //===----------------------------------------------------------------------===//
 
+#include "Artifact.h"
+
 #include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Runtime/Artifact.h"
+#include "hk/Runtime/Error.h"
 #include "hk/Target/AMDGPU/Compiler.h"
 #include "hk/Target/AMDGPU/ResourceUsage.h"
 #include "hk/Target/Chip.h"
+#include "hk/Target/Host/HostObject.h"
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/IR/AsmState.h"
@@ -29,11 +35,19 @@
 
 using namespace mlir;
 using namespace ::hk::target;
+namespace rt = ::hk::rt;
 namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitKind { LaneMlir, LlvmIr, Assembly, CodeObject };
+enum class EmitKind {
+  LaneMlir,
+  EmulatorMlir,
+  LlvmIr,
+  Assembly,
+  CodeObject,
+  Artifact
+};
 
 cl::OptionCategory hkcCategory("hkc options");
 
@@ -43,10 +57,11 @@ cl::opt<std::string> inputOption(cl::Positional, cl::desc("<input.mlir>"),
 cl::opt<std::string> outputOption(
     "o", cl::value_desc("prefix"),
     cl::desc("Output prefix: each chip's output goes to "
-             "<prefix>.<chip>.<ext> (ext: mlir, ll, s or hsaco; a <prefix> "
-             "that already ends in .<ext> loses it first). '-' writes every "
-             "chip's output to stdout, in --chip order. Default: the input "
-             "file name without .mlir, or '-' for stdin."),
+             "<prefix>.<chip>.<ext> (ext: mlir, emu.mlir, ll, s or hsaco; a "
+             "<prefix> that already ends in .<ext> loses it first); an "
+             "artifact goes to <prefix>.hkrt. '-' writes every chip's output "
+             "to stdout, in --chip order. Default: the input file name "
+             "without .mlir, or '-' for stdin."),
     cl::cat(hkcCategory));
 
 cl::list<std::string> chipOption(
@@ -60,10 +75,17 @@ cl::opt<EmitKind> emitOption(
         clEnumValN(EmitKind::LaneMlir, "lane-mlir",
                    "lane-level MLIR after convert-hk-to-amdgpu (.mlir); "
                    "needs that pass when the input holds hk.kernel ops"),
+        clEnumValN(EmitKind::EmulatorMlir, "emulator-mlir",
+                   "the lane-level IR rewritten for the emulator by "
+                   "convert-lane-to-emulator (.emu.mlir)"),
         clEnumValN(EmitKind::LlvmIr, "llvm", "optimized LLVM IR (.ll)"),
         clEnumValN(EmitKind::Assembly, "asm", "AMDGPU assembly (.s)"),
         clEnumValN(EmitKind::CodeObject, "obj",
-                   "linked ELF code object, loadable by HIP/HSA (.hsaco)")),
+                   "linked ELF code object, loadable by HIP/HSA (.hsaco)"),
+        clEnumValN(EmitKind::Artifact, "artifact",
+                   "one runtime artifact (.hkrt): kernel metadata, a code "
+                   "object per chip and, per chip, the lane program "
+                   "compiled for the host emulator")),
     cl::init(EmitKind::CodeObject), cl::cat(hkcCategory));
 
 cl::opt<unsigned> optOption("O", cl::Prefix, cl::value_desc("0-3"),
@@ -120,12 +142,16 @@ StringRef extensionFor(EmitKind kind) {
   switch (kind) {
   case EmitKind::LaneMlir:
     return "mlir";
+  case EmitKind::EmulatorMlir:
+    return "emu.mlir";
   case EmitKind::LlvmIr:
     return "ll";
   case EmitKind::Assembly:
     return "s";
   case EmitKind::CodeObject:
     return "hsaco";
+  case EmitKind::Artifact:
+    return "hkrt";
   }
   llvm_unreachable("unknown emit kind");
 }
@@ -136,6 +162,8 @@ std::string outputPathFor(const Request &request, StringRef chip) {
     return "-";
   std::string dotExt = ("." + extensionFor(request.emit)).str();
   prefix.consume_back(dotExt);
+  if (request.emit == EmitKind::Artifact)
+    return (prefix + dotExt).str();
   return (prefix + "." + chip + dotExt).str();
 }
 
@@ -249,13 +277,74 @@ FailureOr<std::string> compileForChip(ModuleOp input, const Request &request,
   if (containsTileKernels(*module) &&
       failed(lowerTileToLaneLevel(*module, options)))
     return failure();
-  if (request.emit == EmitKind::LaneMlir) {
+  if (request.emit == EmitKind::EmulatorMlir &&
+      failed(convertLaneLevelToEmulator(*module)))
+    return failure();
+  if (request.emit == EmitKind::LaneMlir ||
+      request.emit == EmitKind::EmulatorMlir) {
     std::string text;
     llvm::raw_string_ostream os(text);
     module->print(os);
     return text;
   }
   return compileLaneLevel(*module, request, options);
+}
+
+/// The emulator form of one chip's lane-level IR: a host shared object.
+FailureOr<std::string> compileEmulatorObject(ModuleOp laneLevel,
+                                             const Request &request,
+                                             ArrayRef<rt::KernelInfo> kernels) {
+  if (failed(convertLaneLevelToEmulator(laneLevel)) ||
+      failed(::hk::hkc::checkEmulatorLds(laneLevel, kernels)) ||
+      failed(lowerEmulatorToLLVMDialect(laneLevel)))
+    return failure();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateForHost(laneLevel, llvmContext, request.optLevel);
+  if (!llvmModule)
+    return failure();
+  auto object =
+      emitHostSharedObject(*llvmModule, request.optLevel, laneLevel.getLoc());
+  if (failed(object))
+    return failure();
+  return toString(*object);
+}
+
+/// --emit=artifact: metadata, then per chip its code object and the host
+/// object of the same lane-level IR.
+LogicalResult compileArtifact(ModuleOp input, const Request &request) {
+  auto kernels = ::hk::hkc::collectKernelInfo(input);
+  if (failed(kernels))
+    return failure();
+  rt::Artifact artifact;
+  artifact.kernels = *kernels;
+  Request codeObjectRequest = request;
+  codeObjectRequest.emit = EmitKind::CodeObject;
+  for (const std::string &chip : request.chips) {
+    TargetOptions options;
+    options.chip = chip;
+    options.optLevel = request.optLevel;
+    options.codeObjectVersion = request.codeObjectVersion;
+    OwningOpRef<ModuleOp> module = input.clone();
+    if (containsTileKernels(*module) &&
+        failed(lowerTileToLaneLevel(*module, options)))
+      return failure();
+    OwningOpRef<ModuleOp> laneLevel = module->clone();
+    auto codeObject = compileLaneLevel(*module, codeObjectRequest, options);
+    auto emulator = compileEmulatorObject(*laneLevel, request, *kernels);
+    if (failed(codeObject) || failed(emulator))
+      return failure();
+    artifact.codeObjects[chip] = std::move(*codeObject);
+    artifact.codeObjects["emulator-" + chip] = std::move(*emulator);
+  }
+  std::string bytes;
+  try {
+    bytes = rt::writeArtifact(artifact);
+  } catch (const rt::Error &error) {
+    llvm::errs() << "hkc: cannot write the artifact: " << error.what() << "\n";
+    return failure();
+  }
+  return writeOutput(request, "", bytes);
 }
 
 LogicalResult checkRequest(const Request &request) {
@@ -327,6 +416,8 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
+  if (request.emit == EmitKind::Artifact)
+    return failed(compileArtifact(*module, request)) ? 1 : 0;
   for (const std::string &chip : request.chips) {
     TargetOptions options;
     options.chip = chip;
