@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../core/Objects.h"
+#include "HostObject.h"
 
 #include "hk/Runtime/Error.h"
 #include "hk/Target/Chip.h"
@@ -85,7 +86,7 @@ public:
   }
 
   std::unique_ptr<LoadedModule> load(const Artifact &artifact) override {
-    auto m = std::make_unique<EmulatorModule>();
+    std::unique_ptr<EmulatorModule> m = loadEmulatorModule(artifact, chip_);
     m->hasLaneLevelIR = artifact.emulatorModule.has_value();
     return m;
   }
