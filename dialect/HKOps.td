@@ -109,6 +109,8 @@ def HK_BlockIdOp : HK_IdOp<"block_id", "workgroup id along a grid dimension"> {
 def HK_NumBlocksOp : HK_IdOp<"num_blocks",
     "number of workgroups along a grid dimension"> {
   let description = [{
+    The kernel's `#hk.grid` evaluated on its arguments: the grid the runtime
+    launches it with.
     ```mlir
     %nx = hk.num_blocks x
     ```

@@ -88,7 +88,7 @@ TEST_F(Extraction, ScalarArgumentsAndStaticShapes) {
 
 TEST_F(Extraction, NamesFromArgumentAttributes) {
   const char *src = R"mlir(
-    hk.kernel @k(%x: memref<?xf32> {hk.name = "input"}, %n: i32)
+    hk.kernel @k(%x: memref<?xf32> {hk.name = "input"}, %n: i32, %arg9: i32)
         attributes {waves = 1 : i32,
                     grid = #hk.grid<[arg(1)] -> (s0 floordiv 2 - 1)>} {
       hk.return
@@ -100,7 +100,10 @@ TEST_F(Extraction, NamesFromArgumentAttributes) {
   FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
   ASSERT_TRUE(succeeded(info));
   EXPECT_EQ(info->args[0].name, "input");
-  EXPECT_EQ(info->args[1].name, "arg1");
+  // The source's own name, kept by the parser.
+  EXPECT_EQ(info->args[1].name, "n");
+  // No name in the source (arg<N> is what the printer makes up): by position.
+  EXPECT_EQ(info->args[2].name, "arg2");
   EXPECT_TRUE(info->gridSymbols[0].isScalar());
   EXPECT_EQ(info->grid[0].evaluate({10}), 4);
 }

@@ -3,7 +3,9 @@
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 #include "hk/Dialect/HK/HKDialect.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
@@ -85,13 +87,53 @@ struct BlockIdLowering : OpConversionPattern<BlockIdOp> {
   }
 };
 
+/// The grid a kernel is launched with is its #hk.grid evaluated on its
+/// arguments, so num_blocks is computed from that formula in the kernel:
+/// reading the launch's grid size would need ROCm's device library (ockl).
 struct NumBlocksLowering : OpConversionPattern<NumBlocksOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(NumBlocksOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<gpu::GridDimOp>(op, toGpuDim(op.getDim()));
+    Operation *kernel = op->getParentOfType<KernelOp>();
+    if (!kernel)
+      kernel = op->getParentOfType<gpu::GPUFuncOp>();
+    auto grid = kernel ? kernel->getAttrOfType<GridAttr>(
+                             isa<KernelOp>(kernel) ? "grid" : "hk.grid")
+                       : GridAttr();
+    if (!grid)
+      return rewriter.notifyMatchFailure(op, "no enclosing kernel grid");
+    unsigned dim = static_cast<unsigned>(op.getDim());
+    AffineMap map = grid.getMap();
+    Location loc = op.getLoc();
+    if (dim >= map.getNumResults()) {
+      rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(op, 1);
+      return success();
+    }
+    Block &entry = kernel->getRegion(0).front();
+    AffineExpr expr = map.getResult(dim);
+    SmallVector<Value> symbols;
+    for (auto [i, arg, d] : llvm::enumerate(grid.getSymbolArgs(),
+                                            grid.getSymbolDims())) {
+      // Only the symbols this dimension uses are materialised.
+      if (!expr.isFunctionOfSymbol(i)) {
+        symbols.push_back(Value());
+        continue;
+      }
+      Value value = entry.getArgument(arg);
+      if (d != GridAttr::kScalarArg)
+        value = memref::DimOp::create(rewriter, loc, value, d);
+      else if (!value.getType().isIndex())
+        value = arith::IndexCastOp::create(rewriter, loc,
+                                           rewriter.getIndexType(), value);
+      symbols.push_back(value);
+    }
+    Value count = affine::expandAffineExpr(rewriter, loc, expr,
+                                           /*dimValues=*/{}, symbols);
+    if (!count)
+      return rewriter.notifyMatchFailure(op, "grid expression not expandable");
+    rewriter.replaceOp(op, count);
     return success();
   }
 };

@@ -53,9 +53,11 @@ LogicalResult lowerTileToLaneLevel(ModuleOp module,
            << "' is not available in this build; only lane-level input "
               "(gpu.module with gpu.func kernels) can be compiled";
 
-  std::string pipeline = "hk-check-target{chip=" + options.chip + "}," +
-                         kTileLoweringPass.str() + "{chip=" + options.chip +
-                         "}";
+  // Schedules first (they insert barriers), then prove every wave executes
+  // the same barriers, then the chip's limits, then the lowering.
+  std::string pipeline = "hk-schedule,hk-verify-barriers,hk-check-target{chip=" +
+                         options.chip + "}," + kTileLoweringPass.str() +
+                         "{chip=" + options.chip + "}";
   PassManager pm(module.getContext());
   std::string parseError;
   llvm::raw_string_ostream errorStream(parseError);

@@ -16,7 +16,9 @@ hk.kernel @ids(%x: memref<?x?xf32>, %s: f32, %n: index) attributes {
     grid = #hk.grid<[dim(0, 0), arg(2)] -> (s0 ceildiv 64, s1)>} {
   // CHECK: %[[BX:.*]] = gpu.block_id x
   %bx = hk.block_id x
-  // CHECK: %[[NY:.*]] = gpu.grid_dim y
+  // num_blocks is the grid formula on the arguments: along y it is s1, the
+  // index argument %n itself, so no op is emitted for it.
+  // CHECK-NOT: gpu.grid_dim
   %ny = hk.num_blocks y
   // The wave id is thread_id.x / 64, made uniform through the first lane.
   // CHECK: %[[TID:.*]] = gpu.thread_id x
@@ -26,7 +28,7 @@ hk.kernel @ids(%x: memref<?x?xf32>, %s: f32, %n: index) attributes {
   // CHECK: %[[U:.*]] = rocdl.readfirstlane %[[W32]] : i32
   // CHECK: %[[WI:.*]] = arith.index_castui %[[U]] : i32 to index
   %w = hk.wave_id
-  // CHECK: arith.addi %[[BX]], %[[NY]]
+  // CHECK: arith.addi %[[BX]], %[[N]]
   // CHECK: arith.addi %{{.*}}, %[[WI]]
   %t = arith.addi %bx, %ny : index
   %u = arith.addi %t, %w : index
@@ -47,5 +49,24 @@ hk.kernel @ids(%x: memref<?x?xf32>, %s: f32, %n: index) attributes {
 // CHECK-LABEL: gpu.func @second()
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 hk.kernel @second() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  hk.return
+}
+
+// num_blocks along x of a grid ((dim(0, 0) ceildiv 64) * arg(1)): the
+// ceildiv of the memref's first size by 64, times the scalar argument.
+// CHECK-LABEL: gpu.func @num_blocks_formula(
+// CHECK-SAME: %[[X:[^:]*]]: memref<?x?xf32>, %[[M:[^:]*]]: i32)
+// CHECK: %[[D:.*]] = memref.dim %[[X]], %{{.*}} : memref<?x?xf32>
+// CHECK: %[[MI:.*]] = arith.index_cast %[[M]] : i32 to index
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: arith.divsi %{{.*}}, %[[C64]] : index
+// CHECK: %[[CEIL:.*]] = arith.select
+// CHECK: %[[NB:.*]] = arith.muli %[[CEIL]], %[[MI]]
+// CHECK: arith.index_cast %[[NB]] : index to i32
+hk.kernel @num_blocks_formula(%x: memref<?x?xf32>, %m: i32) attributes {
+    waves = 1 : i32,
+    grid = #hk.grid<[dim(0, 0), arg(1)] -> ((s0 ceildiv 64) * s1)>} {
+  %nx = hk.num_blocks x
+  %f = arith.index_cast %nx : index to i32
   hk.return
 }
