@@ -1,0 +1,138 @@
+// RUN: hk-opt %s --split-input-file --convert-lane-to-emulator --verify-diagnostics | FileCheck %s
+
+// Ids, barrier, MFMA, cross-lane ops and hints of a kernel with a workgroup
+// attribution and an LDS global.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    memref.global "private" @k_lds0 : memref<128xbf16, #gpu.address_space<workgroup>> {alignment = 16 : i64}
+    gpu.func @k(%a: memref<?xbf16, #gpu.address_space<global>>, %n: i32)
+        workgroup(%w: memref<64xf32, #gpu.address_space<workgroup>>)
+        kernel attributes {hk.waves = 4 : i32} {
+      %tid = gpu.thread_id x
+      %ty = gpu.thread_id y
+      %bid = gpu.block_id y
+      %gdim = gpu.grid_dim x
+      %bdim = gpu.block_dim x
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %buf = amdgpu.fat_raw_buffer_cast %a resetOffset : memref<?xbf16, #gpu.address_space<global>> to memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>
+      %v = vector.load %buf[%tid] : memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
+      %lds = memref.get_global @k_lds0 : memref<128xbf16, #gpu.address_space<workgroup>>
+      vector.store %v, %lds[%bid] : memref<128xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+      rocdl.s.setprio 2
+      rocdl.sched.barrier 0
+      gpu.barrier
+      %f = memref.load %w[%ty] : memref<64xf32, #gpu.address_space<workgroup>>
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      %d = amdgpu.mfma 16x16x16 %v * %v + %zero blgp = none : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %s, %ok = gpu.shuffle xor %f, %c1, %c64 : f32
+      %r = rocdl.readfirstlane %n : i32
+      %e = vector.extract %d[0] : f32 from vector<4xf32>
+      %sum = arith.addf %e, %s : f32
+      memref.store %sum, %w[%gdim] : memref<64xf32, #gpu.address_space<workgroup>>
+      %v0 = vector.extract %v[0] : bf16 from vector<4xbf16>
+      memref.store %v0, %buf[%bdim] : memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>
+      gpu.return
+    }
+  }
+}
+
+// CHECK-NOT: gpu.module
+// CHECK-LABEL: func.func @k__lane(
+// CHECK-SAME: %[[LANE:.*]]: !llvm.ptr, %[[ARGS:.*]]: !llvm.ptr)
+// CHECK-SAME: hk.emulator_lds_bytes = 512 : i64
+// CHECK-SAME: hk.waves = 4 : i32
+// Argument 0: the hkemu_memref at args[0]; its base, sizes[0] at byte 24
+// and strides[0] at byte 88 make the memref descriptor.
+// CHECK: %[[P0:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.getelementptr %[[P0]][24]
+// CHECK: llvm.getelementptr %[[P0]][88]
+// CHECK: builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> to memref<?xbf16>
+// Argument 1: the i32 at args[1].
+// CHECK: %[[P1:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[N:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
+// The attribution at LDS address 0 (64 f32 = 256 bytes), the global after
+// it at 256 (128 bf16, so 512 bytes in all).
+// CHECK: %[[WADDR:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-NEXT: llvm.inttoptr %[[WADDR]]
+// CHECK: to memref<64xf32>
+// thread_id x = wave * 64 + lane; thread_id y = 0.
+// CHECK: %[[WAVE:.*]] = call @hkemu_wave_id(%[[LANE]])
+// CHECK: call @hkemu_lane_id(%[[LANE]])
+// CHECK: call @hkemu_workgroup_id(%[[LANE]], %{{.*}})
+// CHECK: call @hkemu_num_workgroups(%[[LANE]], %{{.*}})
+// CHECK: call @hkemu_num_waves(%[[LANE]])
+// The buffer: base + offset, num_records = size * stride * 2 bytes.
+// CHECK: memref.extract_strided_metadata %{{.*}} : memref<?xbf16>
+// CHECK: arith.maxui
+// CHECK: call @hkemu_buffer_load(%[[LANE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i32, i32, i32, !llvm.ptr) -> ()
+// CHECK: %[[GADDR:.*]] = llvm.mlir.constant(256 : i64) : i64
+// CHECK-NEXT: llvm.inttoptr %[[GADDR]]
+// CHECK: to memref<128xbf16>
+// CHECK: call @hkemu_lds_store(%[[LANE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32, !llvm.ptr, i32) -> ()
+// Hints dropped, the barrier kept.
+// CHECK-NOT: rocdl.
+// CHECK: call @hkemu_barrier(%[[LANE]])
+// CHECK: call @hkemu_lds_load(%[[LANE]]
+// CHECK: call @hkemu_mfma(%[[LANE]], %{{.*}}) : (!llvm.ptr, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK: call @hkemu_shuffle(%[[LANE]], %{{.*}}) : (!llvm.ptr, i32, i32, i32, i32, !llvm.ptr) -> i32
+// CHECK: call @hkemu_readfirstlane(%[[LANE]], %[[N]])
+// CHECK: call @hkemu_lds_store(%[[LANE]]
+// CHECK: call @hkemu_buffer_store(%[[LANE]]
+// CHECK-NOT: amdgpu.
+// CHECK-NOT: gpu.
+// CHECK: return
+// CHECK: func.func private @hkemu_wave_id(!llvm.ptr) -> i32
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%x: i32) kernel {
+      %c = arith.constant 0 : i32
+      // expected-error @+1 {{convert-lane-to-emulator: 'amdgpu.swizzle_bitmode' has no emulation}}
+      %y = amdgpu.swizzle_bitmode %x 1 2 3 : i32
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k() kernel {
+      %a = arith.constant dense<1.0> : vector<4xbf16>
+      %z = arith.constant dense<0.0> : vector<4xf32>
+      // expected-error @+1 {{convert-lane-to-emulator: 'amdgpu.mfma' with blocks, cbsz, abid, blgp, reducePrecision or negation has no emulation}}
+      %d = amdgpu.mfma 16x16x16 %a * %a + %z blgp = bcast_first_32 : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    // expected-error @+1 {{convert-lane-to-emulator: device functions (non-kernel gpu.func) have no emulation}}
+    gpu.func @helper() {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%w: memref<64xf32, #gpu.address_space<workgroup>>, %v: f32) kernel {
+      %c0 = arith.constant 0 : index
+      // expected-error @+1 {{convert-lane-to-emulator: 'memref.atomic_rmw' other than an f32 addf on a fat raw buffer has no emulation}}
+      %o = memref.atomic_rmw addf %v, %w[%c0] : (f32, memref<64xf32, #gpu.address_space<workgroup>>) -> f32
+      gpu.return
+    }
+  }
+}
