@@ -14,7 +14,7 @@ log="$(mktemp)"
 status=${PIPESTATUS[0]}
 
 # lit's summary lines look like "  Passed: 12 (100.00%)".
-count() { sed -nE "s/^ *$1: *([0-9]+).*/\1/p" "$log" | head -1; }
+count() { sed -nE "s/^ *$1 *: *([0-9]+).*/\1/p" "$log" | head -1; }
 passed=$(( $(count Passed || true) + 0 ))
 xfail=$(( $(count "Expectedly Failed" || true) + 0 ))
 failed=$(( $(count Failed || true) + $(count "Unexpectedly Passed" || true) + 0 ))
