@@ -115,6 +115,7 @@ def ConvertLaneToEmulator : Pass<"convert-lane-to-emulator", "::mlir::ModuleOp">
     "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect",
     "::mlir::LLVM::LLVMDialect",
+    "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::vector::VectorDialect"
   ];

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Artifact.h"
+#include "ReportOption.h"
 
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Runtime/Artifact.h"
@@ -107,6 +108,20 @@ cl::opt<bool> resourceUsageOption(
              "when the output itself goes to stdout"),
     cl::cat(hkcCategory));
 
+cl::opt<bool> reportOption(
+    "report",
+    cl::desc("Print, per chip and kernel, the code-quality report: the "
+             "instructions of the hot loop (MFMAs, LDS and global memory, "
+             "barriers, waits, scratch) and the resources; see "
+             "docs/report.md. Goes where --resource-usage goes"),
+    cl::cat(hkcCategory));
+
+cl::opt<bool> noScheduleOption(
+    "no-schedule",
+    cl::desc("Lower tile IR without hk-schedule; kernels holding "
+             "hk.ping_pong or hk.interleave are then an error"),
+    cl::cat(hkcCategory));
+
 /// The command line, copied out of the cl::opts once parsed: lld resets
 /// every llvm::cl option of the process to its default when it links.
 struct Request {
@@ -117,6 +132,8 @@ struct Request {
   unsigned optLevel;
   unsigned codeObjectVersion;
   bool resourceUsage;
+  bool report;
+  bool schedule;
 };
 
 const char *overview = R"(hkc: compiles hk kernels to AMD GPU code objects
@@ -232,6 +249,10 @@ FailureOr<std::string> compileLaneLevel(ModuleOp module, const Request &request,
   if (!llvmModule)
     return failure();
   Location loc = module.getLoc();
+  if (request.report &&
+      failed(::hk::hkc::printCodeQualityReport(
+          *llvmModule, options, request.outputPrefix == "-", loc)))
+    return failure();
 
   std::string result;
   if (request.emit == EmitKind::LlvmIr) {
@@ -275,7 +296,9 @@ FailureOr<std::string> compileForChip(ModuleOp input, const Request &request,
                                       const TargetOptions &options) {
   OwningOpRef<ModuleOp> module = input.clone();
   if (containsTileKernels(*module) &&
-      failed(lowerTileToLaneLevel(*module, options)))
+      failed(request.schedule
+                 ? lowerTileToLaneLevel(*module, options)
+                 : ::hk::hkc::lowerTileUnscheduled(*module, options)))
     return failure();
   if (request.emit == EmitKind::EmulatorMlir &&
       failed(convertLaneLevelToEmulator(*module)))
@@ -360,6 +383,8 @@ LogicalResult checkRequest(const Request &request) {
                 llvm::Twine(request.codeObjectVersion));
   if (request.chips.empty())
     return fail("--chip names no chip");
+  if (!request.schedule && request.emit == EmitKind::Artifact)
+    return fail("--no-schedule does not apply to --emit=artifact");
   for (const std::string &chip : request.chips)
     if (!::hk::lookupChip(chip))
       return fail("unsupported chip '" + chip + "'; expected one of " +
@@ -384,7 +409,9 @@ int main(int argc, char **argv) {
       emitOption,
       optOption,
       codeObjectVersionOption,
-      resourceUsageOption};
+      resourceUsageOption,
+      reportOption,
+      !noScheduleOption};
   if (failed(checkRequest(request)))
     return 1;
 

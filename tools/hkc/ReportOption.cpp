@@ -1,0 +1,80 @@
+//===- ReportOption.cpp - hkc --report and --no-schedule ------------------===//
+
+#include "ReportOption.h"
+
+#include "hk/Target/AMDGPU/Report.h"
+#include "hk/Target/AMDGPU/ResourceUsage.h"
+#include "hk/Target/Chip.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace mlir;
+using namespace ::hk::target;
+
+LogicalResult hk::hkc::printCodeQualityReport(const llvm::Module &llvmModule,
+                                              const TargetOptions &options,
+                                              bool toStderr, Location loc) {
+  // Code generation changes the module it runs on: each output gets a copy.
+  std::unique_ptr<llvm::Module> forAssembly = llvm::CloneModule(llvmModule);
+  std::unique_ptr<llvm::Module> forObject = llvm::CloneModule(llvmModule);
+  auto assembly =
+      emitMachineCode(*forAssembly, options, CodeGenFileKind::Assembly, loc);
+  if (failed(assembly))
+    return failure();
+  auto object =
+      emitMachineCode(*forObject, options, CodeGenFileKind::Object, loc);
+  if (failed(object))
+    return failure();
+  auto codeObject = linkCodeObject(*object, loc);
+  if (failed(codeObject))
+    return failure();
+
+  auto kernels = analyzeAssembly(
+      llvm::StringRef(assembly->data(), assembly->size()));
+  if (!kernels)
+    return emitError(loc) << "cannot analyse the assembly for the report: "
+                          << llvm::toString(kernels.takeError());
+  auto resources = readKernelResources(*codeObject);
+  if (!resources)
+    return emitError(loc) << "cannot read the code object's metadata: "
+                          << llvm::toString(resources.takeError());
+  const ::hk::ChipInfo *info = ::hk::lookupChip(options.chip);
+  llvm::raw_ostream &os = toStderr ? llvm::errs() : llvm::outs();
+  printReport(os, options.chip, *kernels, *resources, info->ldsBytes);
+  os.flush();
+  return success();
+}
+
+LogicalResult hk::hkc::lowerTileUnscheduled(ModuleOp module,
+                                            const TargetOptions &options) {
+  WalkResult regions = module.walk([](Operation *op) {
+    StringRef name = op->getName().getStringRef();
+    if (name != "hk.ping_pong" && name != "hk.interleave")
+      return WalkResult::advance();
+    op->emitError() << "--no-schedule: '" << name
+                    << "' cannot be lowered without hk-schedule, and "
+                       "expanding it without the schedule's priorities, "
+                       "fences and stagger is not available";
+    return WalkResult::interrupt();
+  });
+  if (regions.wasInterrupted())
+    return failure();
+  // lowerTileToLaneLevel's pipeline (lib/Target/AMDGPU/Pipeline.cpp) without
+  // its first pass, hk-schedule.
+  std::string pipeline = "hk-verify-barriers,hk-check-target{chip=" +
+                         options.chip + "},convert-hk-to-amdgpu{chip=" +
+                         options.chip + "}";
+  PassManager pm(module.getContext());
+  std::string parseError;
+  llvm::raw_string_ostream errorStream(parseError);
+  if (failed(parsePassPipeline(pipeline, pm, errorStream)))
+    return module.emitError() << "cannot build the hk lowering pipeline '"
+                              << pipeline << "': " << parseError;
+  return pm.run(module);
+}
