@@ -63,8 +63,8 @@ EmulatorCalls::Slot EmulatorCalls::slot(Type type, unsigned role) {
     element = vector.getElementType();
   }
   auto memrefType = MemRefType::get({count}, element);
-  Value memref = memref::AllocaOp::create(b, loc, memrefType, ValueRange{},
-                                          ValueRange{}, b.getI64IntegerAttr(16));
+  Value memref = memref::AllocaOp::create(
+      b, loc, memrefType, ValueRange{}, ValueRange{}, b.getI64IntegerAttr(16));
   Value address =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Slot s{memref, indexToPtr(b, loc, address)};

@@ -31,8 +31,8 @@ public:
 
   /// Calls `name` (declared as `(lane, args...) -> results`), returning its
   /// results.
-  ValueRange call(OpBuilder &b, Location loc, StringRef name,
-                  ValueRange args, TypeRange results = {});
+  ValueRange call(OpBuilder &b, Location loc, StringRef name, ValueRange args,
+                  TypeRange results = {});
 
   /// A stack slot for values of `type` (a scalar or a 1-D vector), allocated
   /// once in the entry block per (type, role); `role` keeps apart slots that

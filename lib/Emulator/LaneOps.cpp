@@ -24,10 +24,12 @@ namespace {
 /// Scheduling hints and waits: the engine completes every access at once,
 /// so there is nothing to wait for and no schedule to shape.
 const llvm::StringSet<> kDropped = {
-    "rocdl.s.setprio",     "rocdl.sched.barrier",   "rocdl.sched.group.barrier",
-    "rocdl.iglp.opt",      "rocdl.s.waitcnt",       "rocdl.s.wait.dscnt",
-    "rocdl.s.wait.loadcnt", "rocdl.s.wait.storecnt", "rocdl.s.wait.expcnt",
-    "amdgpu.sched_barrier", "amdgpu.memory_counter_wait"};
+    "rocdl.s.setprio",           "rocdl.sched.barrier",
+    "rocdl.sched.group.barrier", "rocdl.iglp.opt",
+    "rocdl.s.waitcnt",           "rocdl.s.wait.dscnt",
+    "rocdl.s.wait.loadcnt",      "rocdl.s.wait.storecnt",
+    "rocdl.s.wait.expcnt",       "amdgpu.sched_barrier",
+    "amdgpu.memory_counter_wait"};
 
 const llvm::StringSet<> kBarriers = {"gpu.barrier", "rocdl.s.barrier",
                                      "rocdl.barrier", "amdgpu.lds_barrier"};
@@ -144,8 +146,8 @@ Value fromI32Pieces(OpBuilder &b, Location loc, ArrayRef<Value> pieces,
   Value vector = vector::FromElementsOp::create(b, loc, type, pieces);
   if (auto vt = dyn_cast<VectorType>(t))
     return vector::BitCastOp::create(b, loc, vt, vector);
-  Value one = vector::BitCastOp::create(b, loc, VectorType::get({1}, t),
-                                        vector);
+  Value one =
+      vector::BitCastOp::create(b, loc, VectorType::get({1}, t), vector);
   return vector::ExtractOp::create(b, loc, one, 0);
 }
 
@@ -191,12 +193,12 @@ LogicalResult rewriteDpp(OpBuilder &b, amdgpu::DPPOp op, EmulatorCalls &calls) {
   SmallVector<Value> srcs = toI32Pieces(b, loc, op.getSrc());
   SmallVector<Value> out;
   for (auto [old, src] : llvm::zip(olds, srcs))
-    out.push_back(calls.call(
-        b, loc, "hkemu_dpp",
-        {old, src, calls.i32(b, loc, *ctrl),
-         calls.i32(b, loc, op.getRowMask()), calls.i32(b, loc, op.getBankMask()),
-         calls.i32(b, loc, op.getBoundCtrl())},
-        b.getI32Type())[0]);
+    out.push_back(calls.call(b, loc, "hkemu_dpp",
+                             {old, src, calls.i32(b, loc, *ctrl),
+                              calls.i32(b, loc, op.getRowMask()),
+                              calls.i32(b, loc, op.getBankMask()),
+                              calls.i32(b, loc, op.getBoundCtrl())},
+                             b.getI32Type())[0]);
   op.getResult().replaceAllUsesWith(fromI32Pieces(b, loc, out, t));
   return success();
 }
@@ -219,7 +221,8 @@ LogicalResult rewritePermlaneSwap(OpBuilder &b, amdgpu::PermlaneSwapOp op,
     memref::StoreOp::create(b, loc, piece, src.memref, zero);
     calls.call(b, loc, "hkemu_permlane_swap",
                {calls.i32(b, loc, op.getRowLength()), dst.ptr, src.ptr});
-    Value d = calls.reload(b, loc, dst, i32), s = calls.reload(b, loc, src, i32);
+    Value d = calls.reload(b, loc, dst, i32),
+          s = calls.reload(b, loc, src, i32);
     Value same =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, piece);
     out.push_back(arith::SelectOp::create(b, loc, same, s, d));
@@ -297,11 +300,11 @@ LogicalResult rewriteShuffle(OpBuilder &b, gpu::ShuffleOp op,
   EmulatorCalls::Slot valid = calls.slot(i32, 0);
   SmallVector<Value> out;
   for (Value piece : toI32Pieces(b, loc, op.getValue()))
-    out.push_back(calls.call(b, loc, "hkemu_shuffle",
-                             {piece, op.getOffset(), op.getWidth(),
-                              calls.i32(b, loc, shuffleMode(op.getMode())),
-                              valid.ptr},
-                             i32)[0]);
+    out.push_back(
+        calls.call(b, loc, "hkemu_shuffle",
+                   {piece, op.getOffset(), op.getWidth(),
+                    calls.i32(b, loc, shuffleMode(op.getMode())), valid.ptr},
+                   i32)[0]);
   Value flag = calls.reload(b, loc, valid, i32);
   Value isValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, flag,
                                         calls.i32(b, loc, 0));

@@ -33,8 +33,8 @@ using namespace mlir::hk::emulator;
 
 LogicalResult mlir::hk::emulator::noEmulation(Operation *op,
                                               const Twine &detail) {
-  return op->emitError() << kPassName << ": '" << op->getName() << "'"
-                         << detail << " has no emulation";
+  return op->emitError() << kPassName << ": '" << op->getName() << "'" << detail
+                         << " has no emulation";
 }
 
 namespace {
@@ -80,8 +80,9 @@ Value buildMemRef(OpBuilder &b, Location loc, MemRefType type, Value base,
 
 Value loadAt(OpBuilder &b, Location loc, Type type, Value ptr,
              int64_t byteOffset) {
-  Value at = LLVM::GEPOp::create(b, loc, ptr.getType(), b.getI8Type(), ptr,
-                                 ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(byteOffset)});
+  Value at = LLVM::GEPOp::create(
+      b, loc, ptr.getType(), b.getI8Type(), ptr,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(byteOffset)});
   return LLVM::LoadOp::create(b, loc, type, at);
 }
 
@@ -157,8 +158,8 @@ FailureOr<int64_t> placeLds(gpu::GPUFuncOp kernel, Block &entry,
   auto attributions = kernel.getWorkgroupAttributions();
   for (auto [i, arg] : llvm::enumerate(attributions)) {
     auto type = cast<MemRefType>(arg.getType());
-    Value m = ldsMemRef(b, kernel.getLoc(), type, layout.place(type, 16),
-                        kernel);
+    Value m =
+        ldsMemRef(b, kernel.getLoc(), type, layout.place(type, 16), kernel);
     if (!m)
       return failure();
     entry.getArgument(firstAttribution + i).replaceAllUsesWith(m);
@@ -170,13 +171,13 @@ FailureOr<int64_t> placeLds(gpu::GPUFuncOp kernel, Block &entry,
   for (memref::GetGlobalOp use : uses) {
     auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
         use, use.getNameAttr());
-    if (!global || !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(
-                       global.getType()))
+    if (!global ||
+        !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(global.getType()))
       return noEmulation(use, " of a global outside workgroup memory");
     auto [it, inserted] = addresses.try_emplace(use.getNameAttr(), 0);
     if (inserted)
-      it->second = layout.place(global.getType(),
-                                global.getAlignment().value_or(16));
+      it->second =
+          layout.place(global.getType(), global.getAlignment().value_or(16));
     OpBuilder at(use);
     Value m = ldsMemRef(at, use.getLoc(), global.getType(), it->second, use);
     if (!m)

@@ -24,9 +24,10 @@ namespace {
 
 bool isFatBuffer(Type t) {
   auto memref = dyn_cast<MemRefType>(t);
-  auto space = memref ? dyn_cast_or_null<amdgpu::AddressSpaceAttr>(
-                            memref.getMemorySpace())
-                      : nullptr;
+  auto space =
+      memref
+          ? dyn_cast_or_null<amdgpu::AddressSpaceAttr>(memref.getMemorySpace())
+          : nullptr;
   return space && space.getValue() == amdgpu::AddressSpace::FatRawBuffer;
 }
 
@@ -36,9 +37,9 @@ bool isWorkgroup(Type t) {
 }
 
 struct Buffer {
-  Value base;        ///< !llvm.ptr
-  Value numRecords;  ///< i32
-  Value offset;      ///< index, elements added to every access
+  Value base;       ///< !llvm.ptr
+  Value numRecords; ///< i32
+  Value offset;     ///< index, elements added to every access
   SmallVector<Value> strides;
 };
 
@@ -98,7 +99,8 @@ Value ldsAddress(OpBuilder &b, Location loc, Value memref, ValueRange indices,
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   SmallVector<Value> strides(meta.getStrides());
   Value linear = linearize(b, loc, meta.getOffset(), strides, indices);
-  Value bytes = arith::MulIOp::create(b, loc, linear, elementBytes(b, loc, type));
+  Value bytes =
+      arith::MulIOp::create(b, loc, linear, elementBytes(b, loc, type));
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   return calls.indexToI32(b, loc, arith::AddIOp::create(b, loc, base, bytes));
 }
@@ -142,7 +144,8 @@ Value MemoryRewriter::bufferOffset(OpBuilder &b, Location loc,
                                    ValueRange indices) {
   auto type = cast<MemRefType>(memref.getType());
   Value linear = linearize(b, loc, buf.offset, buf.strides, indices);
-  Value bytes = arith::MulIOp::create(b, loc, linear, elementBytes(b, loc, type));
+  Value bytes =
+      arith::MulIOp::create(b, loc, linear, elementBytes(b, loc, type));
   return calls.indexToI32(b, loc, bytes);
 }
 
@@ -240,9 +243,8 @@ LogicalResult MemoryRewriter::gather(amdgpu::GatherToLDSOp op) {
 }
 
 bool touchesEmulatedMemory(Operation *op, ValueRange operands) {
-  return llvm::any_of(operands.getTypes(), [](Type t) {
-    return isFatBuffer(t) || isWorkgroup(t);
-  });
+  return llvm::any_of(operands.getTypes(),
+                      [](Type t) { return isFatBuffer(t) || isWorkgroup(t); });
 }
 
 LogicalResult MemoryRewriter::rewrite(Operation *op, bool &erase) {

@@ -34,8 +34,8 @@ public:
 
 std::string writePrivateFile(const std::string &bytes) {
   const char *dir = getenv("TMPDIR");
-  std::string path = std::string(dir && *dir ? dir : "/tmp") +
-                     "/hkrt-emulator-XXXXXX";
+  std::string path =
+      std::string(dir && *dir ? dir : "/tmp") + "/hkrt-emulator-XXXXXX";
   int fd = mkstemp(path.data());
   if (fd < 0)
     throw Error(HKRT_ERROR_BACKEND, "cannot create a temporary file for the "
@@ -48,8 +48,8 @@ std::string writePrivateFile(const std::string &bytes) {
       int err = errno;
       close(fd);
       unlink(path.c_str());
-      throw Error(HKRT_ERROR_BACKEND, "cannot write " + path + ": " +
-                                          std::string(strerror(err)));
+      throw Error(HKRT_ERROR_BACKEND,
+                  "cannot write " + path + ": " + std::string(strerror(err)));
     }
     done += size_t(n);
   }
@@ -60,8 +60,7 @@ std::string writePrivateFile(const std::string &bytes) {
 /// Makes this library's symbols available to objects loaded later.
 void exportRuntimeSymbols() {
   Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&hkemu_launch), &info) &&
-      info.dli_fname)
+  if (dladdr(reinterpret_cast<void *>(&hkemu_launch), &info) && info.dli_fname)
     dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
 }
 
@@ -89,8 +88,8 @@ hk::rt::loadEmulatorModule(const Artifact &artifact, const std::string &chip) {
     std::string symbol = kernel.name + "__lane";
     void *fn = dlsym(module->handle, symbol.c_str());
     if (!fn)
-      invalid("the emulator's host object for " + chip + " has no '" +
-              symbol + "' for kernel '" + kernel.name + "'");
+      invalid("the emulator's host object for " + chip + " has no '" + symbol +
+              "' for kernel '" + kernel.name + "'");
     module->laneCode[kernel.name] = reinterpret_cast<hkemu_lane_fn>(fn);
   }
   return module;

@@ -7,7 +7,8 @@
 // on random inputs and compares C element-wise with a float64 reference.
 //
 // Tolerance, per element c = sum_k a_k * b_k:
-//   |c_emulated - c_exact| <= 2^-8 * |c_exact| + 2 * K * 2^-24 * sum_k |a_k b_k|
+//   |c_emulated - c_exact| <= 2^-8 * |c_exact| + 2 * K * 2^-24 * sum_k |a_k
+//   b_k|
 // The products of bf16 inputs are exact in f32 (8-bit significands); summing
 // K of them in f32, in any order, errs by at most (K - 1) * 2^-24 *
 // sum |a_k b_k| (first-order bound); rounding the f32 sum to bf16 (8-bit
@@ -124,8 +125,9 @@ int main(int argc, char **argv) {
       double err = std::fabs(double(fromBF16(got)) - exact);
       worst = std::fmax(worst, err / tol);
       if (!(err <= tol) && bad++ < 5)
-        fprintf(stderr, "mismatch at C[%lld][%lld]: got %.8g, expected %.8g "
-                        "(tolerance %.3g)\n",
+        fprintf(stderr,
+                "mismatch at C[%lld][%lld]: got %.8g, expected %.8g "
+                "(tolerance %.3g)\n",
                 (long long)i, (long long)j, fromBF16(got), exact, tol);
     }
   }
@@ -136,8 +138,8 @@ int main(int argc, char **argv) {
   printf("%s %s %s %lldx%lldx%lld: %lld elements, %lld mismatches, %lld "
          "unwritten, %lld guard writes, max error/tolerance %.3f\n",
          ok ? "PASS" : "FAIL", kernelName, chip, (long long)M, (long long)N,
-         (long long)K, (long long)(M * N), (long long)bad,
-         (long long)unwritten, (long long)guardHits, worst);
+         (long long)K, (long long)(M * N), (long long)bad, (long long)unwritten,
+         (long long)guardHits, worst);
   hkrt_module_unload(mod);
   hkrt_device_close(dev);
   return ok ? 0 : 1;

@@ -136,3 +136,59 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Cross-lane ops on values of other sizes, and the math instructions.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @x(%f: f32, %h: f16) kernel {
+      %v = vector.broadcast %f : f32 to vector<2xf32>
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      %s, %ok = gpu.shuffle down %v, %c1, %c64 : vector<2xf32>
+      %p = amdgpu.permlane_swap %v 32 : vector<2xf32>
+      %d = amdgpu.dpp %h %h quad_perm([1 : i32, 0 : i32, 3 : i32, 2 : i32]) : f16
+      %r = amdgpu.dpp %f %f row_ror(8 : i32) {bound_ctrl = true} : f32
+      %e = rocdl.exp2 %f f32 -> f32
+      %l = rocdl.log %f f32 -> f32
+      gpu.return
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @x__lane(
+// Two 32-bit pieces, mode 2 (down), one validity.
+// CHECK: %[[DOWN:.*]] = arith.constant 2 : i32
+// CHECK: call @hkemu_shuffle(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DOWN]], %{{.*}})
+// CHECK: call @hkemu_shuffle(
+// CHECK-NOT: call @hkemu_shuffle(
+// The swap: the value as both operands, then the lane's changed half.
+// CHECK: %[[ROWS:.*]] = arith.constant 32 : i32
+// CHECK: call @hkemu_permlane_swap(%{{.*}}, %[[ROWS]], %{{.*}}, %{{.*}})
+// CHECK: arith.cmpi eq
+// CHECK: arith.select
+// CHECK: call @hkemu_permlane_swap(
+// quad_perm [1, 0, 3, 2] = 1 | 0 << 2 | 3 << 4 | 2 << 6 = 0xB1 = 177, masks
+// 0xF, no bound_ctrl; the f16 travels zero-extended.
+// CHECK: arith.extui %{{.*}} : i16 to i32
+// CHECK: %[[QP:.*]] = arith.constant 177 : i32
+// CHECK: %[[ROWMASK:.*]] = arith.constant 15 : i32
+// CHECK: %[[BANKMASK:.*]] = arith.constant 15 : i32
+// CHECK: %[[NOBC:.*]] = arith.constant 0 : i32
+// CHECK: call @hkemu_dpp(%{{.*}}, %{{.*}}, %{{.*}}, %[[QP]], %[[ROWMASK]], %[[BANKMASK]], %[[NOBC]])
+// CHECK: arith.trunci %{{.*}} : i32 to i16
+// row_ror 8 = 0x128 = 296, bound_ctrl set.
+// CHECK: %[[ROR:.*]] = arith.constant 296 : i32
+// CHECK: %[[BC:.*]] = arith.constant 1 : i32
+// CHECK: call @hkemu_dpp(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROR]], %{{.*}}, %{{.*}}, %[[BC]])
+// exp2 flushes results below 2^-126, log reads inputs below it as zero.
+// CHECK: %[[EXP:.*]] = math.exp2 %{{.*}} : f32
+// CHECK: math.absf %[[EXP]]
+// CHECK: arith.constant 1.17549435E-38 : f32
+// CHECK: arith.select
+// CHECK: math.absf %{{.*}}
+// CHECK: arith.select
+// CHECK: math.log2
+// CHECK-NOT: rocdl.
+// CHECK-NOT: amdgpu.

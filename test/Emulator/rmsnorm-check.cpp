@@ -104,8 +104,9 @@ int main(int argc, char **argv) {
     for (int64_t d = 0; d < D; ++d) {
       double exact = fromBF16(x[i * D + d]) * scale * fromBF16(w[d]);
       double got = fromBF16(y[i * D + d]);
-      double tol = (std::ldexp(1.0, -8) + std::ldexp(1.0, -15)) *
-                       std::fabs(exact) + 1e-30;
+      double tol =
+          (std::ldexp(1.0, -8) + std::ldexp(1.0, -15)) * std::fabs(exact) +
+          1e-30;
       double err = std::fabs(got - exact);
       worst = std::fmax(worst, err / tol);
       if (!(err <= tol) && bad++ < 5)

@@ -27,8 +27,9 @@ collectKernelInfo(mlir::ModuleOp module);
 /// hk.emulator_lds_bytes of its lane function, after
 /// convert-lane-to-emulator) against its metadata: the runtime gives a
 /// launch that much LDS.
-mlir::LogicalResult checkEmulatorLds(mlir::ModuleOp emulatorModule,
-                                     const std::vector<rt::KernelInfo> &kernels);
+mlir::LogicalResult
+checkEmulatorLds(mlir::ModuleOp emulatorModule,
+                 const std::vector<rt::KernelInfo> &kernels);
 
 } // namespace hk::hkc
 

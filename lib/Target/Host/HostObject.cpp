@@ -88,7 +88,8 @@ createHostTargetMachine(unsigned optLevel, std::string &error) {
     llvm::InitializeNativeTargetAsmPrinter();
   });
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
   static const llvm::CodeGenOptLevel levels[] = {
