@@ -125,14 +125,38 @@ static std::optional<StringRef> locName(Location loc) {
   return std::nullopt;
 }
 
+/// The name of result `index` in the `FusedLoc` that names the results of an
+/// op with several (see resultNamesTag()).
+static std::optional<StringRef> resultName(Location loc, unsigned index,
+                                           unsigned numResults) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  auto tag =
+      fused ? dyn_cast_or_null<StringAttr>(fused.getMetadata()) : StringAttr();
+  if (!tag || tag.getValue() != resultNamesTag() ||
+      fused.getLocations().size() != numResults)
+    return std::nullopt;
+  if (auto name = dyn_cast<NameLoc>(fused.getLocations()[index]))
+    return name.getName().getValue();
+  return std::nullopt;
+}
+
 std::optional<std::string> KernelEmitter::valueName(Value value) {
-  if (auto it = sourceNames.find(value); it != sourceNames.end())
-    return it->second;
   std::optional<StringRef> name;
-  if (auto arg = dyn_cast<BlockArgument>(value))
-    name = locName(arg.getLoc());
-  else if (value.getDefiningOp()->getNumResults() == 1)
-    name = locName(value.getDefiningOp()->getLoc());
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (arg.getOwner() == &kernel.getBody().front())
+      if (auto attr = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                          "hk.name"))
+        name = attr.getValue();
+    if (!name)
+      name = locName(arg.getLoc());
+  } else {
+    Operation *def = value.getDefiningOp();
+    unsigned numResults = def->getNumResults();
+    name = numResults == 1 ? locName(def->getLoc())
+                           : resultName(def->getLoc(),
+                                        cast<OpResult>(value).getResultNumber(),
+                                        numResults);
+  }
   if (!name)
     return std::nullopt;
   return name->str();
@@ -185,23 +209,15 @@ std::string KernelEmitter::coords(MemRefType type, ValueRange indices) {
 /// True when `op` is the last use of `value` in the block that defines it.
 /// Uses inside nested regions count as uses by their ancestor in that block,
 /// so a value defined outside a loop is never dead inside it.
-///
-/// An op nested in schedule regions (which run once, unlike loops) counts as
-/// well when it is the only use inside its outermost region.
 bool KernelEmitter::isDeadAfter(Value value, Operation *op) {
   Block *block = value.getParentBlock();
-  Operation *anchor = block->findAncestorOpInBlock(*op);
-  if (!anchor)
+  if (op->getBlock() != block)
     return false;
-  for (Operation *p = op->getParentOp();
-       anchor != op && p != anchor->getParentOp(); p = p->getParentOp())
-    if (!isa<PingPongOp, InterleaveOp, ClusterOp>(p))
-      return false;
   for (OpOperand &use : value.getUses()) {
     if (use.getOwner() == op)
       continue;
     Operation *user = block->findAncestorOpInBlock(*use.getOwner());
-    if (!user || !user->isBeforeInBlock(anchor))
+    if (!user || !user->isBeforeInBlock(op))
       return false;
   }
   return true;
@@ -212,6 +228,14 @@ FailureOr<std::string> KernelEmitter::spellType(Value value, Operation *user) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return spellRegisterType(tensor, user, arch);
   return spellScalarType(type, user);
+}
+
+/// C++ evaluates a `for` condition and step on every iteration: a loop
+/// bound is named once, before the loop, as HipKittens' kernels do.
+static bool isLoopBound(OpOperand &use) {
+  auto loop = dyn_cast<scf::ForOp>(use.getOwner());
+  return loop &&
+         (use.get() == loop.getUpperBound() || use.get() == loop.getStep());
 }
 
 void KernelEmitter::defineScalar(Value result, StringRef expr,
@@ -226,7 +250,8 @@ void KernelEmitter::defineScalar(Value result, StringRef expr,
   Operation *def = result.getDefiningOp();
   bool inlineable =
       result.hasOneUse() &&
-      result.getUses().begin()->getOwner()->getBlock() == def->getBlock();
+      result.getUses().begin()->getOwner()->getBlock() == def->getBlock() &&
+      !isLoopBound(*result.getUses().begin());
   if (inlineable) {
     names[result] = expr.str();
     if (isComposite)
@@ -418,37 +443,11 @@ LogicalResult KernelEmitter::emitIf(Operation *op) {
   return success();
 }
 
-/// Schedule regions print as their bodies: the schedule (staggering and
-/// balancing barriers, priorities, fences) is what `hk-schedule` makes
-/// explicit, and a kernel is correct without it.
-LogicalResult KernelEmitter::emitScheduleRegion(Operation *op) {
-  std::string what = op->getName().getStringRef().str();
-  if (auto cluster = dyn_cast<ClusterOp>(op))
-    what += std::string(" ") + stringifyClusterKind(cluster.getKind()).str();
-  os << "// " << what
-     << ": body only; run hk-schedule first for its barriers and priorities\n";
-  Block &body = op->getRegion(0).front();
-  if (failed(emitBlock(body)))
-    return failure();
-  for (auto [value, result] :
-       llvm::zip(body.getTerminator()->getOperands(), op->getResults())) {
-    if (isToken(result))
-      continue;
-    names[result] = names.lookup(value);
-    if (composite.contains(value))
-      composite.insert(result);
-  }
-  os << "// end " << what << "\n";
-  return success();
-}
-
 LogicalResult KernelEmitter::emitOp(Operation *op) {
   if (isa<scf::ForOp>(op))
     return emitFor(op);
   if (isa<scf::IfOp>(op))
     return emitIf(op);
-  if (isa<PingPongOp, InterleaveOp, ClusterOp>(op))
-    return emitScheduleRegion(op);
   if (op->getDialect() && isa<HKDialect>(op->getDialect()))
     return emitHKOp(op);
   return emitScalarOp(op);

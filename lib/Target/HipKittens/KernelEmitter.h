@@ -29,9 +29,8 @@ std::optional<std::string> fillCall(Value value);
 /// kernel says `mma_ABt(acc, a, b, acc)`.
 class KernelEmitter {
 public:
-  KernelEmitter(KernelOp kernel, raw_indented_ostream &os, HipKittensArch arch,
-                const SourceNames &sourceNames)
-      : kernel(kernel), os(os), arch(arch), sourceNames(sourceNames) {}
+  KernelEmitter(KernelOp kernel, raw_indented_ostream &os, HipKittensArch arch)
+      : kernel(kernel), os(os), arch(arch) {}
 
   LogicalResult emitKernel();
   LogicalResult emitLauncher();
@@ -65,14 +64,12 @@ private:
   LogicalResult emitConstant(arith::ConstantOp op);
   LogicalResult emitFor(Operation *op);
   LogicalResult emitIf(Operation *op);
-  LogicalResult emitScheduleRegion(Operation *op);
   void emitParallelCopy(ArrayRef<std::pair<std::string, std::string>> moves);
   std::optional<std::string> splatScalar(Value value);
 
   KernelOp kernel;
   raw_indented_ostream &os;
   HipKittensArch arch;
-  const SourceNames &sourceNames;
   llvm::DenseMap<Value, std::string> names;
   llvm::DenseSet<Value> composite;
   /// Variables declared ahead of a value's definition (scf.if results).

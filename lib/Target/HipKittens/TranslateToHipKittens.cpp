@@ -4,6 +4,7 @@
 
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Target/HipKittens/HipKittensEmitter.h"
+#include "hk/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -39,10 +41,33 @@ __device__ inline tile_coord group_remap(int id, int rows, int cols,
 
 )";
 
-LogicalResult mlir::hk::translateToHipKittens(Operation *module,
+StringRef mlir::hk::resultNamesTag() { return "hk.result_names"; }
+
+/// Runs the schedules the regions describe: what the C++ must hold is the
+/// kernel after `hk-schedule`, whose barriers `hk-verify-barriers` then
+/// proves balanced, as the AMDGPU lowering does.
+static LogicalResult scheduleKernels(ModuleOp module) {
+  MLIRContext *context = module.getContext();
+  PassManager pm(context);
+  pm.addPass(createHKSchedule());
+  pm.addPass(createHKVerifyBarriers());
+  // The passes' diagnostics point at the source; a dump of the op in
+  // generic form would only bury them.
+  bool printOp = context->shouldPrintOpOnDiagnostic();
+  context->printOpOnDiagnostic(false);
+  LogicalResult result = pm.run(module);
+  context->printOpOnDiagnostic(printOp);
+  return result;
+}
+
+LogicalResult mlir::hk::translateToHipKittens(Operation *moduleOp,
                                               raw_ostream &output,
-                                              HipKittensArch arch,
-                                              const SourceNames &names) {
+                                              HipKittensArch arch) {
+  auto module = dyn_cast<ModuleOp>(moduleOp);
+  if (!module)
+    return moduleOp->emitError("expected a builtin.module of hk.kernel ops");
+  if (failed(scheduleKernels(module)))
+    return failure();
   // Printed to a buffer so that a failure writes nothing.
   std::string buffer;
   llvm::raw_string_ostream bufferStream(buffer);
@@ -61,7 +86,7 @@ LogicalResult mlir::hk::translateToHipKittens(Operation *module,
   if (needsGroupRemap)
     os << kGroupRemapHelper;
   bool first = true;
-  for (Operation &op : module->getRegion(0).front()) {
+  for (Operation &op : *module.getBody()) {
     auto kernel = dyn_cast<KernelOp>(op);
     if (!kernel)
       return op.emitError("'")
@@ -70,7 +95,7 @@ LogicalResult mlir::hk::translateToHipKittens(Operation *module,
     if (!first)
       os << "\n";
     first = false;
-    KernelEmitter emitter(kernel, os, arch, names);
+    KernelEmitter emitter(kernel, os, arch);
     if (failed(emitter.emitKernel()))
       return failure();
     os << "\n";
@@ -81,38 +106,56 @@ LogicalResult mlir::hk::translateToHipKittens(Operation *module,
   return success();
 }
 
-/// Records the SSA name of every value the parser saw defined: `%acc` names
-/// its value "acc", `%acc:2` its values "acc0" and "acc1".
-static SourceNames collectSourceNames(const AsmParserState &state) {
-  SourceNames names;
+/// Writes the SSA name of every value the parser saw defined into the IR,
+/// where it survives the passes: `%acc` names its op `loc("acc")`, `%acc:2`
+/// (or `%a, %b`) its op `loc(fused<"hk.result_names">["acc0", "acc1"])`, a
+/// block argument `%k` its location. The results of schedule regions are
+/// left out: `hk-schedule` replaces them by the values their bodies yield,
+/// which carry their own names.
+static void attachSourceNames(const AsmParserState &state) {
   auto text = [](SMRange range) {
     StringRef name(range.Start.getPointer(),
                    range.End.getPointer() - range.Start.getPointer());
     return name.drop_front().str(); // drop the '%'
   };
   for (const AsmParserState::OperationDefinition &def : state.getOpDefs()) {
-    unsigned numResults = def.op->getNumResults();
+    Operation *op = def.op;
+    unsigned numResults = op->getNumResults();
+    if (numResults == 0 || isa<PingPongOp, InterleaveOp, ClusterOp>(op))
+      continue;
+    MLIRContext *context = op->getContext();
+    SmallVector<Location> names;
     for (auto [i, group] : llvm::enumerate(def.resultGroups)) {
       unsigned end = i + 1 < def.resultGroups.size()
                          ? def.resultGroups[i + 1].startIndex
                          : numResults;
       std::string base = text(group.definition.loc);
-      for (unsigned r = group.startIndex; r < end; ++r)
-        names[def.op->getResult(r)] =
-            end - group.startIndex == 1
-                ? base
-                : base + std::to_string(r - group.startIndex);
+      for (unsigned r = group.startIndex; r < end; ++r) {
+        std::string name = end - group.startIndex == 1
+                               ? base
+                               : base + std::to_string(r - group.startIndex);
+        names.push_back(
+            NameLoc::get(StringAttr::get(context, name), op->getLoc()));
+      }
     }
+    if (names.size() != numResults)
+      continue;
+    op->setLoc(numResults == 1
+                   ? names.front()
+                   : FusedLoc::get(names,
+                                   StringAttr::get(context, resultNamesTag()),
+                                   context));
   }
   for (const AsmParserState::BlockDefinition &def : state.getBlockDefs())
     for (auto [arg, argDef] :
          llvm::zip(def.block->getArguments(), def.arguments))
-      names[arg] = text(argDef.loc);
-  return names;
+      arg.setLoc(NameLoc::get(
+          StringAttr::get(arg.getContext(), text(argDef.loc)), arg.getLoc()));
 }
 
 /// Parses the source itself, rather than through mlir-translate, to keep the
-/// SSA names the C++ variables are named after.
+/// SSA names the C++ variables are named after (as locations, which the
+/// schedule passes carry along with the ops they move).
 static LogicalResult translateSource(const std::shared_ptr<llvm::SourceMgr> &sm,
                                      raw_ostream &os, MLIRContext *context,
                                      HipKittensArch arch) {
@@ -136,7 +179,8 @@ static LogicalResult translateSource(const std::shared_ptr<llvm::SourceMgr> &sm,
   }
   if (failed(verify(*module)))
     return failure();
-  return translateToHipKittens(*module, os, arch, collectSourceNames(state));
+  attachSourceNames(state);
+  return translateToHipKittens(*module, os, arch);
 }
 
 static llvm::cl::opt<std::string>

@@ -84,3 +84,36 @@ hk.kernel @shape(%X: memref<?x?xf32>) attributes {
 func.func @f() {
   return
 }
+
+// -----
+
+// The schedule passes run before printing, and their errors stop the
+// translation: the ping-pong owns its barriers (hk-schedule) ...
+// CHECK: offset :{{[0-9]+}}:7: error: hk.barrier inside hk.ping_pong: the schedule inserts a barrier after every cluster
+hk.kernel @hand_barrier() attributes {waves = 8 : i32,
+    grid = #hk.grid<[] -> (1)>} {
+  hk.ping_pong {
+    hk.cluster memory {
+      hk.barrier
+    }
+  }
+  hk.return
+}
+
+// -----
+
+// ... and every wave must execute as many barriers (hk-verify-barriers): a
+// kernel that would hang on the GPU is not printed.
+// CHECK: offset :{{[0-9]+}}:3: error: waves 4-7 execute 1 more hk.barrier than waves 0-3 in this branch
+// CHECK-NOT: see current operation
+// CHECK: note: waves 0-3 skip it
+hk.kernel @unbalanced() attributes {waves = 8 : i32,
+    grid = #hk.grid<[] -> (1)>} {
+  %c4 = arith.constant 4 : index
+  %w = hk.wave_id
+  %hi = arith.cmpi uge, %w, %c4 : index
+  scf.if %hi {
+    hk.barrier
+  }
+  hk.return
+}

@@ -2,7 +2,8 @@
 //
 // Translates a module of hk kernels into one HIP C++ file that calls the
 // HipKittens tile library: one `__global__` function per `hk.kernel` and an
-// `extern "C"` host launcher for each.
+// `extern "C"` host launcher for each. Schedule regions are expanded by
+// `hk-schedule` first, so the C++ holds their barriers and priorities.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,9 +12,6 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
-#include "llvm/ADT/DenseMap.h"
-
-#include <string>
 
 namespace mlir::hk {
 
@@ -21,17 +19,24 @@ namespace mlir::hk {
 /// (`KITTENS_CDNA3` for gfx942, `KITTENS_CDNA4` for gfx950).
 enum class HipKittensArch { CDNA3, CDNA4 };
 
-/// The SSA names a value had in its source (`%acc` -> "acc"), which the
-/// parser otherwise drops.
-using SourceNames = llvm::DenseMap<Value, std::string>;
-
-/// Writes the C++ translation of `module` to `os`. Variables take their names
-/// from `names`, else from a `loc("name")` on the value, else from what the
-/// op computes. Fails, with a diagnostic located at the offending op, on
-/// anything HipKittens cannot express; nothing is written then.
+/// Writes the C++ translation of `module` (a `builtin.module`) to `os`.
+///
+/// The module is changed first: `hk-schedule` expands its `hk.ping_pong` and
+/// `hk.interleave` regions into barriers, priorities and fences, and
+/// `hk-verify-barriers` proves that every wave executes as many barriers.
+/// Variables take their names from a `NameLoc` on the value (a block
+/// argument's location, a single result's op location, or, for an op with
+/// several results, the `NameLoc` of the same index in a `FusedLoc` whose
+/// metadata is `resultNamesTag()`), from `hk.name` on kernel arguments, else
+/// from what the op computes. Fails, with a diagnostic located at the
+/// offending op, on anything HipKittens cannot express or the passes reject;
+/// nothing is written then.
 LogicalResult translateToHipKittens(Operation *module, raw_ostream &os,
-                                    HipKittensArch arch,
-                                    const SourceNames &names = SourceNames());
+                                    HipKittensArch arch);
+
+/// The metadata of the `FusedLoc` that names the results of an op with
+/// several results, one `NameLoc` per result.
+StringRef resultNamesTag();
 
 /// Registers `--hk-to-hipkittens` (and its `--hk-arch` option) with
 /// mlir-translate.

@@ -47,7 +47,9 @@ __global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -
   store(as_share, ga0);
   store(bs_share, gb0);
   __builtin_amdgcn_s_barrier();
-  // hk.ping_pong: body only; run hk-schedule first for its barriers and priorities
+  if (warpid() >= 4) {
+    __builtin_amdgcn_s_barrier();
+  }
   rt_fl<64, 32, col_l, rt_16x16_s> c00;
   zero(c00);
   rt_fl<64, 32, col_l, rt_16x16_s> c01;
@@ -57,7 +59,7 @@ __global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -
   rt_fl<64, 32, col_l, rt_16x16_s> c11;
   zero(c11);
   for (int k = 0; k < nk; ++k) {
-    // hk.cluster memory: body only; run hk-schedule first for its barriers and priorities
+    __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 64, row_l, rt_16x32_s> ra0;
     load(ra0, sa0);
     rt_bf<64, 64, row_l, rt_16x32_s> ra1;
@@ -72,24 +74,27 @@ __global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -
     rt_bf<32, 64, row_l, rt_16x32_s> pb;
     load(pb, B, {0, 0, b_row, k1});
     __builtin_amdgcn_s_barrier();
-    // end hk.cluster memory
-    // hk.cluster compute: body only; run hk-schedule first for its barriers and priorities
+    __builtin_amdgcn_sched_barrier(0);
+    __builtin_amdgcn_s_setprio(1);
     mma_ABt(c00, ra0, rb0, c00);
     mma_ABt(c01, ra0, rb1, c01);
+    __builtin_amdgcn_s_setprio(0);
     __builtin_amdgcn_s_barrier();
-    // end hk.cluster compute
-    // hk.cluster memory: body only; run hk-schedule first for its barriers and priorities
+    __builtin_amdgcn_sched_barrier(0);
     store(as_share, pa);
     store(bs_share, pb);
     __builtin_amdgcn_s_barrier();
-    // end hk.cluster memory
-    // hk.cluster compute: body only; run hk-schedule first for its barriers and priorities
+    __builtin_amdgcn_sched_barrier(0);
+    __builtin_amdgcn_s_setprio(1);
     mma_ABt(c10, ra1, rb0, c10);
     mma_ABt(c11, ra1, rb1, c11);
+    __builtin_amdgcn_s_setprio(0);
     __builtin_amdgcn_s_barrier();
-    // end hk.cluster compute
+    __builtin_amdgcn_sched_barrier(0);
   }
-  // end hk.ping_pong
+  if (warpid() < 4) {
+    __builtin_amdgcn_s_barrier();
+  }
   const int row0 = (tm * 4) + wr;
   const int row1 = row0 + 2;
   const int col0 = (tn * 8) + wc;
