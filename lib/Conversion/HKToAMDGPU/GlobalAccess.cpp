@@ -202,6 +202,11 @@ static int64_t maxRunLength(const Access &a, Type elt) {
 
 /// Loads one run. A run that starts in range but crosses the end of the row
 /// reads its tail from the next row, so those elements are zeroed here.
+/// Element j is in its row when j < size - col: one subtraction per run and
+/// compares against constants, rather than an index (64 bits wide, so two
+/// registers per lane) for every element that the loop would keep live.
+/// The compare is signed and only matters when the run starts in range
+/// (else the load already reads zeros), where size - col is in (0, size].
 static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
                      Type elt) {
   SmallVector<Value> pos = positionOf(b, loc, a, run.reg);
@@ -213,9 +218,12 @@ static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
   auto vecType = VectorType::get({run.count}, elt);
   Value v = vector::LoadOp::create(b, loc, vecType, a.buf->buffer, off);
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vecType));
-  SmallVector<Value> inRow;
-  for (int64_t j = 0; j < run.count; ++j)
-    inRow.push_back(colInRange(b, loc, a, pos, j));
+  Value left = arith::SubIOp::create(b, loc, a.buf->sizes[a.colDim],
+                                     pos[a.colDim]);
+  SmallVector<Value> inRow = {arith::ConstantIntOp::create(b, loc, 1, 1)};
+  for (int64_t j = 1; j < run.count; ++j)
+    inRow.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                          left, cst(b, loc, j)));
   Value mask = vector::FromElementsOp::create(
       b, loc, VectorType::get({run.count}, b.getI1Type()), inRow);
   return arith::SelectOp::create(b, loc, mask, v, zero);
