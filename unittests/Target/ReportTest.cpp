@@ -1,0 +1,282 @@
+//===- ReportTest.cpp - the code-quality report on fixed assembly ---------===//
+//
+// Every expected count below was worked out by hand from the line numbers
+// written next to the snippet: which label a branch goes back to, which
+// lines lie in its range, and which mnemonics they hold.
+//===----------------------------------------------------------------------===//
+
+#include "hk/Target/AMDGPU/Report.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+
+using namespace hk::target;
+
+namespace {
+
+// Three functions, in the layout LLVM's AMDGPU printer uses:
+//  - nested (lines 4-29): an outer loop .LBB0_1 (8-26) around an inner loop
+//    .LBB0_2 (11-19) with 2 MFMAs;
+//  - copy (34-55): two loops in a row without MFMA; the first (.LBB1_1) has
+//    more instructions, the second (.LBB1_3) the only memory instructions,
+//    and is closed by an s_branch after a forward s_cbranch out of it;
+//  - straight (60-66): a forward branch only, then the kernel descriptor
+//    directives before .Lfunc_end2.
+constexpr const char *kSnippet = R"(	.text
+	.globl	nested
+	.type	nested,@function
+nested:                                 ; @nested
+; %bb.0:
+	s_load_dwordx2 s[0:1], s[4:5], 0x0
+	s_mov_b32 s2, 0
+.LBB0_1:                                ; =>This Loop Header: Depth=1
+	buffer_load_dword v1, v0, s[8:11], 0 offen lds
+	s_mov_b32 s3, 0
+.LBB0_2:                                ; =>This Inner Loop Header: Depth=2
+	ds_read_b128 v[2:5], v0
+	ds_read_b64_tr_b16 v[6:7], v0 offset:64
+	s_waitcnt lgkmcnt(0)
+	v_mfma_f32_16x16x32_bf16 v[8:11], v[2:5], v[2:5], v[8:11]
+	v_mfma_f32_16x16x32_bf16 v[8:11], v[2:5], v[2:5], v[8:11]
+	s_add_i32 s3, s3, 1
+	s_cmp_lt_u32 s3, 4
+	s_cbranch_scc1 .LBB0_2
+; %bb.3:
+	ds_write_b64 v0, v[6:7]
+	s_waitcnt vmcnt(0)
+	s_barrier
+	s_add_i32 s2, s2, 1
+	s_cmp_lt_u32 s2, 8
+	s_cbranch_scc1 .LBB0_1
+; %bb.4:
+	global_store_dwordx4 v[0:1], v[8:11], off
+	s_endpgm
+.Lfunc_end0:
+	.size	nested, .Lfunc_end0-nested
+	.globl	copy
+	.type	copy,@function
+copy:
+; %bb.0:
+	s_mov_b32 s2, 0
+.LBB1_1:
+	v_add_u32_e32 v1, 1, v1
+	v_add_u32_e32 v1, 1, v1
+	v_add_u32_e32 v1, 1, v1
+	v_add_u32_e32 v1, 1, v1
+	s_add_i32 s2, s2, 1
+	s_cmp_lt_u32 s2, 8
+	s_cbranch_scc1 .LBB1_1
+; %bb.2:
+	s_mov_b32 s2, 0
+.LBB1_3:
+	global_load_dwordx4 v[2:5], v[0:1], off
+	s_waitcnt vmcnt(0)
+	global_store_dwordx4 v[0:1], v[2:5], off
+	s_add_i32 s2, s2, 1
+	s_cbranch_scc0 .LBB1_4
+	s_branch .LBB1_3
+.LBB1_4:
+	s_endpgm
+.Lfunc_end1:
+	.size	copy, .Lfunc_end1-copy
+	.globl	straight
+	.type	straight,@function
+straight:
+	s_cmp_eq_u32 s0, 0
+	s_cbranch_scc1 .LBB2_2
+	buffer_atomic_add_f32 v1, v0, s[8:11], 0 offen
+	scratch_store_dword off, v1, s0
+.LBB2_2:
+	s_endpgm
+	.section	.rodata,"a",@progbits
+	.amdhsa_kernel straight
+		.amdhsa_next_free_vgpr 2
+	.end_amdhsa_kernel
+	.text
+.Lfunc_end2:
+	.size	straight, .Lfunc_end2-straight
+amdhsa.kernels:
+)";
+
+std::vector<KernelReport> analyzeSnippet() {
+  auto kernels = analyzeAssembly(kSnippet);
+  EXPECT_TRUE(static_cast<bool>(kernels));
+  if (!kernels) {
+    llvm::consumeError(kernels.takeError());
+    return {};
+  }
+  return *kernels;
+}
+
+TEST(ReportTest, FindsEveryFunction) {
+  std::vector<KernelReport> kernels = analyzeSnippet();
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(kernels[0].name, "nested");
+  EXPECT_EQ(kernels[1].name, "copy");
+  EXPECT_EQ(kernels[2].name, "straight");
+  EXPECT_EQ(kernels[0].firstLine, 4u);
+  EXPECT_EQ(kernels[0].lastLine, 29u);
+  EXPECT_EQ(kernels[2].firstLine, 60u);
+  EXPECT_EQ(kernels[2].lastLine, 66u);
+}
+
+TEST(ReportTest, NestedLoopsReportTheInnerOne) {
+  std::vector<KernelReport> kernels = analyzeSnippet();
+  ASSERT_EQ(kernels.size(), 3u);
+  const KernelReport &nested = kernels[0];
+  EXPECT_EQ(nested.backwardBranches, 2u);
+  // The outer range (8-26) holds the inner loop's branch at line 19.
+  ASSERT_EQ(nested.innermostLoops.size(), 1u);
+  ASSERT_TRUE(nested.hotLoop.has_value());
+  const Loop &loop = nested.innermostLoops[*nested.hotLoop];
+  EXPECT_EQ(loop.header, ".LBB0_2");
+  EXPECT_EQ(loop.headerLine, 11u);
+  EXPECT_EQ(loop.branchLine, 19u);
+  // Lines 12-19.
+  const InstructionCounts &c = nested.hotCounts();
+  EXPECT_EQ(c.instructions, 8);
+  EXPECT_EQ(c.mfma, 2);
+  EXPECT_EQ(c.ldsReads, 2);
+  EXPECT_EQ(c.ldsWrites, 0);
+  EXPECT_EQ(c.globalLoads, 0);
+  EXPECT_EQ(c.barriers, 0);
+  EXPECT_EQ(c.waits, 1);
+  // The whole function: lines 6-7, 9-10, 12-19, 21-26 and 28-29.
+  const InstructionCounts &w = nested.whole;
+  EXPECT_EQ(w.instructions, 20);
+  EXPECT_EQ(w.mfma, 2);
+  EXPECT_EQ(w.ldsReads, 2);
+  EXPECT_EQ(w.ldsWrites, 1);
+  EXPECT_EQ(w.globalLoads, 1);
+  EXPECT_EQ(w.globalLoadsToLds, 1);
+  EXPECT_EQ(w.globalStores, 1);
+  EXPECT_EQ(w.barriers, 1);
+  EXPECT_EQ(w.waits, 2);
+}
+
+TEST(ReportTest, WithoutMfmaTheLoopWithMostMemoryInstructionsIsHot) {
+  std::vector<KernelReport> kernels = analyzeSnippet();
+  ASSERT_EQ(kernels.size(), 3u);
+  const KernelReport &copy = kernels[1];
+  // Line 52 branches forward to .LBB1_4: not a loop.
+  EXPECT_EQ(copy.backwardBranches, 2u);
+  ASSERT_EQ(copy.innermostLoops.size(), 2u);
+  EXPECT_EQ(copy.innermostLoops[0].header, ".LBB1_1");
+  EXPECT_EQ(copy.innermostLoops[0].counts.instructions, 7); // lines 38-44
+  ASSERT_EQ(copy.hotLoop, std::optional<size_t>(1));
+  const Loop &loop = copy.innermostLoops[1];
+  EXPECT_EQ(loop.header, ".LBB1_3");
+  EXPECT_EQ(loop.headerLine, 47u);
+  EXPECT_EQ(loop.branchLine, 53u);
+  EXPECT_EQ(loop.counts.instructions, 6); // lines 48-53
+  EXPECT_EQ(loop.counts.mfma, 0);
+  EXPECT_EQ(loop.counts.globalLoads, 1);
+  EXPECT_EQ(loop.counts.globalLoadsToLds, 0);
+  EXPECT_EQ(loop.counts.globalStores, 1);
+  EXPECT_EQ(loop.counts.waits, 1);
+}
+
+TEST(ReportTest, WithoutLoopTheWholeKernelIsReported) {
+  std::vector<KernelReport> kernels = analyzeSnippet();
+  ASSERT_EQ(kernels.size(), 3u);
+  const KernelReport &straight = kernels[2];
+  EXPECT_EQ(straight.backwardBranches, 0u);
+  EXPECT_TRUE(straight.innermostLoops.empty());
+  EXPECT_FALSE(straight.hotLoop.has_value());
+  // Lines 61-64 and 66; the directives after s_endpgm are not instructions.
+  const InstructionCounts &c = straight.hotCounts();
+  EXPECT_EQ(c.instructions, 5);
+  EXPECT_EQ(c.globalAtomics, 1);
+  EXPECT_EQ(c.scratch, 1);
+  EXPECT_EQ(c.globalLoads, 0);
+}
+
+TEST(ReportTest, PrintsTheHotLoopAndTheResources) {
+  std::vector<KernelReport> kernels = analyzeSnippet();
+  ASSERT_EQ(kernels.size(), 3u);
+  KernelResources nested;
+  nested.name = "nested";
+  nested.unifiedVgprs = 128;
+  nested.sgprs = 16;
+  nested.ldsBytes = 65536;
+  nested.maxWorkgroupSize = 256;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printReport(os, "gfx950", kernels, {nested}, 160 * 1024);
+  // 2 MFMAs of 8 instructions. 128 registers: 512/128 = 4 waves per SIMD;
+  // 160 KiB / 64 KiB = 2 workgroups of 4 waves, 2 waves per SIMD.
+  EXPECT_NE(text.find("nested: hot loop .LBB0_2, assembly lines 11-19 (1 "
+                      "innermost loops, 2 backward branches)\n"
+                      "  per iteration: 8 instructions, 2 mfma (25.0%)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  resources: 128 vgpr, 0 agpr, 16 sgpr, 65536 lds "
+                      "bytes, 0 scratch bytes, 0 spills, 2 waves/SIMD "
+                      "(limited by lds)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("straight: no loop, whole kernel, assembly lines "
+                      "60-66\n  whole kernel: 5 instructions, 0 mfma (0.0%)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("copy: hot loop .LBB1_3"), std::string::npos) << text;
+  EXPECT_NE(text.find("  resources: not in the code object's metadata"),
+            std::string::npos)
+      << text;
+}
+
+TEST(ReportTest, BranchToUnknownLabelIsAnError) {
+  auto kernels = analyzeAssembly("\t.type\tbad,@function\nbad:\n\ts_branch "
+                                 ".LBB9_9\n.Lfunc_end9:\n");
+  ASSERT_FALSE(static_cast<bool>(kernels));
+  std::string message = llvm::toString(kernels.takeError());
+  EXPECT_NE(message.find("line 3: branch to '.LBB9_9'"), std::string::npos)
+      << message;
+}
+
+TEST(ReportTest, UnterminatedFunctionIsAnError) {
+  auto kernels = analyzeAssembly("\t.type\tcut,@function\ncut:\n\ts_nop 0\n");
+  ASSERT_FALSE(static_cast<bool>(kernels));
+  EXPECT_NE(llvm::toString(kernels.takeError()).find("'cut' does not end"),
+            std::string::npos);
+}
+
+TEST(ReportTest, ClassifiesByMnemonic) {
+  struct Case {
+    const char *line;
+    InstructionClass kind;
+  } cases[] = {
+      {"v_mfma_f32_32x32x8_bf16 a[0:15], v[0:1], v[2:3], a[0:15]",
+       InstructionClass::Mfma},
+      {"ds_read_b128 v[0:3], v4 offset:16", InstructionClass::LdsRead},
+      {"ds_read_b64_tr_b16 v[0:1], v4", InstructionClass::LdsRead},
+      {"ds_load_b32 v0, v1", InstructionClass::LdsRead},
+      {"ds_write_b64 v0, v[2:3]", InstructionClass::LdsWrite},
+      {"ds_store_b32 v0, v1", InstructionClass::LdsWrite},
+      {"ds_bpermute_b32 v0, v1, v2", InstructionClass::LdsOther},
+      {"buffer_load_dwordx4 v[0:3], v4, s[4:7], 0 offen",
+       InstructionClass::GlobalLoad},
+      {"buffer_load_dword v1, s[4:7], 0 offen lds",
+       InstructionClass::GlobalLoadToLds},
+      {"global_load_lds_dwordx4 v[0:1], off",
+       InstructionClass::GlobalLoadToLds},
+      {"global_load_dwordx2 v[0:1], v[2:3], off", InstructionClass::GlobalLoad},
+      {"buffer_store_short v0, v1, s[4:7], 0 offen",
+       InstructionClass::GlobalStore},
+      {"global_store_dword v[0:1], v2, off", InstructionClass::GlobalStore},
+      {"global_atomic_add_f32 v[0:1], v2, off", InstructionClass::GlobalAtomic},
+      {"scratch_load_dwordx4 v[0:3], off, s0", InstructionClass::Scratch},
+      {"s_barrier", InstructionClass::Barrier},
+      {"s_waitcnt vmcnt(0) lgkmcnt(0)", InstructionClass::Wait},
+      {"s_waitcnt_vscnt null, 0x0", InstructionClass::Wait},
+      {"s_setprio 1", InstructionClass::Other},
+      {"v_add_u32_e32 v0, v1, v2", InstructionClass::Other},
+  };
+  for (const Case &c : cases) {
+    auto [mnemonic, operands] = llvm::StringRef(c.line).split(' ');
+    EXPECT_EQ(classifyInstruction(mnemonic, operands), c.kind) << c.line;
+  }
+}
+
+} // namespace
