@@ -192,12 +192,27 @@ static FailureOr<SharedAccess> buildSharedAccess(OpBuilder &b, Location loc,
   return a;
 }
 
+/// The indices of register `reg`'s run. Its constant (row, col) is split
+/// into whole subtiles and a remainder: adding whole subtiles changes only
+/// the first two indices, by constants, and leaves the lane's position
+/// inside the subtile (and so its swizzle) alone. Runs that differ by whole
+/// subtiles then share one lane-dependent address and reach the others
+/// through the LDS instruction's immediate offset, instead of each keeping
+/// an address register.
 static SmallVector<Value> runIndices(OpBuilder &b, Location loc,
                                      const SharedAccess &a, int64_t reg) {
   ::hk::Coord c = a.map.regs[reg];
-  Value row = arith::AddIOp::create(b, loc, a.laneRow, cst(b, loc, c.row));
-  Value col = arith::AddIOp::create(b, loc, a.laneCol, cst(b, loc, c.col));
-  return emitSharedIndices(b, loc, a.shared, row, col);
+  const ::hk::SharedLayout &l = a.shared;
+  Value row = arith::AddIOp::create(b, loc, a.laneRow,
+                                    cst(b, loc, c.row % l.subRows));
+  Value col = arith::AddIOp::create(b, loc, a.laneCol,
+                                    cst(b, loc, c.col % l.subCols));
+  SmallVector<Value> idx = emitSharedIndices(b, loc, l, row, col);
+  idx[0] = arith::AddIOp::create(b, loc, idx[0],
+                                 cst(b, loc, c.row / l.subRows));
+  idx[1] = arith::AddIOp::create(b, loc, idx[1],
+                                 cst(b, loc, c.col / l.subCols));
+  return idx;
 }
 
 struct SharedLoadLowering : OpConversionPattern<LoadOp> {
