@@ -151,8 +151,10 @@ FailureOr<std::string> mlir::hk::spellGlobal(MemRefType type, Operation *user,
         << type;
     return failure();
   }
-  if (!type.getLayout().isIdentity()) {
-    user->emitError("HipKittens global views are contiguous row-major, got ")
+  if (!type.getLayout().isIdentity() && !isPermutedView(type)) {
+    user->emitError("HipKittens global views are contiguous row-major, or a "
+                    "[B, H, N, D] view of a dense [B, N, H, D] array "
+                    "(strides [N*H*D, D, H*D, 1], offset 0), got ")
         << type;
     return failure();
   }
@@ -161,4 +163,38 @@ FailureOr<std::string> mlir::hk::spellGlobal(MemRefType type, Operation *user,
   if (failed(elem))
     return failure();
   return llvm::formatv("gl<{0}, -1, -1, -1, -1>", *elem).str();
+}
+
+bool mlir::hk::isPermutedView(MemRefType type) {
+  auto layout = dyn_cast<StridedLayoutAttr>(type.getLayout());
+  if (!layout || type.getRank() != 4 || layout.getOffset() != 0)
+    return false;
+  ArrayRef<int64_t> strides = layout.getStrides();
+  ArrayRef<int64_t> sizes = type.getShape();
+  // Static parts must agree with the dense [B, N, H, D] array; a dynamic
+  // stride or size leaves its equation to the launcher.
+  auto product = [](std::initializer_list<int64_t> factors) {
+    int64_t result = 1;
+    for (int64_t f : factors) {
+      if (ShapedType::isDynamic(f))
+        return ShapedType::kDynamic;
+      result *= f;
+    }
+    return result;
+  };
+  auto agrees = [](int64_t stride, int64_t expected) {
+    return ShapedType::isDynamic(stride) || ShapedType::isDynamic(expected) ||
+           stride == expected;
+  };
+  int64_t h = sizes[1], n = sizes[2], d = sizes[3];
+  return strides[3] == 1 && agrees(strides[1], d) &&
+         agrees(strides[2], product({h, d})) &&
+         agrees(strides[0], product({n, h, d}));
+}
+
+int64_t mlir::hk::glDim(MemRefType type, int64_t dim) {
+  static const int64_t permuted[] = {0, 2, 1, 3};
+  if (isPermutedView(type))
+    return permuted[dim];
+  return 4 - type.getRank() + dim;
 }

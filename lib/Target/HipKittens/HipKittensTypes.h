@@ -27,9 +27,22 @@ FailureOr<std::string> spellRegisterType(RankedTensorType type, Operation *user,
 FailureOr<std::string> spellSharedTile(Type type, Operation *user,
                                        HipKittensArch arch);
 /// HipKittens views global memory as 4-D `gl<T, -1, -1, -1, -1>`; a memref of
-/// rank r < 4 fills the last r dimensions.
+/// rank r < 4 fills the last r dimensions. A permuted view (see
+/// isPermutedView) is the `gl` of the dense array under it.
 FailureOr<std::string> spellGlobal(MemRefType type, Operation *user,
                                    HipKittensArch arch);
+
+/// True for a rank-4 `[B, H, N, D]` memref with a `strided<[s0, s1, s2, 1]>`
+/// layout and offset 0 whose static strides and sizes agree with a dense
+/// `[B, N, H, D]` array under it: `s0 = N*H*D`, `s1 = D`, `s2 = H*D`
+/// (dynamic ones are checked by the launcher). HipKittens reads it from a
+/// dense `gl` in `[B, N, H, D]` order with the tile's rows along axis 1:
+/// `load<1>(rt, gl, {b, n, h, d})`.
+bool isPermutedView(MemRefType type);
+
+/// The `gl` dimension (0 batch, 1 depth, 2 rows, 3 cols) that holds
+/// dimension `dim` of `type`.
+int64_t glDim(MemRefType type, int64_t dim);
 
 } // namespace mlir::hk
 

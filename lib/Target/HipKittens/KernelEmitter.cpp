@@ -198,11 +198,11 @@ std::string KernelEmitter::operand(Value value) {
 std::string KernelEmitter::plain(Value value) { return names.lookup(value); }
 
 /// HipKittens coordinates are 4-D `{b, d, r, c}`; a memref of rank r indexes
-/// the last r of them.
+/// the last r of them, a permuted view the dimensions of the array under it.
 std::string KernelEmitter::coords(MemRefType type, ValueRange indices) {
-  SmallVector<std::string> parts(4 - type.getRank(), "0");
-  for (Value index : indices)
-    parts.push_back(plain(index));
+  SmallVector<std::string> parts(4, "0");
+  for (auto [dim, index] : llvm::enumerate(indices))
+    parts[glDim(type, dim)] = plain(index);
   return "{" + llvm::join(parts, ", ") + "}";
 }
 

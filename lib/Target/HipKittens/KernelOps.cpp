@@ -53,6 +53,17 @@ static std::string floatLiteral(const APFloat &value) {
 // hk ops
 //===----------------------------------------------------------------------===//
 
+/// The template arguments of a global load or store: none for HipKittens'
+/// default (tile rows along axis 2, the `gl`'s rows), `<1>` for a permuted
+/// view, whose tile rows run along the `gl`'s depth. Shared-tile copies
+/// (`G::load`, `store(gl, st, ..)`) also take `assume_aligned`, left false as
+/// in their default.
+static std::string axisArgs(MemRefType type, bool sharedTile) {
+  if (!isPermutedView(type))
+    return "";
+  return sharedTile ? "<1, false>" : "<1>";
+}
+
 static const char *mmaName(MmaKind kind) {
   switch (kind) {
   case MmaKind::AB:
@@ -184,9 +195,10 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         std::string group = "G";
         if (load.getWaves() && *load.getWaves() != kernel.getWaves())
           group = "kittens::group<" + std::to_string(*load.getWaves()) + ">";
-        os << group << "::load(" << plain(load.getDest()) << ", "
-           << plain(load.getSource()) << ", "
-           << coords(load.getSource().getType(), load.getIndices()) << ");\n";
+        os << group << "::load" << axisArgs(load.getSource().getType(), true)
+           << "(" << plain(load.getDest()) << ", " << plain(load.getSource())
+           << ", " << coords(load.getSource().getType(), load.getIndices())
+           << ");\n";
         return success();
       })
       .Case([&](WaitOp) {
@@ -201,8 +213,10 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         FailureOr<std::string> dst = defineStorage(load, {});
         if (failed(dst))
           return failure();
-        os << "load(" << *dst << ", " << plain(load.getSource());
-        if (auto memref = dyn_cast<MemRefType>(load.getSource().getType()))
+        auto memref = dyn_cast<MemRefType>(load.getSource().getType());
+        os << "load" << (memref ? axisArgs(memref, false) : "") << "(" << *dst
+           << ", " << plain(load.getSource());
+        if (memref)
           os << ", " << coords(memref, load.getIndices());
         os << ");\n";
         return success();
@@ -211,9 +225,13 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         if (isa<RankedTensorType>(store.getValue().getType()) &&
             failed(spellType(store.getValue(), op)))
           return failure();
-        os << "store(" << plain(store.getDest()) << ", "
-           << plain(store.getValue());
-        if (auto memref = dyn_cast<MemRefType>(store.getDest().getType()))
+        auto memref = dyn_cast<MemRefType>(store.getDest().getType());
+        // A shared tile's store to global memory takes HipKittens'
+        // `assume_aligned` flag with the axis; a register tile's does not.
+        bool fromShared = isa<SharedTileType>(store.getValue().getType());
+        os << "store" << (memref ? axisArgs(memref, fromShared) : "") << "("
+           << plain(store.getDest()) << ", " << plain(store.getValue());
+        if (memref)
           os << ", " << coords(memref, store.getIndices());
         os << ");\n";
         return success();
@@ -409,6 +427,10 @@ LogicalResult KernelEmitter::emitTileArith(Operation *op) {
     os << "mul(" << *dst << ", " << plain(op->getOperand(0)) << ", -1.0f);\n";
     return success();
   }
+  if (isa<math::RsqrtOp>(op))
+    return noEquivalent(op, "HipKittens' tile and vector maps have no rsqrt "
+                            "(its base ops stop at exp, exp2, log, log2, abs "
+                            "and relu)");
   const char *name = tileBinaryName(op);
   if (!name)
     return noEquivalent(op);
@@ -528,11 +550,11 @@ static const char *predicateOperator(arith::CmpIPredicate pred) {
   llvm_unreachable("unknown predicate");
 }
 
-/// The C++ accessor of a gl dimension, for a memref of `rank` dimensions.
-static const char *glDimAccessor(int64_t rank, int64_t dim) {
+/// The C++ accessor of the gl dimension that holds dimension `dim` of `type`.
+static const char *glDimAccessor(MemRefType type, int64_t dim) {
   static const char *const accessors[] = {"batch()", "depth()", "rows()",
                                           "cols()"};
-  return accessors[4 - rank + dim];
+  return accessors[glDim(type, dim)];
 }
 
 LogicalResult KernelEmitter::emitScalarOp(Operation *op) {
@@ -617,8 +639,7 @@ LogicalResult KernelEmitter::emitScalarOp(Operation *op) {
           return success();
         }
         defineScalar(result,
-                     plain(dim.getSource()) + "." +
-                         glDimAccessor(type.getRank(), *index),
+                     plain(dim.getSource()) + "." + glDimAccessor(type, *index),
                      false);
         return success();
       })

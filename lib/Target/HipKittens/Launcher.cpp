@@ -56,8 +56,30 @@ static std::string sizeParam(StringRef arg, int64_t dim) {
   return (arg + "_dim" + Twine(dim)).str();
 }
 
+/// A permuted view takes its strides, which must be those of the dense
+/// [B, N, H, D] array the kernel's `gl` reads: `s0 = N*H*D`, `s1 = D`,
+/// `s2 = H*D` for sizes [B, H, N, D]. Static strides were checked by the
+/// translation; dynamic ones become parameters checked at launch.
+static void addStrideCheck(MemRefType type, StringRef name,
+                           ArrayRef<std::string> sizes,
+                           SmallVectorImpl<std::string> &params,
+                           SmallVectorImpl<std::string> &checks) {
+  ArrayRef<int64_t> strides =
+      cast<StridedLayoutAttr>(type.getLayout()).getStrides();
+  const std::string &h = sizes[1], &n = sizes[2], &d = sizes[3];
+  std::string expected[] = {"int64_t(" + n + ") * " + h + " * " + d,
+                            "int64_t(" + d + ")", "int64_t(" + h + ") * " + d};
+  for (int64_t i = 0; i < 3; ++i) {
+    if (!ShapedType::isDynamic(strides[i]))
+      continue;
+    std::string param = (name + "_stride" + Twine(i)).str();
+    params.push_back("int64_t " + param);
+    checks.push_back(param + " != " + expected[i]);
+  }
+}
+
 LogicalResult KernelEmitter::emitLauncher() {
-  SmallVector<std::string> params, kernelArgs;
+  SmallVector<std::string> params, kernelArgs, checks;
   for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     std::string name = argName(index);
     auto memref = dyn_cast<MemRefType>(type);
@@ -75,15 +97,18 @@ LogicalResult KernelEmitter::emitLauncher() {
     if (failed(elem) || failed(view))
       return failure();
     params.push_back(*elem + " *" + name);
-    SmallVector<std::string> extents(4 - memref.getRank(), "1");
+    SmallVector<std::string> extents(4, "1"), sizes;
     for (int64_t d = 0; d < memref.getRank(); ++d) {
       if (memref.isDynamicDim(d)) {
         params.push_back("int " + sizeParam(name, d));
-        extents.push_back(sizeParam(name, d));
+        sizes.push_back(sizeParam(name, d));
       } else {
-        extents.push_back(std::to_string(memref.getDimSize(d)));
+        sizes.push_back(std::to_string(memref.getDimSize(d)));
       }
+      extents[glDim(memref, d)] = sizes.back();
     }
+    if (isPermutedView(memref))
+      addStrideCheck(memref, name, sizes, params, checks);
     kernelArgs.push_back(*view + "(" + name + ", " + llvm::join(extents, ", ") +
                          ")");
   }
@@ -120,6 +145,12 @@ LogicalResult KernelEmitter::emitLauncher() {
   os << "extern \"C\" hipError_t launch_" << name << "("
      << llvm::join(params, ", ") << ") {\n";
   os.indent();
+  if (!checks.empty()) {
+    os << "// HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] "
+          "arrays.\n";
+    os << "if (" << llvm::join(checks, " ||\n    ") << ")\n";
+    os << "  return hipErrorInvalidValue;\n";
+  }
   os << "// " << grid << "\n";
   os << "const dim3 grid(" << llvm::join(extents, ", ") << ");\n";
   if (sharedBytes > 0) {

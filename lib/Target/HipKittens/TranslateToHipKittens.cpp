@@ -47,18 +47,14 @@ StringRef mlir::hk::resultNamesTag() { return "hk.result_names"; }
 /// kernel after `hk-schedule`, whose barriers `hk-verify-barriers` then
 /// proves balanced, as the AMDGPU lowering does.
 static LogicalResult scheduleKernels(ModuleOp module) {
-  MLIRContext *context = module.getContext();
-  PassManager pm(context);
+  PassManager pm(module.getContext());
   pm.addPass(createHKSchedule());
   pm.addPass(createHKVerifyBarriers());
-  // The passes' diagnostics point at the source; a dump of the op in
-  // generic form would only bury them.
-  bool printOp = context->shouldPrintOpOnDiagnostic();
-  context->printOpOnDiagnostic(false);
-  LogicalResult result = pm.run(module);
-  context->printOpOnDiagnostic(printOp);
-  return result;
+  return pm.run(module);
 }
+
+static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
+                                     HipKittensArch arch);
 
 LogicalResult mlir::hk::translateToHipKittens(Operation *moduleOp,
                                               raw_ostream &output,
@@ -66,6 +62,18 @@ LogicalResult mlir::hk::translateToHipKittens(Operation *moduleOp,
   auto module = dyn_cast<ModuleOp>(moduleOp);
   if (!module)
     return moduleOp->emitError("expected a builtin.module of hk.kernel ops");
+  // Diagnostics point at the source; a dump of the op in generic form would
+  // only bury them.
+  MLIRContext *context = module.getContext();
+  bool printOp = context->shouldPrintOpOnDiagnostic();
+  context->printOpOnDiagnostic(false);
+  LogicalResult result = translateModule(module, output, arch);
+  context->printOpOnDiagnostic(printOp);
+  return result;
+}
+
+static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
+                                     HipKittensArch arch) {
   if (failed(scheduleKernels(module)))
     return failure();
   // Printed to a buffer so that a failure writes nothing.

@@ -44,7 +44,8 @@ hk.kernel @bcast_max(%X: memref<?x?xf32>) attributes {
 
 // -----
 
-// CHECK: offset :{{[0-9]+}}:8: error: 'math.rsqrt' has no HipKittens equivalent
+// HipKittens' maps take an op from its base ops, which have no rsqrt.
+// CHECK: offset :{{[0-9]+}}:8: error: 'math.rsqrt' has no HipKittens equivalent: HipKittens' tile and vector maps have no rsqrt
 !s = tensor<16x16xf32, #hk.rt<col, 16x16>>
 hk.kernel @rsqrt(%X: memref<?x?xf32>) attributes {
     waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
@@ -57,9 +58,30 @@ hk.kernel @rsqrt(%X: memref<?x?xf32>) attributes {
 
 // -----
 
-// gl views are dense: a strided memref cannot be passed.
-// CHECK: offset :{{[0-9]+}}:1: error: HipKittens global views are contiguous row-major, got 'memref<?x?xf32, strided<[?, 1]>>'
+// gl views are dense: a strided memref cannot be passed, except the
+// [B, H, N, D] view of a dense [B, N, H, D] array (axis.mlir).
+// CHECK: offset :{{[0-9]+}}:1: error: HipKittens global views are contiguous row-major, or a [B, H, N, D] view of a dense [B, N, H, D] array (strides [N*H*D, D, H*D, 1], offset 0), got 'memref<?x?xf32, strided<[?, 1]>>'
+// CHECK-NOT: see current operation
 hk.kernel @strided(%X: memref<?x?xf32, strided<[?, 1]>>) attributes {
+    waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  hk.return
+}
+
+// -----
+
+// A rank-4 view whose static strides contradict the dense [B, N, H, D]
+// array: the stride of H must be D = 128.
+// CHECK: offset :{{[0-9]+}}:1: error: HipKittens global views are contiguous row-major, or a [B, H, N, D] view {{.*}} got 'memref<?x?x?x128xbf16, strided<[?, 64, ?, 1]>>'
+hk.kernel @bad_view(%Q: memref<?x?x?x128xbf16, strided<[?, 64, ?, 1]>>) attributes {
+    waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  hk.return
+}
+
+// -----
+
+// Nor may the view start at an offset.
+// CHECK: offset :{{[0-9]+}}:1: error: HipKittens global views are contiguous row-major, or a [B, H, N, D] view {{.*}} got 'memref<?x?x?x?xbf16, strided<[?, ?, ?, 1], offset: ?>>'
+hk.kernel @offset_view(%Q: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1], offset: ?>>) attributes {
     waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   hk.return
 }
