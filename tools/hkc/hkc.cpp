@@ -151,6 +151,9 @@ Examples:
   hkc gemm.mlir --chip gfx950 --emit=asm -o -
       prints the gfx950 assembly
   hkc gemm.mlir --chip gfx942 --resource-usage -o gemm
+  hkc gemm.mlir --chip gfx942,gfx950 --emit=artifact -o gemm
+      writes gemm.hkrt: metadata, both code objects and, per chip, the lane
+      program compiled for the host (the emulator runs it; docs/emulator.md)
 
 Exit status: 0 on success, 1 on any error (reported with its location).
 )";
