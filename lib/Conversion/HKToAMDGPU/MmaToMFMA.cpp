@@ -140,27 +140,54 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
       accs.push_back(
           slice(rewriter, loc, adaptor.getC(), c * accRegs, accRegs));
 
-    // K outermost, so that consecutive MFMAs write different accumulators
-    // and do not wait on each other.
-    for (int64_t ki = 0; ki < t.kTiles; ++ki) {
-      for (int64_t chunk = 0; chunk < t.kPerLane / mfma->kPerLane; ++chunk) {
-        int64_t at = chunk * mfma->kPerLane;
-        for (int64_t mi = 0; mi < t.mTiles; ++mi) {
-          Value a = slice(rewriter, loc, adaptor.getA(),
-                          t.aTile(mi, ki) * t.kPerLane + at, mfma->kPerLane);
-          for (int64_t ni = 0; ni < t.nTiles; ++ni) {
-            Value b = slice(rewriter, loc, adaptor.getB(),
-                            t.bTile(ki, ni) * t.kPerLane + at, mfma->kPerLane);
-            Value &acc = accs[t.cTile(mi, ni)];
-            acc = amdgpu::MFMAOp::create(rewriter, loc, acc.getType(),
-                                         rewriter.getI32IntegerAttr(mfma->m),
-                                         rewriter.getI32IntegerAttr(mfma->n),
-                                         rewriter.getI32IntegerAttr(mfma->k),
-                                         rewriter.getI32IntegerAttr(1), a, b,
-                                         acc);
+    // Consecutive MFMAs write different accumulators where they can, so
+    // they do not wait on each other. Beyond that, the order decides what
+    // stays live: when A (B) is used by this op alone, walking its rows
+    // (columns) outermost lets each base tile of it die after its last
+    // MFMA, and the accumulators of a fresh C be born one row (column) at a
+    // time, instead of holding all of A (B) and C at once. Otherwise K is
+    // outermost.
+    int64_t chunks = t.kPerLane / mfma->kPerLane;
+    auto aSlice = [&](int64_t mi, int64_t ki, int64_t chunk) {
+      return slice(rewriter, loc, adaptor.getA(),
+                   t.aTile(mi, ki) * t.kPerLane + chunk * mfma->kPerLane,
+                   mfma->kPerLane);
+    };
+    auto bSlice = [&](int64_t ki, int64_t ni, int64_t chunk) {
+      return slice(rewriter, loc, adaptor.getB(),
+                   t.bTile(ki, ni) * t.kPerLane + chunk * mfma->kPerLane,
+                   mfma->kPerLane);
+    };
+    auto emit = [&](int64_t mi, int64_t ni, Value a, Value b) {
+      Value &acc = accs[t.cTile(mi, ni)];
+      acc = amdgpu::MFMAOp::create(
+          rewriter, loc, acc.getType(), rewriter.getI32IntegerAttr(mfma->m),
+          rewriter.getI32IntegerAttr(mfma->n),
+          rewriter.getI32IntegerAttr(mfma->k), rewriter.getI32IntegerAttr(1),
+          a, b, acc);
+    };
+    // One row of A (all N tiles) per (mi, ki, chunk).
+    auto row = [&](int64_t mi, int64_t ki, int64_t chunk) {
+      Value a = aSlice(mi, ki, chunk);
+      for (int64_t ni = 0; ni < t.nTiles; ++ni)
+        emit(mi, ni, a, bSlice(ki, ni, chunk));
+    };
+    if (op.getA().hasOneUse() || !op.getB().hasOneUse()) {
+      bool kOutermost = !op.getA().hasOneUse();
+      int64_t outer = kOutermost ? t.kTiles : t.mTiles;
+      int64_t inner = kOutermost ? t.mTiles : t.kTiles;
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i)
+          for (int64_t chunk = 0; chunk < chunks; ++chunk)
+            kOutermost ? row(i, o, chunk) : row(o, i, chunk);
+    } else {
+      for (int64_t ni = 0; ni < t.nTiles; ++ni)
+        for (int64_t ki = 0; ki < t.kTiles; ++ki)
+          for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+            Value b = bSlice(ki, ni, chunk);
+            for (int64_t mi = 0; mi < t.mTiles; ++mi)
+              emit(mi, ni, aSlice(mi, ki, chunk), b);
           }
-        }
-      }
     }
 
     Value result = adaptor.getC();
