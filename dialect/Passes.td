@@ -121,4 +121,25 @@ def ConvertLaneToEmulator : Pass<"convert-lane-to-emulator", "::mlir::ModuleOp">
   ];
 }
 
+def HKComputeWaits : Pass<"hk-compute-waits", "::mlir::ModuleOp"> {
+  let summary = "sets the vmcnt of each lowered hk.wait to the fewest instructions issued since its copies";
+  let description = [{
+    Runs on the output of `convert-hk-to-amdgpu`, which lowers every
+    `hk.wait` to `amdgpu.memory_counter_wait load(0) ds(0)` and marks which
+    copies it waits for. For each wait, counts per wave the vector-memory
+    instructions surely issued between the end of each waited copy and the
+    wait, along every path (the least over `scf.if` branches and loop
+    back-edges, the first iteration of a loop that holds the wait, a
+    constant trip count times its body), and sets `load` (vmcnt on gfx942
+    and gfx950) to the least count over the waves that take part in the
+    copy, clamped to 63. Counted: the copies themselves (their instructions
+    per wave, recorded by the lowering), `amdgpu.gather_to_lds`, and loads
+    and stores through fat raw buffers at their bytes per lane / 16, unless
+    the backend could drop, merge or hoist them. `ds(0)` stays: copies that
+    cross the memref's right edge write LDS through registers. See
+    docs/schedules.md.
+  }];
+  let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect"];
+}
+
 #endif // HK_PASSES_TD

@@ -11,6 +11,7 @@
 // in one row.
 //===----------------------------------------------------------------------===//
 
+#include "Waits.h"
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Dialect/HK/SharedLayout.h"
@@ -147,10 +148,10 @@ static Value guarded(OpBuilder &b, Location loc, const GlobalTile &g,
 }
 
 /// Emits `body(inst)` for the instructions of `plan` taken by wave `wave` of
-/// `waves`: inst = k * waves + wave for k = 0, 1, ...
-static void forEachInstruction(OpBuilder &b, Location loc, const CopyPlan &plan,
-                               Value wave, int64_t waves,
-                               function_ref<void(OpBuilder &, Value)> body) {
+/// `waves`: inst = k * waves + wave for k = 0, 1, ... Returns the loop.
+static scf::ForOp
+forEachInstruction(OpBuilder &b, Location loc, const CopyPlan &plan, Value wave,
+                   int64_t waves, function_ref<void(OpBuilder &, Value)> body) {
   int64_t trips = (plan.count + waves - 1) / waves;
   auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, trips),
                                  cst(b, loc, 1));
@@ -166,6 +167,19 @@ static void forEachInstruction(OpBuilder &b, Location loc, const CopyPlan &plan,
     b.setInsertionPointToStart(inRange.thenBlock());
   }
   body(b, inst);
+  return loop;
+}
+
+/// Instructions of `plan` that wave w of `kernelWaves` issues when the first
+/// `waves` split them (inst = k * waves + w < count): what hk-compute-waits
+/// reads from the copy's `hk.copy_instructions` attribute.
+static SmallVector<int64_t>
+instructionsPerWave(const CopyPlan &plan, int64_t waves, int64_t kernelWaves) {
+  SmallVector<int64_t> perWave;
+  for (int64_t w = 0; w < kernelWaves; ++w)
+    perWave.push_back(
+        w < waves && w < plan.count ? (plan.count - w + waves - 1) / waves : 0);
+  return perWave;
 }
 
 /// Lane id and wave id (uniform, through readfirstlane).
@@ -258,6 +272,7 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
     };
 
     auto kernelWaveCount = kernelWaves.getInt();
+    Operation *copy;
     if (waves < kernelWaveCount) {
       auto mine = scf::IfOp::create(
           rewriter, loc, ult(rewriter, loc, wave, cst(rewriter, loc, waves)),
@@ -265,10 +280,19 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(mine.thenBlock());
       forEachInstruction(rewriter, loc, plan, wave, waves, emit);
+      copy = mine;
     } else {
-      forEachInstruction(rewriter, loc, plan, wave, waves, emit);
+      copy = forEachInstruction(rewriter, loc, plan, wave, waves, emit);
     }
-    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, 0, 32);
+    // Every instruction of the copy, on either path (one DMA, or the
+    // staged loads of at most 16 bytes per lane), issues at least one
+    // vector-memory load: hk-compute-waits counts the copy as a whole.
+    copy->setAttr(kCopyInstructionsAttr,
+                  rewriter.getDenseI64ArrayAttr(
+                      instructionsPerWave(plan, waves, kernelWaveCount)));
+    // The token is the point where the copy has been issued.
+    auto token = rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, 0, 32);
+    token->setAttr(kCopyTokenAttr, rewriter.getUnitAttr());
     return success();
   }
 
@@ -277,13 +301,22 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
 
 /// hk.wait: every global load (vmcnt, which LDS DMA also counts) and every
 /// LDS access (lgkmcnt, for the staged writes) of the wave has completed.
-/// Zero counts are conservative; the minimal counts are a later pass.
+/// Zero counts are safe on their own; hk-compute-waits raises the vmcnt to
+/// what the named copies allow. It finds them through the marker placed
+/// just before the wait: the tokens gathered in a vector, which it erases
+/// (and which the canonicalizer drops as dead when the pass does not run).
 struct WaitLowering : OpConversionPattern<WaitOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(WaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    auto tokens = adaptor.getTokens();
+    auto marker = vector::FromElementsOp::create(
+        rewriter, op.getLoc(),
+        VectorType::get({int64_t(tokens.size())}, rewriter.getI32Type()),
+        tokens);
+    marker->setAttr(kWaitTokensAttr, rewriter.getUnitAttr());
     IntegerAttr zero = rewriter.getI32IntegerAttr(0);
     rewriter.replaceOpWithNewOp<amdgpu::MemoryCounterWaitOp>(
         op, /*load=*/zero, /*store=*/IntegerAttr(), /*ds=*/zero,

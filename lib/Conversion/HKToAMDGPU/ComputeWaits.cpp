@@ -78,9 +78,9 @@ Counts scale(Counts a, int64_t n) {
 
 bool isFatBuffer(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
-  auto space = type ? dyn_cast_or_null<amdgpu::AddressSpaceAttr>(
-                          type.getMemorySpace())
-                    : nullptr;
+  auto space =
+      type ? dyn_cast_or_null<amdgpu::AddressSpaceAttr>(type.getMemorySpace())
+           : nullptr;
   return space && space.getValue() == amdgpu::AddressSpace::FatRawBuffer;
 }
 
@@ -348,9 +348,9 @@ private:
   Counts copyEnd(Operation *token) {
     Counts c = zero();
     Operation *copy = token->getPrevNode();
-    auto perWave = copy ? copy->getAttrOfType<DenseI64ArrayAttr>(
-                              kCopyInstructionsAttr)
-                        : DenseI64ArrayAttr();
+    auto perWave =
+        copy ? copy->getAttrOfType<DenseI64ArrayAttr>(kCopyInstructionsAttr)
+             : DenseI64ArrayAttr();
     if (!perWave)
       return c;
     for (int64_t w = 0; w < waves && w < perWave.size(); ++w)
@@ -379,8 +379,8 @@ struct HKComputeWaits : mlir::hk::impl::HKComputeWaitsBase<HKComputeWaits> {
           markers.push_back(op);
       });
       for (vector::FromElementsOp marker : markers) {
-        auto wait =
-            dyn_cast_or_null<amdgpu::MemoryCounterWaitOp>(marker->getNextNode());
+        auto wait = dyn_cast_or_null<amdgpu::MemoryCounterWaitOp>(
+            marker->getNextNode());
         if (!wait) {
           marker.emitError("hk-compute-waits: wait marker not followed by "
                            "amdgpu.memory_counter_wait");
@@ -388,8 +388,8 @@ struct HKComputeWaits : mlir::hk::impl::HKComputeWaitsBase<HKComputeWaits> {
           return;
         }
         int64_t vmcnt = counter.vmcnt(marker.getElements(), wait);
-        wait.setLoadAttr(IntegerAttr::get(
-            IntegerType::get(&getContext(), 32), vmcnt));
+        wait.setLoadAttr(
+            IntegerAttr::get(IntegerType::get(&getContext(), 32), vmcnt));
       }
       for (vector::FromElementsOp marker : markers)
         marker.erase();

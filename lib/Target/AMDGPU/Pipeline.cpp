@@ -54,10 +54,11 @@ LogicalResult lowerTileToLaneLevel(ModuleOp module,
               "(gpu.module with gpu.func kernels) can be compiled";
 
   // Schedules first (they insert barriers), then prove every wave executes
-  // the same barriers, then the chip's limits, then the lowering.
+  // the same barriers, then the chip's limits, then the lowering, then the
+  // vmcnt of each wait from the copies it leaves in flight.
   std::string pipeline = "hk-schedule,hk-verify-barriers,hk-check-target{chip=" +
                          options.chip + "}," + kTileLoweringPass.str() +
-                         "{chip=" + options.chip + "}";
+                         "{chip=" + options.chip + "},hk-compute-waits";
   PassManager pm(module.getContext());
   std::string parseError;
   llvm::raw_string_ostream errorStream(parseError);
