@@ -11,8 +11,8 @@
 #include "hk/Target/AMDGPU/Report.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -104,8 +104,8 @@ namespace {
 struct Entry {
   unsigned line;
   bool isLabel;
-  std::string label;          ///< for labels
-  InstructionClass kind;      ///< for instructions
+  std::string label;                 ///< for labels
+  InstructionClass kind;             ///< for instructions
   std::optional<std::string> target; ///< for branches
 };
 
@@ -299,8 +299,8 @@ void printCounts(llvm::raw_ostream &os, const InstructionCounts &c,
                       "atomics\n",
                       c.globalLoads, c.globalLoadsToLds, c.globalStores,
                       c.globalAtomics);
-  os << llvm::formatv("    sync:    {0} s_barrier, {1} s_waitcnt\n",
-                      c.barriers, c.waits);
+  os << llvm::formatv("    sync:    {0} s_barrier, {1} s_waitcnt\n", c.barriers,
+                      c.waits);
   os << llvm::formatv("    scratch: {0} loads/stores\n", c.scratch);
 }
 
@@ -341,8 +341,10 @@ void hk::target::printReport(llvm::raw_ostream &os, StringRef chip,
                           kernel.firstLine, kernel.lastLine);
       printCounts(os, kernel.whole, "whole kernel");
     }
-    const KernelResources *match = llvm::find_if(
-        resources, [&](const KernelResources &r) { return r.name == kernel.name; });
+    const KernelResources *match =
+        llvm::find_if(resources, [&](const KernelResources &r) {
+          return r.name == kernel.name;
+        });
     if (match != resources.end())
       printResources(os, *match, ldsPerCu);
     else

@@ -71,9 +71,9 @@ struct InstructionCounts {
 
 /// A range of the assembly from a label to a later branch back to it.
 struct Loop {
-  std::string header;   ///< the label the backward branch goes to
-  unsigned headerLine;  ///< 1-based line of the label in the assembly
-  unsigned branchLine;  ///< 1-based line of the backward branch
+  std::string header;       ///< the label the backward branch goes to
+  unsigned headerLine;      ///< 1-based line of the label in the assembly
+  unsigned branchLine;      ///< 1-based line of the backward branch
   InstructionCounts counts; ///< instructions strictly after the label, up to
                             ///< and including the branch
 };
