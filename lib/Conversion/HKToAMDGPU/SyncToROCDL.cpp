@@ -3,6 +3,7 @@
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 #include "hk/Dialect/HK/HKDialect.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
@@ -11,17 +12,19 @@ using namespace mlir::hk;
 
 namespace {
 
-/// gpu.barrier, not a bare s_barrier: its workgroup fences make LDS writes
-/// made before the barrier visible to the other waves after it, which is
-/// what hk.barrier promises. Schedules that want the bare instruction will
-/// get their own op.
+/// amdgpu.lds_barrier: s_barrier plus a wait for the wave's outstanding LDS
+/// operations, which is what hk.barrier promises (LDS writes before it are
+/// seen by every wave after it). Not gpu.barrier: its workgroup release
+/// fence also waits for every outstanding global access (vmcnt(0)), which
+/// would end each asynchronous prefetch at the next barrier. Copies into
+/// LDS are waited for by hk.wait on their tokens, before the barrier.
 struct BarrierLowering : OpConversionPattern<BarrierOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<gpu::BarrierOp>(op);
+    rewriter.replaceOpWithNewOp<amdgpu::LDSBarrierOp>(op);
     return success();
   }
 };

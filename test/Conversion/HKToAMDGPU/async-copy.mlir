@@ -27,7 +27,7 @@
 // GFX950: amdgpu.gather_to_lds %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : vector<8xbf16>, memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>, memref<4x2x512xbf16
 // GFX942: amdgpu.gather_to_lds %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : vector<2xbf16>, memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>, memref<4x2x512xbf16
 // CHECK: amdgpu.memory_counter_wait load(0) ds(0)
-// CHECK: gpu.barrier
+// CHECK: amdgpu.lds_barrier
 // waves = 2 of 4: the other two skip the copy; 8 / 2 = 4 trips (gfx950).
 // CHECK: %[[MINE:.*]] = arith.cmpi ult, %{{.*}}, %c2
 // CHECK: scf.if %[[MINE]]

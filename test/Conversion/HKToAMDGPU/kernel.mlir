@@ -32,7 +32,7 @@ hk.kernel @ids(%x: memref<?x?xf32>, %s: f32, %n: index) attributes {
   // CHECK: arith.addi %{{.*}}, %[[WI]]
   %t = arith.addi %bx, %ny : index
   %u = arith.addi %t, %w : index
-  // CHECK: gpu.barrier
+  // CHECK: amdgpu.lds_barrier
   hk.barrier
   // CHECK: rocdl.s.setprio 1
   hk.set_prio 1

@@ -19,7 +19,11 @@
 // GFX950-NOT: ocml
 // GFX950: rocdl.s.setprio 1
 // GFX950: rocdl.sched.barrier 0
-// GFX950: rocdl.barrier
+// hk.barrier is s_barrier with fences restricted to LDS (an MMRA tag), so
+// outstanding global loads are not waited for.
+// GFX950: llvm.fence syncscope("workgroup") release {llvm.mmra
+// GFX950-NEXT: rocdl.s.barrier
+// GFX950-NEXT: llvm.fence syncscope("workgroup") acquire {llvm.mmra
 // GFX950: llvm.store {{.*}} : f32, !llvm.ptr<7>
 // GFX950-NOT: {{ (hk|arith|vector|memref|amdgpu|gpu|scf)\.[a-z_]+}}
 // GFX950-NOT: unrealized_conversion_cast
