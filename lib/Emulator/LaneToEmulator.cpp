@@ -283,7 +283,8 @@ LogicalResult convertModule(gpu::GPUModuleOp gpuModule, ModuleOp top) {
       return failure();
     EmulatorCalls calls(top, *func);
     if (failed(rewriteMemoryAccesses(*func, calls)) ||
-        failed(rewriteLaneOps(*func, calls)))
+        failed(rewriteLaneOps(*func, calls)) ||
+        failed(predicateDivergentBranches(*func)))
       return failure();
     WalkResult left = func->walk([](Operation *op) {
       if (!isUnhandledGpuOp(op))

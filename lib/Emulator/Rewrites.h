@@ -16,6 +16,10 @@ LogicalResult rewriteMemoryAccesses(func::FuncOp func, EmulatorCalls &calls);
 /// hints and waits are dropped.
 LogicalResult rewriteLaneOps(func::FuncOp func, EmulatorCalls &calls);
 
+/// Turns scf.ifs around collective engine calls into straight-line code
+/// with per-lane `active` flags, as a wave runs a divergent branch.
+LogicalResult predicateDivergentBranches(func::FuncOp func);
+
 /// Reports `op` as having no emulation.
 LogicalResult noEmulation(Operation *op, const Twine &detail = "");
 

@@ -192,3 +192,45 @@ module attributes {gpu.container_module} {
 // CHECK: math.log2
 // CHECK-NOT: rocdl.
 // CHECK-NOT: amdgpu.
+
+// -----
+
+// A branch that may diverge within a wave around an LDS access: both sides
+// run in every lane, the access active only where the condition holds, the
+// buffer store and the division under their own scf.if, the result
+// selected.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @d(%a: memref<?xf32, #gpu.address_space<global>>, %n: index)
+        workgroup(%w: memref<64xf32, #gpu.address_space<workgroup>>)
+        kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %buf = amdgpu.fat_raw_buffer_cast %a resetOffset : memref<?xf32, #gpu.address_space<global>> to memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>
+      %cond = arith.cmpi ult, %tid, %n : index
+      %r = scf.if %cond -> (f32) {
+        %v = memref.load %w[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+        %q = arith.divui %n, %tid : index
+        memref.store %v, %buf[%q] : memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>
+        scf.yield %v : f32
+      } else {
+        %z = arith.constant 0.0 : f32
+        scf.yield %z : f32
+      }
+      memref.store %r, %buf[%c0] : memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>
+      gpu.return
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @d__lane(
+// CHECK: %[[COND:.*]] = arith.cmpi ult
+// CHECK-NOT: scf.if %[[COND]] -> (f32)
+// CHECK: %[[ACTIVE:.*]] = arith.select %[[COND]], %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT: call @hkemu_lds_load(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ACTIVE]])
+// CHECK: %[[V:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<1xf32>
+// CHECK: scf.if %[[COND]] -> (index) {
+// CHECK-NEXT: arith.divui
+// CHECK: scf.if %[[COND]] {
+// CHECK: call @hkemu_buffer_store(
+// CHECK: arith.select %[[COND]], %[[V]], %{{.*}} : f32

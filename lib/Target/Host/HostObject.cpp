@@ -26,6 +26,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <mutex>
+#include <vector>
 
 LLD_HAS_DRIVER(elf)
 
@@ -177,9 +178,13 @@ linkSharedObject(ArrayRef<char> object, Location loc) {
       return emitError(loc) << "cannot write " << input.path;
   }
   // Undefined symbols stay: hkemu_* and libm resolve when the runtime
-  // loads the object into its own process.
-  const char *args[] = {"ld.lld", "-shared", input.path.c_str(), "-o",
-                        output.path.c_str()};
+  // loads the object into its own process. compiler-rt's builtins (see
+  // CMakeLists.txt) supply the conversions x86-64 has no instructions for.
+  std::vector<const char *> args = {"ld.lld", "-shared", input.path.c_str(),
+                                    "-o", output.path.c_str()};
+#ifdef HK_HOST_BUILTINS
+  args.push_back(HK_HOST_BUILTINS);
+#endif
   std::string messages;
   llvm::raw_string_ostream messageStream(messages);
   // lld keeps global state: one link at a time in this library. (hkc links
