@@ -22,7 +22,10 @@ namespace {
 //    more instructions, the second (.LBB1_3) the only memory instructions,
 //    and is closed by an s_branch after a forward s_cbranch out of it;
 //  - straight (60-66): a forward branch only, then the kernel descriptor
-//    directives before .Lfunc_end2.
+//    directives before .Lfunc_end2;
+//  - retry (76-89): an MFMA loop .LBB3_1 (77-88) around the retry loop of an
+//    atomic compare-and-swap .LBB3_2 (81-86), as LLVM expands atomics it
+//    has no instruction for.
 constexpr const char *kSnippet = R"(	.text
 	.globl	nested
 	.type	nested,@function
@@ -96,6 +99,24 @@ straight:
 	.text
 .Lfunc_end2:
 	.size	straight, .Lfunc_end2-straight
+	.globl	retry
+	.type	retry,@function
+retry:
+.LBB3_1:
+	ds_read_b128 v[2:5], v0
+	s_waitcnt lgkmcnt(0)
+	v_mfma_f32_32x32x16_bf16 v[8:23], v[2:5], v[2:5], v[8:23]
+.LBB3_2:
+	buffer_atomic_cmpswap v[6:7], v1, s[8:11], 0 offen sc0
+	s_waitcnt vmcnt(0)
+	v_cmp_eq_u32_e32 vcc, v6, v7
+	s_andn2_b64 exec, exec, vcc
+	s_cbranch_execnz .LBB3_2
+	s_or_b64 exec, exec, s[4:5]
+	s_cbranch_scc1 .LBB3_1
+	s_endpgm
+.Lfunc_end3:
+	.size	retry, .Lfunc_end3-retry
 amdhsa.kernels:
 )";
 
@@ -111,10 +132,11 @@ std::vector<KernelReport> analyzeSnippet() {
 
 TEST(ReportTest, FindsEveryFunction) {
   std::vector<KernelReport> kernels = analyzeSnippet();
-  ASSERT_EQ(kernels.size(), 3u);
+  ASSERT_EQ(kernels.size(), 4u);
   EXPECT_EQ(kernels[0].name, "nested");
   EXPECT_EQ(kernels[1].name, "copy");
   EXPECT_EQ(kernels[2].name, "straight");
+  EXPECT_EQ(kernels[3].name, "retry");
   EXPECT_EQ(kernels[0].firstLine, 4u);
   EXPECT_EQ(kernels[0].lastLine, 29u);
   EXPECT_EQ(kernels[2].firstLine, 60u);
@@ -123,13 +145,20 @@ TEST(ReportTest, FindsEveryFunction) {
 
 TEST(ReportTest, NestedLoopsReportTheInnerOne) {
   std::vector<KernelReport> kernels = analyzeSnippet();
-  ASSERT_EQ(kernels.size(), 3u);
+  ASSERT_EQ(kernels.size(), 4u);
   const KernelReport &nested = kernels[0];
-  EXPECT_EQ(nested.backwardBranches, 2u);
+  // In the order of their backward branches: line 19, then line 26.
+  ASSERT_EQ(nested.loops.size(), 2u);
+  EXPECT_EQ(nested.loops[0].header, ".LBB0_2");
+  EXPECT_EQ(nested.loops[0].nestedLoops, 0u);
   // The outer range (8-26) holds the inner loop's branch at line 19.
-  ASSERT_EQ(nested.innermostLoops.size(), 1u);
-  ASSERT_TRUE(nested.hotLoop.has_value());
-  const Loop &loop = nested.innermostLoops[*nested.hotLoop];
+  EXPECT_EQ(nested.loops[1].header, ".LBB0_1");
+  EXPECT_EQ(nested.loops[1].nestedLoops, 1u);
+  EXPECT_EQ(nested.loops[1].counts.mfma, 2);
+  EXPECT_EQ(nested.innermostLoops(), 1u);
+  // Both loops hold the MFMAs; the outer one holds the loop that does.
+  ASSERT_EQ(nested.hotLoop, std::optional<size_t>(0));
+  const Loop &loop = nested.loops[*nested.hotLoop];
   EXPECT_EQ(loop.header, ".LBB0_2");
   EXPECT_EQ(loop.headerLine, 11u);
   EXPECT_EQ(loop.branchLine, 19u);
@@ -157,15 +186,15 @@ TEST(ReportTest, NestedLoopsReportTheInnerOne) {
 
 TEST(ReportTest, WithoutMfmaTheLoopWithMostMemoryInstructionsIsHot) {
   std::vector<KernelReport> kernels = analyzeSnippet();
-  ASSERT_EQ(kernels.size(), 3u);
+  ASSERT_EQ(kernels.size(), 4u);
   const KernelReport &copy = kernels[1];
   // Line 52 branches forward to .LBB1_4: not a loop.
-  EXPECT_EQ(copy.backwardBranches, 2u);
-  ASSERT_EQ(copy.innermostLoops.size(), 2u);
-  EXPECT_EQ(copy.innermostLoops[0].header, ".LBB1_1");
-  EXPECT_EQ(copy.innermostLoops[0].counts.instructions, 7); // lines 38-44
+  ASSERT_EQ(copy.loops.size(), 2u);
+  EXPECT_EQ(copy.innermostLoops(), 2u);
+  EXPECT_EQ(copy.loops[0].header, ".LBB1_1");
+  EXPECT_EQ(copy.loops[0].counts.instructions, 7); // lines 38-44
   ASSERT_EQ(copy.hotLoop, std::optional<size_t>(1));
-  const Loop &loop = copy.innermostLoops[1];
+  const Loop &loop = copy.loops[1];
   EXPECT_EQ(loop.header, ".LBB1_3");
   EXPECT_EQ(loop.headerLine, 47u);
   EXPECT_EQ(loop.branchLine, 53u);
@@ -179,10 +208,9 @@ TEST(ReportTest, WithoutMfmaTheLoopWithMostMemoryInstructionsIsHot) {
 
 TEST(ReportTest, WithoutLoopTheWholeKernelIsReported) {
   std::vector<KernelReport> kernels = analyzeSnippet();
-  ASSERT_EQ(kernels.size(), 3u);
+  ASSERT_EQ(kernels.size(), 4u);
   const KernelReport &straight = kernels[2];
-  EXPECT_EQ(straight.backwardBranches, 0u);
-  EXPECT_TRUE(straight.innermostLoops.empty());
+  EXPECT_TRUE(straight.loops.empty());
   EXPECT_FALSE(straight.hotLoop.has_value());
   // Lines 61-64 and 66; the directives after s_endpgm are not instructions.
   const InstructionCounts &c = straight.hotCounts();
@@ -192,9 +220,33 @@ TEST(ReportTest, WithoutLoopTheWholeKernelIsReported) {
   EXPECT_EQ(c.globalLoads, 0);
 }
 
+TEST(ReportTest, AnAtomicRetryLoopDoesNotHideTheMfmaLoop) {
+  std::vector<KernelReport> kernels = analyzeSnippet();
+  ASSERT_EQ(kernels.size(), 4u);
+  const KernelReport &retry = kernels[3];
+  ASSERT_EQ(retry.loops.size(), 2u);
+  EXPECT_EQ(retry.innermostLoops(), 1u);
+  // The retry loop, lines 82-86, is the only innermost loop and has no MFMA.
+  EXPECT_EQ(retry.loops[0].header, ".LBB3_2");
+  EXPECT_EQ(retry.loops[0].counts.instructions, 5);
+  EXPECT_EQ(retry.loops[0].counts.mfma, 0);
+  ASSERT_EQ(retry.hotLoop, std::optional<size_t>(1));
+  const Loop &loop = retry.loops[1];
+  EXPECT_EQ(loop.header, ".LBB3_1");
+  EXPECT_EQ(loop.headerLine, 77u);
+  EXPECT_EQ(loop.branchLine, 88u);
+  EXPECT_EQ(loop.nestedLoops, 1u);
+  // Lines 78-80 and 82-88, the retry loop's body once.
+  EXPECT_EQ(loop.counts.instructions, 10);
+  EXPECT_EQ(loop.counts.mfma, 1);
+  EXPECT_EQ(loop.counts.ldsReads, 1);
+  EXPECT_EQ(loop.counts.globalAtomics, 1);
+  EXPECT_EQ(loop.counts.waits, 2);
+}
+
 TEST(ReportTest, PrintsTheHotLoopAndTheResources) {
   std::vector<KernelReport> kernels = analyzeSnippet();
-  ASSERT_EQ(kernels.size(), 3u);
+  ASSERT_EQ(kernels.size(), 4u);
   KernelResources nested;
   nested.name = "nested";
   nested.unifiedVgprs = 128;
@@ -206,8 +258,8 @@ TEST(ReportTest, PrintsTheHotLoopAndTheResources) {
   printReport(os, "gfx950", kernels, {nested}, 160 * 1024);
   // 2 MFMAs of 8 instructions. 128 registers: 512/128 = 4 waves per SIMD;
   // 160 KiB / 64 KiB = 2 workgroups of 4 waves, 2 waves per SIMD.
-  EXPECT_NE(text.find("nested: hot loop .LBB0_2, assembly lines 11-19 (1 "
-                      "innermost loops, 2 backward branches)\n"
+  EXPECT_NE(text.find("nested: hot loop .LBB0_2, assembly lines 11-19 (of 2 "
+                      "loops, 1 innermost)\n"
                       "  per iteration: 8 instructions, 2 mfma (25.0%)\n"),
             std::string::npos)
       << text;
@@ -221,6 +273,12 @@ TEST(ReportTest, PrintsTheHotLoopAndTheResources) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("copy: hot loop .LBB1_3"), std::string::npos) << text;
+  EXPECT_NE(text.find("retry: hot loop .LBB3_1, assembly lines 77-88 (of 2 "
+                      "loops, 1 innermost)\n  the hot loop holds 1 nested "
+                      "loops, each counted once\n  per iteration: 10 "
+                      "instructions, 1 mfma (10.0%)\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("  resources: not in the code object's metadata"),
             std::string::npos)
       << text;

@@ -3,7 +3,9 @@
 // Reads the assembly line by line: labels, directives and instructions. A
 // function runs from its label (a symbol declared `.type NAME,@function`) to
 // `.Lfunc_end*` or `.size NAME`. A loop is a label and a later branch back to
-// it; the innermost ones hold no other backward branch. Nothing here knows
+// it; the innermost ones hold no other backward branch. The hot loop is the
+// innermost loop holding MFMAs, where an inner loop without MFMAs (the retry
+// loop LLVM expands an atomic into) does not count. Nothing here knows
 // the kernels: it is a pure function of the text, so the rules can be tested
 // on hand-written snippets.
 //===----------------------------------------------------------------------===//
@@ -54,6 +56,11 @@ InstructionClass hk::target::classifyInstruction(StringRef mnemonic,
   if (mnemonic.starts_with("s_waitcnt"))
     return InstructionClass::Wait;
   return InstructionClass::Other;
+}
+
+size_t KernelReport::innermostLoops() const {
+  return llvm::count_if(loops,
+                        [](const Loop &loop) { return loop.isInnermost(); });
 }
 
 void InstructionCounts::add(InstructionClass kind) {
@@ -161,6 +168,30 @@ bool hotter(const InstructionCounts &a, const InstructionCounts &b) {
   return a.instructions > b.instructions;
 }
 
+/// Does `inner` lie within `outer` (and is not `outer` itself)?
+bool isNestedIn(const Loop &inner, const Loop &outer) {
+  return inner.branchLine > outer.headerLine &&
+         inner.branchLine < outer.branchLine;
+}
+
+/// KernelReport::hotLoop's rule.
+std::optional<size_t> chooseHotLoop(const std::vector<Loop> &loops) {
+  bool anyMfma = llvm::any_of(
+      loops, [](const Loop &loop) { return loop.counts.mfma > 0; });
+  auto isCandidate = [&](const Loop &loop) {
+    if (!anyMfma)
+      return loop.isInnermost();
+    return loop.counts.mfma > 0 && llvm::none_of(loops, [&](const Loop &inner) {
+             return inner.counts.mfma > 0 && isNestedIn(inner, loop);
+           });
+  };
+  std::optional<size_t> hot;
+  for (auto [index, loop] : llvm::enumerate(loops))
+    if (isCandidate(loop) && (!hot || hotter(loop.counts, loops[*hot].counts)))
+      hot = index;
+  return hot;
+}
+
 llvm::Expected<KernelReport> analyzeFunction(const Function &function,
                                              unsigned lastLine) {
   KernelReport report;
@@ -190,23 +221,16 @@ llvm::Expected<KernelReport> analyzeFunction(const Function &function,
     if (it->second < index)
       backward.push_back({it->second, index});
   }
-  report.backwardBranches = backward.size();
-
-  for (const std::pair<size_t, size_t> &loop : backward) {
-    size_t label = loop.first, branch = loop.second;
-    bool innermost = llvm::none_of(backward, [&](const auto &other) {
+  for (const std::pair<size_t, size_t> &range : backward) {
+    size_t label = range.first, branch = range.second;
+    unsigned nested = llvm::count_if(backward, [&](const auto &other) {
       return other.second > label && other.second < branch;
     });
-    if (!innermost)
-      continue;
-    report.innermostLoops.push_back(
-        Loop{entries[label].label, entries[label].line, entries[branch].line,
-             countRange(entries, label + 1, branch + 1)});
+    report.loops.push_back(Loop{entries[label].label, entries[label].line,
+                                entries[branch].line, nested,
+                                countRange(entries, label + 1, branch + 1)});
   }
-  for (auto [index, loop] : llvm::enumerate(report.innermostLoops))
-    if (!report.hotLoop ||
-        hotter(loop.counts, report.innermostLoops[*report.hotLoop].counts))
-      report.hotLoop = index;
+  report.hotLoop = chooseHotLoop(report.loops);
   return report;
 }
 
@@ -329,12 +353,15 @@ void hk::target::printReport(llvm::raw_ostream &os, StringRef chip,
   for (const KernelReport &kernel : kernels) {
     os << kernel.name << ": ";
     if (kernel.hotLoop) {
-      const Loop &loop = kernel.innermostLoops[*kernel.hotLoop];
-      os << llvm::formatv("hot loop {0}, assembly lines {1}-{2} ({3} innermost "
-                          "loops, {4} backward branches)\n",
+      const Loop &loop = kernel.loops[*kernel.hotLoop];
+      os << llvm::formatv("hot loop {0}, assembly lines {1}-{2} (of {3} "
+                          "loops, {4} innermost)\n",
                           loop.header, loop.headerLine, loop.branchLine,
-                          kernel.innermostLoops.size(),
-                          kernel.backwardBranches);
+                          kernel.loops.size(), kernel.innermostLoops());
+      if (!loop.isInnermost())
+        os << llvm::formatv("  the hot loop holds {0} nested loops, each "
+                            "counted once\n",
+                            loop.nestedLoops);
       printCounts(os, loop.counts, "per iteration");
     } else {
       os << llvm::formatv("no loop, whole kernel, assembly lines {0}-{1}\n",

@@ -63,7 +63,7 @@
 // LINES-NEXT: {{^}}straight:
 
 // REPORT-LABEL: code-quality report for gfx942
-// REPORT-NEXT: loop_kernel: hot loop .LBB0_2, assembly lines 29-46 (1 innermost loops, 1 backward branches)
+// REPORT-NEXT: loop_kernel: hot loop .LBB0_2, assembly lines 29-46 (of 1 loops, 1 innermost)
 // REPORT-NEXT: per iteration: 17 instructions, 2 mfma (11.8%)
 // REPORT-NEXT: lds: 2 reads, 1 writes, 0 other ds
 // REPORT-NEXT: global: 2 loads (1 to lds), 0 stores, 0 atomics
@@ -79,7 +79,7 @@
 // REPORT-NEXT: scratch: 0 loads/stores
 // REPORT-NEXT: resources: {{[0-9]+}} vgpr, 0 agpr, {{[0-9]+}} sgpr, 0 lds bytes, 0 scratch bytes, 0 spills
 // REPORT-LABEL: code-quality report for gfx950
-// REPORT-NEXT: loop_kernel: hot loop .LBB0_2, assembly lines 29-46 (1 innermost loops, 1 backward branches)
+// REPORT-NEXT: loop_kernel: hot loop .LBB0_2, assembly lines 29-46 (of 1 loops, 1 innermost)
 // REPORT-NEXT: per iteration: 17 instructions, 2 mfma (11.8%)
 // REPORT-NEXT: lds: 2 reads, 1 writes, 0 other ds
 // REPORT-NEXT: global: 2 loads (1 to lds), 0 stores, 0 atomics

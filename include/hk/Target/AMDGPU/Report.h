@@ -74,8 +74,12 @@ struct Loop {
   std::string header;       ///< the label the backward branch goes to
   unsigned headerLine;      ///< 1-based line of the label in the assembly
   unsigned branchLine;      ///< 1-based line of the backward branch
+  unsigned nestedLoops = 0; ///< backward branches strictly inside the range
   InstructionCounts counts; ///< instructions strictly after the label, up to
-                            ///< and including the branch
+                            ///< and including the branch (nested loops'
+                            ///< instructions once)
+
+  bool isInnermost() const { return nestedLoops == 0; }
 };
 
 struct KernelReport {
@@ -83,18 +87,22 @@ struct KernelReport {
   unsigned firstLine = 0; ///< the function's label
   unsigned lastLine = 0;  ///< its last instruction
   InstructionCounts whole;
-  /// Every backward branch of the kernel, innermost or not.
-  unsigned backwardBranches = 0;
-  /// Loops whose range holds no other backward branch, in text order.
-  std::vector<Loop> innermostLoops;
-  /// The innermost loop with the most MFMAs; among equals, the most vector
-  /// memory instructions, then the most instructions, then the first.
+  /// One per backward branch, in text order.
+  std::vector<Loop> loops;
+  /// Index into `loops` of the hot loop, chosen by mnemonic counts alone:
+  ///  - if a loop holds MFMAs: among the loops that hold MFMAs but hold no
+  ///    nested loop that does, the one with the most MFMAs (a retry loop of
+  ///    an atomic inside the MFMA loop does not hide it);
+  ///  - otherwise: among the innermost loops, the one with the most buffer,
+  ///    global and flat instructions;
+  /// ties go to the most instructions, then to the first in the text.
   std::optional<size_t> hotLoop;
 
   /// The hot loop's counts, or the whole kernel's if it has no loop.
   const InstructionCounts &hotCounts() const {
-    return hotLoop ? innermostLoops[*hotLoop].counts : whole;
+    return hotLoop ? loops[*hotLoop].counts : whole;
   }
+  size_t innermostLoops() const;
 };
 
 /// Analyses every function of an AMDGPU assembly file. Fails on text it
