@@ -103,6 +103,13 @@ FailureOr<Value> kernelArgument(OpBuilder &b, Location loc, Value args,
     }
     return buildMemRef(b, loc, memref, base, sizes, strides);
   }
+  if (type.isInteger(1)) {
+    // A flag travels as a byte, nonzero meaning true.
+    Value byte = loadAt(b, loc, b.getI8Type(), p, 0);
+    Value zero = arith::ConstantIntOp::create(b, loc, 0, 8);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, byte, zero)
+        .getResult();
+  }
   if (type.isIndex()) {
     Value v = loadAt(b, loc, b.getI64Type(), p, 0);
     return arith::IndexCastOp::create(b, loc, type, v).getResult();

@@ -234,3 +234,25 @@ module attributes {gpu.container_module} {
 // CHECK: scf.if %[[COND]] {
 // CHECK: call @hkemu_buffer_store(
 // CHECK: arith.select %[[COND]], %[[V]], %{{.*}} : f32
+
+// -----
+
+// A flag argument is a byte, nonzero meaning true.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @f(%flag: i1, %a: memref<?xi32, #gpu.address_space<global>>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = arith.extui %flag : i1 to i32
+      memref.store %v, %a[%c0] : memref<?xi32, #gpu.address_space<global>>
+      gpu.return
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @f__lane(
+// CHECK: %[[P:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[B:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i8
+// CHECK: %[[F:.*]] = arith.cmpi ne, %[[B]], %{{.*}} : i8
+// CHECK: arith.extui %[[F]] : i1 to i32
+// A plain global memref stays a host memref.
+// CHECK: memref.store %{{.*}} : memref<?xi32>
