@@ -21,42 +21,61 @@
 //     i*128 + r*64 and columns j*128 + c*32 of the block (i, j in {0, 1}),
 //     128 f32 registers per lane;
 //   * LDS holds one stage: the 256x64 A and B tiles of the current K step
-//     (2 x 32 KiB = 64 KiB, which fits gfx942 as well as gfx950). The next
-//     K step is prefetched from global memory into registers, each wave
-//     loading its 32x64 share of A and of B (rows 32*w of the stage), and
-//     written to the stage once every wave has read the current one;
-//   * each wave reads its 64x64 A and 32x64 B slices into 16x32 row tiles
-//     (the A/B layout of v_mfma_f32_16x16x32_bf16, which also feeds two
-//     16x16x16 MFMAs on gfx942) and accumulates with mma_ABt into 16x16 col
-//     tiles.
+//     (2 x 32 KiB = 64 KiB, which fits gfx942 as well as gfx950), seen as
+//     two halves, K columns 0-31 (H0) and 32-63 (H1). The next K step is
+//     prefetched from global memory into registers, each wave loading its
+//     32x32 share of each half of A and of B (rows 32*w of the stage), and
+//     written to a half of the stage once every wave has read that half;
+//   * each wave reads its 64x32 A and 32x32 B slices of one half at a time
+//     into 16x32 row tiles (the A/B layout of v_mfma_f32_16x16x32_bf16,
+//     which also feeds two 16x16x16 MFMAs on gfx942) and accumulates with
+//     mma_ABt into 16x16 col tiles.
 //
-// The K loop runs in an 8-wave ping-pong with four clusters per K step, as
-// in HipKittens' CDNA3 kernel:
-//   0 memory:  read the stage (K step k) into registers, prefetch K step k+1
-//              from global memory into registers;
-//   1 compute: C[0][0], C[0][1] += A0 * B^T;
-//   2 memory:  write the prefetched K step k+1 into the stage;
-//   3 compute: C[1][0], C[1][1] += A1 * B^T.
-// hk-schedule ends every cluster with a barrier and runs waves 4-7 one
-// cluster behind waves 0-3 (docs/schedules.md). Counting clusters from the
-// start of the loop (cluster c of step k is number 4k + c), the barrier
+// The K loop runs in an 8-wave ping-pong with four clusters per K step k:
+//   0 memory:  read the slices of H0 (step k); store the registers holding
+//              H1 of step k (prefetched in the previous step's cluster 2,
+//              or by the prologue) into H1; prefetch H0 of step k+1;
+//   1 compute: C[i][j] += A_i B_j^T over K columns 0-31 (all four);
+//   2 memory:  read the slices of H1 (step k); store H0 of step k+1 (from
+//              cluster 0's registers) into H0; prefetch H1 of step k+1;
+//   3 compute: C[i][j] += A_i B_j^T over K columns 32-63.
+// Reading one half per memory cluster halves the slice registers: at the
+// end of each memory cluster a wave holds the accumulators (128), one
+// half's slices (2 x 16 + 2 x 8 = 48) and one half's prefetch (2 x 8 =
+// 16), 192 registers of data, where reading the whole step at once held
+// 96 slice and 32 prefetch registers next to the accumulators, 256 in all,
+// and spilled.
+//
+// Hazards. hk-schedule ends every cluster with a barrier and runs waves 4-7
+// one cluster behind waves 0-3 (docs/schedules.md). Counting clusters from
+// the start of the loop (cluster c of step k is number 4k + c), the barrier
 // that ends cluster i of waves 0-3 also ends cluster i-1 of waves 4-7, so
 // an access in cluster i is ordered before an access of any other wave in
-// cluster i+2 or later (not i+1: waves 4-7 may still be in cluster i while
-// waves 0-3 run cluster i+1). The single stage is therefore safe: a wave
-// reads the stage in cluster 4k, and it is overwritten in 4k+2; it is
-// written in 4k+2 and read again in 4k+4. The prologue's barrier, before
-// the region, makes K step 0 visible to every wave.
-// The last step prefetches the K tile past the end of A and B (zeros) into
-// the stage; it is never read.
+// cluster i+2 or later, but not i+1: waves 4-7 may still be in cluster i
+// while waves 0-3 run cluster i+1. Every wave reads what other waves wrote,
+// so each access to a half must be two clusters from the last access to it
+// that conflicts. Per half, in order:
+//   H1: written with step k in 4k, read in 4k+2 (2 later), written with
+//       step k+1 in 4k+4 (2 after the read), read in 4k+6, ...
+//   H0: written with step k+1 in 4k+2, two clusters after its reads of step
+//       k in 4k, and read in 4k+4 (2 later); written again in 4k+6, ...
+// The two halves are disjoint, so the read of H0 and the store into H1 in
+// the same cluster, and the read of H1 and the store into H0 in cluster 2,
+// never conflict, whatever the waves around them do; the compute clusters
+// touch no LDS. Before the loop, the prologue stores H0 of step 0 and
+// ends with a barrier, which orders it before every access in the region;
+// H1 of step 0 is first written in cluster 0, with no earlier read. After
+// the loop nothing reads the stage. The last step prefetches the K tile
+// past the end of A and B (zeros): its H0 is stored and never read, its H1
+// stays in registers.
 
 !st_stage = !hk.st<256x64xbf16, 16x32>
-!st_share = !hk.st<32x64xbf16, 16x32>
-!st_a = !hk.st<64x64xbf16, 16x32>
-!st_b = !hk.st<32x64xbf16, 16x32>
-!rt_share = tensor<32x64xbf16, #hk.rt<row, 16x32>>
-!rt_a = tensor<64x64xbf16, #hk.rt<row, 16x32>>
-!rt_b = tensor<32x64xbf16, #hk.rt<row, 16x32>>
+!st_share = !hk.st<32x32xbf16, 16x32>
+!st_a = !hk.st<64x32xbf16, 16x32>
+!st_b = !hk.st<32x32xbf16, 16x32>
+!rt_share = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+!rt_a = tensor<64x32xbf16, #hk.rt<row, 16x32>>
+!rt_b = tensor<32x32xbf16, #hk.rt<row, 16x32>>
 !acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
 !out = tensor<64x32xbf16, #hk.rt<col, 16x16>>
 
@@ -68,6 +87,7 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %c63 = arith.constant 63 : index
@@ -93,77 +113,108 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %wr = arith.divui %w, %c4 : index
   %wc = arith.remui %w, %c4 : index
 
-  // This wave's 32x64 share of each stage: rows 32*w, i.e. 32x64 tile
-  // 8*tm + w of A (8*tn + w of B) along M (N).
+  // This wave's 32x32 shares of each half of the stage: rows 32*w, i.e.
+  // 32x32 tile row 8*tm + w of A (8*tn + w of B) along M (N).
   %a_row_base = arith.muli %tm, %c8 : index
   %a_row = arith.addi %a_row_base, %w : index
   %b_row_base = arith.muli %tn, %c8 : index
   %b_row = arith.addi %b_row_base, %w : index
-  %as_share = hk.subtile %as[%w, %c0] : !st_stage -> !st_share
-  %bs_share = hk.subtile %bs[%w, %c0] : !st_stage -> !st_share
+  %as_share0 = hk.subtile %as[%w, %c0] : !st_stage -> !st_share
+  %as_share1 = hk.subtile %as[%w, %c1] : !st_stage -> !st_share
+  %bs_share0 = hk.subtile %bs[%w, %c0] : !st_stage -> !st_share
+  %bs_share1 = hk.subtile %bs[%w, %c1] : !st_stage -> !st_share
 
-  // This wave's slices of the stage: A rows 64*wr and 64*(wr + 2), B rows
-  // 32*wc and 32*(wc + 4).
+  // This wave's slices of each half of the stage: A rows 64*wr and
+  // 64*(wr + 2), B rows 32*wc and 32*(wc + 4); columns 0-31 (half 0) and
+  // 32-63 (half 1).
   %ri1 = arith.addi %wr, %c2 : index
   %cj1 = arith.addi %wc, %c4 : index
-  %sa0 = hk.subtile %as[%wr, %c0] : !st_stage -> !st_a
-  %sa1 = hk.subtile %as[%ri1, %c0] : !st_stage -> !st_a
-  %sb0 = hk.subtile %bs[%wc, %c0] : !st_stage -> !st_b
-  %sb1 = hk.subtile %bs[%cj1, %c0] : !st_stage -> !st_b
+  %sa00 = hk.subtile %as[%wr, %c0] : !st_stage -> !st_a
+  %sa10 = hk.subtile %as[%ri1, %c0] : !st_stage -> !st_a
+  %sb00 = hk.subtile %bs[%wc, %c0] : !st_stage -> !st_b
+  %sb10 = hk.subtile %bs[%cj1, %c0] : !st_stage -> !st_b
+  %sa01 = hk.subtile %as[%wr, %c1] : !st_stage -> !st_a
+  %sa11 = hk.subtile %as[%ri1, %c1] : !st_stage -> !st_a
+  %sb01 = hk.subtile %bs[%wc, %c1] : !st_stage -> !st_b
+  %sb11 = hk.subtile %bs[%cj1, %c1] : !st_stage -> !st_b
 
-  // K steps: ceildiv(K, 64).
+  // K steps: ceildiv(K, 64); the global loads address 32-column halves.
   %k_len = memref.dim %A, %c1 : memref<?x?xbf16>
   %k_pad = arith.addi %k_len, %c63 : index
   %nk = arith.divui %k_pad, %c64 : index
 
-  // Prologue: K step 0 through registers into the stage, visible to every
-  // wave before the loop reads it.
+  // Prologue: half 0 of K step 0 through registers into the stage, visible
+  // to every wave before the loop reads it; half 1 stays in registers and
+  // is stored by the first cluster of the loop.
   %ga0 = hk.load %A[%a_row, %c0] : memref<?x?xbf16> -> !rt_share
   %gb0 = hk.load %B[%b_row, %c0] : memref<?x?xbf16> -> !rt_share
-  hk.store %ga0, %as_share : !rt_share, !st_share
-  hk.store %gb0, %bs_share : !rt_share, !st_share
+  %ga1 = hk.load %A[%a_row, %c1] : memref<?x?xbf16> -> !rt_share
+  %gb1 = hk.load %B[%b_row, %c1] : memref<?x?xbf16> -> !rt_share
+  hk.store %ga0, %as_share0 : !rt_share, !st_share
+  hk.store %gb0, %bs_share0 : !rt_share, !st_share
   hk.barrier
 
   %acc:4 = hk.ping_pong -> !acc, !acc, !acc, !acc {
-    %r:4 = scf.for %k = %c0 to %nk step %c1
-        iter_args(%c00 = %zero, %c01 = %zero, %c10 = %zero, %c11 = %zero)
-        -> (!acc, !acc, !acc, !acc) {
-      // Cluster 0: the stage holds K step k; read it, prefetch step k + 1.
-      %a0, %a1, %b0, %b1, %ga, %gb = hk.cluster memory
+    %r:6 = scf.for %k = %c0 to %nk step %c1
+        iter_args(%c00 = %zero, %c01 = %zero, %c10 = %zero, %c11 = %zero,
+                  %ha1 = %ga1, %hb1 = %gb1)
+        -> (!acc, !acc, !acc, !acc, !rt_share, !rt_share) {
+      // Cluster 0: half 0 of the stage holds K step k; read it. Store half
+      // 1 of step k, prefetch half 0 of step k + 1.
+      %a0, %a1, %b0, %b1, %pa0, %pb0 = hk.cluster memory
           -> !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share {
-        %ra0 = hk.load %sa0 : !st_a -> !rt_a
-        %ra1 = hk.load %sa1 : !st_a -> !rt_a
-        %rb0 = hk.load %sb0 : !st_b -> !rt_b
-        %rb1 = hk.load %sb1 : !st_b -> !rt_b
-        %k1 = arith.addi %k, %c1 : index
-        %pa = hk.load %A[%a_row, %k1] : memref<?x?xbf16> -> !rt_share
-        %pb = hk.load %B[%b_row, %k1] : memref<?x?xbf16> -> !rt_share
+        %ra0 = hk.load %sa00 : !st_a -> !rt_a
+        %ra1 = hk.load %sa10 : !st_a -> !rt_a
+        %rb0 = hk.load %sb00 : !st_b -> !rt_b
+        %rb1 = hk.load %sb10 : !st_b -> !rt_b
+        hk.store %ha1, %as_share1 : !rt_share, !st_share
+        hk.store %hb1, %bs_share1 : !rt_share, !st_share
+        %k2 = arith.muli %k, %c2 : index
+        %kn0 = arith.addi %k2, %c2 : index
+        %pa = hk.load %A[%a_row, %kn0] : memref<?x?xbf16> -> !rt_share
+        %pb = hk.load %B[%b_row, %kn0] : memref<?x?xbf16> -> !rt_share
         hk.yield %ra0, %ra1, %rb0, %rb1, %pa, %pb
             : !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share
       }
 
-      // Cluster 1: the first row of accumulators.
-      %d00, %d01 = hk.cluster compute -> !acc, !acc {
+      // Cluster 1: K columns 0-31 of every accumulator.
+      %d00, %d01, %d10, %d11 = hk.cluster compute -> !acc, !acc, !acc, !acc {
         %e00 = hk.mma abt %a0, %b0, %c00 : !rt_a, !rt_b, !acc
         %e01 = hk.mma abt %a0, %b1, %c01 : !rt_a, !rt_b, !acc
-        hk.yield %e00, %e01 : !acc, !acc
-      }
-
-      // Cluster 2: every wave has read K step k (in cluster 0, two clusters
-      // back): overwrite the stage with K step k + 1.
-      hk.cluster memory {
-        hk.store %ga, %as_share : !rt_share, !st_share
-        hk.store %gb, %bs_share : !rt_share, !st_share
-        hk.yield
-      }
-
-      // Cluster 3: the second row of accumulators.
-      %d10, %d11 = hk.cluster compute -> !acc, !acc {
         %e10 = hk.mma abt %a1, %b0, %c10 : !rt_a, !rt_b, !acc
         %e11 = hk.mma abt %a1, %b1, %c11 : !rt_a, !rt_b, !acc
-        hk.yield %e10, %e11 : !acc, !acc
+        hk.yield %e00, %e01, %e10, %e11 : !acc, !acc, !acc, !acc
       }
-      scf.yield %d00, %d01, %d10, %d11 : !acc, !acc, !acc, !acc
+
+      // Cluster 2: half 1 of the stage holds K step k (stored in cluster 0,
+      // two clusters back); read it. Every wave has read half 0 (cluster 0):
+      // overwrite it with step k + 1; prefetch half 1 of step k + 1.
+      %a0h, %a1h, %b0h, %b1h, %pa1, %pb1 = hk.cluster memory
+          -> !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share {
+        %ra0 = hk.load %sa01 : !st_a -> !rt_a
+        %ra1 = hk.load %sa11 : !st_a -> !rt_a
+        %rb0 = hk.load %sb01 : !st_b -> !rt_b
+        %rb1 = hk.load %sb11 : !st_b -> !rt_b
+        hk.store %pa0, %as_share0 : !rt_share, !st_share
+        hk.store %pb0, %bs_share0 : !rt_share, !st_share
+        %k2 = arith.muli %k, %c2 : index
+        %kn1 = arith.addi %k2, %c3 : index
+        %pa = hk.load %A[%a_row, %kn1] : memref<?x?xbf16> -> !rt_share
+        %pb = hk.load %B[%b_row, %kn1] : memref<?x?xbf16> -> !rt_share
+        hk.yield %ra0, %ra1, %rb0, %rb1, %pa, %pb
+            : !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share
+      }
+
+      // Cluster 3: K columns 32-63 of every accumulator.
+      %f00, %f01, %f10, %f11 = hk.cluster compute -> !acc, !acc, !acc, !acc {
+        %e00 = hk.mma abt %a0h, %b0h, %d00 : !rt_a, !rt_b, !acc
+        %e01 = hk.mma abt %a0h, %b1h, %d01 : !rt_a, !rt_b, !acc
+        %e10 = hk.mma abt %a1h, %b0h, %d10 : !rt_a, !rt_b, !acc
+        %e11 = hk.mma abt %a1h, %b1h, %d11 : !rt_a, !rt_b, !acc
+        hk.yield %e00, %e01, %e10, %e11 : !acc, !acc, !acc, !acc
+      }
+      scf.yield %f00, %f01, %f10, %f11, %pa1, %pb1
+          : !acc, !acc, !acc, !acc, !rt_share, !rt_share
     }
     hk.yield %r#0, %r#1, %r#2, %r#3 : !acc, !acc, !acc, !acc
   }
