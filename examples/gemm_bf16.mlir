@@ -161,59 +161,59 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
         -> (!acc, !acc, !acc, !acc, !rt_share, !rt_share) {
       // Cluster 0: half 0 of the stage holds K step k; read it. Store half
       // 1 of step k, prefetch half 0 of step k + 1.
-      %a0, %a1, %b0, %b1, %pa0, %pb0 = hk.cluster memory
+      %a00, %a10, %b00, %b10, %fa0, %fb0 = hk.cluster memory
           -> !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share {
-        %ra0 = hk.load %sa00 : !st_a -> !rt_a
-        %ra1 = hk.load %sa10 : !st_a -> !rt_a
-        %rb0 = hk.load %sb00 : !st_b -> !rt_b
-        %rb1 = hk.load %sb10 : !st_b -> !rt_b
+        %ra00 = hk.load %sa00 : !st_a -> !rt_a
+        %ra10 = hk.load %sa10 : !st_a -> !rt_a
+        %rb00 = hk.load %sb00 : !st_b -> !rt_b
+        %rb10 = hk.load %sb10 : !st_b -> !rt_b
         hk.store %ha1, %as_share1 : !rt_share, !st_share
         hk.store %hb1, %bs_share1 : !rt_share, !st_share
         %k2 = arith.muli %k, %c2 : index
         %kn0 = arith.addi %k2, %c2 : index
-        %pa = hk.load %A[%a_row, %kn0] : memref<?x?xbf16> -> !rt_share
-        %pb = hk.load %B[%b_row, %kn0] : memref<?x?xbf16> -> !rt_share
-        hk.yield %ra0, %ra1, %rb0, %rb1, %pa, %pb
+        %pa0 = hk.load %A[%a_row, %kn0] : memref<?x?xbf16> -> !rt_share
+        %pb0 = hk.load %B[%b_row, %kn0] : memref<?x?xbf16> -> !rt_share
+        hk.yield %ra00, %ra10, %rb00, %rb10, %pa0, %pb0
             : !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share
       }
 
       // Cluster 1: K columns 0-31 of every accumulator.
       %d00, %d01, %d10, %d11 = hk.cluster compute -> !acc, !acc, !acc, !acc {
-        %e00 = hk.mma abt %a0, %b0, %c00 : !rt_a, !rt_b, !acc
-        %e01 = hk.mma abt %a0, %b1, %c01 : !rt_a, !rt_b, !acc
-        %e10 = hk.mma abt %a1, %b0, %c10 : !rt_a, !rt_b, !acc
-        %e11 = hk.mma abt %a1, %b1, %c11 : !rt_a, !rt_b, !acc
+        %e00 = hk.mma abt %a00, %b00, %c00 : !rt_a, !rt_b, !acc
+        %e01 = hk.mma abt %a00, %b10, %c01 : !rt_a, !rt_b, !acc
+        %e10 = hk.mma abt %a10, %b00, %c10 : !rt_a, !rt_b, !acc
+        %e11 = hk.mma abt %a10, %b10, %c11 : !rt_a, !rt_b, !acc
         hk.yield %e00, %e01, %e10, %e11 : !acc, !acc, !acc, !acc
       }
 
       // Cluster 2: half 1 of the stage holds K step k (stored in cluster 0,
       // two clusters back); read it. Every wave has read half 0 (cluster 0):
       // overwrite it with step k + 1; prefetch half 1 of step k + 1.
-      %a0h, %a1h, %b0h, %b1h, %pa1, %pb1 = hk.cluster memory
+      %a01, %a11, %b01, %b11, %fa1, %fb1 = hk.cluster memory
           -> !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share {
-        %ra0 = hk.load %sa01 : !st_a -> !rt_a
-        %ra1 = hk.load %sa11 : !st_a -> !rt_a
-        %rb0 = hk.load %sb01 : !st_b -> !rt_b
-        %rb1 = hk.load %sb11 : !st_b -> !rt_b
-        hk.store %pa0, %as_share0 : !rt_share, !st_share
-        hk.store %pb0, %bs_share0 : !rt_share, !st_share
+        %ra01 = hk.load %sa01 : !st_a -> !rt_a
+        %ra11 = hk.load %sa11 : !st_a -> !rt_a
+        %rb01 = hk.load %sb01 : !st_b -> !rt_b
+        %rb11 = hk.load %sb11 : !st_b -> !rt_b
+        hk.store %fa0, %as_share0 : !rt_share, !st_share
+        hk.store %fb0, %bs_share0 : !rt_share, !st_share
         %k2 = arith.muli %k, %c2 : index
         %kn1 = arith.addi %k2, %c3 : index
-        %pa = hk.load %A[%a_row, %kn1] : memref<?x?xbf16> -> !rt_share
-        %pb = hk.load %B[%b_row, %kn1] : memref<?x?xbf16> -> !rt_share
-        hk.yield %ra0, %ra1, %rb0, %rb1, %pa, %pb
+        %pa1 = hk.load %A[%a_row, %kn1] : memref<?x?xbf16> -> !rt_share
+        %pb1 = hk.load %B[%b_row, %kn1] : memref<?x?xbf16> -> !rt_share
+        hk.yield %ra01, %ra11, %rb01, %rb11, %pa1, %pb1
             : !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share
       }
 
       // Cluster 3: K columns 32-63 of every accumulator.
       %f00, %f01, %f10, %f11 = hk.cluster compute -> !acc, !acc, !acc, !acc {
-        %e00 = hk.mma abt %a0h, %b0h, %d00 : !rt_a, !rt_b, !acc
-        %e01 = hk.mma abt %a0h, %b1h, %d01 : !rt_a, !rt_b, !acc
-        %e10 = hk.mma abt %a1h, %b0h, %d10 : !rt_a, !rt_b, !acc
-        %e11 = hk.mma abt %a1h, %b1h, %d11 : !rt_a, !rt_b, !acc
+        %e00 = hk.mma abt %a01, %b01, %d00 : !rt_a, !rt_b, !acc
+        %e01 = hk.mma abt %a01, %b11, %d01 : !rt_a, !rt_b, !acc
+        %e10 = hk.mma abt %a11, %b01, %d10 : !rt_a, !rt_b, !acc
+        %e11 = hk.mma abt %a11, %b11, %d11 : !rt_a, !rt_b, !acc
         hk.yield %e00, %e01, %e10, %e11 : !acc, !acc, !acc, !acc
       }
-      scf.yield %f00, %f01, %f10, %f11, %pa1, %pb1
+      scf.yield %f00, %f01, %f10, %f11, %fa1, %fb1
           : !acc, !acc, !acc, !acc, !rt_share, !rt_share
     }
     hk.yield %r#0, %r#1, %r#2, %r#3 : !acc, !acc, !acc, !acc
