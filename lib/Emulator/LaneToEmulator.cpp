@@ -171,7 +171,6 @@ FailureOr<int64_t> placeLds(gpu::GPUFuncOp kernel, Block &entry,
       return failure();
     entry.getArgument(firstAttribution + i).replaceAllUsesWith(m);
   }
-  auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
   llvm::DenseMap<Attribute, int64_t> addresses;
   SmallVector<memref::GetGlobalOp> uses;
   kernel.walk([&](memref::GetGlobalOp g) { uses.push_back(g); });
@@ -192,7 +191,6 @@ FailureOr<int64_t> placeLds(gpu::GPUFuncOp kernel, Block &entry,
     use.getResult().replaceAllUsesWith(m);
     use.erase();
   }
-  (void)module;
   return layout.size;
 }
 

@@ -16,6 +16,11 @@ LogicalResult rewriteMemoryAccesses(func::FuncOp func, EmulatorCalls &calls);
 /// hints and waits are dropped.
 LogicalResult rewriteLaneOps(func::FuncOp func, EmulatorCalls &calls);
 
+/// Shuffles, DPP, permlane swaps, readfirstlane and bpermute become engine
+/// calls; `handled` says whether `op` was one of them.
+LogicalResult rewriteCrossLaneOp(Operation *op, EmulatorCalls &calls,
+                                 bool &handled);
+
 /// Turns scf.ifs around collective engine calls into straight-line code
 /// with per-lane `active` flags, as a wave runs a divergent branch.
 LogicalResult predicateDivergentBranches(func::FuncOp func);
