@@ -2,11 +2,13 @@
 
 #include "ReportOption.h"
 
+#include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Target/AMDGPU/Report.h"
 #include "hk/Target/AMDGPU/ResourceUsage.h"
 #include "hk/Target/Chip.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -18,6 +20,8 @@
 
 using namespace mlir;
 using namespace ::hk::target;
+
+namespace hk::hkc {
 
 /// A copy of `module` that compiles to the same code. CloneModule does not
 /// keep the order of each value's uses, which the backend's choices (register
@@ -38,9 +42,9 @@ copyModule(const llvm::Module &module, Location loc) {
   return std::move(*copy);
 }
 
-LogicalResult hk::hkc::printCodeQualityReport(const llvm::Module &llvmModule,
-                                              const TargetOptions &options,
-                                              bool toStderr, Location loc) {
+LogicalResult printCodeQualityReport(const llvm::Module &llvmModule,
+                                     const TargetOptions &options,
+                                     bool toStderr, Location loc) {
   // Code generation changes the module it runs on: each output gets a copy.
   auto forAssembly = copyModule(llvmModule, loc);
   auto forObject = copyModule(llvmModule, loc);
@@ -74,19 +78,60 @@ LogicalResult hk::hkc::printCodeQualityReport(const llvm::Module &llvmModule,
   return success();
 }
 
-LogicalResult hk::hkc::lowerTileUnscheduled(ModuleOp module,
-                                            const TargetOptions &options) {
-  WalkResult regions = module.walk([](Operation *op) {
-    StringRef name = op->getName().getStringRef();
-    if (name != "hk.ping_pong" && name != "hk.interleave")
-      return WalkResult::advance();
-    op->emitError() << "--no-schedule: '" << name
-                    << "' cannot be lowered without hk-schedule, and "
-                       "expanding it without the schedule's priorities, "
-                       "fences and stagger is not available";
-    return WalkResult::interrupt();
+/// Replaces `op` (a schedule region or cluster) by the ops of its body; its
+/// results become the values its hk.yield returned (as hk-schedule does).
+static void inlineBody(RewriterBase &rewriter, Operation *op) {
+  Block &body = op->getRegion(0).front();
+  Operation *yield = body.getTerminator();
+  SmallVector<Value> values(yield->getOperands());
+  rewriter.eraseOp(yield);
+  rewriter.inlineBlockBefore(&body, op);
+  rewriter.replaceOp(op, values);
+}
+
+/// The schedule regions without the schedule: every cluster of a ping-pong
+/// still ends with hk.barrier, the synchronisation the region's accesses
+/// rely on (with all waves in step it orders cluster i before cluster i+1
+/// of the other waves, more than the staggered schedule does), but there is
+/// no stagger, no hk.set_prio and no hk.sched_barrier; an interleave, which
+/// adds no barrier, loses its fences and hk.sched_group hints.
+static LogicalResult expandSchedulesPlainly(ModuleOp module) {
+  SmallVector<Operation *> regions;
+  module.walk([&](Operation *op) {
+    if (isa<mlir::hk::PingPongOp, mlir::hk::InterleaveOp>(op))
+      regions.push_back(op);
   });
-  if (regions.wasInterrupted())
+  IRRewriter rewriter(module.getContext());
+  for (Operation *region : regions) {
+    bool pingPong = isa<mlir::hk::PingPongOp>(region);
+    SmallVector<mlir::hk::ClusterOp> clusters;
+    WalkResult walk = region->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto cluster = dyn_cast<mlir::hk::ClusterOp>(op))
+        clusters.push_back(cluster);
+      if (pingPong && isa<mlir::hk::BarrierOp>(op)) {
+        op->emitError("hk.barrier inside hk.ping_pong: the schedule inserts "
+                      "a barrier after every cluster");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+    for (mlir::hk::ClusterOp cluster : clusters) {
+      if (pingPong) {
+        rewriter.setInsertionPointAfter(cluster);
+        mlir::hk::BarrierOp::create(rewriter, cluster.getLoc());
+      }
+      inlineBody(rewriter, cluster);
+    }
+    inlineBody(rewriter, region);
+  }
+  return success();
+}
+
+LogicalResult lowerTileUnscheduled(ModuleOp module,
+                                   const TargetOptions &options) {
+  if (failed(expandSchedulesPlainly(module)))
     return failure();
   // lowerTileToLaneLevel's pipeline (lib/Target/AMDGPU/Pipeline.cpp) without
   // its first pass, hk-schedule.
@@ -101,3 +146,5 @@ LogicalResult hk::hkc::lowerTileUnscheduled(ModuleOp module,
                               << pipeline << "': " << parseError;
   return pm.run(module);
 }
+
+} // namespace hk::hkc

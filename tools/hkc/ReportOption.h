@@ -26,10 +26,10 @@ mlir::LogicalResult printCodeQualityReport(const llvm::Module &llvmModule,
                                            const target::TargetOptions &options,
                                            bool toStderr, mlir::Location loc);
 
-/// The tile lowering of lowerTileToLaneLevel without hk-schedule. Fails on
-/// kernels that hold hk.ping_pong or hk.interleave: only hk-schedule can
-/// expand them, and an expansion without its barriers would be a different
-/// (racy) program, not the same kernel unscheduled.
+/// The tile lowering of lowerTileToLaneLevel without hk-schedule: the
+/// hk.ping_pong and hk.interleave regions are inlined without the
+/// schedule's priorities, fences, sched_group hints and wave-group stagger,
+/// a ping-pong cluster still ending with hk.barrier (docs/report.md).
 mlir::LogicalResult lowerTileUnscheduled(mlir::ModuleOp module,
                                          const target::TargetOptions &options);
 
