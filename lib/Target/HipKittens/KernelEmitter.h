@@ -36,6 +36,7 @@ public:
   LogicalResult emitLauncher();
 
 private:
+  LogicalResult collectTileChecks(SmallVectorImpl<std::string> &checks);
   // Names.
   std::string freshName(StringRef base);
   std::string nameFor(Value value, StringRef fallback);
@@ -59,6 +60,7 @@ private:
   LogicalResult emitHKOp(Operation *op);
   LogicalResult emitMemoryOp(Operation *op);
   LogicalResult emitComputeOp(Operation *op);
+  LogicalResult emitBoundsMask(BoundsMaskOp op);
   LogicalResult emitScalarOp(Operation *op);
   LogicalResult emitTileArith(Operation *op);
   LogicalResult emitConstant(arith::ConstantOp op);

@@ -236,24 +236,117 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         os << ");\n";
         return success();
       })
-      .Default([&](Operation *other) {
-        return noEquivalent(other, "HipKittens has no atomic tile store");
-      });
+      .Case([&](AtomicAddOp add) -> LogicalResult {
+        // HipKittens has no atomic tile store: the file defines
+        // tile_atomic_add (see atomicAddHelper()), HipKittens' own register
+        // tile store with each element added atomically.
+        if (failed(spellType(add.getValue(), op)))
+          return failure();
+        MemRefType memref = add.getDest().getType();
+        os << "tile_atomic_add<" << (isPermutedView(memref) ? 1 : 2) << ">("
+           << plain(add.getDest()) << ", " << plain(add.getValue()) << ", "
+           << coords(memref, add.getIndices()) << ");\n";
+        return success();
+      })
+      .Default([&](Operation *other) { return noEquivalent(other); });
+}
+
+/// True when `value` is built from block and wave ids, sizes, non-negative
+/// constants and counters of loops that start at one by sums, products,
+/// quotients, remainders, minima and maxima that keep it non-negative: a
+/// tile offset built this way needs no check against 0 (the hk.bounds_mask
+/// offsets of the examples). Anything else, or a chain deeper than a few
+/// ops, is not known to be non-negative.
+static bool isKnownNonNegative(Value value, int depth = 0) {
+  if (depth > 8)
+    return false;
+  if (std::optional<int64_t> c = getConstantIntValue(value))
+    return *c >= 0;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    // scf.for steps are positive: the counter never goes below its start.
+    return loop && arg == loop.getInductionVar() &&
+           isKnownNonNegative(loop.getLowerBound(), depth + 1);
+  }
+  Operation *def = value.getDefiningOp();
+  if (isa<BlockIdOp, NumBlocksOp, WaveIdOp, memref::DimOp>(def))
+    return true;
+  auto known = [&](Value operand) {
+    return isKnownNonNegative(operand, depth + 1);
+  };
+  // Unsigned quotients, remainders and minima are at most their dividend
+  // (resp. either operand); signed remainders take the dividend's sign.
+  if (isa<arith::DivUIOp, arith::CeilDivUIOp, arith::RemUIOp, arith::RemSIOp,
+          arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return known(def->getOperand(0));
+  if (isa<arith::MinUIOp, arith::MaxSIOp>(def))
+    return llvm::any_of(def->getOperands(), known);
+  if (isa<arith::AddIOp, arith::MulIOp, arith::DivSIOp, arith::CeilDivSIOp,
+          arith::MinSIOp, arith::MaxUIOp>(def))
+    return llvm::all_of(def->getOperands(), known);
+  if (auto select = dyn_cast<arith::SelectOp>(def))
+    return isKnownNonNegative(select.getTrueValue(), depth + 1) &&
+           isKnownNonNegative(select.getFalseValue(), depth + 1);
+  return false;
+}
+
+/// `limit - offset` as C++, folded when both are constants.
+static std::string tileLimit(StringRef limit, std::optional<int64_t> limitConst,
+                             StringRef offset,
+                             std::optional<int64_t> offsetConst) {
+  if (limitConst && offsetConst)
+    return std::to_string(*limitConst - *offsetConst);
+  if (offsetConst && *offsetConst == 0)
+    return limit.str();
+  return (limit + " - " + offset).str();
+}
+
+/// hk.bounds_mask keeps element (i, j) iff 0 <= row0 + i < rows and
+/// 0 <= col0 + j < cols. HipKittens' rectangular fills take tile-relative
+/// indices: `lower_fill(dst, src, r, v)` fills rows i >= r, `right_fill`
+/// columns j >= c, `upper_fill` rows i < r, `left_fill` columns j < c
+/// (include/ops/warp/register/tile/conversions.cuh). So the mask is
+/// lower_fill at rows - row0 and right_fill at cols - col0, plus upper_fill
+/// at -row0 and left_fill at -col0 when an offset may be negative. The
+/// row-layout fills return early, without writing dst, when there is
+/// nothing to fill, so they always run in place: a result that cannot take
+/// the source's variable starts as a copy of it.
+LogicalResult KernelEmitter::emitBoundsMask(BoundsMaskOp op) {
+  Value src = op.getSource();
+  FailureOr<std::string> dstOr = defineStorage(op.getResult(), ValueRange(src));
+  if (failed(dstOr))
+    return failure();
+  std::string dst = *dstOr;
+  if (dst != plain(src))
+    os << "copy(" << dst << ", " << plain(src) << ");\n";
+  std::string fill = plain(op.getFill());
+  auto call = [&](StringRef fn, const std::string &index) {
+    os << fn << "(" << dst << ", " << dst << ", " << index << ", " << fill
+       << ");\n";
+  };
+  Value rowOff = op.getRowOffset(), colOff = op.getColOffset();
+  std::optional<int64_t> rowConst = getConstantIntValue(rowOff);
+  std::optional<int64_t> colConst = getConstantIntValue(colOff);
+  call("lower_fill",
+       tileLimit(operand(op.getRows()), getConstantIntValue(op.getRows()),
+                 operand(rowOff), rowConst));
+  call("right_fill",
+       tileLimit(operand(op.getCols()), getConstantIntValue(op.getCols()),
+                 operand(colOff), colConst));
+  if (!isKnownNonNegative(rowOff))
+    call("upper_fill", rowConst ? std::to_string(-*rowConst)
+                                : "-" + operand(rowOff));
+  if (!isKnownNonNegative(colOff))
+    call("left_fill", colConst ? std::to_string(-*colConst)
+                               : "-" + operand(colOff));
+  return success();
 }
 
 LogicalResult KernelEmitter::emitComputeOp(Operation *op) {
   if (op->getResult(0).use_empty())
     return success();
   if (auto mask = dyn_cast<BoundsMaskOp>(op))
-    return noEquivalent(op, "HipKittens tiles have no bounds mask");
-  if (auto bcast = dyn_cast<RowBroadcastOp>(op);
-      bcast && (bcast.getKind() == BroadcastKind::Max ||
-                bcast.getKind() == BroadcastKind::Min))
-    return noEquivalent(op, "HipKittens has no max/min row broadcast");
-  if (auto bcast = dyn_cast<ColBroadcastOp>(op);
-      bcast && (bcast.getKind() == BroadcastKind::Max ||
-                bcast.getKind() == BroadcastKind::Min))
-    return noEquivalent(op, "HipKittens has no max/min column broadcast");
+    return emitBoundsMask(mask);
 
   // The operands the result may overwrite, then the call.
   SmallVector<Value> reusable;
@@ -282,6 +375,11 @@ LogicalResult KernelEmitter::emitComputeOp(Operation *op) {
                            Value vec) {
     if (kind == BroadcastKind::Copy)
       os << "broadcast_" << axis << "(" << dst << ", " << plain(vec) << ");\n";
+    else if (kind == BroadcastKind::Max || kind == BroadcastKind::Min)
+      // No named wrapper: HipKittens' generic map with its own base op,
+      // which is fmax/fmin (NaN-ignoring), as hk's maxnum/minnum.
+      os << axis << "_map<base_ops::" << stringifyBroadcastKind(kind) << ">("
+         << dst << ", " << plain(src) << ", " << plain(vec) << ");\n";
     else
       os << stringifyBroadcastKind(kind) << "_" << axis << "(" << dst << ", "
          << plain(src) << ", " << plain(vec) << ");\n";
@@ -427,10 +525,20 @@ LogicalResult KernelEmitter::emitTileArith(Operation *op) {
     os << "mul(" << *dst << ", " << plain(op->getOperand(0)) << ", -1.0f);\n";
     return success();
   }
-  if (isa<math::RsqrtOp>(op))
-    return noEquivalent(op, "HipKittens' tile and vector maps have no rsqrt "
-                            "(its base ops stop at exp, exp2, log, log2, abs "
-                            "and relu)");
+  if (isa<math::RsqrtOp>(op)) {
+    // Not among HipKittens' base ops: the file defines `rsqrt_op` (see
+    // rsqrtHelper()) for HipKittens' generic maps, unary_map on tiles and
+    // unary_op on vectors.
+    auto type = cast<RankedTensorType>(result.getType());
+    if (!type.getElementType().isF32())
+      return noEquivalent(op, "the rsqrt functor is defined for f32 only");
+    FailureOr<std::string> dst = defineStorage(result, op->getOperands());
+    if (failed(dst))
+      return failure();
+    os << (isRegVec(type) ? "unary_op" : "unary_map") << "<rsqrt_op>(" << *dst
+       << ", " << plain(op->getOperand(0)) << ");\n";
+    return success();
+  }
   const char *name = tileBinaryName(op);
   if (!name)
     return noEquivalent(op);

@@ -12,6 +12,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
+#include <set>
+
 using namespace mlir;
 using namespace mlir::hk;
 
@@ -78,7 +81,91 @@ static void addStrideCheck(MemRefType type, StringRef name,
   }
 }
 
+/// The global memref an hk op tiles and the shape of its tile, if it has
+/// one: a register tile or vector, or a shared tile.
+static std::optional<std::pair<Value, SmallVector<int64_t>>>
+tiledAccess(Operation *op) {
+  Value memref, tile;
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    memref = load.getSource();
+    tile = load.getResult();
+  } else if (auto store = dyn_cast<StoreOp>(op)) {
+    memref = store.getDest();
+    tile = store.getValue();
+  } else if (auto load = dyn_cast<LoadAsyncOp>(op)) {
+    memref = load.getSource();
+    tile = load.getDest();
+  } else if (auto add = dyn_cast<AtomicAddOp>(op)) {
+    memref = add.getDest();
+    tile = add.getValue();
+  }
+  if (!memref || !isa<MemRefType>(memref.getType()))
+    return std::nullopt;
+  SmallVector<int64_t> shape;
+  if (auto shared = dyn_cast<SharedTileType>(tile.getType()))
+    shape = {shared.getRows(), shared.getCols()};
+  else
+    llvm::append_range(shape, cast<RankedTensorType>(tile.getType()).getShape());
+  return std::make_pair(memref, shape);
+}
+
+/// HipKittens' global loads and stores do not bound a tile row by row (its
+/// register loads bound by the whole array, its shared-tile loads by the
+/// tile, its col-layout register loads and stores not at all), so a ragged
+/// tile at the edge reads the next row, or past the array, where hk reads
+/// zeros. The launcher therefore requires every tiled dimension to be a
+/// multiple of its tile: statically sized ones are checked here, dynamic
+/// ones become `size % tile != 0` checks.
+LogicalResult KernelEmitter::collectTileChecks(
+    SmallVectorImpl<std::string> &checks) {
+  Block &entry = kernel.getBody().front();
+  // (argument, dimension) -> tile extents along it.
+  std::map<std::pair<unsigned, int64_t>, std::set<int64_t>> extents;
+  WalkResult walk = kernel.walk([&](Operation *op) {
+    auto access = tiledAccess(op);
+    if (!access)
+      return WalkResult::advance();
+    auto [memref, shape] = *access;
+    auto arg = dyn_cast<BlockArgument>(memref);
+    if (!arg || arg.getOwner() != &entry)
+      return WalkResult::advance();
+    auto type = cast<MemRefType>(memref.getType());
+    int64_t first = type.getRank() - static_cast<int64_t>(shape.size());
+    for (auto [i, extent] : llvm::enumerate(shape)) {
+      int64_t dim = first + static_cast<int64_t>(i);
+      if (!type.isDynamicDim(dim)) {
+        if (type.getDimSize(dim) % extent == 0)
+          continue;
+        op->emitError("HipKittens' loads and stores do not bound a ragged "
+                      "tile: dimension ")
+            << dim << " of " << type << " is not a multiple of the tile's "
+            << extent;
+        return WalkResult::interrupt();
+      }
+      extents[{arg.getArgNumber(), dim}].insert(extent);
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  for (const auto &[key, sizes] : extents) {
+    for (int64_t size : sizes) {
+      // A size that divides another one on this dimension is implied.
+      if (llvm::any_of(sizes, [&](int64_t other) {
+            return other != size && other % size == 0;
+          }))
+        continue;
+      checks.push_back(sizeParam(argName(key.first), key.second) + " % " +
+                       std::to_string(size) + " != 0");
+    }
+  }
+  return success();
+}
+
 LogicalResult KernelEmitter::emitLauncher() {
+  SmallVector<std::string> tileChecks;
+  if (failed(collectTileChecks(tileChecks)))
+    return failure();
   SmallVector<std::string> params, kernelArgs, checks;
   for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     std::string name = argName(index);
@@ -149,6 +236,12 @@ LogicalResult KernelEmitter::emitLauncher() {
     os << "// HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] "
           "arrays.\n";
     os << "if (" << llvm::join(checks, " ||\n    ") << ")\n";
+    os << "  return hipErrorInvalidValue;\n";
+  }
+  if (!tileChecks.empty()) {
+    os << "// HipKittens' loads and stores do not bound a ragged tile: every "
+          "tiled\n// dimension must be a multiple of its tile.\n";
+    os << "if (" << llvm::join(tileChecks, " ||\n    ") << ")\n";
     os << "  return hipErrorInvalidValue;\n";
   }
   os << "// " << grid << "\n";

@@ -41,6 +41,77 @@ __device__ inline tile_coord group_remap(int id, int rows, int cols,
 
 )";
 
+/// math.rsqrt has no HipKittens base op. HipKittens' maps (unary_map on
+/// tiles, unary_op on vectors) take any functor shaped like its base ops, so
+/// the translation defines one, computing rsqrt as hk's own lowering does.
+static const char kRsqrtHelper[] =
+    R"(// math.rsqrt: HipKittens' base ops have no reciprocal square root; its
+// maps (unary_map on tiles, unary_op on vectors) take any functor shaped like
+// a base op. 1 / sqrt(x), each correctly rounded (HIP's default), as hk's
+// AMDGPU lowering computes it.
+struct rsqrt_op {
+  template <typename T> static __device__ inline T op(const T &x);
+};
+template <> __device__ inline float rsqrt_op::op<float>(const float &x) {
+  return 1.0f / sqrtf(x);
+}
+template <> __device__ inline float2 rsqrt_op::op<float2>(const float2 &x) {
+  return float2{1.0f / sqrtf(x.x), 1.0f / sqrtf(x.y)};
+}
+
+)";
+
+/// hk.atomic_add has no HipKittens function (its attention backward kernels
+/// carry their own bf16 helpers). The translation defines one from
+/// HipKittens' register-tile store, changing only the write.
+static const char kAtomicAddHelper[] =
+    R"(// hk.atomic_add: HipKittens has no atomic tile store. This is its register
+// tile store, store<axis>(gl, rt, idx) in
+// include/ops/warp/memory/tile/global_to_register.cuh, visiting the same
+// positions in the same order, with each element added by atomicAdd instead
+// of written.
+template <int axis, ducks::rt::all RT, ducks::gl::all GL,
+          ducks::coord::tile COORD = coord<RT>>
+__device__ inline void tile_atomic_add(const GL &dst, const RT &src,
+                                       const COORD &idx) {
+  static_assert(std::is_same_v<typename RT::T, float> &&
+                    std::is_same_v<typename GL::dtype, float>,
+                "hk.atomic_add adds f32 tiles into f32 arrays");
+  constexpr bool row = std::is_same_v<typename RT::layout, ducks::rt_layout::row>;
+  float *dst_ptr = (float *)&dst[(idx.template unit_coord<axis, 3>())];
+  const int row_stride = dst.template stride<axis>();
+  const int lane = laneid();
+  // The lane's first element of each base tile.
+  const int lane_row = row ? lane % RT::base_tile_rows
+                           : RT::base_tile_stride * (lane / RT::base_tile_cols);
+  const int lane_col = row ? RT::base_tile_stride * (lane / RT::base_tile_rows)
+                           : lane % RT::base_tile_cols;
+#pragma unroll
+  for (int i = 0; i < RT::height; i++) {
+#pragma unroll
+    for (int j = 0; j < RT::width; j++) {
+#pragma unroll
+      for (int k = 0; k < RT::base_tile_num_strides; k++) {
+        // A stride is base_tile_stride consecutive elements along the row
+        // (row layout) or the column (col layout), two per float2.
+#pragma unroll
+        for (int l = 0; l < RT::base_tile_stride / 2; l++) {
+          const float2 v = src.tiles[i][j].data[l + k * RT::base_tile_stride / 2];
+          const int step = k * RT::base_tile_elements_per_stride_group + 2 * l;
+          const int r = i * RT::base_tile_rows + lane_row + (row ? 0 : step);
+          const int c = j * RT::base_tile_cols + lane_col + (row ? step : 0);
+          atomicAdd(&dst_ptr[r * row_stride + c], v.x);
+          atomicAdd(&dst_ptr[row ? r * row_stride + c + 1
+                                 : (r + 1) * row_stride + c],
+                    v.y);
+        }
+      }
+    }
+  }
+}
+
+)";
+
 StringRef mlir::hk::resultNamesTag() { return "hk.result_names"; }
 
 /// Runs the schedules the regions describe: what the C++ must hold is the
@@ -93,6 +164,16 @@ static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
   module->walk([&](GroupRemapOp) { needsGroupRemap = true; });
   if (needsGroupRemap)
     os << kGroupRemapHelper;
+  bool needsRsqrt = false, needsAtomicAdd = false;
+  module->walk([&](Operation *op) {
+    needsRsqrt |= isa<math::RsqrtOp>(op) &&
+                  isa<RankedTensorType>(op->getResult(0).getType());
+    needsAtomicAdd |= isa<AtomicAddOp>(op);
+  });
+  if (needsRsqrt)
+    os << kRsqrtHelper;
+  if (needsAtomicAdd)
+    os << kAtomicAddHelper;
   bool first = true;
   for (Operation &op : *module.getBody()) {
     auto kernel = dyn_cast<KernelOp>(op);
