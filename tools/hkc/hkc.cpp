@@ -422,11 +422,7 @@ int main(int argc, char **argv) {
   registerCompilerDialects(registry);
   registry.insert<mlir::hk::HKDialect>();
   registerAllPasses();
-#ifdef HKC_HAS_HK_LOWERING
   mlir::hk::registerHKPasses();
-#else
-  mlir::hk::registerHKCheckTarget();
-#endif
   MLIRContext context(registry);
   // A located message is enough; the generic form of the failing op, with
   // its operands already converted, would only confuse.

@@ -46,13 +46,6 @@ LogicalResult lowerTileToLaneLevel(ModuleOp module,
                                    const TargetOptions &options) {
   if (failed(checkChip(module, options)))
     return failure();
-  if (!PassInfo::lookup(kTileLoweringPass))
-    return module.emitError()
-           << "the input holds hk.kernel ops, but the pass '"
-           << kTileLoweringPass
-           << "' is not available in this build; only lane-level input "
-              "(gpu.module with gpu.func kernels) can be compiled";
-
   // Schedules first (they insert barriers), then prove every wave executes
   // the same barriers, then the chip's limits, then the lowering, then the
   // vmcnt of each wait from the copies it leaves in flight.
