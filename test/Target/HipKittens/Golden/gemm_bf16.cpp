@@ -147,6 +147,15 @@ __global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -
 }
 
 extern "C" hipError_t launch_gemm_bf16(bf16 *A, int A_dim0, int A_dim1, bf16 *B, int B_dim0, int B_dim1, bf16 *C, int C_dim0, int C_dim1, hipStream_t stream) {
+  // HipKittens' loads and stores do not bound a ragged tile: every tiled
+  // dimension must be a multiple of its tile.
+  if (A_dim0 % 32 != 0 ||
+      A_dim1 % 32 != 0 ||
+      B_dim0 % 32 != 0 ||
+      B_dim1 % 32 != 0 ||
+      C_dim0 % 64 != 0 ||
+      C_dim1 % 32 != 0)
+    return hipErrorInvalidValue;
   // #hk.grid<[dim(2, 0), dim(2, 1)] -> ((s0 ceildiv 256) * (s1 ceildiv 256))>
   const dim3 grid(((C_dim0 + 256 - 1) / 256) * ((C_dim1 + 256 - 1) / 256), 1, 1);
   const size_t shared_bytes = 65536;
