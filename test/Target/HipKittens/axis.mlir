@@ -34,6 +34,15 @@
 // CHECK-NEXT:        O_stride1 != int64_t(O_dim3) ||
 // CHECK-NEXT:        O_stride2 != int64_t(O_dim1) * O_dim3)
 // CHECK-NEXT:      return hipErrorInvalidValue;
+// The tiled dimensions are the view's N and D: 64x128 shared tiles (the
+// 32-row register tile's N % 32 follows from N % 64).
+// CHECK-NEXT:    // HipKittens' loads and stores do not bound a ragged tile: every tiled
+// CHECK-NEXT:    // dimension must be a multiple of its tile.
+// CHECK-NEXT:    if (Q_dim2 % 64 != 0 ||
+// CHECK-NEXT:        Q_dim3 % 128 != 0 ||
+// CHECK-NEXT:        O_dim2 % 64 != 0 ||
+// CHECK-NEXT:        O_dim3 % 128 != 0)
+// CHECK-NEXT:      return hipErrorInvalidValue;
 // CHECK-NEXT:    // #hk.grid<[dim(0, 1), dim(0, 0)] -> (s0, s1)>
 // CHECK-NEXT:    const dim3 grid(Q_dim1, Q_dim0, 1);
 // CHECK:         hipLaunchKernelGGL(perm, grid, dim3(256), shared_bytes, stream,

@@ -4,55 +4,41 @@
 // is printed for the module.
 
 // CHECK-NOT: __global__
-// CHECK: offset :{{[0-9]+}}:3: error: 'hk.atomic_add' has no HipKittens equivalent: HipKittens has no atomic tile store
-!acc = tensor<16x16xf32, #hk.rt<col, 16x16>>
-hk.kernel @atomic(%X: memref<?x?xf32>) attributes {
+// The rsqrt functor the translation defines has float and float2 forms only.
+// CHECK: offset :{{[0-9]+}}:8: error: 'math.rsqrt' has no HipKittens equivalent: the rsqrt functor is defined for f32 only
+!s = tensor<16x32xbf16, #hk.rt<row, 16x32>>
+hk.kernel @rsqrt_bf16(%X: memref<?x?xbf16>) attributes {
     waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %c0 = arith.constant 0 : index
-  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> !acc
-  hk.atomic_add %x, %X[%c0, %c0] : !acc, memref<?x?xf32>
-  hk.return
-}
-
-// -----
-
-// CHECK: offset :{{[0-9]+}}:8: error: 'hk.bounds_mask' has no HipKittens equivalent: HipKittens tiles have no bounds mask
-!s = tensor<16x16xf32, #hk.rt<col, 16x16>>
-hk.kernel @bounds(%X: memref<?x?xf32>, %n: index, %f: f32) attributes {
-    waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
-  %c0 = arith.constant 0 : index
-  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> !s
-  %m = hk.bounds_mask %x at [%c0, %c0] within [%n, %n] fill %f : !s
-  hk.store %m, %X[%c0, %c0] : !s, memref<?x?xf32>
-  hk.return
-}
-
-// -----
-
-// CHECK: offset :{{[0-9]+}}:8: error: 'hk.row_broadcast' has no HipKittens equivalent: HipKittens has no max/min row broadcast
-!s = tensor<16x16xf32, #hk.rt<col, 16x16>>
-!v = tensor<16xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
-hk.kernel @bcast_max(%X: memref<?x?xf32>) attributes {
-    waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
-  %c0 = arith.constant 0 : index
-  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> !s
-  %v = hk.row_reduce sum %x : !s -> !v
-  %m = hk.row_broadcast max %x, %v : !s, !v
-  hk.store %m, %X[%c0, %c0] : !s, memref<?x?xf32>
-  hk.return
-}
-
-// -----
-
-// HipKittens' maps take an op from its base ops, which have no rsqrt.
-// CHECK: offset :{{[0-9]+}}:8: error: 'math.rsqrt' has no HipKittens equivalent: HipKittens' tile and vector maps have no rsqrt
-!s = tensor<16x16xf32, #hk.rt<col, 16x16>>
-hk.kernel @rsqrt(%X: memref<?x?xf32>) attributes {
-    waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
-  %c0 = arith.constant 0 : index
-  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> !s
+  %x = hk.load %X[%c0, %c0] : memref<?x?xbf16> -> !s
   %r = math.rsqrt %x : !s
-  hk.store %r, %X[%c0, %c0] : !s, memref<?x?xf32>
+  hk.store %r, %X[%c0, %c0] : !s, memref<?x?xbf16>
+  hk.return
+}
+
+// -----
+
+// A scalar rsqrt is not translated either.
+// CHECK: offset :{{[0-9]+}}:8: error: 'math.rsqrt' has no HipKittens equivalent
+hk.kernel @rsqrt_scalar(%x: f32) attributes {
+    waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %r = math.rsqrt %x : f32
+  %s = arith.addf %r, %r : f32
+  hk.return
+}
+
+// -----
+
+// HipKittens' loads do not bound a ragged tile, so a static dimension that
+// is not a multiple of its tile (100 columns, 64-column tiles) is an error
+// at the access; dynamic ones are checked by the launcher.
+// CHECK: offset :{{[0-9]+}}:8: error: HipKittens' loads and stores do not bound a ragged tile: dimension 1 of 'memref<?x100xf32>' is not a multiple of the tile's 64
+!s = tensor<16x64xf32, #hk.rt<col, 16x16>>
+hk.kernel @ragged(%X: memref<?x100xf32>, %Y: memref<?x?xf32>) attributes {
+    waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x100xf32> -> !s
+  hk.store %x, %Y[%c0, %c0] : !s, memref<?x?xf32>
   hk.return
 }
 

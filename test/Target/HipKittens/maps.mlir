@@ -98,3 +98,64 @@ hk.kernel @reductions(%X: memref<?x?xf32>, %Y: memref<?x?xf32>, %V: memref<?xf32
   hk.store %m, %V[%c0] : !rv, memref<?xf32>
   hk.return
 }
+
+// -----
+
+// math.rsqrt is no HipKittens base op: the file defines rsqrt_op, shaped
+// like a base op (a static device `op` for float and float2, computing
+// 1 / sqrt(x) as hk's own lowering does), once, before the kernels, and
+// passes it to HipKittens' generic maps: unary_map on tiles, unary_op on
+// vectors. max/min broadcasts, which have no named wrapper, are HipKittens'
+// row_map/col_map with its base_ops::max/min.
+
+!t = tensor<32x64xf32, #hk.rt<row, 16x32>>
+!rv = tensor<32xf32, #hk.rv<row, #hk.rt<row, 16x32>>>
+!cv = tensor<64xf32, #hk.rv<col, #hk.rt<row, 16x32>>>
+
+// CHECK:      using namespace kittens;
+// CHECK-EMPTY:
+// CHECK-NEXT: // math.rsqrt: HipKittens' base ops have no reciprocal square root; its
+// CHECK:      struct rsqrt_op {
+// CHECK-NEXT:   template <typename T> static __device__ inline T op(const T &x);
+// CHECK-NEXT: };
+// CHECK-NEXT: template <> __device__ inline float rsqrt_op::op<float>(const float &x) {
+// CHECK-NEXT:   return 1.0f / sqrtf(x);
+// CHECK-NEXT: }
+// CHECK-NEXT: template <> __device__ inline float2 rsqrt_op::op<float2>(const float2 &x) {
+// CHECK-NEXT:   return float2{1.0f / sqrtf(x.x), 1.0f / sqrtf(x.y)};
+// CHECK-NEXT: }
+// CHECK-EMPTY:
+// CHECK-NEXT: __global__
+// CHECK-SAME: void rsqrt_maps(
+// CHECK:        rt_fl<32, 32, row_l, rt_16x32_s>::col_vec s;
+// CHECK-NEXT:   row_sum(s, t);
+// CHECK-NEXT:   unary_op<rsqrt_op>(s, s);
+// CHECK-NEXT:   rt_fl<16, 64, row_l, rt_16x32_s>::row_vec c;
+// CHECK-NEXT:   col_sum(c, t);
+// CHECK-NEXT:   row_map<base_ops::max>(t, t, s);
+// CHECK-NEXT:   col_map<base_ops::min>(t, t, c);
+// CHECK-NEXT:   unary_map<rsqrt_op>(t, t);
+// CHECK-NEXT:   store(X, t, {0, 0, 0, 0});
+// CHECK-NOT:  struct rsqrt_op
+hk.kernel @rsqrt_maps(%X: memref<?x?xf32>) attributes {
+    waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %t = hk.load %X[%c0, %c0] : memref<?x?xf32> -> !t
+  %s = hk.row_reduce sum %t : !t -> !rv
+  %v = math.rsqrt %s : !rv
+  %c = hk.col_reduce sum %t : !t -> !cv
+  %a = hk.row_broadcast max %t, %v : !t, !rv
+  %b = hk.col_broadcast min %a, %c : !t, !cv
+  %r = math.rsqrt %b : !t
+  hk.store %r, %X[%c0, %c0] : !t, memref<?x?xf32>
+  hk.return
+}
+
+hk.kernel @rsqrt_again(%X: memref<?x?xf32>) attributes {
+    waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %t = hk.load %X[%c0, %c0] : memref<?x?xf32> -> !t
+  %r = math.rsqrt %t : !t
+  hk.store %r, %X[%c0, %c0] : !t, memref<?x?xf32>
+  hk.return
+}

@@ -36,9 +36,17 @@ hk.kernel @mma_kinds(%A: memref<?x?xbf16>, %C: memref<?x?xf32>) attributes {
   hk.return
 }
 
-// The launcher: raw pointers and the dynamic sizes, grid from #hk.grid
-// (ceildiv(C rows, 32) workgroups along x), no LDS.
+// The launcher: raw pointers and the dynamic sizes, both dimensions of A
+// and C tiled by 32, grid from #hk.grid (ceildiv(C rows, 32) workgroups
+// along x), no LDS.
 // CHECK-LABEL: extern "C" hipError_t launch_mma_kinds(bf16 *A, int A_dim0, int A_dim1, float *C, int C_dim0, int C_dim1, hipStream_t stream) {
+// CHECK-NEXT:   // HipKittens' loads and stores do not bound a ragged tile: every tiled
+// CHECK-NEXT:   // dimension must be a multiple of its tile.
+// CHECK-NEXT:   if (A_dim0 % 32 != 0 ||
+// CHECK-NEXT:       A_dim1 % 32 != 0 ||
+// CHECK-NEXT:       C_dim0 % 32 != 0 ||
+// CHECK-NEXT:       C_dim1 % 32 != 0)
+// CHECK-NEXT:     return hipErrorInvalidValue;
 // CHECK-NEXT:   // #hk.grid<[dim(1, 0)] -> (s0 ceildiv 32)>
 // CHECK-NEXT:   const dim3 grid((C_dim0 + 32 - 1) / 32, 1, 1);
 // CHECK-NEXT:   hipLaunchKernelGGL(mma_kinds, grid, dim3(256), 0, stream,

@@ -46,6 +46,13 @@ __global__ __launch_bounds__(256, 1) void rotary(const gl<bf16, -1, -1, -1, -1> 
 }
 
 extern "C" hipError_t launch_rotary(bf16 *x, int x_dim0, int x_dim1, int x_dim2, bf16 *cos, int cos_dim0, bf16 *sin, int sin_dim0, bf16 *out, int out_dim0, int out_dim1, int out_dim2, hipStream_t stream) {
+  // HipKittens' loads and stores do not bound a ragged tile: every tiled
+  // dimension must be a multiple of its tile.
+  if (x_dim2 % 32 != 0 ||
+      cos_dim0 % 32 != 0 ||
+      sin_dim0 % 32 != 0 ||
+      out_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
   // #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv 128, s1, s2)>
   const dim3 grid((x_dim2 + 128 - 1) / 128, x_dim1, x_dim0);
   hipLaunchKernelGGL(rotary, grid, dim3(256), 0, stream,

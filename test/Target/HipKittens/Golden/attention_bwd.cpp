@@ -1,0 +1,724 @@
+// Generated from hk IR for HipKittens (CDNA4, gfx950).
+// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include
+#ifndef KITTENS_CDNA4
+#define KITTENS_CDNA4
+#endif
+#include "kittens.cuh"
+
+#include <algorithm>
+
+using namespace kittens;
+
+// hk.atomic_add: HipKittens has no atomic tile store. This is its register
+// tile store, store<axis>(gl, rt, idx) in
+// include/ops/warp/memory/tile/global_to_register.cuh, visiting the same
+// positions in the same order, with each element added by atomicAdd instead
+// of written.
+template <int axis, ducks::rt::all RT, ducks::gl::all GL,
+          ducks::coord::tile COORD = coord<RT>>
+__device__ inline void tile_atomic_add(const GL &dst, const RT &src,
+                                       const COORD &idx) {
+  static_assert(std::is_same_v<typename RT::T, float> &&
+                    std::is_same_v<typename GL::dtype, float>,
+                "hk.atomic_add adds f32 tiles into f32 arrays");
+  constexpr bool row = std::is_same_v<typename RT::layout, ducks::rt_layout::row>;
+  float *dst_ptr = (float *)&dst[(idx.template unit_coord<axis, 3>())];
+  const int row_stride = dst.template stride<axis>();
+  const int lane = laneid();
+  // The lane's first element of each base tile.
+  const int lane_row = row ? lane % RT::base_tile_rows
+                           : RT::base_tile_stride * (lane / RT::base_tile_cols);
+  const int lane_col = row ? RT::base_tile_stride * (lane / RT::base_tile_rows)
+                           : lane % RT::base_tile_cols;
+#pragma unroll
+  for (int i = 0; i < RT::height; i++) {
+#pragma unroll
+    for (int j = 0; j < RT::width; j++) {
+#pragma unroll
+      for (int k = 0; k < RT::base_tile_num_strides; k++) {
+        // A stride is base_tile_stride consecutive elements along the row
+        // (row layout) or the column (col layout), two per float2.
+#pragma unroll
+        for (int l = 0; l < RT::base_tile_stride / 2; l++) {
+          const float2 v = src.tiles[i][j].data[l + k * RT::base_tile_stride / 2];
+          const int step = k * RT::base_tile_elements_per_stride_group + 2 * l;
+          const int r = i * RT::base_tile_rows + lane_row + (row ? 0 : step);
+          const int c = j * RT::base_tile_cols + lane_col + (row ? step : 0);
+          atomicAdd(&dst_ptr[r * row_stride + c], v.x);
+          atomicAdd(&dst_ptr[row ? r * row_stride + c + 1
+                                 : (r + 1) * row_stride + c],
+                    v.y);
+        }
+      }
+    }
+  }
+}
+
+__global__ __launch_bounds__(256, 1) void attention_bwd_prep(const gl<bf16, -1, -1, -1, -1> dO, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> delta) {
+  const int h = blockIdx.y;
+  const int b = blockIdx.z;
+  const int tile = (blockIdx.x * 4) + warpid();
+  rt_bf<32, 128, row_l, rt_16x32_s> do_;
+  load<1>(do_, dO, {b, tile, h, 0});
+  rt_bf<32, 128, row_l, rt_16x32_s> o;
+  load<1>(o, O, {b, tile, h, 0});
+  rt_fl<32, 128, row_l, rt_16x32_s> dof;
+  copy(dof, do_);
+  rt_fl<32, 128, row_l, rt_16x32_s> of;
+  copy(of, o);
+  mul(dof, dof, of);
+  rt_fl<32, 32, row_l, rt_16x32_s>::col_vec d;
+  row_sum(d, dof);
+  store(delta, d, {0, b, h, tile});
+}
+
+extern "C" hipError_t launch_attention_bwd_prep(bf16 *dO, int dO_dim0, int dO_dim1, int dO_dim2, int dO_dim3, int64_t dO_stride0, int64_t dO_stride1, int64_t dO_stride2, bf16 *O, int O_dim0, int O_dim1, int O_dim2, int O_dim3, int64_t O_stride0, int64_t O_stride1, int64_t O_stride2, float *delta, int delta_dim0, int delta_dim1, int delta_dim2, hipStream_t stream) {
+  // HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] arrays.
+  if (dO_stride0 != int64_t(dO_dim2) * dO_dim1 * dO_dim3 ||
+      dO_stride1 != int64_t(dO_dim3) ||
+      dO_stride2 != int64_t(dO_dim1) * dO_dim3 ||
+      O_stride0 != int64_t(O_dim2) * O_dim1 * O_dim3 ||
+      O_stride1 != int64_t(O_dim3) ||
+      O_stride2 != int64_t(O_dim1) * O_dim3)
+    return hipErrorInvalidValue;
+  // HipKittens' loads and stores do not bound a ragged tile: every tiled
+  // dimension must be a multiple of its tile.
+  if (dO_dim2 % 32 != 0 ||
+      dO_dim3 % 128 != 0 ||
+      O_dim2 % 32 != 0 ||
+      O_dim3 % 128 != 0 ||
+      delta_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv 128, s1, s2)>
+  const dim3 grid((dO_dim2 + 128 - 1) / 128, dO_dim1, dO_dim0);
+  hipLaunchKernelGGL(attention_bwd_prep, grid, dim3(256), 0, stream,
+                     gl<bf16, -1, -1, -1, -1>(dO, dO_dim0, dO_dim2, dO_dim1, dO_dim3),
+                     gl<bf16, -1, -1, -1, -1>(O, O_dim0, O_dim2, O_dim1, O_dim3),
+                     gl<float, -1, -1, -1, -1>(delta, 1, delta_dim0, delta_dim1, delta_dim2));
+  return hipGetLastError();
+}
+
+__global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -1, -1> Q, const gl<bf16, -1, -1, -1, -1> K, const gl<bf16, -1, -1, -1, -1> V, const gl<bf16, -1, -1, -1, -1> dO, const gl<float, -1, -1, -1, -1> L, const gl<float, -1, -1, -1, -1> delta, const gl<float, -1, -1, -1, -1> dQ, const gl<bf16, -1, -1, -1, -1> dK, const gl<bf16, -1, -1, -1, -1> dV, const bool causal) {
+  using G = kittens::group<4>;
+  extern __shared__ alignment_dummy __shm[];
+  shared_allocator al((int *)&__shm[0]);
+  rt_fl<64, 32, col_l, rt_16x16_s> zero_s;
+  zero(zero_s);
+  rt_fl<64, 128, col_l, rt_16x16_s> zero_dq;
+  zero(zero_dq);
+  st_bf<128, 128, st_16x32_s> &qs = al.allocate<st_bf<128, 128, st_16x32_s>>();
+  st_bf<128, 128, st_16x32_s> &dos = al.allocate<st_bf<128, 128, st_16x32_s>>();
+  const int x = blockIdx.x;
+  const int hkv = blockIdx.y;
+  const int b = blockIdx.z;
+  const int group_ = Q.rows() / K.rows();
+  const int h_first = hkv * group_;
+  const int ktile = (x * 4) + warpid();
+  const int k0 = ktile * 32;
+  rt_bf<32, 128, row_l, rt_16x32_s> kr;
+  load<1>(kr, K, {b, ktile, hkv, 0});
+  rt_bf<32, 128, col_l, rt_32x16_s> kc;
+  load<1>(kc, K, {b, ktile, hkv, 0});
+  rt_bf<32, 128, row_l, rt_16x32_s> vr;
+  load<1>(vr, V, {b, ktile, hkv, 0});
+  const int n = Q.depth();
+  const int nq = (n + 63) / 64;
+  const int i0 = causal ? std::min(x * 2, nq) : 0;
+  const int per_head = nq - i0;
+  const int steps = per_head * group_;
+  auto qs0 = subtile_inplace<64, 128>(qs, {0, 0});
+  auto dos0 = subtile_inplace<64, 128>(dos, {0, 0});
+  auto qs1 = subtile_inplace<64, 128>(qs, {1, 0});
+  auto dos1 = subtile_inplace<64, 128>(dos, {1, 0});
+  const int per_head1 = std::max(per_head, 1);
+  const int ht1 = h_first + (1 / per_head1);
+  const int it1 = i0 + (1 % per_head1);
+  G::load<1, false>(qs0, Q, {b, i0, h_first, 0});
+  G::load<1, false>(dos0, dO, {b, i0, h_first, 0});
+  G::load<1, false>(qs1, Q, {b, it1, ht1, 0});
+  G::load<1, false>(dos1, dO, {b, it1, ht1, 0});
+  rt_fl<32, 128, col_l, rt_16x16_s> dk;
+  zero(dk);
+  rt_fl<32, 128, col_l, rt_16x16_s> dv;
+  zero(dv);
+  for (int t = 0; t < steps; ++t) {
+    const int s = t % 2;
+    auto q_stage = subtile_inplace<64, 128>(qs, {s, 0});
+    auto do_stage = subtile_inplace<64, 128>(dos, {s, 0});
+    const int h = h_first + (t / per_head1);
+    const int i = i0 + (t % per_head1);
+    const int q0 = i * 64;
+    __builtin_amdgcn_sched_barrier(0);
+    asm volatile("s_waitcnt vmcnt(0)");
+    __builtin_amdgcn_s_barrier();
+    rt_bf<64, 128, row_l, rt_16x32_s> a;
+    load(a, q_stage);
+    rt_bf<64, 128, col_l, rt_16x16_s> bq;
+    load(bq, q_stage);
+    rt_bf<64, 128, row_l, rt_16x32_s> c;
+    load(c, do_stage);
+    rt_bf<64, 128, col_l, rt_16x16_s> d;
+    load(d, do_stage);
+    rt_fl<64, 16, col_l, rt_16x16_s>::col_vec e;
+    load(e, L, {0, b, h, i});
+    rt_fl<64, 16, col_l, rt_16x16_s>::col_vec f;
+    load(f, delta, {0, b, h, i});
+    __builtin_amdgcn_sched_barrier(0);
+    rt_fl<64, 32, col_l, rt_16x16_s> sa;
+    mma_ABt(sa, a, kr, zero_s);
+    mul(sa, sa, 0.12751743f);
+    lower_fill(sa, sa, n - q0, -INFINITY);
+    right_fill(sa, sa, n - k0, -INFINITY);
+    rt_fl<64, 32, col_l, rt_16x16_s> s4;
+    if (causal) {
+      tril(s4, sa, k0 - q0, -INFINITY);
+    } else {
+      s4 = sa;
+    }
+    mul(e, e, 1.442695f);
+    sub_row(s4, s4, e);
+    exp2(s4, s4);
+    rt_bf<64, 32, col_l, rt_16x16_s> pb;
+    copy(pb, s4);
+    mma_AtB(dv, pb, d, dv);
+    rt_fl<64, 32, col_l, rt_16x16_s> dp;
+    mma_ABt(dp, c, vr, zero_s);
+    sub_row(dp, dp, f);
+    mul(s4, s4, dp);
+    rt_bf<64, 32, col_l, rt_16x16_s> dsb;
+    copy(dsb, s4);
+    mma_AtB(dk, dsb, bq, dk);
+    rt_bf<64, 32, row_l, rt_16x32_s> dsr;
+    swap_layout(dsr, dsb);
+    rt_fl<64, 128, col_l, rt_16x16_s> dqp;
+    mma_AB(dqp, dsr, kc, zero_dq);
+    mul(dqp, dqp, 0.088388346f);
+    tile_atomic_add<1>(dQ, dqp, {b, i, h, 0});
+    __builtin_amdgcn_s_barrier();
+    const int t2 = t + 2;
+    const int h2 = h_first + (t2 / per_head1);
+    const int i2 = i0 + (t2 % per_head1);
+    G::load<1, false>(q_stage, Q, {b, i2, h2, 0});
+    G::load<1, false>(do_stage, dO, {b, i2, h2, 0});
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+    __builtin_amdgcn_sched_group_barrier(96, 1, 0);
+    __builtin_amdgcn_sched_barrier(0);
+  }
+  asm volatile("s_waitcnt vmcnt(0)");
+  mul(dk, dk, 0.088388346f);
+  rt_bf<32, 128, col_l, rt_16x16_s> dkb;
+  copy(dkb, dk);
+  rt_bf<32, 128, col_l, rt_16x16_s> dvb;
+  copy(dvb, dv);
+  store<1>(dK, dkb, {b, ktile, hkv, 0});
+  store<1>(dV, dvb, {b, ktile, hkv, 0});
+}
+
+extern "C" hipError_t launch_attention_bwd(bf16 *Q, int Q_dim0, int Q_dim1, int Q_dim2, int Q_dim3, int64_t Q_stride0, int64_t Q_stride1, int64_t Q_stride2, bf16 *K, int K_dim0, int K_dim1, int K_dim2, int K_dim3, int64_t K_stride0, int64_t K_stride1, int64_t K_stride2, bf16 *V, int V_dim0, int V_dim1, int V_dim2, int V_dim3, int64_t V_stride0, int64_t V_stride1, int64_t V_stride2, bf16 *dO, int dO_dim0, int dO_dim1, int dO_dim2, int dO_dim3, int64_t dO_stride0, int64_t dO_stride1, int64_t dO_stride2, float *L, int L_dim0, int L_dim1, int L_dim2, float *delta, int delta_dim0, int delta_dim1, int delta_dim2, float *dQ, int dQ_dim0, int dQ_dim1, int dQ_dim2, int dQ_dim3, int64_t dQ_stride0, int64_t dQ_stride1, int64_t dQ_stride2, bf16 *dK, int dK_dim0, int dK_dim1, int dK_dim2, int dK_dim3, int64_t dK_stride0, int64_t dK_stride1, int64_t dK_stride2, bf16 *dV, int dV_dim0, int dV_dim1, int dV_dim2, int dV_dim3, int64_t dV_stride0, int64_t dV_stride1, int64_t dV_stride2, bool causal, hipStream_t stream) {
+  // HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] arrays.
+  if (Q_stride0 != int64_t(Q_dim2) * Q_dim1 * Q_dim3 ||
+      Q_stride1 != int64_t(Q_dim3) ||
+      Q_stride2 != int64_t(Q_dim1) * Q_dim3 ||
+      K_stride0 != int64_t(K_dim2) * K_dim1 * K_dim3 ||
+      K_stride1 != int64_t(K_dim3) ||
+      K_stride2 != int64_t(K_dim1) * K_dim3 ||
+      V_stride0 != int64_t(V_dim2) * V_dim1 * V_dim3 ||
+      V_stride1 != int64_t(V_dim3) ||
+      V_stride2 != int64_t(V_dim1) * V_dim3 ||
+      dO_stride0 != int64_t(dO_dim2) * dO_dim1 * dO_dim3 ||
+      dO_stride1 != int64_t(dO_dim3) ||
+      dO_stride2 != int64_t(dO_dim1) * dO_dim3 ||
+      dQ_stride0 != int64_t(dQ_dim2) * dQ_dim1 * dQ_dim3 ||
+      dQ_stride1 != int64_t(dQ_dim3) ||
+      dQ_stride2 != int64_t(dQ_dim1) * dQ_dim3 ||
+      dK_stride0 != int64_t(dK_dim2) * dK_dim1 * dK_dim3 ||
+      dK_stride1 != int64_t(dK_dim3) ||
+      dK_stride2 != int64_t(dK_dim1) * dK_dim3 ||
+      dV_stride0 != int64_t(dV_dim2) * dV_dim1 * dV_dim3 ||
+      dV_stride1 != int64_t(dV_dim3) ||
+      dV_stride2 != int64_t(dV_dim1) * dV_dim3)
+    return hipErrorInvalidValue;
+  // HipKittens' loads and stores do not bound a ragged tile: every tiled
+  // dimension must be a multiple of its tile.
+  if (Q_dim2 % 64 != 0 ||
+      Q_dim3 % 128 != 0 ||
+      K_dim2 % 32 != 0 ||
+      K_dim3 % 128 != 0 ||
+      V_dim2 % 32 != 0 ||
+      V_dim3 % 128 != 0 ||
+      dO_dim2 % 64 != 0 ||
+      dO_dim3 % 128 != 0 ||
+      L_dim2 % 64 != 0 ||
+      delta_dim2 % 64 != 0 ||
+      dQ_dim2 % 64 != 0 ||
+      dQ_dim3 % 128 != 0 ||
+      dK_dim2 % 32 != 0 ||
+      dK_dim3 % 128 != 0 ||
+      dV_dim2 % 32 != 0 ||
+      dV_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // #hk.grid<[dim(1, 2), dim(1, 1), dim(1, 0)] -> (s0 ceildiv 128, s1, s2)>
+  const dim3 grid((K_dim2 + 128 - 1) / 128, K_dim1, K_dim0);
+  const size_t shared_bytes = 65536;
+  hipError_t err = hipFuncSetAttribute(reinterpret_cast<const void *>(&attention_bwd), hipFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);
+  if (err != hipSuccess)
+    return err;
+  hipLaunchKernelGGL(attention_bwd, grid, dim3(256), shared_bytes, stream,
+                     gl<bf16, -1, -1, -1, -1>(Q, Q_dim0, Q_dim2, Q_dim1, Q_dim3),
+                     gl<bf16, -1, -1, -1, -1>(K, K_dim0, K_dim2, K_dim1, K_dim3),
+                     gl<bf16, -1, -1, -1, -1>(V, V_dim0, V_dim2, V_dim1, V_dim3),
+                     gl<bf16, -1, -1, -1, -1>(dO, dO_dim0, dO_dim2, dO_dim1, dO_dim3),
+                     gl<float, -1, -1, -1, -1>(L, 1, L_dim0, L_dim1, L_dim2),
+                     gl<float, -1, -1, -1, -1>(delta, 1, delta_dim0, delta_dim1, delta_dim2),
+                     gl<float, -1, -1, -1, -1>(dQ, dQ_dim0, dQ_dim2, dQ_dim1, dQ_dim3),
+                     gl<bf16, -1, -1, -1, -1>(dK, dK_dim0, dK_dim2, dK_dim1, dK_dim3),
+                     gl<bf16, -1, -1, -1, -1>(dV, dV_dim0, dV_dim2, dV_dim1, dV_dim3),
+                     causal);
+  return hipGetLastError();
+}

@@ -1,0 +1,322 @@
+// Generated from hk IR for HipKittens (CDNA4, gfx950).
+// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include
+#ifndef KITTENS_CDNA4
+#define KITTENS_CDNA4
+#endif
+#include "kittens.cuh"
+
+#include <algorithm>
+
+using namespace kittens;
+
+__global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, -1, -1, -1> Q, const gl<bf16, -1, -1, -1, -1> K, const gl<bf16, -1, -1, -1, -1> V, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> L, const bool causal) {
+  using G = kittens::group<8>;
+  extern __shared__ alignment_dummy __shm[];
+  shared_allocator al((int *)&__shm[0]);
+  rt_fl<64, 32, col_l, rt_16x16_s> zero_s;
+  zero(zero_s);
+  st_bf<128, 128, st_16x32_s> &ks = al.allocate<st_bf<128, 128, st_16x32_s>>();
+  st_bf<128, 128, st_16x32_s> &vs = al.allocate<st_bf<128, 128, st_16x32_s>>();
+  const int qblk = blockIdx.x;
+  const int h = blockIdx.y;
+  const int b = blockIdx.z;
+  const int hkv = h / (Q.rows() / K.rows());
+  const int qtile = (qblk * 8) + warpid();
+  const int q0 = qtile * 32;
+  const int q_end = q0 + 32;
+  const int n = Q.depth();
+  const int nkv_all = (n + 63) / 64;
+  const int nkv = causal ? std::min(nkv_all, (((qblk * 256) + 256) + 63) / 64) : nkv_all;
+  rt_bf<32, 128, row_l, rt_16x32_s> q;
+  load<1>(q, Q, {b, qtile, h, 0});
+  auto ks0 = subtile_inplace<64, 128>(ks, {0, 0});
+  auto vs0 = subtile_inplace<64, 128>(vs, {0, 0});
+  auto ks1 = subtile_inplace<64, 128>(ks, {1, 0});
+  auto vs1 = subtile_inplace<64, 128>(vs, {1, 0});
+  G::load<1, false>(ks0, K, {b, 0, hkv, 0});
+  G::load<1, false>(vs0, V, {b, 0, hkv, 0});
+  G::load<1, false>(ks1, K, {b, 1, hkv, 0});
+  G::load<1, false>(vs1, V, {b, 1, hkv, 0});
+  asm volatile("s_waitcnt vmcnt(0)");
+  __builtin_amdgcn_s_barrier();
+  if (warpid() >= 4) {
+    __builtin_amdgcn_s_barrier();
+  }
+  rt_fl<32, 128, row_l, rt_16x16_s> o;
+  zero(o);
+  rt_fl<32, 16, row_l, rt_16x16_s>::col_vec m;
+  neg_infty(m);
+  rt_fl<32, 16, row_l, rt_16x16_s>::col_vec l;
+  zero(l);
+  for (int j = 0; j < nkv; ++j) {
+    const int s = j % 2;
+    auto k_stage = subtile_inplace<64, 128>(ks, {s, 0});
+    auto v_stage = subtile_inplace<64, 128>(vs, {s, 0});
+    const int k0 = j * 64;
+    __builtin_amdgcn_sched_barrier(0);
+    rt_bf<64, 128, row_l, rt_16x32_s> kr;
+    load(kr, k_stage);
+    rt_bf<64, 128, col_l, rt_16x16_s> vr;
+    load(vr, v_stage);
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_sched_barrier(0);
+    __builtin_amdgcn_s_setprio(1);
+    rt_fl<64, 32, col_l, rt_16x16_s> st_;
+    mma_ABt(st_, kr, q, zero_s);
+    rt_fl<32, 64, row_l, rt_16x16_s> sr;
+    transpose(sr, st_);
+    mul(sr, sr, 0.12751743f);
+    lower_fill(sr, sr, q_end - q0, -INFINITY);
+    right_fill(sr, sr, n - k0, -INFINITY);
+    rt_fl<32, 64, row_l, rt_16x16_s> s4;
+    if (causal) {
+      tril(s4, sr, k0 - q0, -INFINITY);
+    } else {
+      s4 = sr;
+    }
+    rt_fl<32, 16, row_l, rt_16x16_s>::col_vec mx;
+    row_max(mx, s4, m);
+    sub(m, m, mx);
+    exp2(m, m);
+    sub_row(s4, s4, mx);
+    exp2(s4, s4);
+    mul(l, l, m);
+    row_sum(l, s4, l);
+    __builtin_amdgcn_s_setprio(0);
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_sched_barrier(0);
+    const int j2 = j + 2;
+    G::load<1, false>(k_stage, K, {b, j2, hkv, 0});
+    G::load<1, false>(v_stage, V, {b, j2, hkv, 0});
+    asm volatile("s_waitcnt vmcnt(0)");
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_sched_barrier(0);
+    __builtin_amdgcn_s_setprio(1);
+    mul_row(o, o, m);
+    rt_bf<32, 64, row_l, rt_16x16_s> pb;
+    copy(pb, s4);
+    rt_bf<64, 32, col_l, rt_16x16_s> pt;
+    transpose(pt, pb);
+    rt_fl<128, 32, col_l, rt_16x16_s> ot;
+    transpose(ot, o);
+    mma_AtB(ot, vr, pt, ot);
+    rt_fl<32, 128, row_l, rt_16x16_s> on;
+    transpose(on, ot);
+    __builtin_amdgcn_s_setprio(0);
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_sched_barrier(0);
+    o = on;
+    m = mx;
+  }
+  if (warpid() < 4) {
+    __builtin_amdgcn_s_barrier();
+  }
+  asm volatile("s_waitcnt vmcnt(0)");
+  div_row(o, o, l);
+  rt_bf<32, 128, row_l, rt_16x16_s> ob;
+  copy(ob, o);
+  store<1>(O, ob, {b, qtile, h, 0});
+  log2(l, l);
+  add(m, m, l);
+  mul(m, m, 0.6931472f);
+  store(L, m, {0, b, h, qtile});
+}
+
+extern "C" hipError_t launch_attention_fwd_d128(bf16 *Q, int Q_dim0, int Q_dim1, int Q_dim2, int Q_dim3, int64_t Q_stride0, int64_t Q_stride1, int64_t Q_stride2, bf16 *K, int K_dim0, int K_dim1, int K_dim2, int K_dim3, int64_t K_stride0, int64_t K_stride1, int64_t K_stride2, bf16 *V, int V_dim0, int V_dim1, int V_dim2, int V_dim3, int64_t V_stride0, int64_t V_stride1, int64_t V_stride2, bf16 *O, int O_dim0, int O_dim1, int O_dim2, int O_dim3, int64_t O_stride0, int64_t O_stride1, int64_t O_stride2, float *L, int L_dim0, int L_dim1, int L_dim2, bool causal, hipStream_t stream) {
+  // HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] arrays.
+  if (Q_stride0 != int64_t(Q_dim2) * Q_dim1 * Q_dim3 ||
+      Q_stride1 != int64_t(Q_dim3) ||
+      Q_stride2 != int64_t(Q_dim1) * Q_dim3 ||
+      K_stride0 != int64_t(K_dim2) * K_dim1 * K_dim3 ||
+      K_stride1 != int64_t(K_dim3) ||
+      K_stride2 != int64_t(K_dim1) * K_dim3 ||
+      V_stride0 != int64_t(V_dim2) * V_dim1 * V_dim3 ||
+      V_stride1 != int64_t(V_dim3) ||
+      V_stride2 != int64_t(V_dim1) * V_dim3 ||
+      O_stride0 != int64_t(O_dim2) * O_dim1 * O_dim3 ||
+      O_stride1 != int64_t(O_dim3) ||
+      O_stride2 != int64_t(O_dim1) * O_dim3)
+    return hipErrorInvalidValue;
+  // HipKittens' loads and stores do not bound a ragged tile: every tiled
+  // dimension must be a multiple of its tile.
+  if (Q_dim2 % 32 != 0 ||
+      Q_dim3 % 128 != 0 ||
+      K_dim2 % 64 != 0 ||
+      K_dim3 % 128 != 0 ||
+      V_dim2 % 64 != 0 ||
+      V_dim3 % 128 != 0 ||
+      O_dim2 % 32 != 0 ||
+      O_dim3 % 128 != 0 ||
+      L_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv 256, s1, s2)>
+  const dim3 grid((Q_dim2 + 256 - 1) / 256, Q_dim1, Q_dim0);
+  const size_t shared_bytes = 65536;
+  hipError_t err = hipFuncSetAttribute(reinterpret_cast<const void *>(&attention_fwd_d128), hipFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);
+  if (err != hipSuccess)
+    return err;
+  hipLaunchKernelGGL(attention_fwd_d128, grid, dim3(512), shared_bytes, stream,
+                     gl<bf16, -1, -1, -1, -1>(Q, Q_dim0, Q_dim2, Q_dim1, Q_dim3),
+                     gl<bf16, -1, -1, -1, -1>(K, K_dim0, K_dim2, K_dim1, K_dim3),
+                     gl<bf16, -1, -1, -1, -1>(V, V_dim0, V_dim2, V_dim1, V_dim3),
+                     gl<bf16, -1, -1, -1, -1>(O, O_dim0, O_dim2, O_dim1, O_dim3),
+                     gl<float, -1, -1, -1, -1>(L, 1, L_dim0, L_dim1, L_dim2),
+                     causal);
+  return hipGetLastError();
+}
+
+__global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -1, -1, -1> Q, const gl<bf16, -1, -1, -1, -1> K, const gl<bf16, -1, -1, -1, -1> V, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> L, const bool causal) {
+  using G = kittens::group<8>;
+  extern __shared__ alignment_dummy __shm[];
+  shared_allocator al((int *)&__shm[0]);
+  rt_fl<64, 32, col_l, rt_16x16_s> zero_s;
+  zero(zero_s);
+  st_bf<128, 64, st_16x32_s> &ks = al.allocate<st_bf<128, 64, st_16x32_s>>();
+  st_bf<128, 64, st_16x32_s> &vs = al.allocate<st_bf<128, 64, st_16x32_s>>();
+  const int qblk = blockIdx.x;
+  const int h = blockIdx.y;
+  const int b = blockIdx.z;
+  const int hkv = h / (Q.rows() / K.rows());
+  const int qtile = (qblk * 8) + warpid();
+  const int q0 = qtile * 32;
+  const int q_end = q0 + 32;
+  const int n = Q.depth();
+  const int nkv_all = (n + 63) / 64;
+  const int nkv = causal ? std::min(nkv_all, (((qblk * 256) + 256) + 63) / 64) : nkv_all;
+  rt_bf<32, 64, row_l, rt_16x32_s> q;
+  load<1>(q, Q, {b, qtile, h, 0});
+  auto ks0 = subtile_inplace<64, 64>(ks, {0, 0});
+  auto vs0 = subtile_inplace<64, 64>(vs, {0, 0});
+  auto ks1 = subtile_inplace<64, 64>(ks, {1, 0});
+  auto vs1 = subtile_inplace<64, 64>(vs, {1, 0});
+  G::load<1, false>(ks0, K, {b, 0, hkv, 0});
+  G::load<1, false>(vs0, V, {b, 0, hkv, 0});
+  G::load<1, false>(ks1, K, {b, 1, hkv, 0});
+  G::load<1, false>(vs1, V, {b, 1, hkv, 0});
+  asm volatile("s_waitcnt vmcnt(0)");
+  __builtin_amdgcn_s_barrier();
+  if (warpid() >= 4) {
+    __builtin_amdgcn_s_barrier();
+  }
+  rt_fl<32, 64, row_l, rt_16x16_s> o;
+  zero(o);
+  rt_fl<32, 16, row_l, rt_16x16_s>::col_vec m;
+  neg_infty(m);
+  rt_fl<32, 16, row_l, rt_16x16_s>::col_vec l;
+  zero(l);
+  for (int j = 0; j < nkv; ++j) {
+    const int s = j % 2;
+    auto k_stage = subtile_inplace<64, 64>(ks, {s, 0});
+    auto v_stage = subtile_inplace<64, 64>(vs, {s, 0});
+    const int k0 = j * 64;
+    __builtin_amdgcn_sched_barrier(0);
+    rt_bf<64, 64, row_l, rt_16x32_s> kr;
+    load(kr, k_stage);
+    rt_bf<64, 64, col_l, rt_16x16_s> vr;
+    load(vr, v_stage);
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_sched_barrier(0);
+    __builtin_amdgcn_s_setprio(1);
+    rt_fl<64, 32, col_l, rt_16x16_s> st_;
+    mma_ABt(st_, kr, q, zero_s);
+    rt_fl<32, 64, row_l, rt_16x16_s> sr;
+    transpose(sr, st_);
+    mul(sr, sr, 0.18033688f);
+    lower_fill(sr, sr, q_end - q0, -INFINITY);
+    right_fill(sr, sr, n - k0, -INFINITY);
+    rt_fl<32, 64, row_l, rt_16x16_s> s4;
+    if (causal) {
+      tril(s4, sr, k0 - q0, -INFINITY);
+    } else {
+      s4 = sr;
+    }
+    rt_fl<32, 16, row_l, rt_16x16_s>::col_vec mx;
+    row_max(mx, s4, m);
+    sub(m, m, mx);
+    exp2(m, m);
+    sub_row(s4, s4, mx);
+    exp2(s4, s4);
+    mul(l, l, m);
+    row_sum(l, s4, l);
+    __builtin_amdgcn_s_setprio(0);
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_sched_barrier(0);
+    const int j2 = j + 2;
+    G::load<1, false>(k_stage, K, {b, j2, hkv, 0});
+    G::load<1, false>(v_stage, V, {b, j2, hkv, 0});
+    asm volatile("s_waitcnt vmcnt(0)");
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_sched_barrier(0);
+    __builtin_amdgcn_s_setprio(1);
+    mul_row(o, o, m);
+    rt_bf<32, 64, row_l, rt_16x16_s> pb;
+    copy(pb, s4);
+    rt_bf<64, 32, col_l, rt_16x16_s> pt;
+    transpose(pt, pb);
+    rt_fl<64, 32, col_l, rt_16x16_s> ot;
+    transpose(ot, o);
+    mma_AtB(ot, vr, pt, ot);
+    rt_fl<32, 64, row_l, rt_16x16_s> on;
+    transpose(on, ot);
+    __builtin_amdgcn_s_setprio(0);
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_sched_barrier(0);
+    o = on;
+    m = mx;
+  }
+  if (warpid() < 4) {
+    __builtin_amdgcn_s_barrier();
+  }
+  asm volatile("s_waitcnt vmcnt(0)");
+  div_row(o, o, l);
+  rt_bf<32, 64, row_l, rt_16x16_s> ob;
+  copy(ob, o);
+  store<1>(O, ob, {b, qtile, h, 0});
+  log2(l, l);
+  add(m, m, l);
+  mul(m, m, 0.6931472f);
+  store(L, m, {0, b, h, qtile});
+}
+
+extern "C" hipError_t launch_attention_fwd_d64(bf16 *Q, int Q_dim0, int Q_dim1, int Q_dim2, int Q_dim3, int64_t Q_stride0, int64_t Q_stride1, int64_t Q_stride2, bf16 *K, int K_dim0, int K_dim1, int K_dim2, int K_dim3, int64_t K_stride0, int64_t K_stride1, int64_t K_stride2, bf16 *V, int V_dim0, int V_dim1, int V_dim2, int V_dim3, int64_t V_stride0, int64_t V_stride1, int64_t V_stride2, bf16 *O, int O_dim0, int O_dim1, int O_dim2, int O_dim3, int64_t O_stride0, int64_t O_stride1, int64_t O_stride2, float *L, int L_dim0, int L_dim1, int L_dim2, bool causal, hipStream_t stream) {
+  // HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] arrays.
+  if (Q_stride0 != int64_t(Q_dim2) * Q_dim1 * Q_dim3 ||
+      Q_stride1 != int64_t(Q_dim3) ||
+      Q_stride2 != int64_t(Q_dim1) * Q_dim3 ||
+      K_stride0 != int64_t(K_dim2) * K_dim1 * K_dim3 ||
+      K_stride1 != int64_t(K_dim3) ||
+      K_stride2 != int64_t(K_dim1) * K_dim3 ||
+      V_stride0 != int64_t(V_dim2) * V_dim1 * V_dim3 ||
+      V_stride1 != int64_t(V_dim3) ||
+      V_stride2 != int64_t(V_dim1) * V_dim3 ||
+      O_stride0 != int64_t(O_dim2) * O_dim1 * O_dim3 ||
+      O_stride1 != int64_t(O_dim3) ||
+      O_stride2 != int64_t(O_dim1) * O_dim3)
+    return hipErrorInvalidValue;
+  // HipKittens' loads and stores do not bound a ragged tile: every tiled
+  // dimension must be a multiple of its tile.
+  if (Q_dim2 % 32 != 0 ||
+      Q_dim3 % 64 != 0 ||
+      K_dim2 % 64 != 0 ||
+      K_dim3 % 64 != 0 ||
+      V_dim2 % 64 != 0 ||
+      V_dim3 % 64 != 0 ||
+      O_dim2 % 32 != 0 ||
+      O_dim3 % 64 != 0 ||
+      L_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv 256, s1, s2)>
+  const dim3 grid((Q_dim2 + 256 - 1) / 256, Q_dim1, Q_dim0);
+  const size_t shared_bytes = 32768;
+  hipError_t err = hipFuncSetAttribute(reinterpret_cast<const void *>(&attention_fwd_d64), hipFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);
+  if (err != hipSuccess)
+    return err;
+  hipLaunchKernelGGL(attention_fwd_d64, grid, dim3(512), shared_bytes, stream,
+                     gl<bf16, -1, -1, -1, -1>(Q, Q_dim0, Q_dim2, Q_dim1, Q_dim3),
+                     gl<bf16, -1, -1, -1, -1>(K, K_dim0, K_dim2, K_dim1, K_dim3),
+                     gl<bf16, -1, -1, -1, -1>(V, V_dim0, V_dim2, V_dim1, V_dim3),
+                     gl<bf16, -1, -1, -1, -1>(O, O_dim0, O_dim2, O_dim1, O_dim3),
+                     gl<float, -1, -1, -1, -1>(L, 1, L_dim0, L_dim1, L_dim2),
+                     causal);
+  return hipGetLastError();
+}

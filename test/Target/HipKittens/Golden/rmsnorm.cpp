@@ -1,0 +1,64 @@
+// Generated from hk IR for HipKittens (CDNA4, gfx950).
+// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include
+#ifndef KITTENS_CDNA4
+#define KITTENS_CDNA4
+#endif
+#include "kittens.cuh"
+
+#include <algorithm>
+
+using namespace kittens;
+
+// math.rsqrt: HipKittens' base ops have no reciprocal square root; its
+// maps (unary_map on tiles, unary_op on vectors) take any functor shaped like
+// a base op. 1 / sqrt(x), each correctly rounded (HIP's default), as hk's
+// AMDGPU lowering computes it.
+struct rsqrt_op {
+  template <typename T> static __device__ inline T op(const T &x);
+};
+template <> __device__ inline float rsqrt_op::op<float>(const float &x) {
+  return 1.0f / sqrtf(x);
+}
+template <> __device__ inline float2 rsqrt_op::op<float2>(const float2 &x) {
+  return float2{1.0f / sqrtf(x.x), 1.0f / sqrtf(x.y)};
+}
+
+__global__ __launch_bounds__(256, 1) void rmsnorm(const gl<bf16, -1, -1, -1, -1> x, const gl<bf16, -1, -1, -1, -1> weight, const gl<bf16, -1, -1, -1, -1> y, const float eps_s) {
+  const int tile = (blockIdx.x * 4) + warpid();
+  rt_bf<32, 128, row_l, rt_16x32_s> xb;
+  load(xb, x, {0, 0, tile, 0});
+  rt_bf<16, 128, row_l, rt_16x32_s>::row_vec wb;
+  load(wb, weight, {0, 0, 0, 0});
+  rt_fl<32, 128, row_l, rt_16x32_s> xf;
+  copy(xf, xb);
+  rt_fl<16, 128, row_l, rt_16x32_s>::row_vec wf;
+  copy(wf, wb);
+  rt_fl<32, 128, row_l, rt_16x32_s> x2;
+  mul(x2, xf, xf);
+  rt_fl<32, 32, row_l, rt_16x32_s>::col_vec ss;
+  row_sum(ss, x2);
+  mul(ss, ss, 0.0078125f);
+  add(ss, ss, eps_s);
+  unary_op<rsqrt_op>(ss, ss);
+  mul_row(xf, xf, ss);
+  mul_col(xf, xf, wf);
+  rt_bf<32, 128, row_l, rt_16x32_s> ob;
+  copy(ob, xf);
+  store(y, ob, {0, 0, tile, 0});
+}
+
+extern "C" hipError_t launch_rmsnorm(bf16 *x, int x_dim0, bf16 *weight, bf16 *y, int y_dim0, float eps_s, hipStream_t stream) {
+  // HipKittens' loads and stores do not bound a ragged tile: every tiled
+  // dimension must be a multiple of its tile.
+  if (x_dim0 % 32 != 0 ||
+      y_dim0 % 32 != 0)
+    return hipErrorInvalidValue;
+  // #hk.grid<[dim(0, 0)] -> (s0 ceildiv 128)>
+  const dim3 grid((x_dim0 + 128 - 1) / 128, 1, 1);
+  hipLaunchKernelGGL(rmsnorm, grid, dim3(256), 0, stream,
+                     gl<bf16, -1, -1, -1, -1>(x, 1, 1, x_dim0, 128),
+                     gl<bf16, -1, -1, -1, -1>(weight, 1, 1, 1, 128),
+                     gl<bf16, -1, -1, -1, -1>(y, 1, 1, y_dim0, 128),
+                     eps_s);
+  return hipGetLastError();
+}
