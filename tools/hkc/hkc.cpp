@@ -388,6 +388,10 @@ LogicalResult checkRequest(const Request &request) {
     return fail("--chip names no chip");
   if (!request.schedule && request.emit == EmitKind::Artifact)
     return fail("--no-schedule does not apply to --emit=artifact");
+  if (request.report && (request.emit == EmitKind::LaneMlir ||
+                         request.emit == EmitKind::EmulatorMlir))
+    return fail("--report needs machine code, which --emit=lane-mlir and "
+                "--emit=emulator-mlir do not produce");
   for (const std::string &chip : request.chips)
     if (!::hk::lookupChip(chip))
       return fail("unsupported chip '" + chip + "'; expected one of " +
