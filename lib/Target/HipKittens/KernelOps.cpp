@@ -334,11 +334,11 @@ LogicalResult KernelEmitter::emitBoundsMask(BoundsMaskOp op) {
        tileLimit(operand(op.getCols()), getConstantIntValue(op.getCols()),
                  operand(colOff), colConst));
   if (!isKnownNonNegative(rowOff))
-    call("upper_fill", rowConst ? std::to_string(-*rowConst)
-                                : "-" + operand(rowOff));
+    call("upper_fill",
+         rowConst ? std::to_string(-*rowConst) : "-" + operand(rowOff));
   if (!isKnownNonNegative(colOff))
-    call("left_fill", colConst ? std::to_string(-*colConst)
-                               : "-" + operand(colOff));
+    call("left_fill",
+         colConst ? std::to_string(-*colConst) : "-" + operand(colOff));
   return success();
 }
 

@@ -105,7 +105,8 @@ tiledAccess(Operation *op) {
   if (auto shared = dyn_cast<SharedTileType>(tile.getType()))
     shape = {shared.getRows(), shared.getCols()};
   else
-    llvm::append_range(shape, cast<RankedTensorType>(tile.getType()).getShape());
+    llvm::append_range(shape,
+                       cast<RankedTensorType>(tile.getType()).getShape());
   return std::make_pair(memref, shape);
 }
 
@@ -116,8 +117,8 @@ tiledAccess(Operation *op) {
 /// zeros. The launcher therefore requires every tiled dimension to be a
 /// multiple of its tile: statically sized ones are checked here, dynamic
 /// ones become `size % tile != 0` checks.
-LogicalResult KernelEmitter::collectTileChecks(
-    SmallVectorImpl<std::string> &checks) {
+LogicalResult
+KernelEmitter::collectTileChecks(SmallVectorImpl<std::string> &checks) {
   Block &entry = kernel.getBody().front();
   // (argument, dimension) -> tile extents along it.
   std::map<std::pair<unsigned, int64_t>, std::set<int64_t>> extents;
