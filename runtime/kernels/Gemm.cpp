@@ -1,0 +1,75 @@
+//===- Gemm.cpp - examples/gemm_bf16.mlir: C = A * B^T --------------------===//
+
+#include "ProblemSupport.h"
+#include "Tolerances.h"
+
+#include <cmath>
+
+namespace hk::kernels {
+
+void gemm(Library &lib, const hkrt::Buffer &A, const hkrt::Buffer &B,
+          const hkrt::Buffer &C, int64_t M, int64_t N, int64_t K) {
+  lib.kernel("gemm_bf16", "gemm_bf16")
+      .launch({A.memref(HKRT_DTYPE_BF16, {M, K}),
+               B.memref(HKRT_DTYPE_BF16, {N, K}),
+               C.memref(HKRT_DTYPE_BF16, {M, N})});
+}
+
+void gemmReference(const double *A, const double *B, double *C, int64_t M,
+                   int64_t N, int64_t K) {
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double c = 0;
+      for (int64_t k = 0; k < K; ++k)
+        c += A[i * K + k] * B[j * K + k];
+      C[i * N + j] = c;
+    }
+}
+
+namespace {
+
+void setup(Problem &p, std::mt19937 &gen) {
+  checkShape(gemmEntry(), p);
+  int64_t M = p.shape[0], N = p.shape[1], K = p.shape[2];
+  p.tensors = {input("A", {M, K}, randomBF16(M * K, -1, 1, gen)),
+               input("B", {N, K}, randomBF16(N * K, -1, 1, gen)),
+               output("C", {M, N})};
+}
+
+void launch(Library &lib, const Problem &p,
+            const std::vector<hkrt::Buffer> &b) {
+  gemm(lib, b[0], b[1], b[2], p.shape[0], p.shape[1], p.shape[2]);
+}
+
+void reference(Problem &p) {
+  int64_t M = p.shape[0], N = p.shape[1], K = p.shape[2];
+  const std::vector<double> &A = p.tensor("A").values,
+                            &B = p.tensor("B").values;
+  HostTensor &C = p.tensor("C");
+  gemmReference(A.data(), B.data(), C.exact.data(), M, N, K);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double magnitude = 0;
+      for (int64_t k = 0; k < K; ++k)
+        magnitude += std::fabs(A[i * K + k] * B[j * K + k]);
+      C.errorScale[i * N + j] = double(K) * magnitude;
+    }
+}
+
+Tolerance toleranceFor(const Problem &) {
+  return {tolerance::kBF16Output, tolerance::kGemmAccumulation,
+          tolerance::kGemmFormula, tolerance::kGemmReason};
+}
+
+} // namespace
+
+const KernelEntry &gemmEntry() {
+  static const KernelEntry entry{
+      "gemm", "gemm_bf16", "gemm_bf16",
+      "bf16 GEMM C = A * B^T (A: MxK, B: NxK, C: MxN), f32 accumulation",
+      "M,N,K", {256, 256, 128}, false, 0.0, setup, launch, reference,
+      toleranceFor};
+  return entry;
+}
+
+} // namespace hk::kernels

@@ -1,0 +1,112 @@
+//===- LayerNorm.cpp - examples/layernorm.mlir: residual add + LayerNorm --===//
+
+#include "ProblemSupport.h"
+#include "Tolerances.h"
+
+#include <cmath>
+
+namespace hk::kernels {
+namespace {
+constexpr int64_t kD = 128;
+
+struct RowStats {
+  double mean, rstd, meanAbs;
+};
+
+/// Mean, 1 / sqrt(biased variance + eps) and mean |r| of one row of r.
+RowStats rowStats(const double *r, double eps) {
+  double sum = 0, sumAbs = 0;
+  for (int64_t d = 0; d < kD; ++d) {
+    sum += r[d];
+    sumAbs += std::fabs(r[d]);
+  }
+  double mean = sum / kD, var = 0;
+  for (int64_t d = 0; d < kD; ++d)
+    var += (r[d] - mean) * (r[d] - mean);
+  return {mean, 1.0 / std::sqrt(var / kD + eps), sumAbs / kD};
+}
+
+} // namespace
+
+void layernorm(Library &lib, const hkrt::Buffer &x, const hkrt::Buffer &residual,
+               const hkrt::Buffer &weight, const hkrt::Buffer &bias,
+               const hkrt::Buffer &resOut, const hkrt::Buffer &y, int64_t M,
+               float eps) {
+  lib.kernel("layernorm", "layernorm")
+      .launch({x.memref(HKRT_DTYPE_BF16, {M, kD}),
+               residual.memref(HKRT_DTYPE_BF16, {M, kD}),
+               weight.memref(HKRT_DTYPE_BF16, {kD}),
+               bias.memref(HKRT_DTYPE_BF16, {kD}),
+               resOut.memref(HKRT_DTYPE_BF16, {M, kD}),
+               y.memref(HKRT_DTYPE_BF16, {M, kD}),
+               hkrt_arg_float(HKRT_DTYPE_F32, eps)});
+}
+
+void layernormReference(const double *x, const double *residual,
+                        const double *weight, const double *bias,
+                        double *resOut, double *y, int64_t M, double eps) {
+  for (int64_t i = 0; i < M; ++i) {
+    double *r = resOut + i * kD;
+    for (int64_t d = 0; d < kD; ++d)
+      r[d] = x[i * kD + d] + residual[i * kD + d];
+    RowStats s = rowStats(r, eps);
+    for (int64_t d = 0; d < kD; ++d)
+      y[i * kD + d] = (r[d] - s.mean) * s.rstd * weight[d] + bias[d];
+  }
+}
+
+namespace {
+
+void setup(Problem &p, std::mt19937 &gen) {
+  checkShape(layernormEntry(), p);
+  int64_t M = p.shape[0];
+  p.tensors = {input("x", {M, kD}, randomBF16(M * kD, -1, 1, gen)),
+               input("residual", {M, kD}, randomBF16(M * kD, -1, 1, gen)),
+               input("weight", {kD}, randomBF16(kD, -1, 1, gen)),
+               input("bias", {kD}, randomBF16(kD, -1, 1, gen)),
+               output("res_out", {M, kD}), output("y", {M, kD})};
+}
+
+void launch(Library &lib, const Problem &p,
+            const std::vector<hkrt::Buffer> &b) {
+  layernorm(lib, b[0], b[1], b[2], b[3], b[4], b[5], p.shape[0],
+            float(p.eps));
+}
+
+void reference(Problem &p) {
+  int64_t M = p.shape[0];
+  double eps = double(float(p.eps)); // the f32 scalar the kernel receives
+  const std::vector<double> &w = p.tensor("weight").values,
+                            &b = p.tensor("bias").values;
+  HostTensor &r = p.tensor("res_out"), &y = p.tensor("y");
+  layernormReference(p.tensor("x").values.data(),
+                     p.tensor("residual").values.data(), w.data(), b.data(),
+                     r.exact.data(), y.exact.data(), M, eps);
+  // res_out is a single rounding of x + residual: no arithmetic term.
+  for (int64_t i = 0; i < M; ++i) {
+    RowStats s = rowStats(&r.exact[i * kD], eps);
+    for (int64_t d = 0; d < kD; ++d) {
+      double dev = std::fabs(r.exact[i * kD + d] - s.mean);
+      y.errorScale[i * kD + d] =
+          (dev + s.meanAbs) * s.rstd * std::fabs(w[d]) + std::fabs(b[d]);
+    }
+  }
+}
+
+Tolerance toleranceFor(const Problem &) {
+  return {tolerance::kBF16Output, tolerance::kNormArithmetic,
+          tolerance::kLayerNormFormula, tolerance::kLayerNormReason};
+}
+
+} // namespace
+
+const KernelEntry &layernormEntry() {
+  static const KernelEntry entry{
+      "layernorm", "layernorm", "layernorm",
+      "fused residual add + LayerNorm over rows of 128 (x, residual, res_out, "
+      "y: Mx128; weight, bias: 128)",
+      "M", {256}, true, 1e-5, setup, launch, reference, toleranceFor};
+  return entry;
+}
+
+} // namespace hk::kernels

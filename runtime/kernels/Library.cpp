@@ -1,0 +1,96 @@
+//===- Library.cpp - loading the compiled kernels, the kernel table -------===//
+
+#include "hk/Runtime/Kernels.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace hk::kernels {
+
+#define HK_KERNEL(id) const KernelEntry &id##Entry();
+#include "Kernels.def"
+
+float bf16ToFloat(uint16_t bits) {
+  uint32_t w = uint32_t(bits) << 16;
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+
+uint16_t floatToBF16(float value) {
+  uint32_t w;
+  std::memcpy(&w, &value, 4);
+  if (std::isnan(value))
+    return uint16_t((w >> 16) | 0x40); // keep it a quiet NaN
+  return uint16_t((w + 0x7FFF + ((w >> 16) & 1)) >> 16);
+}
+
+double roundToBF16(double value) {
+  return bf16ToFloat(floatToBF16(float(value)));
+}
+
+std::string defaultKernelDir() {
+  if (const char *env = std::getenv("HK_KERNELS_DIR"); env && *env)
+    return env;
+  return HK_KERNELS_BUILD_DIR;
+}
+
+Library::Library(hkrt::Device &device, std::string dir)
+    : device_(device), dir_(std::move(dir)) {}
+
+void Library::overrideArtifact(const std::string &artifact,
+                               const std::string &path) {
+  overrides_[artifact] = path;
+  modules_.erase(artifact);
+}
+
+std::string Library::artifactPath(const std::string &artifact) const {
+  auto it = overrides_.find(artifact);
+  return it != overrides_.end() ? it->second : dir_ + "/" + artifact + ".hkrt";
+}
+
+hkrt::Kernel Library::kernel(const std::string &artifact,
+                             const std::string &name) {
+  auto it = modules_.find(artifact);
+  if (it == modules_.end())
+    it = modules_.emplace(artifact, device_.loadFile(artifactPath(artifact)))
+             .first;
+  return it->second.kernel(name);
+}
+
+int64_t HostTensor::numElements() const {
+  int64_t n = 1;
+  for (int64_t s : sizes)
+    n *= s;
+  return n;
+}
+
+HostTensor &Problem::tensor(const std::string &name) {
+  for (HostTensor &t : tensors)
+    if (t.name == name)
+      return t;
+  throw std::logic_error("no tensor '" + name + "'");
+}
+
+const HostTensor &Problem::tensor(const std::string &name) const {
+  return const_cast<Problem *>(this)->tensor(name);
+}
+
+const std::vector<const KernelEntry *> &kernelTable() {
+  static const std::vector<const KernelEntry *> table = {
+#define HK_KERNEL(id) &id##Entry(),
+#include "Kernels.def"
+  };
+  return table;
+}
+
+const KernelEntry *findKernel(const std::string &nameOrSymbol) {
+  for (const KernelEntry *e : kernelTable())
+    if (nameOrSymbol == e->name || nameOrSymbol == e->symbol)
+      return e;
+  return nullptr;
+}
+
+} // namespace hk::kernels

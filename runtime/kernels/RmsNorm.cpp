@@ -1,0 +1,74 @@
+//===- RmsNorm.cpp - examples/rmsnorm.mlir, D = 128 -----------------------===//
+
+#include "ProblemSupport.h"
+#include "Tolerances.h"
+
+#include <cmath>
+
+namespace hk::kernels {
+namespace {
+constexpr int64_t kD = 128;
+} // namespace
+
+void rmsnorm(Library &lib, const hkrt::Buffer &x, const hkrt::Buffer &weight,
+             const hkrt::Buffer &y, int64_t M, float eps) {
+  lib.kernel("rmsnorm", "rmsnorm")
+      .launch({x.memref(HKRT_DTYPE_BF16, {M, kD}),
+               weight.memref(HKRT_DTYPE_BF16, {kD}),
+               y.memref(HKRT_DTYPE_BF16, {M, kD}),
+               hkrt_arg_float(HKRT_DTYPE_F32, eps)});
+}
+
+void rmsnormReference(const double *x, const double *weight, double *y,
+                      int64_t M, double eps) {
+  for (int64_t i = 0; i < M; ++i) {
+    double squares = 0;
+    for (int64_t d = 0; d < kD; ++d)
+      squares += x[i * kD + d] * x[i * kD + d];
+    double rms = std::sqrt(squares / kD + eps);
+    for (int64_t d = 0; d < kD; ++d)
+      y[i * kD + d] = x[i * kD + d] / rms * weight[d];
+  }
+}
+
+namespace {
+
+void setup(Problem &p, std::mt19937 &gen) {
+  checkShape(rmsnormEntry(), p);
+  int64_t M = p.shape[0];
+  p.tensors = {input("x", {M, kD}, randomBF16(M * kD, -1, 1, gen)),
+               input("weight", {kD}, randomBF16(kD, -1, 1, gen)),
+               output("y", {M, kD})};
+}
+
+void launch(Library &lib, const Problem &p,
+            const std::vector<hkrt::Buffer> &b) {
+  rmsnorm(lib, b[0], b[1], b[2], p.shape[0], float(p.eps));
+}
+
+void reference(Problem &p) {
+  HostTensor &y = p.tensor("y");
+  // eps reaches the kernel as an f32 scalar: the reference uses that value.
+  rmsnormReference(p.tensor("x").values.data(),
+                   p.tensor("weight").values.data(), y.exact.data(),
+                   p.shape[0], double(float(p.eps)));
+  for (size_t i = 0; i < y.exact.size(); ++i)
+    y.errorScale[i] = std::fabs(y.exact[i]);
+}
+
+Tolerance toleranceFor(const Problem &) {
+  return {tolerance::kBF16Output, tolerance::kNormArithmetic,
+          tolerance::kRmsNormFormula, tolerance::kRmsNormReason};
+}
+
+} // namespace
+
+const KernelEntry &rmsnormEntry() {
+  static const KernelEntry entry{
+      "rmsnorm", "rmsnorm", "rmsnorm",
+      "RMSNorm over rows of 128 (x, y: Mx128; weight: 128)",
+      "M", {256}, true, 1e-6, setup, launch, reference, toleranceFor};
+  return entry;
+}
+
+} // namespace hk::kernels

@@ -1,0 +1,292 @@
+//===- hk-run.cpp - run a library kernel and check it ---------------------===//
+//
+// hk-run KERNEL [--shape S] [--eps E] [--chip C] [--backend B] [--seed N]
+// hk-run --artifact FILE.hkrt --kernel NAME ...
+//
+// Draws seeded random inputs, launches the kernel through hkrt, compares every
+// output with the float64 reference within the kernel's tolerance
+// (runtime/kernels/Tolerances.h) and prints the errors, the tolerance and its
+// reason, PASS or FAIL and the time. Exit status: 0 PASS, 1 FAIL or error.
+//===----------------------------------------------------------------------===//
+
+#include "hk/Runtime/Kernels.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+using namespace hk::kernels;
+
+namespace {
+
+const char *kUsage = R"(usage: hk-run KERNEL [options]
+       hk-run --artifact FILE.hkrt --kernel NAME [options]
+       hk-run --list
+
+Runs a kernel of the library (the examples compiled at build time into
+build/kernels/) on seeded random inputs, compares every output element with
+a float64 reference written from the example's math, and prints the max
+absolute and relative errors, the tolerance with its reason, PASS or FAIL
+and the time of the launch. Exit status 0 on PASS, 1 on FAIL or any error.
+
+Kernels:
+%s
+Options:
+  --shape S1,S2,...      the kernel's sizes (see the list above); any
+                         non-negative values, not only tile multiples
+  --eps E                the epsilon of layernorm and rmsnorm
+  --chip gfx942|gfx950   the chip whose lowering the emulator runs
+                         (default gfx942; with HIP, must match the GPU)
+  --backend emulator|hip|auto
+                         auto (default): a HIP GPU if one is usable, else
+                         the CPU emulator
+  --seed N               seed of the random inputs (default 1)
+  --artifact FILE.hkrt   run the kernel from this compiled file instead of the
+                         library's; --kernel names it (a library name or the
+                         hk.kernel symbol) and so picks the reference
+  --kernel NAME          see --artifact
+  --kernel-dir DIR       where the library's artifacts are (default
+                         $HK_KERNELS_DIR, else %s)
+  --tolerance-scale X    multiply every tolerance by X (to show that the
+                         check fails when the tolerance is too tight)
+  --list                 print the kernels and exit
+  --help                 this text
+
+The last line is a summary for scripts:
+  PASS gemm gfx942 emulator M=300 N=200 K=136: max abs error ..., max rel
+  error ..., time ... s
+)";
+
+struct Options {
+  std::string kernel, artifact, chip, backend = "auto", kernelDir;
+  std::optional<std::vector<int64_t>> shape;
+  std::optional<double> eps;
+  uint32_t seed = 1;
+  double toleranceScale = 1.0;
+  bool list = false;
+};
+
+std::string kernelList() {
+  std::string s;
+  for (const KernelEntry *e : kernelTable()) {
+    char line[512];
+    std::string shape;
+    for (int64_t v : e->defaultShape)
+      shape += (shape.empty() ? "" : ",") + std::to_string(v);
+    std::snprintf(line, sizeof line,
+                  "  %-10s --shape %-7s (default %s%s)\n             %s\n",
+                  e->name, e->shapeNames, shape.c_str(),
+                  e->hasEps ? (", --eps " + std::to_string(e->defaultEps))
+                                  .c_str()
+                            : "",
+                  e->summary);
+    s += line;
+  }
+  return s;
+}
+
+std::vector<int64_t> parseShape(const std::string &text) {
+  std::vector<int64_t> shape;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    std::string part = text.substr(pos, comma == std::string::npos
+                                            ? std::string::npos
+                                            : comma - pos);
+    char *end = nullptr;
+    long long v = std::strtoll(part.c_str(), &end, 10);
+    if (part.empty() || *end || v < 0)
+      throw std::invalid_argument("--shape: '" + text +
+                                  "' is not a list of non-negative integers");
+    shape.push_back(v);
+    if (comma == std::string::npos)
+      break;
+    pos = comma + 1;
+  }
+  return shape;
+}
+
+double parseNumber(const std::string &flag, const std::string &text) {
+  char *end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || !std::isfinite(v))
+    throw std::invalid_argument(flag + ": '" + text + "' is not a number");
+  return v;
+}
+
+Options parseArgs(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        throw std::invalid_argument(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::printf(kUsage, kernelList().c_str(), defaultKernelDir().c_str());
+      std::exit(0);
+    } else if (a == "--list") {
+      o.list = true;
+    } else if (a == "--shape") {
+      o.shape = parseShape(value());
+    } else if (a == "--eps") {
+      o.eps = parseNumber(a, value());
+    } else if (a == "--chip") {
+      o.chip = value();
+      if (o.chip != "gfx942" && o.chip != "gfx950")
+        throw std::invalid_argument("--chip: '" + o.chip +
+                                    "' is not gfx942 or gfx950");
+    } else if (a == "--backend") {
+      o.backend = value();
+      if (o.backend != "emulator" && o.backend != "hip" && o.backend != "auto")
+        throw std::invalid_argument("--backend: '" + o.backend +
+                                    "' is not emulator, hip or auto");
+    } else if (a == "--seed") {
+      double s = parseNumber(a, value());
+      if (s < 0 || s > 4294967295.0 || s != std::floor(s))
+        throw std::invalid_argument("--seed: not a 32-bit unsigned integer");
+      o.seed = uint32_t(s);
+    } else if (a == "--artifact") {
+      o.artifact = value();
+    } else if (a == "--kernel") {
+      o.kernel = value();
+    } else if (a == "--kernel-dir") {
+      o.kernelDir = value();
+    } else if (a == "--tolerance-scale") {
+      o.toleranceScale = parseNumber(a, value());
+    } else if (!a.empty() && a[0] == '-') {
+      throw std::invalid_argument("unknown option '" + a + "' (see --help)");
+    } else if (o.kernel.empty()) {
+      o.kernel = a;
+    } else {
+      throw std::invalid_argument("more than one kernel named: '" + o.kernel +
+                                  "' and '" + a + "'");
+    }
+  }
+  return o;
+}
+
+/// The device the options ask for. auto: HIP when a GPU is usable (and
+/// matches --chip if given), else the emulator.
+hkrt::Device openDevice(const Options &o) {
+  std::string chip = o.chip.empty() ? "gfx942" : o.chip;
+  if (o.backend == "emulator")
+    return hkrt::Device::emulator(chip);
+  try {
+    hkrt::Device dev = hkrt::Device::open(HKRT_DEVICE_HIP);
+    if (o.chip.empty() || dev.chip() == o.chip)
+      return dev;
+    if (o.backend == "hip")
+      throw std::runtime_error("--chip " + o.chip + ", but the GPU is a " +
+                               dev.chip());
+  } catch (const hkrt::Error &e) {
+    if (o.backend == "hip")
+      throw;
+  }
+  return hkrt::Device::emulator(chip);
+}
+
+std::string shapeText(const KernelEntry &e, const Problem &p) {
+  std::string names = e.shapeNames, s;
+  size_t pos = 0;
+  for (int64_t v : p.shape) {
+    size_t comma = names.find(',', pos);
+    s += (s.empty() ? "" : " ") + names.substr(pos, comma - pos) + "=" +
+         std::to_string(v);
+    pos = comma == std::string::npos ? names.size() : comma + 1;
+  }
+  if (e.hasEps) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " eps=%g", p.eps);
+    s += buf;
+  }
+  return s;
+}
+
+int run(const Options &o) {
+  if (o.list) {
+    std::fputs(kernelList().c_str(), stdout);
+    return 0;
+  }
+  if (o.kernel.empty())
+    throw std::invalid_argument("no kernel named (see --help)");
+  const KernelEntry *entry = findKernel(o.kernel);
+  if (!entry)
+    throw std::invalid_argument("no reference for a kernel named '" +
+                                o.kernel + "'; known: " + [] {
+                                  std::string s;
+                                  for (const KernelEntry *e : kernelTable())
+                                    s += (s.empty() ? "" : ", ") +
+                                         std::string(e->name);
+                                  return s;
+                                }());
+  if (!o.eps || entry->hasEps) {
+  } else {
+    throw std::invalid_argument(std::string(entry->name) +
+                                " takes no --eps");
+  }
+
+  hkrt::Device dev = openDevice(o);
+  Library lib(dev, o.kernelDir.empty() ? defaultKernelDir() : o.kernelDir);
+  if (!o.artifact.empty())
+    lib.overrideArtifact(entry->artifact, o.artifact);
+  const char *backend =
+      dev.kind() == HKRT_DEVICE_HIP ? "hip" : "emulator";
+
+  Problem problem;
+  problem.shape = o.shape ? *o.shape : entry->defaultShape;
+  problem.eps = o.eps ? *o.eps : entry->defaultEps;
+  std::mt19937 gen(o.seed);
+  entry->setup(problem, gen);
+
+  std::printf("kernel:    %s (%s in %s)\n", entry->name, entry->symbol,
+              lib.artifactPath(entry->artifact).c_str());
+  std::printf("device:    %s %s\n", backend, dev.chip().c_str());
+  std::printf("shape:     %s, seed %u\n", shapeText(*entry, problem).c_str(),
+              o.seed);
+  std::fflush(stdout);
+
+  CheckResult r = runAndCheck(lib, *entry, problem, o.toleranceScale);
+  Tolerance tol = entry->tolerance(problem);
+  for (const CheckResult::Output &out : r.outputs) {
+    std::printf("%-10s %lld elements: max abs error %.3e, max rel error "
+                "%.3e, error/tolerance %.3f; %lld mismatches, %lld "
+                "unwritten, %lld guard writes\n",
+                (out.name + ":").c_str(), (long long)out.elements,
+                out.maxAbsError, out.maxRelError, out.worstRatio,
+                (long long)out.mismatches, (long long)out.unwritten,
+                (long long)out.guardWrites);
+    if (!out.firstMismatch.empty())
+      std::printf("           first mismatch %s\n", out.firstMismatch.c_str());
+  }
+  std::printf("tolerance: |err| <= %s%s\n", tol.formula.c_str(),
+              o.toleranceScale == 1.0
+                  ? ""
+                  : (", times " + std::to_string(o.toleranceScale)).c_str());
+  std::printf("           because: %s\n", tol.reason.c_str());
+  std::printf("time:      %.3f s (launch to completion)\n", r.seconds);
+  std::printf("%s %s %s %s %s: max abs error %.3e, max rel error %.3e, "
+              "time %.3f s\n",
+              r.pass ? "PASS" : "FAIL", entry->name, dev.chip().c_str(),
+              backend, shapeText(*entry, problem).c_str(), r.maxAbsError,
+              r.maxRelError, r.seconds);
+  return r.pass ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(parseArgs(argc, argv));
+  } catch (const hkrt::Error &e) {
+    std::fprintf(stderr, "hk-run: error: %s\n", e.what());
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "hk-run: error: %s\n", e.what());
+  }
+  return 1;
+}
