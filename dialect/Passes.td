@@ -90,7 +90,17 @@ def HKSchedule : Pass<"hk-schedule", "::mlir::ModuleOp"> {
     that follows it share one fenced scheduling region that ends with
     `hk.sched_group` pairs asking the backend to alternate single MFMAs
     with single memory instructions. See docs/schedules.md.
+
+    With `plain`, the regions are expanded without the schedule: every
+    ping-pong cluster still ends with `hk.barrier` (with all waves in step
+    that orders more than the staggered schedule does), but there is no
+    stagger, no priority, no fence and no `hk.sched_group`; this is the
+    baseline `hkc --no-schedule` compares against.
   }];
+  let options = [
+    Option<"plain", "plain", "bool", /*default=*/"false",
+           "expand the regions without stagger, priorities, fences or hints">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::scf::SCFDialect"

@@ -118,6 +118,20 @@ void expandPingPongCluster(RewriterBase &rewriter, ClusterOp cluster) {
   inlineBody(rewriter, cluster);
 }
 
+/// The plain form: each cluster's body followed by a barrier, nothing else.
+LogicalResult expandPingPongPlainly(PingPongOp pingPong) {
+  if (failed(rejectBarriers(pingPong)))
+    return failure();
+  IRRewriter rewriter(pingPong.getContext());
+  for (ClusterOp cluster : clustersOf(pingPong)) {
+    rewriter.setInsertionPointAfter(cluster);
+    BarrierOp::create(rewriter, cluster.getLoc());
+    inlineBody(rewriter, cluster);
+  }
+  inlineBody(rewriter, pingPong);
+  return success();
+}
+
 LogicalResult expandPingPong(PingPongOp pingPong) {
   if (failed(rejectBarriers(pingPong)))
     return failure();
@@ -202,6 +216,14 @@ void alternate(RewriterBase &rewriter, Location loc, ClusterOp compute,
   }
 }
 
+/// The plain form: the clusters' bodies in order, no fences or hints.
+void expandInterleavePlainly(InterleaveOp interleave) {
+  IRRewriter rewriter(interleave.getContext());
+  for (ClusterOp cluster : clustersOf(interleave))
+    inlineBody(rewriter, cluster);
+  inlineBody(rewriter, interleave);
+}
+
 void expandInterleave(InterleaveOp interleave) {
   IRRewriter rewriter(interleave.getContext());
   SmallVector<ClusterOp> clusters = clustersOf(interleave);
@@ -227,6 +249,8 @@ void expandInterleave(InterleaveOp interleave) {
 }
 
 struct Schedule : mlir::hk::impl::HKScheduleBase<Schedule> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<PingPongOp> pingPongs;
     SmallVector<InterleaveOp> interleaves;
@@ -238,11 +262,13 @@ struct Schedule : mlir::hk::impl::HKScheduleBase<Schedule> {
     });
     bool anyFailed = false;
     for (PingPongOp pingPong : pingPongs)
-      anyFailed |= failed(expandPingPong(pingPong));
+      anyFailed |= failed(plain ? expandPingPongPlainly(pingPong)
+                                : expandPingPong(pingPong));
     if (anyFailed)
       return signalPassFailure();
     for (InterleaveOp interleave : interleaves)
-      expandInterleave(interleave);
+      plain ? expandInterleavePlainly(interleave)
+            : expandInterleave(interleave);
   }
 };
 

@@ -1,4 +1,4 @@
-//===- ReportOption.cpp - hkc --report and --no-schedule ------------------===//
+//===- ReportOption.cpp - hkc --report -----------------------------------===//
 
 #include "ReportOption.h"
 
@@ -76,75 +76,6 @@ LogicalResult printCodeQualityReport(const llvm::Module &llvmModule,
   printReport(os, options.chip, *kernels, *resources, info->ldsBytes);
   os.flush();
   return success();
-}
-
-/// Replaces `op` (a schedule region or cluster) by the ops of its body; its
-/// results become the values its hk.yield returned (as hk-schedule does).
-static void inlineBody(RewriterBase &rewriter, Operation *op) {
-  Block &body = op->getRegion(0).front();
-  Operation *yield = body.getTerminator();
-  SmallVector<Value> values(yield->getOperands());
-  rewriter.eraseOp(yield);
-  rewriter.inlineBlockBefore(&body, op);
-  rewriter.replaceOp(op, values);
-}
-
-/// The schedule regions without the schedule: every cluster of a ping-pong
-/// still ends with hk.barrier, the synchronisation the region's accesses
-/// rely on (with all waves in step it orders cluster i before cluster i+1
-/// of the other waves, more than the staggered schedule does), but there is
-/// no stagger, no hk.set_prio and no hk.sched_barrier; an interleave, which
-/// adds no barrier, loses its fences and hk.sched_group hints.
-static LogicalResult expandSchedulesPlainly(ModuleOp module) {
-  SmallVector<Operation *> regions;
-  module.walk([&](Operation *op) {
-    if (isa<mlir::hk::PingPongOp, mlir::hk::InterleaveOp>(op))
-      regions.push_back(op);
-  });
-  IRRewriter rewriter(module.getContext());
-  for (Operation *region : regions) {
-    bool pingPong = isa<mlir::hk::PingPongOp>(region);
-    SmallVector<mlir::hk::ClusterOp> clusters;
-    WalkResult walk = region->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (auto cluster = dyn_cast<mlir::hk::ClusterOp>(op))
-        clusters.push_back(cluster);
-      if (pingPong && isa<mlir::hk::BarrierOp>(op)) {
-        op->emitError("hk.barrier inside hk.ping_pong: the schedule inserts "
-                      "a barrier after every cluster");
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return failure();
-    for (mlir::hk::ClusterOp cluster : clusters) {
-      if (pingPong) {
-        rewriter.setInsertionPointAfter(cluster);
-        mlir::hk::BarrierOp::create(rewriter, cluster.getLoc());
-      }
-      inlineBody(rewriter, cluster);
-    }
-    inlineBody(rewriter, region);
-  }
-  return success();
-}
-
-LogicalResult lowerTileUnscheduled(ModuleOp module,
-                                   const TargetOptions &options) {
-  if (failed(expandSchedulesPlainly(module)))
-    return failure();
-  // lowerTileToLaneLevel's pipeline (lib/Target/AMDGPU/Pipeline.cpp) without
-  // its first pass, hk-schedule.
-  std::string pipeline =
-      "hk-verify-barriers,hk-check-target{chip=" + options.chip +
-      "},convert-hk-to-amdgpu{chip=" + options.chip + "}";
-  PassManager pm(module.getContext());
-  std::string parseError;
-  llvm::raw_string_ostream errorStream(parseError);
-  if (failed(parsePassPipeline(pipeline, pm, errorStream)))
-    return module.emitError() << "cannot build the hk lowering pipeline '"
-                              << pipeline << "': " << parseError;
-  return pm.run(module);
 }
 
 } // namespace hk::hkc

@@ -1,4 +1,4 @@
-//===- ReportOption.h - hkc --report and --no-schedule --------------------===//
+//===- ReportOption.h - hkc --report -------------------------------------===//
 //
 // The code-quality report of each chip (lib/Target/AMDGPU/Report.cpp applied
 // to the assembly of the kernels, with the resources of their code object),
@@ -25,13 +25,6 @@ namespace hk::hkc {
 mlir::LogicalResult printCodeQualityReport(const llvm::Module &llvmModule,
                                            const target::TargetOptions &options,
                                            bool toStderr, mlir::Location loc);
-
-/// The tile lowering of lowerTileToLaneLevel without hk-schedule: the
-/// hk.ping_pong and hk.interleave regions are inlined without the
-/// schedule's priorities, fences, sched_group hints and wave-group stagger,
-/// a ping-pong cluster still ending with hk.barrier (docs/report.md).
-mlir::LogicalResult lowerTileUnscheduled(mlir::ModuleOp module,
-                                         const target::TargetOptions &options);
 
 } // namespace hk::hkc
 

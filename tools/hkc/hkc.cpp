@@ -299,9 +299,7 @@ FailureOr<std::string> compileForChip(ModuleOp input, const Request &request,
                                       const TargetOptions &options) {
   OwningOpRef<ModuleOp> module = input.clone();
   if (containsTileKernels(*module) &&
-      failed(request.schedule
-                 ? lowerTileToLaneLevel(*module, options)
-                 : ::hk::hkc::lowerTileUnscheduled(*module, options)))
+      failed(lowerTileToLaneLevel(*module, options)))
     return failure();
   if (request.emit == EmitKind::EmulatorMlir &&
       failed(convertLaneLevelToEmulator(*module)))
@@ -351,6 +349,7 @@ LogicalResult compileArtifact(ModuleOp input, const Request &request) {
     options.chip = chip;
     options.optLevel = request.optLevel;
     options.codeObjectVersion = request.codeObjectVersion;
+    options.schedule = request.schedule;
     OwningOpRef<ModuleOp> module = input.clone();
     if (containsTileKernels(*module) &&
         failed(lowerTileToLaneLevel(*module, options)))
@@ -453,6 +452,7 @@ int main(int argc, char **argv) {
     options.chip = chip;
     options.optLevel = request.optLevel;
     options.codeObjectVersion = request.codeObjectVersion;
+    options.schedule = request.schedule;
     FailureOr<std::string> output = compileForChip(*module, request, options);
     if (failed(output) || failed(writeOutput(request, chip, *output)))
       return 1;

@@ -49,7 +49,8 @@ LogicalResult lowerTileToLaneLevel(ModuleOp module,
   // Schedules first (they insert barriers), then prove every wave executes
   // the same barriers, then the chip's limits, then the lowering, then the
   // vmcnt of each wait from the copies it leaves in flight.
-  std::string pipeline = "hk-schedule,hk-verify-barriers,hk-check-target{chip=" +
+  std::string schedule = options.schedule ? "hk-schedule" : "hk-schedule{plain=true}";
+  std::string pipeline = schedule + ",hk-verify-barriers,hk-check-target{chip=" +
                          options.chip + "}," + kTileLoweringPass.str() +
                          "{chip=" + options.chip + "},hk-compute-waits";
   PassManager pm(module.getContext());

@@ -33,6 +33,9 @@ struct TargetOptions {
   std::string chip = "gfx950"; ///< LLVM processor name
   unsigned optLevel = 3;       ///< 0..3, for the LLVM IR and codegen pipelines
   unsigned codeObjectVersion = 5; ///< 5 or 6 (the AMDHSA ABI version)
+  /// Expand schedule regions with hk-schedule's stagger, priorities and
+  /// hints; false gives the plain expansion (hkc --no-schedule).
+  bool schedule = true;
 };
 
 /// Registers the dialects, interfaces and LLVM IR translations the pipeline
@@ -46,8 +49,8 @@ void initializeAMDGPUBackend();
 /// through the hk lowering.
 bool containsTileKernels(mlir::ModuleOp module);
 
-/// Runs `hk-check-target` and `convert-hk-to-amdgpu` for the chip. Fails with
-/// a diagnostic if the hk lowering is not registered in this build.
+/// Runs the tile-level pipeline for the chip: hk-schedule, hk-verify-barriers,
+/// hk-check-target, convert-hk-to-amdgpu and hk-compute-waits.
 mlir::LogicalResult lowerTileToLaneLevel(mlir::ModuleOp module,
                                          const TargetOptions &options);
 
