@@ -17,6 +17,9 @@ using namespace hk::rt;
 
 static thread_local std::string lastError;
 
+/// Bytes allocated after every buffer's last byte; see hkrt_buffer_alloc.
+static constexpr size_t kBufferTailSlack = 4;
+
 template <typename F> static hkrt_status guard(F &&body) {
   try {
     body();
@@ -210,7 +213,17 @@ hkrt_status hkrt_buffer_alloc(hkrt_device device, size_t bytes,
     auto buf = std::make_unique<hkrt_buffer_t>();
     buf->device = device;
     buf->size = bytes;
-    buf->address = device->backend->allocate(bytes);
+    // Kernels may read (never write) up to 3 bytes past a memref's last
+    // element: a buffer load of several dwords is range checked per dword,
+    // so the lowering extends each buffer's range to complete the dword
+    // holding the last element (docs/lowering.md, Global memory). The
+    // slack keeps those bytes inside the allocation for any memref within
+    // the buffer.
+    size_t padded;
+    if (__builtin_add_overflow(bytes, kBufferTailSlack, &padded))
+      throw Error(HKRT_ERROR_OUT_OF_MEMORY,
+                  "cannot allocate " + std::to_string(bytes) + " bytes");
+    buf->address = device->backend->allocate(padded);
     *out = buf.release();
   });
 }

@@ -4,9 +4,10 @@
 // register r of the running lane sits in the tile; registers holding
 // consecutive elements of a memref row move as one vector of up to 16
 // bytes. Memory is reached through a buffer descriptor over the memref's
-// whole extent, made once at kernel entry. A position outside the memref in
-// any dimension is given the extent as offset, which the hardware answers
-// with zero (loads) or ignores (stores): no branches on the common path.
+// whole extent (plus the bytes that complete its last dword, see getBuffer),
+// made once at kernel entry. A position outside the memref in any dimension
+// is given the extent as offset, which the hardware answers with zero
+// (loads) or ignores (stores): no branches on the common path.
 //===----------------------------------------------------------------------===//
 
 #include "LaneMap.h"
@@ -21,6 +22,16 @@
 
 using namespace mlir;
 using namespace mlir::hk;
+
+/// Elements past a memref's last one that a dword access can reach: with
+/// accesses starting at any element, the dword holding the last element may
+/// extend 32 - (element bits) bits past it (2 bytes for bf16, 3 for fp8).
+static int64_t tailPadElements(Type elt) {
+  if (!elt.isIntOrFloat())
+    return 0;
+  int64_t bits = elt.getIntOrFloatBitWidth();
+  return bits >= 32 ? 0 : llvm::divideCeil(32 - bits, bits);
+}
 
 const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder, Value memref) {
   auto it = buffers.find(memref);
@@ -44,6 +55,16 @@ const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder, Value memref) {
     g.extent =
         g.extent ? arith::MaxUIOp::create(builder, loc, g.extent, span) : span;
   }
+  // Buffer loads of several dwords are range checked per dword: a dword
+  // holding the memref's last element and bytes past it would read 0. The
+  // range therefore reaches the few elements that can complete such a dword
+  // (their values are masked out by the row checks; the runtime keeps those
+  // bytes readable), and the extent, the out-of-range offset, moves past
+  // them so that no access at it reads or writes them.
+  if (int64_t pad = tailPadElements(type.getElementType()))
+    g.extent = arith::AddIOp::create(
+        builder, loc, g.extent,
+        arith::ConstantIndexOp::create(builder, loc, pad));
   auto flatType = MemRefType::get(
       {ShapedType::kDynamic}, type.getElementType(),
       StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic, {1}),

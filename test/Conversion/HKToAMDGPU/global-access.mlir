@@ -5,13 +5,15 @@
 // col 16x16 (E = 4): lane l holds column l % 16, rows 4 * (l / 16) + 0..3.
 
 // One buffer per memref, made at entry over the memref's whole extent
-// (max of size * stride over the dimensions).
+// (max of size * stride over the dimensions), plus one bf16 element so that
+// a dword holding the last element is in range (global-tail.mlir).
 // CHECK-LABEL: gpu.func @load_row
 // CHECK-SAME: (%[[A:.*]]: memref<?x?xbf16>, %[[I:.*]]: index, %[[J:.*]]: index)
 // CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata %[[A]]
 // CHECK: %[[SPAN0:.*]] = arith.muli %[[SZ]]#0, %[[ST]]#0
 // CHECK: %[[SPAN1:.*]] = arith.muli %[[SZ]]#1, %[[ST]]#1
-// CHECK: %[[EXT:.*]] = arith.maxui %[[SPAN0]], %[[SPAN1]]
+// CHECK: %[[SPAN:.*]] = arith.maxui %[[SPAN0]], %[[SPAN1]]
+// CHECK: %[[EXT:.*]] = arith.addi %[[SPAN]], %{{.*}} : index
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [%[[EXT]]], strides: [1]
 // CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast %[[FLAT]] resetOffset
 // CHECK-SAME: to memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>
