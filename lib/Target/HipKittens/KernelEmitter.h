@@ -19,6 +19,24 @@ namespace mlir::hk {
 /// pos_infty), if it has one.
 std::optional<std::string> fillCall(Value value);
 
+/// A condition on the launcher's parameters: `value` must be a multiple of
+/// `divisor` (and a non-constant divisor nonzero), or the launcher returns
+/// hipErrorInvalidValue. `reasons` are the comments that say why.
+struct LaunchCheck {
+  std::string value;
+  std::string divisor;
+  std::optional<int64_t> constDivisor;
+  SmallVector<std::string> reasons;
+};
+
+/// An index value as the launcher sees it: a constant, an expression over
+/// its parameters (argument sizes and scalar arguments), or a value only the
+/// device knows (ids, loop counters, loaded data).
+struct HostExpr {
+  enum Kind { Constant, Host, Device } kind;
+  std::string text;
+};
+
 /// Prints one kernel: the `__global__` function, then its host launcher.
 ///
 /// Every SSA value gets a C++ spelling: register tiles and vectors a variable,
@@ -36,7 +54,11 @@ public:
   LogicalResult emitLauncher();
 
 private:
-  LogicalResult collectTileChecks(SmallVectorImpl<std::string> &checks);
+  LogicalResult collectTileChecks(SmallVectorImpl<LaunchCheck> &checks);
+  LogicalResult collectDivisionChecks(SmallVectorImpl<LaunchCheck> &checks);
+  void collectGridChecks(ArrayRef<std::string> symbols,
+                         SmallVectorImpl<LaunchCheck> &checks);
+  FailureOr<HostExpr> hostExpr(Value value, unsigned depth = 0);
   // Names.
   std::string freshName(StringRef base);
   std::string nameFor(Value value, StringRef fallback);

@@ -8,7 +8,10 @@
 #include "HipKittensTypes.h"
 #include "KernelEmitter.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -118,7 +121,7 @@ tiledAccess(Operation *op) {
 /// multiple of its tile: statically sized ones are checked here, dynamic
 /// ones become `size % tile != 0` checks.
 LogicalResult
-KernelEmitter::collectTileChecks(SmallVectorImpl<std::string> &checks) {
+KernelEmitter::collectTileChecks(SmallVectorImpl<LaunchCheck> &checks) {
   Block &entry = kernel.getBody().front();
   // (argument, dimension) -> tile extents along it.
   std::map<std::pair<unsigned, int64_t>, std::set<int64_t>> extents;
@@ -150,22 +153,261 @@ KernelEmitter::collectTileChecks(SmallVectorImpl<std::string> &checks) {
   if (walk.wasInterrupted())
     return failure();
   for (const auto &[key, sizes] : extents) {
-    for (int64_t size : sizes) {
-      // A size that divides another one on this dimension is implied.
-      if (llvm::any_of(sizes, [&](int64_t other) {
-            return other != size && other % size == 0;
-          }))
-        continue;
-      checks.push_back(sizeParam(argName(key.first), key.second) + " % " +
-                       std::to_string(size) + " != 0");
-    }
+    std::string name = argName(key.first);
+    for (int64_t size : sizes)
+      checks.push_back({sizeParam(name, key.second), std::to_string(size),
+                        size,
+                        {llvm::formatv("Dimension {0} of {1} is tiled by {2}: "
+                                       "HipKittens' loads and stores do not "
+                                       "bound a ragged tile.",
+                                       key.second, name, size)
+                             .str()}});
   }
   return success();
 }
 
+static HostExpr constantExpr(int64_t value) {
+  return {HostExpr::Constant, std::to_string(value)};
+}
+
+/// The launcher's spelling of an index value the kernel computes. Sizes and
+/// scalar arguments are the launcher's parameters, and arith on them is
+/// spelled in C++ (ceildiv as `(a + b - 1) / b`, sizes being non-negative);
+/// ids, loop counters and anything computed by hk or scf ops are the
+/// device's. Arith the launcher cannot spell on host values is an error, so
+/// that no check is silently dropped.
+FailureOr<HostExpr> KernelEmitter::hostExpr(Value value, unsigned depth) {
+  Block &entry = kernel.getBody().front();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (arg.getOwner() != &entry || isa<MemRefType>(arg.getType()))
+      return HostExpr{HostExpr::Device, ""};
+    return HostExpr{HostExpr::Host, argName(arg.getArgNumber())};
+  }
+  Operation *def = value.getDefiningOp();
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    if (auto attr = dyn_cast<IntegerAttr>(constant.getValue()))
+      return constantExpr(attr.getInt());
+    return HostExpr{HostExpr::Device, ""};
+  }
+  if (auto dim = dyn_cast<memref::DimOp>(def)) {
+    auto arg = dyn_cast<BlockArgument>(dim.getSource());
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!arg || arg.getOwner() != &entry || !index)
+      return dim.emitError("the launcher cannot name this size");
+    auto type = cast<MemRefType>(arg.getType());
+    if (!type.isDynamicDim(*index))
+      return constantExpr(type.getDimSize(*index));
+    return HostExpr{HostExpr::Host,
+                    sizeParam(argName(arg.getArgNumber()), *index)};
+  }
+  if (!isa<arith::ArithDialect>(def->getDialect()) ||
+      depth > 64)
+    return HostExpr{HostExpr::Device, ""};
+  SmallVector<std::string> texts;
+  HostExpr::Kind kind = HostExpr::Constant;
+  for (Value operand : def->getOperands()) {
+    FailureOr<HostExpr> part = hostExpr(operand, depth + 1);
+    if (failed(part))
+      return failure();
+    if (part->kind == HostExpr::Device)
+      return HostExpr{HostExpr::Device, ""};
+    if (part->kind == HostExpr::Host)
+      kind = HostExpr::Host;
+    texts.push_back(part->text);
+  }
+  auto binary = [&](StringRef op) {
+    return HostExpr{kind, "(" + texts[0] + " " + op.str() + " " + texts[1] +
+                              ")"};
+  };
+  auto pick = [&](StringRef cmp) {
+    return HostExpr{kind, "(" + texts[0] + " " + cmp.str() + " " + texts[1] +
+                              " ? " + texts[0] + " : " + texts[1] + ")"};
+  };
+  if (isa<arith::AddIOp>(def))
+    return binary("+");
+  if (isa<arith::SubIOp>(def))
+    return binary("-");
+  if (isa<arith::MulIOp>(def))
+    return binary("*");
+  if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(def))
+    return binary("/");
+  if (isa<arith::RemUIOp, arith::RemSIOp>(def))
+    return binary("%");
+  if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(def))
+    return HostExpr{kind, "((" + texts[0] + " + " + texts[1] + " - 1) / " +
+                              texts[1] + ")"};
+  if (isa<arith::MinUIOp, arith::MinSIOp>(def))
+    return pick("<");
+  if (isa<arith::MaxUIOp, arith::MaxSIOp>(def))
+    return pick(">");
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return HostExpr{kind, texts[0]};
+  if (isa<arith::SelectOp>(def))
+    return HostExpr{kind,
+                    "(" + texts[0] + " ? " + texts[1] + " : " + texts[2] + ")"};
+  return def->emitError("the launcher cannot check a division by this "
+                        "operation's result, which depends only on sizes "
+                        "and scalar arguments");
+}
+
+/// `x` when `value` is `x + (c - 1)`: the numerator of `(x + c - 1) / c`,
+/// the ceildiv the examples spell with arith.divui.
+static Value ceilDivNumerator(Value value, int64_t divisor) {
+  auto add = value.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return value;
+  for (int i = 0; i < 2; ++i) {
+    APInt pad;
+    if (matchPattern(add->getOperand(i), m_ConstantInt(&pad)) &&
+        pad.getSExtValue() == divisor - 1)
+      return add->getOperand(1 - i);
+  }
+  return value;
+}
+
+/// A division of a value computed from sizes or scalar arguments is how a
+/// kernel counts tiles (`ceildiv(K, 64)` K steps, `H / H_kv` query heads per
+/// key head). A partial count makes the kernel address a tile partly or
+/// wholly past an array, which hk reads as zeros and HipKittens does not
+/// (docs/hipkittens-lowering.md), and a floor quotient drops a remainder
+/// that another index may still reach. So every such division must be exact:
+/// `x % c != 0` is rejected for `x ceildiv c`, `(x + c - 1) / c` and `x / c`,
+/// `d == 0 || x % d != 0` for a divisor `d` the launcher knows. A size divided
+/// by a value only the device knows cannot be checked and is an error.
+LogicalResult
+KernelEmitter::collectDivisionChecks(SmallVectorImpl<LaunchCheck> &checks) {
+  WalkResult walk = kernel.walk([&](Operation *op) {
+    if (!isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp,
+             arith::CeilDivUIOp, arith::CeilDivSIOp>(op))
+      return WalkResult::advance();
+    bool ceil = isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(op);
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    FailureOr<HostExpr> divisor = hostExpr(rhs);
+    if (failed(divisor))
+      return WalkResult::interrupt();
+    std::optional<int64_t> constDivisor;
+    APInt c;
+    if (matchPattern(rhs, m_ConstantInt(&c))) {
+      constDivisor = c.getSExtValue();
+      Value numerator = ceilDivNumerator(lhs, *constDivisor);
+      ceil |= numerator != lhs;
+      lhs = numerator;
+    }
+    FailureOr<HostExpr> value = hostExpr(lhs);
+    if (failed(value))
+      return WalkResult::interrupt();
+    if (value->kind != HostExpr::Host || constDivisor == 1)
+      return WalkResult::advance();
+    if (divisor->kind == HostExpr::Device) {
+      op->emitError("the launcher cannot check that this division of ")
+          << value->text << " is exact: its divisor is computed on the device";
+      return WalkResult::interrupt();
+    }
+    std::string name = valueName(op->getResult(0)).value_or("a quotient");
+    std::string spelled =
+        ceil ? "ceildiv(" + value->text + ", " + divisor->text + ")"
+             : value->text + " / " + divisor->text;
+    checks.push_back(
+        {value->text,
+         divisor->text,
+         constDivisor,
+         {"`" + name + "` = " + spelled +
+          (ceil ? " must not count a partial step, whose tiles would lie "
+                  "partly or wholly past an array."
+                : " must be exact: a remainder would leave indices derived "
+                  "from it past an array.")}});
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// The grid's `ceildiv`s count workgroups; a partial last one would address
+/// tiles past the arrays, so each must be exact.
+void KernelEmitter::collectGridChecks(ArrayRef<std::string> symbols,
+                                      SmallVectorImpl<LaunchCheck> &checks) {
+  for (AffineExpr result : kernel.getGrid().getMap().getResults()) {
+    result.walk([&](AffineExpr expr) {
+      if (expr.getKind() != AffineExprKind::CeilDiv)
+        return;
+      auto bin = cast<AffineBinaryOpExpr>(expr);
+      std::string value = stripParens(printAffine(bin.getLHS(), symbols));
+      std::string divisor = stripParens(printAffine(bin.getRHS(), symbols));
+      std::optional<int64_t> constDivisor;
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+        constDivisor = c.getValue();
+      if (constDivisor == 1)
+        return;
+      checks.push_back({value,
+                        divisor,
+                        constDivisor,
+                        {"The grid's ceildiv(" + value + ", " + divisor +
+                         ") must not count a partial workgroup, whose tiles "
+                         "would lie partly or wholly past an array."}});
+    });
+  }
+}
+
+/// Merges checks of the same condition and drops `x % c` when `x % k*c` is
+/// also required; keeps the order in which conditions were found.
+static SmallVector<LaunchCheck> mergeChecks(ArrayRef<LaunchCheck> checks) {
+  SmallVector<LaunchCheck> merged;
+  for (const LaunchCheck &check : checks) {
+    auto same = llvm::find_if(merged, [&](const LaunchCheck &other) {
+      return other.value == check.value && other.divisor == check.divisor;
+    });
+    if (same == merged.end()) {
+      merged.push_back(check);
+      continue;
+    }
+    for (const std::string &reason : check.reasons)
+      if (!llvm::is_contained(same->reasons, reason))
+        same->reasons.push_back(reason);
+  }
+  auto implied = [&](const LaunchCheck &check) {
+    return check.constDivisor &&
+           llvm::any_of(merged, [&](const LaunchCheck &other) {
+             return other.value == check.value && other.constDivisor &&
+                    *other.constDivisor != *check.constDivisor &&
+                    *other.constDivisor % *check.constDivisor == 0;
+           });
+  };
+  SmallVector<LaunchCheck> kept;
+  for (const LaunchCheck &check : merged)
+    if (!implied(check))
+      kept.push_back(check);
+  return kept;
+}
+
+/// Prints `text` as `//` comment lines of at most 80 columns at the current
+/// indentation (2).
+static void printComment(raw_indented_ostream &os, StringRef text) {
+  SmallVector<StringRef> words;
+  text.split(words, ' ', -1, false);
+  std::string line = "//";
+  for (StringRef word : words) {
+    if (line.size() + 1 + word.size() > 78) {
+      os << line << "\n";
+      line = "//";
+    }
+    line += " " + word.str();
+  }
+  os << line << "\n";
+}
+
+static void printCheck(raw_indented_ostream &os, const LaunchCheck &check) {
+  for (const std::string &reason : check.reasons)
+    printComment(os, reason);
+  os << "if (";
+  if (!check.constDivisor)
+    os << check.divisor << " == 0 || ";
+  os << check.value << " % " << check.divisor << " != 0)\n";
+  os << "  return hipErrorInvalidValue;\n";
+}
+
 LogicalResult KernelEmitter::emitLauncher() {
-  SmallVector<std::string> tileChecks;
-  if (failed(collectTileChecks(tileChecks)))
+  SmallVector<LaunchCheck> launchChecks;
+  if (failed(collectTileChecks(launchChecks)) ||
+      failed(collectDivisionChecks(launchChecks)))
     return failure();
   SmallVector<std::string> params, kernelArgs, checks;
   for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
@@ -217,6 +459,7 @@ LogicalResult KernelEmitter::emitLauncher() {
                           ? sizeParam(name, dim)
                           : std::to_string(memref.getDimSize(dim)));
   }
+  collectGridChecks(symbols, launchChecks);
   SmallVector<std::string> extents;
   for (AffineExpr expr : grid.getMap().getResults())
     extents.push_back(stripParens(printAffine(expr, symbols)));
@@ -239,12 +482,13 @@ LogicalResult KernelEmitter::emitLauncher() {
     os << "if (" << llvm::join(checks, " ||\n    ") << ")\n";
     os << "  return hipErrorInvalidValue;\n";
   }
-  if (!tileChecks.empty()) {
-    os << "// HipKittens' loads and stores do not bound a ragged tile: every "
-          "tiled\n// dimension must be a multiple of its tile.\n";
-    os << "if (" << llvm::join(tileChecks, " ||\n    ") << ")\n";
-    os << "  return hipErrorInvalidValue;\n";
-  }
+  SmallVector<LaunchCheck> merged = mergeChecks(launchChecks);
+  if (!merged.empty())
+    os << "// hk reads zeros outside an array; HipKittens reads whatever lies "
+          "there.\n// Reject every shape for which the kernel would use a "
+          "tile partly or\n// wholly outside an array.\n";
+  for (const LaunchCheck &check : merged)
+    printCheck(os, check);
   os << "// " << grid << "\n";
   os << "const dim3 grid(" << llvm::join(extents, ", ") << ");\n";
   if (sharedBytes > 0) {

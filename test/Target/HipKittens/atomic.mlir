@@ -43,11 +43,15 @@
 // CHECK-NEXT:   tile_atomic_add<1>(V, a, {blockIdx.x, i, blockIdx.y, 0});
 // The launcher: D is tiled 32 x 64, the view's N and D dimensions 32 and 64.
 // CHECK-LABEL: hipError_t launch_accumulate(
-// CHECK:        if (D_dim0 % 32 != 0 ||
-// CHECK-NEXT:       D_dim1 % 64 != 0 ||
-// CHECK-NEXT:       V_dim2 % 32 != 0 ||
-// CHECK-NEXT:       V_dim3 % 64 != 0)
+// CHECK:        if (D_dim0 % 32 != 0)
 // CHECK-NEXT:     return hipErrorInvalidValue;
+// CHECK:        if (D_dim1 % 64 != 0)
+// CHECK-NEXT:     return hipErrorInvalidValue;
+// CHECK:        if (V_dim2 % 32 != 0)
+// CHECK-NEXT:     return hipErrorInvalidValue;
+// CHECK:        if (V_dim3 % 64 != 0)
+// CHECK-NEXT:     return hipErrorInvalidValue;
+// CHECK-NEXT:   // #hk.grid
 // CHECK-NOT:  tile_atomic_add(const GL
 hk.kernel @accumulate(%D: memref<?x?xf32>, %V: !view, %i: index)
     attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1, 1)>} {

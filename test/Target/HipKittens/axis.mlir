@@ -36,12 +36,24 @@
 // CHECK-NEXT:      return hipErrorInvalidValue;
 // The tiled dimensions are the view's N and D: 64x128 shared tiles (the
 // 32-row register tile's N % 32 follows from N % 64).
-// CHECK-NEXT:    // HipKittens' loads and stores do not bound a ragged tile: every tiled
-// CHECK-NEXT:    // dimension must be a multiple of its tile.
-// CHECK-NEXT:    if (Q_dim2 % 64 != 0 ||
-// CHECK-NEXT:        Q_dim3 % 128 != 0 ||
-// CHECK-NEXT:        O_dim2 % 64 != 0 ||
-// CHECK-NEXT:        O_dim3 % 128 != 0)
+// CHECK-NEXT:    // hk reads zeros outside an array; HipKittens reads whatever lies there.
+// CHECK-NEXT:    // Reject every shape for which the kernel would use a tile partly or
+// CHECK-NEXT:    // wholly outside an array.
+// CHECK-NEXT:    // Dimension 2 of Q is tiled by 64: HipKittens' loads and stores do not bound
+// CHECK-NEXT:    // a ragged tile.
+// CHECK-NEXT:    if (Q_dim2 % 64 != 0)
+// CHECK-NEXT:      return hipErrorInvalidValue;
+// CHECK-NEXT:    // Dimension 3 of Q is tiled by 128
+// CHECK-NEXT:    // a ragged tile.
+// CHECK-NEXT:    if (Q_dim3 % 128 != 0)
+// CHECK-NEXT:      return hipErrorInvalidValue;
+// CHECK-NEXT:    // Dimension 2 of O is tiled by 64
+// CHECK-NEXT:    // a ragged tile.
+// CHECK-NEXT:    if (O_dim2 % 64 != 0)
+// CHECK-NEXT:      return hipErrorInvalidValue;
+// CHECK-NEXT:    // Dimension 3 of O is tiled by 128
+// CHECK-NEXT:    // a ragged tile.
+// CHECK-NEXT:    if (O_dim3 % 128 != 0)
 // CHECK-NEXT:      return hipErrorInvalidValue;
 // CHECK-NEXT:    // #hk.grid<[dim(0, 1), dim(0, 0)] -> (s0, s1)>
 // CHECK-NEXT:    const dim3 grid(Q_dim1, Q_dim0, 1);

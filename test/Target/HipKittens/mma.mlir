@@ -40,12 +40,20 @@ hk.kernel @mma_kinds(%A: memref<?x?xbf16>, %C: memref<?x?xf32>) attributes {
 // and C tiled by 32, grid from #hk.grid (ceildiv(C rows, 32) workgroups
 // along x), no LDS.
 // CHECK-LABEL: extern "C" hipError_t launch_mma_kinds(bf16 *A, int A_dim0, int A_dim1, float *C, int C_dim0, int C_dim1, hipStream_t stream) {
-// CHECK-NEXT:   // HipKittens' loads and stores do not bound a ragged tile: every tiled
-// CHECK-NEXT:   // dimension must be a multiple of its tile.
-// CHECK-NEXT:   if (A_dim0 % 32 != 0 ||
-// CHECK-NEXT:       A_dim1 % 32 != 0 ||
-// CHECK-NEXT:       C_dim0 % 32 != 0 ||
-// CHECK-NEXT:       C_dim1 % 32 != 0)
+// CHECK-NEXT:   // hk reads zeros outside an array; HipKittens reads whatever lies there.
+// CHECK:        if (A_dim0 % 32 != 0)
+// CHECK-NEXT:     return hipErrorInvalidValue;
+// CHECK:        if (A_dim1 % 32 != 0)
+// CHECK-NEXT:     return hipErrorInvalidValue;
+// C's rows are both tiled by 32 and counted by the grid's ceildiv: one check,
+// both reasons.
+// CHECK-NEXT:   // Dimension 0 of C is tiled by 32
+// CHECK-NEXT:   // a ragged tile.
+// CHECK-NEXT:   // The grid's ceildiv(C_dim0, 32) must not count a partial workgroup
+// CHECK-NEXT:   // tiles would lie partly or wholly past an array.
+// CHECK-NEXT:   if (C_dim0 % 32 != 0)
+// CHECK-NEXT:     return hipErrorInvalidValue;
+// CHECK:        if (C_dim1 % 32 != 0)
 // CHECK-NEXT:     return hipErrorInvalidValue;
 // CHECK-NEXT:   // #hk.grid<[dim(1, 0)] -> (s0 ceildiv 32)>
 // CHECK-NEXT:   const dim3 grid((C_dim0 + 32 - 1) / 32, 1, 1);

@@ -81,13 +81,28 @@ extern "C" hipError_t launch_attention_bwd_prep(bf16 *dO, int dO_dim0, int dO_di
       O_stride1 != int64_t(O_dim3) ||
       O_stride2 != int64_t(O_dim1) * O_dim3)
     return hipErrorInvalidValue;
-  // HipKittens' loads and stores do not bound a ragged tile: every tiled
-  // dimension must be a multiple of its tile.
-  if (dO_dim2 % 32 != 0 ||
-      dO_dim3 % 128 != 0 ||
-      O_dim2 % 32 != 0 ||
-      O_dim3 % 128 != 0 ||
-      delta_dim2 % 32 != 0)
+  // hk reads zeros outside an array; HipKittens reads whatever lies there.
+  // Reject every shape for which the kernel would use a tile partly or
+  // wholly outside an array.
+  // Dimension 3 of dO is tiled by 128: HipKittens' loads and stores do not
+  // bound a ragged tile.
+  if (dO_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of O is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (O_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of O is tiled by 128: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (O_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of delta is tiled by 32: HipKittens' loads and stores do not
+  // bound a ragged tile.
+  if (delta_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // The grid's ceildiv(dO_dim2, 128) must not count a partial workgroup, whose
+  // tiles would lie partly or wholly past an array.
+  if (dO_dim2 % 128 != 0)
     return hipErrorInvalidValue;
   // #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv 128, s1, s2)>
   const dim3 grid((dO_dim2 + 128 - 1) / 128, dO_dim1, dO_dim0);
@@ -684,24 +699,78 @@ extern "C" hipError_t launch_attention_bwd(bf16 *Q, int Q_dim0, int Q_dim1, int 
       dV_stride1 != int64_t(dV_dim3) ||
       dV_stride2 != int64_t(dV_dim1) * dV_dim3)
     return hipErrorInvalidValue;
-  // HipKittens' loads and stores do not bound a ragged tile: every tiled
-  // dimension must be a multiple of its tile.
-  if (Q_dim2 % 64 != 0 ||
-      Q_dim3 % 128 != 0 ||
-      K_dim2 % 32 != 0 ||
-      K_dim3 % 128 != 0 ||
-      V_dim2 % 32 != 0 ||
-      V_dim3 % 128 != 0 ||
-      dO_dim2 % 64 != 0 ||
-      dO_dim3 % 128 != 0 ||
-      L_dim2 % 64 != 0 ||
-      delta_dim2 % 64 != 0 ||
-      dQ_dim2 % 64 != 0 ||
-      dQ_dim3 % 128 != 0 ||
-      dK_dim2 % 32 != 0 ||
-      dK_dim3 % 128 != 0 ||
-      dV_dim2 % 32 != 0 ||
-      dV_dim3 % 128 != 0)
+  // hk reads zeros outside an array; HipKittens reads whatever lies there.
+  // Reject every shape for which the kernel would use a tile partly or
+  // wholly outside an array.
+  // Dimension 2 of Q is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  // `nq` = ceildiv(Q_dim2, 64) must not count a partial step, whose tiles would
+  // lie partly or wholly past an array.
+  if (Q_dim2 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of Q is tiled by 128: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (Q_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of K is tiled by 128: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (K_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of V is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (V_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of V is tiled by 128: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (V_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of dO is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (dO_dim2 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of dO is tiled by 128: HipKittens' loads and stores do not
+  // bound a ragged tile.
+  if (dO_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of L is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (L_dim2 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of delta is tiled by 64: HipKittens' loads and stores do not
+  // bound a ragged tile.
+  if (delta_dim2 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of dQ is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (dQ_dim2 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of dQ is tiled by 128: HipKittens' loads and stores do not
+  // bound a ragged tile.
+  if (dQ_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of dK is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (dK_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of dK is tiled by 128: HipKittens' loads and stores do not
+  // bound a ragged tile.
+  if (dK_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of dV is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (dV_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of dV is tiled by 128: HipKittens' loads and stores do not
+  // bound a ragged tile.
+  if (dV_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // `group` = Q_dim1 / K_dim1 must be exact: a remainder would leave indices
+  // derived from it past an array.
+  if (K_dim1 == 0 || Q_dim1 % K_dim1 != 0)
+    return hipErrorInvalidValue;
+  // The grid's ceildiv(K_dim2, 128) must not count a partial workgroup, whose
+  // tiles would lie partly or wholly past an array.
+  if (K_dim2 % 128 != 0)
     return hipErrorInvalidValue;
   // #hk.grid<[dim(1, 2), dim(1, 1), dim(1, 0)] -> (s0 ceildiv 128, s1, s2)>
   const dim3 grid((K_dim2 + 128 - 1) / 128, K_dim1, K_dim0);

@@ -137,17 +137,48 @@ extern "C" hipError_t launch_attention_fwd_d128(bf16 *Q, int Q_dim0, int Q_dim1,
       O_stride1 != int64_t(O_dim3) ||
       O_stride2 != int64_t(O_dim1) * O_dim3)
     return hipErrorInvalidValue;
-  // HipKittens' loads and stores do not bound a ragged tile: every tiled
-  // dimension must be a multiple of its tile.
-  if (Q_dim2 % 32 != 0 ||
-      Q_dim3 % 128 != 0 ||
-      K_dim2 % 64 != 0 ||
-      K_dim3 % 128 != 0 ||
-      V_dim2 % 64 != 0 ||
-      V_dim3 % 128 != 0 ||
-      O_dim2 % 32 != 0 ||
-      O_dim3 % 128 != 0 ||
-      L_dim2 % 32 != 0)
+  // hk reads zeros outside an array; HipKittens reads whatever lies there.
+  // Reject every shape for which the kernel would use a tile partly or
+  // wholly outside an array.
+  // Dimension 3 of Q is tiled by 128: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (Q_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of K is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (K_dim2 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of K is tiled by 128: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (K_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of V is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (V_dim2 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of V is tiled by 128: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (V_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of O is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (O_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of O is tiled by 128: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (O_dim3 % 128 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of L is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (L_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // `group` = Q_dim1 / K_dim1 must be exact: a remainder would leave indices
+  // derived from it past an array.
+  if (K_dim1 == 0 || Q_dim1 % K_dim1 != 0)
+    return hipErrorInvalidValue;
+  // The grid's ceildiv(Q_dim2, 256) must not count a partial workgroup, whose
+  // tiles would lie partly or wholly past an array.
+  if (Q_dim2 % 256 != 0)
     return hipErrorInvalidValue;
   // #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv 256, s1, s2)>
   const dim3 grid((Q_dim2 + 256 - 1) / 256, Q_dim1, Q_dim0);
@@ -293,17 +324,48 @@ extern "C" hipError_t launch_attention_fwd_d64(bf16 *Q, int Q_dim0, int Q_dim1, 
       O_stride1 != int64_t(O_dim3) ||
       O_stride2 != int64_t(O_dim1) * O_dim3)
     return hipErrorInvalidValue;
-  // HipKittens' loads and stores do not bound a ragged tile: every tiled
-  // dimension must be a multiple of its tile.
-  if (Q_dim2 % 32 != 0 ||
-      Q_dim3 % 64 != 0 ||
-      K_dim2 % 64 != 0 ||
-      K_dim3 % 64 != 0 ||
-      V_dim2 % 64 != 0 ||
-      V_dim3 % 64 != 0 ||
-      O_dim2 % 32 != 0 ||
-      O_dim3 % 64 != 0 ||
-      L_dim2 % 32 != 0)
+  // hk reads zeros outside an array; HipKittens reads whatever lies there.
+  // Reject every shape for which the kernel would use a tile partly or
+  // wholly outside an array.
+  // Dimension 3 of Q is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (Q_dim3 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of K is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (K_dim2 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of K is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (K_dim3 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of V is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (V_dim2 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of V is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (V_dim3 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of O is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (O_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 3 of O is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (O_dim3 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of L is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (L_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // `group` = Q_dim1 / K_dim1 must be exact: a remainder would leave indices
+  // derived from it past an array.
+  if (K_dim1 == 0 || Q_dim1 % K_dim1 != 0)
+    return hipErrorInvalidValue;
+  // The grid's ceildiv(Q_dim2, 256) must not count a partial workgroup, whose
+  // tiles would lie partly or wholly past an array.
+  if (Q_dim2 % 256 != 0)
     return hipErrorInvalidValue;
   // #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv 256, s1, s2)>
   const dim3 grid((Q_dim2 + 256 - 1) / 256, Q_dim1, Q_dim0);

@@ -147,14 +147,36 @@ __global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -
 }
 
 extern "C" hipError_t launch_gemm_bf16(bf16 *A, int A_dim0, int A_dim1, bf16 *B, int B_dim0, int B_dim1, bf16 *C, int C_dim0, int C_dim1, hipStream_t stream) {
-  // HipKittens' loads and stores do not bound a ragged tile: every tiled
-  // dimension must be a multiple of its tile.
-  if (A_dim0 % 32 != 0 ||
-      A_dim1 % 32 != 0 ||
-      B_dim0 % 32 != 0 ||
-      B_dim1 % 32 != 0 ||
-      C_dim0 % 64 != 0 ||
-      C_dim1 % 32 != 0)
+  // hk reads zeros outside an array; HipKittens reads whatever lies there.
+  // Reject every shape for which the kernel would use a tile partly or
+  // wholly outside an array.
+  // Dimension 0 of A is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (A_dim0 % 32 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 0 of B is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (B_dim0 % 32 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 1 of B is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (B_dim1 % 32 != 0)
+    return hipErrorInvalidValue;
+  // `tiles_m` = ceildiv(C_dim0, 256) must not count a partial step, whose tiles
+  // would lie partly or wholly past an array.
+  // The grid's ceildiv(C_dim0, 256) must not count a partial workgroup, whose
+  // tiles would lie partly or wholly past an array.
+  if (C_dim0 % 256 != 0)
+    return hipErrorInvalidValue;
+  // `tiles_n` = ceildiv(C_dim1, 256) must not count a partial step, whose tiles
+  // would lie partly or wholly past an array.
+  // The grid's ceildiv(C_dim1, 256) must not count a partial workgroup, whose
+  // tiles would lie partly or wholly past an array.
+  if (C_dim1 % 256 != 0)
+    return hipErrorInvalidValue;
+  // `nk` = ceildiv(A_dim1, 64) must not count a partial step, whose tiles would
+  // lie partly or wholly past an array.
+  if (A_dim1 % 64 != 0)
     return hipErrorInvalidValue;
   // #hk.grid<[dim(2, 0), dim(2, 1)] -> ((s0 ceildiv 256) * (s1 ceildiv 256))>
   const dim3 grid(((C_dim0 + 256 - 1) / 256) * ((C_dim1 + 256 - 1) / 256), 1, 1);

@@ -46,12 +46,24 @@ __global__ __launch_bounds__(256, 1) void rotary(const gl<bf16, -1, -1, -1, -1> 
 }
 
 extern "C" hipError_t launch_rotary(bf16 *x, int x_dim0, int x_dim1, int x_dim2, bf16 *cos, int cos_dim0, bf16 *sin, int sin_dim0, bf16 *out, int out_dim0, int out_dim1, int out_dim2, hipStream_t stream) {
-  // HipKittens' loads and stores do not bound a ragged tile: every tiled
-  // dimension must be a multiple of its tile.
-  if (x_dim2 % 32 != 0 ||
-      cos_dim0 % 32 != 0 ||
-      sin_dim0 % 32 != 0 ||
-      out_dim2 % 32 != 0)
+  // hk reads zeros outside an array; HipKittens reads whatever lies there.
+  // Reject every shape for which the kernel would use a tile partly or
+  // wholly outside an array.
+  // Dimension 0 of cos is tiled by 32: HipKittens' loads and stores do not
+  // bound a ragged tile.
+  if (cos_dim0 % 32 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 0 of sin is tiled by 32: HipKittens' loads and stores do not
+  // bound a ragged tile.
+  if (sin_dim0 % 32 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 2 of out is tiled by 32: HipKittens' loads and stores do not
+  // bound a ragged tile.
+  if (out_dim2 % 32 != 0)
+    return hipErrorInvalidValue;
+  // The grid's ceildiv(x_dim2, 128) must not count a partial workgroup, whose
+  // tiles would lie partly or wholly past an array.
+  if (x_dim2 % 128 != 0)
     return hipErrorInvalidValue;
   // #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv 128, s1, s2)>
   const dim3 grid((x_dim2 + 128 - 1) / 128, x_dim1, x_dim0);

@@ -53,12 +53,26 @@ __global__ __launch_bounds__(256, 1) void softmax(const gl<bf16, -1, -1, -1, -1>
 }
 
 extern "C" hipError_t launch_softmax(bf16 *x, int x_dim0, int x_dim1, bf16 *y, int y_dim0, int y_dim1, hipStream_t stream) {
-  // HipKittens' loads and stores do not bound a ragged tile: every tiled
-  // dimension must be a multiple of its tile.
-  if (x_dim0 % 32 != 0 ||
-      x_dim1 % 64 != 0 ||
-      y_dim0 % 32 != 0 ||
-      y_dim1 % 64 != 0)
+  // hk reads zeros outside an array; HipKittens reads whatever lies there.
+  // Reject every shape for which the kernel would use a tile partly or
+  // wholly outside an array.
+  // Dimension 1 of x is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  // `ntiles` = ceildiv(x_dim1, 64) must not count a partial step, whose tiles
+  // would lie partly or wholly past an array.
+  if (x_dim1 % 64 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 0 of y is tiled by 32: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (y_dim0 % 32 != 0)
+    return hipErrorInvalidValue;
+  // Dimension 1 of y is tiled by 64: HipKittens' loads and stores do not bound
+  // a ragged tile.
+  if (y_dim1 % 64 != 0)
+    return hipErrorInvalidValue;
+  // The grid's ceildiv(x_dim0, 128) must not count a partial workgroup, whose
+  // tiles would lie partly or wholly past an array.
+  if (x_dim0 % 128 != 0)
     return hipErrorInvalidValue;
   // #hk.grid<[dim(0, 0)] -> (s0 ceildiv 128)>
   const dim3 grid((x_dim0 + 128 - 1) / 128, 1, 1);
