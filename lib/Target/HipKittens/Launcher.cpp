@@ -240,14 +240,25 @@ FailureOr<HostExpr> KernelEmitter::hostExpr(Value value, unsigned depth) {
     return pick("<");
   if (isa<arith::MaxUIOp, arith::MaxSIOp>(def))
     return pick(">");
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+  if (isa<arith::ShLIOp>(def))
+    return binary("<<");
+  if (isa<arith::ShRUIOp, arith::ShRSIOp>(def))
+    return binary(">>");
+  if (isa<arith::AndIOp>(def))
+    return binary("&");
+  if (isa<arith::OrIOp>(def))
+    return binary("|");
+  if (isa<arith::XOrIOp>(def))
+    return binary("^");
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp, arith::TruncIOp>(def))
     return HostExpr{kind, texts[0]};
   if (isa<arith::SelectOp>(def))
     return HostExpr{kind,
                     "(" + texts[0] + " ? " + texts[1] + " : " + texts[2] + ")"};
-  return def->emitError("the launcher cannot check a division by this "
-                        "operation's result, which depends only on sizes "
-                        "and scalar arguments");
+  return def->emitError("the launcher cannot spell this operation on sizes "
+                        "and scalar arguments, so it cannot check that the "
+                        "division using it is exact");
 }
 
 /// `x` when `value` is `x + (c - 1)`: the numerator of `(x + c - 1) / c`,
