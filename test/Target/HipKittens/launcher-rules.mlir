@@ -28,7 +28,7 @@
 // CHECK-NEXT:    if ((X_dim1 << 1) % 3 != 0)
 // CHECK-NEXT:      return hipErrorInvalidValue;
 // CHECK-NEXT:    // `d` = X_dim1 / n must be exact
-// CHECK-NEXT:    // derived from it past an array.
+// CHECK-NEXT:    // from it past an array.
 // CHECK-NEXT:    if (n == 0 || X_dim1 % n != 0)
 // CHECK-NEXT:      return hipErrorInvalidValue;
 // CHECK-NEXT:    // #hk.grid<[dim(0, 0)] -> (s0 floordiv 16)>
