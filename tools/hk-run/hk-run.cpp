@@ -78,12 +78,13 @@ std::string kernelList() {
     for (int64_t v : e->defaultShape)
       shape += (shape.empty() ? "" : ",") + std::to_string(v);
     std::snprintf(line, sizeof line,
-                  "  %-10s --shape %-7s (default %s%s)\n             %s\n",
+                  "  %-10s --shape %-7s (default %s%s)\n             %s\n"
+                  "             examples/%s.mlir, kernel %s\n",
                   e->name, e->shapeNames, shape.c_str(),
                   e->hasEps ? (", --eps " + std::to_string(e->defaultEps))
                                   .c_str()
                             : "",
-                  e->summary);
+                  e->summary, e->artifact, e->symbol);
     s += line;
   }
   return s;
