@@ -36,15 +36,16 @@ void attentionForward(Library &lib, const hkrt::Buffer &Q,
 }
 
 void attentionForwardReference(const double *Q, const double *K,
-                               const double *V, double *O, double *L,
-                               int64_t B, int64_t H, int64_t Hkv, int64_t N,
-                               int64_t D, bool causal) {
+                               const double *V, double *O, double *L, int64_t B,
+                               int64_t H, int64_t Hkv, int64_t N, int64_t D,
+                               bool causal) {
   attention::Dims dims{B, H, Hkv, N, D, causal};
   std::vector<double> p;
   for (int64_t b = 0; b < B; ++b)
     for (int64_t h = 0; h < H; ++h)
       for (int64_t i = 0; i < N; ++i) {
-        L[(b * H + h) * N + i] = attention::probabilities(dims, Q, K, b, h, i, p);
+        L[(b * H + h) * N + i] =
+            attention::probabilities(dims, Q, K, b, h, i, p);
         for (int64_t d = 0; d < D; ++d) {
           double acc = 0;
           for (int64_t j = 0; j < N; ++j)
@@ -70,19 +71,18 @@ void setup(Problem &p, std::mt19937 &gen) {
   int64_t nq = d.B * d.N * d.H * d.D, nkv = d.B * d.N * d.Hkv * d.D;
   // Q, K in [-2, 2): scores of standard deviation ~1.3, so the softmax is
   // neither flat nor one-hot and the mask changes the result visibly.
-  p.tensors = {
-      input("Q", {d.B, d.N, d.H, d.D}, randomBF16(nq, -2, 2, gen)),
-      input("K", {d.B, d.N, d.Hkv, d.D}, randomBF16(nkv, -2, 2, gen)),
-      input("V", {d.B, d.N, d.Hkv, d.D}, randomBF16(nkv, -1, 1, gen)),
-      output("O", {d.B, d.N, d.H, d.D}), output("L", {d.B, d.H, d.N})};
+  p.tensors = {input("Q", {d.B, d.N, d.H, d.D}, randomBF16(nq, -2, 2, gen)),
+               input("K", {d.B, d.N, d.Hkv, d.D}, randomBF16(nkv, -2, 2, gen)),
+               input("V", {d.B, d.N, d.Hkv, d.D}, randomBF16(nkv, -1, 1, gen)),
+               output("O", {d.B, d.N, d.H, d.D}), output("L", {d.B, d.H, d.N})};
   p.tensor("L").dtype = HKRT_DTYPE_F32;
 }
 
 void launch(Library &lib, const Problem &p,
             const std::vector<hkrt::Buffer> &b) {
   attention::Dims d = dimsOf(p);
-  attentionForward(lib, b[0], b[1], b[2], b[3], b[4], d.B, d.H, d.Hkv, d.N,
-                   d.D, d.causal);
+  attentionForward(lib, b[0], b[1], b[2], b[3], b[4], d.B, d.H, d.Hkv, d.N, d.D,
+                   d.causal);
 }
 
 /// The first-order error bounds of Tolerances.h (kAttentionForward*), per
@@ -101,8 +101,8 @@ void reference(Problem &p) {
     for (int64_t h = 0; h < d.H; ++h)
       for (int64_t i = 0; i < d.N; ++i) {
         attention::probabilities(d, Q.data(), K.data(), b, h, i, prob);
-        attention::ScoreError e = attention::scoreError(d, Q.data(), K.data(),
-                                                        b, h, i);
+        attention::ScoreError e =
+            attention::scoreError(d, Q.data(), K.data(), b, h, i);
         double rel = attention::forwardTermError(e, d.N);
         int64_t li = (b * d.H + h) * d.N + i;
         L.errorScale[li] = attention::lseError(e, d.N);
@@ -112,26 +112,36 @@ void reference(Problem &p) {
             mag += prob[j] * std::fabs(V[d.kv(b, j, h, dd)]);
           int64_t oi = d.q(b, i, h, dd);
           O.errorScale[oi] =
-              tolerance::kBF16Rounding * std::fabs(O.exact[oi]) + rel * mag;
+              hk::kernels::tolerance::kBF16Rounding * std::fabs(O.exact[oi]) +
+              rel * mag;
         }
       }
 }
 
-Tolerance tolerance(const Problem &) {
-  return {0.0, tolerance::kAttentionMargin, tolerance::kAttentionForwardFormula,
-          tolerance::kAttentionForwardReason};
+Tolerance toleranceOf(const Problem &) {
+  return {0.0, hk::kernels::tolerance::kAttentionMargin,
+          hk::kernels::tolerance::kAttentionForwardFormula,
+          hk::kernels::tolerance::kAttentionForwardReason};
 }
 
 } // namespace
 
 const KernelEntry &attentionForwardEntry() {
   static const KernelEntry entry{
-      "attention_fwd", "attention_fwd", "attention_fwd_d128",
+      "attention_fwd",
+      "attention_fwd",
+      "attention_fwd_d128",
       "flash attention forward: O = softmax(Q K^T / sqrt(D)) V and the "
       "row log-sum-exp L; Q, O: [B,N,H,D], K, V: [B,N,H_kv,D] bf16; D 64 "
       "or 128; causal 0/1 (key j <= query i)",
-      "B,H,H_kv,N,D,causal", {1, 4, 1, 200, 128, 1}, false, 0.0, setup,
-      launch, reference, tolerance};
+      "B,H,H_kv,N,D,causal",
+      {1, 4, 1, 200, 128, 1},
+      false,
+      0.0,
+      setup,
+      launch,
+      reference,
+      toleranceOf};
   return entry;
 }
 

@@ -11,6 +11,7 @@
 #include "ProblemSupport.h"
 #include "Tolerances.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -26,9 +27,17 @@ void attentionForward(Library &lib, const hkrt::Buffer &Q,
                       int64_t H, int64_t Hkv, int64_t N, int64_t D,
                       bool causal);
 void attentionForwardReference(const double *Q, const double *K,
-                               const double *V, double *O, double *L,
-                               int64_t B, int64_t H, int64_t Hkv, int64_t N,
-                               int64_t D, bool causal);
+                               const double *V, double *O, double *L, int64_t B,
+                               int64_t H, int64_t Hkv, int64_t N, int64_t D,
+                               bool causal);
+/// Runs @attention_bwd_prep then @attention_bwd (D = 128); zeroes dQ first.
+void attentionBackward(Library &lib, const hkrt::Buffer &Q,
+                       const hkrt::Buffer &K, const hkrt::Buffer &V,
+                       const hkrt::Buffer &O, const hkrt::Buffer &dO,
+                       const hkrt::Buffer &L, const hkrt::Buffer &dQ,
+                       const hkrt::Buffer &dK, const hkrt::Buffer &dV,
+                       int64_t B, int64_t H, int64_t Hkv, int64_t N,
+                       bool causal);
 
 namespace attention {
 
@@ -49,9 +58,9 @@ struct Dims {
 
 inline void checkHeads(int64_t H, int64_t Hkv) {
   if (H <= 0 || Hkv <= 0 || H % Hkv != 0)
-    throw std::invalid_argument("attention: H_kv must divide H (H = " +
-                                std::to_string(H) + ", H_kv = " +
-                                std::to_string(Hkv) + ")");
+    throw std::invalid_argument(
+        "attention: H_kv must divide H (H = " + std::to_string(H) +
+        ", H_kv = " + std::to_string(Hkv) + ")");
 }
 
 /// A contiguous [B, N, heads, D] tensor as the [B, heads, N, D] view the
@@ -97,7 +106,7 @@ inline double probabilities(const Dims &d, const double *Q, const double *K,
 /// How far the kernel's scores of row i may be off, in the log2 domain the
 /// kernels use (s = Q.K * log2(e) / sqrt(D)).
 struct ScoreError {
-  double delta; // |s_kernel - s| for every key of the row
+  double delta;  // |s_kernel - s| for every key of the row
   double maxAbs; // max_j |s_j|
 };
 
@@ -128,7 +137,7 @@ inline double termError(const ScoreError &e) {
   return M_LN2 * e.delta + std::ldexp(1.0, -23);
 }
 
-/// Forward, per P V term, relative: P rounded to bf16 before P V (2^-9);
+/// Forward, per P V term, relative: P rounded to bf16 before P V (2^-8);
 /// the error of P twice (in the numerator P V and in the row sum l, which
 /// does not see the bf16 rounding); f32 sums of up to N terms in O and l
 /// and the alpha rescalings (one per 64 keys): N 2^-24 each.
@@ -143,8 +152,8 @@ inline double forwardTermError(const ScoreError &e, int64_t N) {
 /// (|m| + log2 N) each).
 inline double lseError(const ScoreError &e, int64_t N) {
   double log2N = std::log2(double(std::max<int64_t>(N, 2)));
-  return M_LN2 * e.delta + (double(N) * std::ldexp(1.0, -24) +
-                            std::ldexp(1.0, -23)) +
+  return M_LN2 * e.delta +
+         (double(N) * std::ldexp(1.0, -24) + std::ldexp(1.0, -23)) +
          M_LN2 * std::ldexp(e.maxAbs + log2N, -22);
 }
 
