@@ -155,7 +155,8 @@ KernelEmitter::collectTileChecks(SmallVectorImpl<LaunchCheck> &checks) {
   for (const auto &[key, sizes] : extents) {
     std::string name = argName(key.first);
     for (int64_t size : sizes)
-      checks.push_back({sizeParam(name, key.second), std::to_string(size),
+      checks.push_back({sizeParam(name, key.second),
+                        std::to_string(size),
                         size,
                         {llvm::formatv("Dimension {0} of {1} is tiled by {2}: "
                                        "HipKittens' loads and stores do not "
@@ -200,8 +201,7 @@ FailureOr<HostExpr> KernelEmitter::hostExpr(Value value, unsigned depth) {
     return HostExpr{HostExpr::Host,
                     sizeParam(argName(arg.getArgNumber()), *index)};
   }
-  if (!isa<arith::ArithDialect>(def->getDialect()) ||
-      depth > 64)
+  if (!isa<arith::ArithDialect>(def->getDialect()) || depth > 64)
     return HostExpr{HostExpr::Device, ""};
   SmallVector<std::string> texts;
   HostExpr::Kind kind = HostExpr::Constant;
@@ -216,8 +216,8 @@ FailureOr<HostExpr> KernelEmitter::hostExpr(Value value, unsigned depth) {
     texts.push_back(part->text);
   }
   auto binary = [&](StringRef op) {
-    return HostExpr{kind, "(" + texts[0] + " " + op.str() + " " + texts[1] +
-                              ")"};
+    return HostExpr{kind,
+                    "(" + texts[0] + " " + op.str() + " " + texts[1] + ")"};
   };
   auto pick = [&](StringRef cmp) {
     return HostExpr{kind, "(" + texts[0] + " " + cmp.str() + " " + texts[1] +
