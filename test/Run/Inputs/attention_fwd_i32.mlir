@@ -1,0 +1,419 @@
+// examples/attention_fwd.mlir with the i1 `causal` argument taken as an i32
+// (nonzero: causal) and turned into the i1 by arith.cmpi, so that hkrt can
+// pass it before it has an i1 argument dtype. Otherwise identical; the
+// library's launcher passes the flag as i32 meanwhile.
+
+// Attention forward (flash attention, online softmax), HipKittens style.
+//
+//   O[b, i, h, :] = sum_j P[i, j] V[b, j, hk, :],
+//   P[i, j] = exp(S[i, j] - L[b, h, i]),  S[i, j] = Q[b, i, h, :] . K[b, j, hk, :] / sqrt(D),
+//   L[b, h, i] = log(sum_j exp(S[i, j]))  (natural log-sum-exp, for backward),
+// with j running over all keys, or over j <= i when `causal` is set, and
+// hk = h / (H / H_kv) the key/value head of query head h (GQA; MHA when
+// H_kv = H). H_kv must divide H.
+//
+// Arguments (Q, K, V and O live in memory as [B, N, H, D], row-major):
+//   %Q : memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>  the [B, N, H, D] buffer
+//        seen as [B, H, N, D], strides [N*H*D, D, H*D, 1]
+//   %K, %V : likewise, [B, N, H_kv, D] seen as [B, H_kv, N, D]
+//   %O : bf16 output, [B, N, H, D] seen as [B, H, N, D]
+//   %L : memref<?x?x?xf32>  [B, H, N], contiguous
+//   %causal : i1
+// The permuted view is how a [B, N, H, D] tensor is addressed here: hk.load
+// and hk.load_async index the last two dimensions in tile units, so the
+// sequence dimension must be second to last. (HipKittens instead passes the
+// axis to load: load<1>(tile, gl, {b, i, h, 0}); the dialect has no such
+// axis, see examples/README.md.) The caller passes the strides of the
+// [B, N, H, D] buffer; nothing is copied.
+//
+// Grid: (ceildiv(N, 256), H, B), 8 waves. Wave w of workgroup (x, h, b) owns
+// query rows [256x + 32w, 256x + 32w + 32). N need not be a multiple of 32 or
+// 64: key columns at or past N are masked to -inf (hk.bounds_mask), rows past
+// N are computed on zero-filled Q and their stores are dropped.
+//
+// Mapping to HipKittens' GQA forward (kernels/attn/gqa, 8 waves, 32 query
+// rows per wave, KV blocks of 64, ping-pong schedule):
+//   * Q is loaded once into registers (16x32 row tiles: the A/B operand
+//     layout of the 16x16x32 MFMA, or two 16x16x16 MFMAs on gfx942);
+//   * K and V blocks are copied global -> LDS asynchronously by all 8 waves,
+//     double buffered (2 x 2 x 64xD bf16: 64 KiB at D = 128);
+//   * S^T = K Q^T is computed with mma_ABt into a 64x32 col accumulator.
+//     HipKittens computes the transposed scores for the same reason: the
+//     accumulator layout, relabelled by hk.transpose (no data movement), is
+//     exactly the col layout that P^T needs as the B operand of
+//     O^T += V^T P^T (mma_AtB), so P never moves between lanes;
+//   * the softmax works on S = transpose(S^T) (queries as rows, a row tile),
+//     in the log2 domain: s = S * log2(e) / sqrt(D), exp2 for exp;
+//   * O is kept as a 32xD row tile (the transpose of the O^T accumulator).
+//
+// Online softmax per KV block (m: running row max of s, l: running sum):
+//   m' = max(m, rowmax(s));  alpha = exp2(m - m');  P = exp2(s - m')
+//   l' = alpha * l + rowsum(P);  O' = alpha * O + P V
+// and at the end O / l, L = (m + log2(l)) * ln(2).
+// m starts at -inf and alpha at the first block is exp2(-inf) = 0. Every
+// query row has a finite m after the first block (key 0 is in bounds and is
+// never masked by causality), so m - m' is never -inf - (-inf).
+//
+// Causal: the KV loop stops after the last block holding a key <= the
+// workgroup's last query; inside it, hk.tril masks key > query to -inf.
+// Blocks fully masked for a wave give P = 0 and alpha = 1 (no change).
+//
+// Every KV step prefetches the block two steps ahead; prefetches past the
+// last block read zeros (or unused in-range blocks when causal) and are
+// waited for before the kernel ends.
+//
+// Schedule. The KV loop is an 8-wave ping-pong of four clusters per block j,
+// numbered 4j .. 4j+3: read stage j%2 into registers; scores and softmax;
+// refill stage j%2 with block j+2 and wait for this wave's copies of block
+// j+1; O += P V. hk-schedule ends every cluster with a barrier and runs
+// waves 4-7 one cluster behind waves 0-3, so an access in cluster i is
+// ordered before the accesses of every other wave in cluster i+2 or later,
+// but not in cluster i+1 (docs/schedules.md). Both hazards of the double
+// buffer are two clusters apart: stage j%2 is read in 4j and overwritten in
+// 4j+2; block j+1 is waited for in 4j+2 by each wave and read by all in
+// 4j+4 (hk.wait only covers the wave's own copies, so a later barrier is
+// what makes the others' visible). An earlier form waited, crossed a
+// barrier of its own and read in one cluster; staggered, that barrier paired
+// waves 0-3 after their wait with waves 4-7 still a cluster earlier, before
+// theirs, so waves 0-3 could read a stage whose other half had not landed.
+
+// Register tiles shared by both head sizes.
+!st_acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
+!s_rt = tensor<32x64xf32, #hk.rt<row, 16x16>>
+!p_rt = tensor<32x64xbf16, #hk.rt<row, 16x16>>
+!pt_rt = tensor<64x32xbf16, #hk.rt<col, 16x16>>
+!vec = tensor<32xf32, #hk.rv<row, #hk.rt<row, 16x16>>>
+
+// ---------------------------------------------------------------------------
+// D = 128: scale = log2(e) / sqrt(128) = 0.12751743082459868
+// ---------------------------------------------------------------------------
+!q_rt128 = tensor<32x128xbf16, #hk.rt<row, 16x32>>
+!kv_st2_128 = !hk.st<128x128xbf16, 16x32>
+!kv_st128 = !hk.st<64x128xbf16, 16x32>
+!k_rt128 = tensor<64x128xbf16, #hk.rt<row, 16x32>>
+!v_rt128 = tensor<64x128xbf16, #hk.rt<col, 16x16>>
+!o_rt128 = tensor<32x128xf32, #hk.rt<row, 16x16>>
+!ot_acc128 = tensor<128x32xf32, #hk.rt<col, 16x16>>
+!o_out128 = tensor<32x128xbf16, #hk.rt<row, 16x16>>
+!gmem128 = memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>
+
+hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
+                             %O: !gmem128, %L: memref<?x?x?xf32>,
+                             %causal_flag: i32) attributes {
+    waves = 8 : i32,
+    grid = #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)]
+                    -> (s0 ceildiv 256, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %zero_i32 = arith.constant 0 : i32
+  %causal = arith.cmpi ne, %causal_flag, %zero_i32 : i32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c63 = arith.constant 63 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %neginf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant dense<0.127517432> : !s_rt
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // K and V, two stages each; stage s is rows [64*s, 64*s + 64).
+  %ks = hk.alloc_shared : !kv_st2_128
+  %vs = hk.alloc_shared : !kv_st2_128
+
+  %qblk = hk.block_id x
+  %h = hk.block_id y
+  %b = hk.block_id z
+  %w = hk.wave_id
+
+  // GQA: key/value head of query head h.
+  %heads = memref.dim %Q, %c1 : !gmem128
+  %kv_heads = memref.dim %K, %c1 : !gmem128
+  %group = arith.divui %heads, %kv_heads : index
+  %hkv = arith.divui %h, %group : index
+
+  // This wave's 32 query rows, in units of 32 and of rows.
+  %qblk8 = arith.muli %qblk, %c8 : index
+  %qtile = arith.addi %qblk8, %w : index
+  %q0 = arith.muli %qtile, %c32 : index
+  %q_end = arith.addi %q0, %c32 : index
+
+  // KV blocks of 64: all of them, or when causal those holding a key <= the
+  // workgroup's last query 256*qblk + 255.
+  %n = memref.dim %Q, %c2 : !gmem128
+  %n_pad = arith.addi %n, %c63 : index
+  %nkv_all = arith.divui %n_pad, %c64 : index
+  %wg_q0 = arith.muli %qblk, %c256 : index
+  %wg_q_end = arith.addi %wg_q0, %c256 : index
+  %wg_pad = arith.addi %wg_q_end, %c63 : index
+  %nkv_wg = arith.divui %wg_pad, %c64 : index
+  %nkv_causal = arith.minui %nkv_all, %nkv_wg : index
+  %nkv = arith.select %causal, %nkv_causal, %nkv_all : index
+
+  %q = hk.load %Q[%b, %h, %qtile, %c0] : !gmem128 -> !q_rt128
+
+  // Prologue: KV blocks 0 and 1 into stages 0 and 1.
+  %ks0 = hk.subtile %ks[%c0, %c0] : !kv_st2_128 -> !kv_st128
+  %vs0 = hk.subtile %vs[%c0, %c0] : !kv_st2_128 -> !kv_st128
+  %ks1 = hk.subtile %ks[%c1, %c0] : !kv_st2_128 -> !kv_st128
+  %vs1 = hk.subtile %vs[%c1, %c0] : !kv_st2_128 -> !kv_st128
+  %tk0 = hk.load_async %K[%b, %hkv, %c0, %c0], %ks0 : !gmem128, !kv_st128
+  %tv0 = hk.load_async %V[%b, %hkv, %c0, %c0], %vs0 : !gmem128, !kv_st128
+  %tk1 = hk.load_async %K[%b, %hkv, %c1, %c0], %ks1 : !gmem128, !kv_st128
+  %tv1 = hk.load_async %V[%b, %hkv, %c1, %c0], %vs1 : !gmem128, !kv_st128
+  // Block 0 in LDS for every wave before the loop reads it.
+  hk.wait %tk0, %tv0
+  hk.barrier
+
+  // Four clusters per KV block j, numbered 4j .. 4j+3. The tokens carried
+  // are those of block j + 1.
+  %res:5 = hk.ping_pong -> !o_rt128, !vec, !vec, !hk.token, !hk.token {
+    %r:5 = scf.for %j = %c0 to %nkv step %c1
+        iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec,
+                  %tkn = %tk1, %tvn = %tv1)
+        -> (!o_rt128, !vec, !vec, !hk.token, !hk.token) {
+      %s = arith.remui %j, %c2 : index
+      %k_stage = hk.subtile %ks[%s, %c0] : !kv_st2_128 -> !kv_st128
+      %v_stage = hk.subtile %vs[%s, %c0] : !kv_st2_128 -> !kv_st128
+      %k0 = arith.muli %j, %c64 : index
+
+      // 4j: block j, waited for in cluster 4j-2 (the prologue for j = 0).
+      %kt, %vt = hk.cluster memory -> !k_rt128, !v_rt128 {
+        %kr = hk.load %k_stage : !kv_st128 -> !k_rt128
+        %vr = hk.load %v_stage : !kv_st128 -> !v_rt128
+        hk.yield %kr, %vr : !k_rt128, !v_rt128
+      }
+
+      // 4j+1: scores, queries as rows, in the log2 domain; online softmax.
+      %p, %mn, %ln, %alpha = hk.cluster compute -> !s_rt, !vec, !vec, !vec {
+        %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
+        %sr = hk.transpose %st : !st_acc -> !s_rt
+        %s2 = arith.mulf %sr, %scale : !s_rt
+        %s3 = hk.bounds_mask %s2 at [%q0, %k0] within [%q_end, %n]
+            fill %neginf : !s_rt
+        %s4 = scf.if %causal -> !s_rt {
+          %sc = hk.tril %s3 at [%q0, %k0] fill %neginf : !s_rt
+          scf.yield %sc : !s_rt
+        } else {
+          scf.yield %s3 : !s_rt
+        }
+        %mx = hk.row_reduce max %s4 init %m : !s_rt -> !vec
+        %dm = arith.subf %m, %mx : !vec
+        %al = math.exp2 %dm : !vec
+        %sd = hk.row_broadcast sub %s4, %mx : !s_rt, !vec
+        %e = math.exp2 %sd : !s_rt
+        %la = arith.mulf %l, %al : !vec
+        %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+        hk.yield %e, %mx, %sum, %al : !s_rt, !vec, !vec, !vec
+      }
+
+      // 4j+2: every wave has read stage s (in 4j): refill it with block
+      // j + 2. Then wait for this wave's copies of block j + 1, which every
+      // wave reads in 4j+4, two clusters on.
+      %nk, %nv = hk.cluster memory -> !hk.token, !hk.token {
+        %j2 = arith.addi %j, %c2 : index
+        %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage : !gmem128, !kv_st128
+        %t1 = hk.load_async %V[%b, %hkv, %j2, %c0], %v_stage : !gmem128, !kv_st128
+        hk.wait %tkn, %tvn
+        hk.yield %t0, %t1 : !hk.token, !hk.token
+      }
+
+      // 4j+3: O = alpha * O + P V, as O^T = alpha * O^T + V^T P^T.
+      %o2 = hk.cluster compute -> !o_rt128 {
+        %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
+        %pb = arith.truncf %p : !s_rt to !p_rt
+        %pt = hk.transpose %pb : !p_rt -> !pt_rt
+        %ot = hk.transpose %oa : !o_rt128 -> !ot_acc128
+        %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt128, !pt_rt, !ot_acc128
+        %on = hk.transpose %ot2 : !ot_acc128 -> !o_rt128
+        hk.yield %on : !o_rt128
+      }
+      scf.yield %o2, %mn, %ln, %nk, %nv
+          : !o_rt128, !vec, !vec, !hk.token, !hk.token
+    }
+    hk.yield %r#0, %r#1, %r#2, %r#3, %r#4
+        : !o_rt128, !vec, !vec, !hk.token, !hk.token
+  }
+  hk.wait %res#3, %res#4
+
+  // O / l, and the natural-log LSE (m + log2 l) * ln 2.
+  %of = hk.row_broadcast div %res#0, %res#2 : !o_rt128, !vec
+  %ob = arith.truncf %of : !o_rt128 to !o_out128
+  hk.store %ob, %O[%b, %h, %qtile, %c0] : !o_out128, !gmem128
+  %log_l = math.log2 %res#2 : !vec
+  %lse2 = arith.addf %res#1, %log_l : !vec
+  %lse = arith.mulf %lse2, %ln2 : !vec
+  hk.store %lse, %L[%b, %h, %qtile] : !vec, memref<?x?x?xf32>
+  hk.return
+}
+
+// ---------------------------------------------------------------------------
+// D = 64: scale = log2(e) / sqrt(64) = 0.18033688011112042
+// ---------------------------------------------------------------------------
+!q_rt64 = tensor<32x64xbf16, #hk.rt<row, 16x32>>
+!kv_st2_64 = !hk.st<128x64xbf16, 16x32>
+!kv_st64 = !hk.st<64x64xbf16, 16x32>
+!k_rt64 = tensor<64x64xbf16, #hk.rt<row, 16x32>>
+!v_rt64 = tensor<64x64xbf16, #hk.rt<col, 16x16>>
+!o_rt64 = tensor<32x64xf32, #hk.rt<row, 16x16>>
+!ot_acc64 = tensor<64x32xf32, #hk.rt<col, 16x16>>
+!o_out64 = tensor<32x64xbf16, #hk.rt<row, 16x16>>
+!gmem64 = memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>
+
+hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
+                             %O: !gmem64, %L: memref<?x?x?xf32>,
+                             %causal_flag: i32) attributes {
+    waves = 8 : i32,
+    grid = #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)]
+                    -> (s0 ceildiv 256, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %zero_i32 = arith.constant 0 : i32
+  %causal = arith.cmpi ne, %causal_flag, %zero_i32 : i32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c63 = arith.constant 63 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %neginf = arith.constant 0xFF800000 : f32
+  %scale = arith.constant dense<0.180336878> : !s_rt
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt64
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // K and V, two stages each; stage s is rows [64*s, 64*s + 64).
+  %ks = hk.alloc_shared : !kv_st2_64
+  %vs = hk.alloc_shared : !kv_st2_64
+
+  %qblk = hk.block_id x
+  %h = hk.block_id y
+  %b = hk.block_id z
+  %w = hk.wave_id
+
+  // GQA: key/value head of query head h.
+  %heads = memref.dim %Q, %c1 : !gmem64
+  %kv_heads = memref.dim %K, %c1 : !gmem64
+  %group = arith.divui %heads, %kv_heads : index
+  %hkv = arith.divui %h, %group : index
+
+  // This wave's 32 query rows, in units of 32 and of rows.
+  %qblk8 = arith.muli %qblk, %c8 : index
+  %qtile = arith.addi %qblk8, %w : index
+  %q0 = arith.muli %qtile, %c32 : index
+  %q_end = arith.addi %q0, %c32 : index
+
+  // KV blocks of 64: all of them, or when causal those holding a key <= the
+  // workgroup's last query 256*qblk + 255.
+  %n = memref.dim %Q, %c2 : !gmem64
+  %n_pad = arith.addi %n, %c63 : index
+  %nkv_all = arith.divui %n_pad, %c64 : index
+  %wg_q0 = arith.muli %qblk, %c256 : index
+  %wg_q_end = arith.addi %wg_q0, %c256 : index
+  %wg_pad = arith.addi %wg_q_end, %c63 : index
+  %nkv_wg = arith.divui %wg_pad, %c64 : index
+  %nkv_causal = arith.minui %nkv_all, %nkv_wg : index
+  %nkv = arith.select %causal, %nkv_causal, %nkv_all : index
+
+  %q = hk.load %Q[%b, %h, %qtile, %c0] : !gmem64 -> !q_rt64
+
+  // Prologue: KV blocks 0 and 1 into stages 0 and 1.
+  %ks0 = hk.subtile %ks[%c0, %c0] : !kv_st2_64 -> !kv_st64
+  %vs0 = hk.subtile %vs[%c0, %c0] : !kv_st2_64 -> !kv_st64
+  %ks1 = hk.subtile %ks[%c1, %c0] : !kv_st2_64 -> !kv_st64
+  %vs1 = hk.subtile %vs[%c1, %c0] : !kv_st2_64 -> !kv_st64
+  %tk0 = hk.load_async %K[%b, %hkv, %c0, %c0], %ks0 : !gmem64, !kv_st64
+  %tv0 = hk.load_async %V[%b, %hkv, %c0, %c0], %vs0 : !gmem64, !kv_st64
+  %tk1 = hk.load_async %K[%b, %hkv, %c1, %c0], %ks1 : !gmem64, !kv_st64
+  %tv1 = hk.load_async %V[%b, %hkv, %c1, %c0], %vs1 : !gmem64, !kv_st64
+  // Block 0 in LDS for every wave before the loop reads it.
+  hk.wait %tk0, %tv0
+  hk.barrier
+
+  // Four clusters per KV block j, numbered 4j .. 4j+3. The tokens carried
+  // are those of block j + 1.
+  %res:5 = hk.ping_pong -> !o_rt64, !vec, !vec, !hk.token, !hk.token {
+    %r:5 = scf.for %j = %c0 to %nkv step %c1
+        iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec,
+                  %tkn = %tk1, %tvn = %tv1)
+        -> (!o_rt64, !vec, !vec, !hk.token, !hk.token) {
+      %s = arith.remui %j, %c2 : index
+      %k_stage = hk.subtile %ks[%s, %c0] : !kv_st2_64 -> !kv_st64
+      %v_stage = hk.subtile %vs[%s, %c0] : !kv_st2_64 -> !kv_st64
+      %k0 = arith.muli %j, %c64 : index
+
+      // 4j: block j, waited for in cluster 4j-2 (the prologue for j = 0).
+      %kt, %vt = hk.cluster memory -> !k_rt64, !v_rt64 {
+        %kr = hk.load %k_stage : !kv_st64 -> !k_rt64
+        %vr = hk.load %v_stage : !kv_st64 -> !v_rt64
+        hk.yield %kr, %vr : !k_rt64, !v_rt64
+      }
+
+      // 4j+1: scores, queries as rows, in the log2 domain; online softmax.
+      %p, %mn, %ln, %alpha = hk.cluster compute -> !s_rt, !vec, !vec, !vec {
+        %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
+        %sr = hk.transpose %st : !st_acc -> !s_rt
+        %s2 = arith.mulf %sr, %scale : !s_rt
+        %s3 = hk.bounds_mask %s2 at [%q0, %k0] within [%q_end, %n]
+            fill %neginf : !s_rt
+        %s4 = scf.if %causal -> !s_rt {
+          %sc = hk.tril %s3 at [%q0, %k0] fill %neginf : !s_rt
+          scf.yield %sc : !s_rt
+        } else {
+          scf.yield %s3 : !s_rt
+        }
+        %mx = hk.row_reduce max %s4 init %m : !s_rt -> !vec
+        %dm = arith.subf %m, %mx : !vec
+        %al = math.exp2 %dm : !vec
+        %sd = hk.row_broadcast sub %s4, %mx : !s_rt, !vec
+        %e = math.exp2 %sd : !s_rt
+        %la = arith.mulf %l, %al : !vec
+        %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+        hk.yield %e, %mx, %sum, %al : !s_rt, !vec, !vec, !vec
+      }
+
+      // 4j+2: every wave has read stage s (in 4j): refill it with block
+      // j + 2. Then wait for this wave's copies of block j + 1, which every
+      // wave reads in 4j+4, two clusters on.
+      %nk, %nv = hk.cluster memory -> !hk.token, !hk.token {
+        %j2 = arith.addi %j, %c2 : index
+        %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage : !gmem64, !kv_st64
+        %t1 = hk.load_async %V[%b, %hkv, %j2, %c0], %v_stage : !gmem64, !kv_st64
+        hk.wait %tkn, %tvn
+        hk.yield %t0, %t1 : !hk.token, !hk.token
+      }
+
+      // 4j+3: O = alpha * O + P V, as O^T = alpha * O^T + V^T P^T.
+      %o2 = hk.cluster compute -> !o_rt64 {
+        %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
+        %pb = arith.truncf %p : !s_rt to !p_rt
+        %pt = hk.transpose %pb : !p_rt -> !pt_rt
+        %ot = hk.transpose %oa : !o_rt64 -> !ot_acc64
+        %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt64, !pt_rt, !ot_acc64
+        %on = hk.transpose %ot2 : !ot_acc64 -> !o_rt64
+        hk.yield %on : !o_rt64
+      }
+      scf.yield %o2, %mn, %ln, %nk, %nv
+          : !o_rt64, !vec, !vec, !hk.token, !hk.token
+    }
+    hk.yield %r#0, %r#1, %r#2, %r#3, %r#4
+        : !o_rt64, !vec, !vec, !hk.token, !hk.token
+  }
+  hk.wait %res#3, %res#4
+
+  // O / l, and the natural-log LSE (m + log2 l) * ln 2.
+  %of = hk.row_broadcast div %res#0, %res#2 : !o_rt64, !vec
+  %ob = arith.truncf %of : !o_rt64 to !o_out64
+  hk.store %ob, %O[%b, %h, %qtile, %c0] : !o_out64, !gmem64
+  %log_l = math.log2 %res#2 : !vec
+  %lse2 = arith.addf %res#1, %log_l : !vec
+  %lse = arith.mulf %lse2, %ln2 : !vec
+  hk.store %lse, %L[%b, %h, %qtile] : !vec, memref<?x?x?xf32>
+  hk.return
+}
