@@ -20,7 +20,7 @@ const DTypeEntry kDTypes[] = {
     {HKRT_DTYPE_I32, "i32", 4},          {HKRT_DTYPE_I64, "i64", 8},
     {HKRT_DTYPE_INDEX, "index", 8},      {HKRT_DTYPE_F8E4M3FNUZ, "f8E4M3FNUZ", 1},
     {HKRT_DTYPE_F8E5M2FNUZ, "f8E5M2FNUZ", 1}, {HKRT_DTYPE_F8E4M3FN, "f8E4M3FN", 1},
-    {HKRT_DTYPE_F8E5M2, "f8E5M2", 1},
+    {HKRT_DTYPE_F8E5M2, "f8E5M2", 1}, {HKRT_DTYPE_BOOL, "i1", 1},
 };
 } // namespace
 
@@ -69,6 +69,9 @@ void KernelInfo::validate() const {
                         " (at most " + std::to_string(HKRT_MAX_RANK) + ")");
     if (a.kind == HKRT_ARG_SCALAR && a.rank != 0)
       invalid(name, which + " is a scalar with a rank");
+    // Memrefs of i1 have no agreed storage (bytes, or bits).
+    if (a.kind == HKRT_ARG_MEMREF && a.dtype == HKRT_DTYPE_BOOL)
+      invalid(name, which + " is a memref of i1; only scalar i1 is supported");
   }
   for (size_t s = 0; s < gridSymbols.size(); ++s) {
     const GridSymbol &g = gridSymbols[s];
@@ -78,7 +81,8 @@ void KernelInfo::validate() const {
                         " of " + std::to_string(args.size()));
     const ArgInfo &a = args[g.arg];
     if (g.isScalar()) {
-      if (a.kind != HKRT_ARG_SCALAR || a.dtype == HKRT_DTYPE_BF16 ||
+      if (a.kind != HKRT_ARG_SCALAR || a.dtype == HKRT_DTYPE_BOOL ||
+          a.dtype == HKRT_DTYPE_BF16 ||
           a.dtype == HKRT_DTYPE_F16 || a.dtype == HKRT_DTYPE_F32 ||
           a.dtype == HKRT_DTYPE_F64)
         invalid(name, which + " = arg(" + std::to_string(g.arg) +

@@ -41,6 +41,7 @@ ScalarSlot scalarValue(const hkrt_arg &a) {
   ScalarSlot s;
   memset(&s, 0, sizeof(s));
   switch (a.dtype) {
+  case HKRT_DTYPE_BOOL: s.i8 = a.i != 0; break;
   case HKRT_DTYPE_I8: s.i8 = int8_t(a.i); break;
   case HKRT_DTYPE_I16: s.i16 = int16_t(a.i); break;
   case HKRT_DTYPE_I32: s.i32 = int32_t(a.i); break;

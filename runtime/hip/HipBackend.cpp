@@ -243,6 +243,11 @@ std::vector<char> packArguments(const std::vector<LaunchArg> &args) {
       put(&f, 4, 4);
     } else if (arg.dtype == HKRT_DTYPE_F64) {
       put(&arg.f, 8);
+    } else if (arg.dtype == HKRT_DTYPE_BOOL) {
+      // An i1 kernel argument is one byte (.size 1 in the code object's
+      // .args) of which the kernel tests bit 0 (s_bitcmp1_b32 ..., 0).
+      uint8_t flag = arg.i != 0;
+      put(&flag, 1, 1);
     } else if (arg.dtype == HKRT_DTYPE_I8 || arg.dtype == HKRT_DTYPE_I16 ||
                arg.dtype == HKRT_DTYPE_I32 || arg.dtype == HKRT_DTYPE_I64 ||
                arg.dtype == HKRT_DTYPE_INDEX) {

@@ -108,4 +108,41 @@ TEST_F(Extraction, NamesFromArgumentAttributes) {
   EXPECT_EQ(info->grid[0].evaluate({10}), 4);
 }
 
+TEST_F(Extraction, AttentionCausalFlagIsABoolScalar) {
+  // The last kernel of the file: attention_fwd_d64(Q, K, V, O, L, causal).
+  KernelOp k = kernel("attention_fwd.mlir");
+  ASSERT_TRUE(k);
+  FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
+  ASSERT_TRUE(succeeded(info));
+  EXPECT_EQ(info->name, "attention_fwd_d64");
+  ASSERT_EQ(info->args.size(), 6u);
+  EXPECT_EQ(info->args[4].dtype, HKRT_DTYPE_F32);
+  EXPECT_EQ(info->args[5].name, "causal");
+  EXPECT_EQ(info->args[5].kind, HKRT_ARG_SCALAR);
+  EXPECT_EQ(info->args[5].dtype, HKRT_DTYPE_BOOL);
+  auto back = ::hk::rt::kernelInfoFromJson(::hk::rt::kernelInfoToJson({*info}));
+  EXPECT_EQ(back[0].args[5].dtype, HKRT_DTYPE_BOOL);
+}
+
+TEST_F(Extraction, MemrefOfBoolIsAnError) {
+  const char *src = R"mlir(
+    hk.kernel @k(%m: memref<?xi1>) attributes {waves = 1 : i32,
+                                               grid = #hk.grid<[] -> (1)>} {
+      hk.return
+    })mlir";
+  module = parseSourceString<ModuleOp>(src, &ctx);
+  ASSERT_TRUE(module);
+  KernelOp k;
+  module->walk([&](KernelOp op) { k = op; });
+  std::string message;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    message = d.str();
+    return success();
+  });
+  EXPECT_TRUE(failed(extractKernelInfo(k)));
+  // Diagnostics quote types.
+  EXPECT_EQ(message, "'hk.kernel' op argument 0 has type 'memref<?xi1>': the "
+                     "runtime passes i1 as a scalar only");
+}
+
 } // namespace

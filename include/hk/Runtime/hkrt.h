@@ -49,6 +49,8 @@ typedef enum hkrt_dtype {
   HKRT_DTYPE_F8E5M2FNUZ,
   HKRT_DTYPE_F8E4M3FN,
   HKRT_DTYPE_F8E5M2,
+  /* i1: scalar arguments only (hkrt_arg_int, nonzero meaning true). */
+  HKRT_DTYPE_BOOL,
   HKRT_DTYPE_COUNT
 } hkrt_dtype;
 

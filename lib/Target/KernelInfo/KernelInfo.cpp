@@ -25,6 +25,7 @@ static std::optional<hkrt_dtype> dtypeOf(Type t) {
   if (isa<Float8E5M2FNUZType>(t)) return HKRT_DTYPE_F8E5M2FNUZ;
   if (isa<Float8E4M3FNType>(t)) return HKRT_DTYPE_F8E4M3FN;
   if (isa<Float8E5M2Type>(t)) return HKRT_DTYPE_F8E5M2;
+  if (t.isInteger(1)) return HKRT_DTYPE_BOOL;
   return std::nullopt;
 }
 
@@ -81,6 +82,10 @@ FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(KernelOp kernel) {
       arg.kind = HKRT_ARG_SCALAR;
     }
     auto dtype = dtypeOf(element);
+    if (dtype == HKRT_DTYPE_BOOL && arg.kind == HKRT_ARG_MEMREF)
+      return kernel.emitOpError("argument ")
+             << i << " has type " << type
+             << ": the runtime passes i1 as a scalar only";
     if (!dtype)
       return kernel.emitOpError("argument ")
              << i << " has type " << type << ", which the runtime cannot pass";
