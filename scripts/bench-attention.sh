@@ -10,16 +10,10 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 RUN="$BUILD_DIR/bin/hk-run"
-HKC="$BUILD_DIR/bin/hkc"
-[[ -x $RUN && -x $HKC ]] || { echo "error: hk-run or hkc not built in $BUILD_DIR"; exit 1; }
+[[ -x $RUN ]] || { echo "error: $RUN not built"; exit 1; }
 
-# Until hkrt passes i1 arguments, the kernel is the example with an i32
-# causal flag (what the library's launcher passes meanwhile).
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
-"$HKC" "$ROOT/test/Run/Inputs/attention_fwd_i32.mlir" --chip gfx942,gfx950 \
-  --emit=artifact -o "$TMP/attention_fwd" || exit 1
-ART=(--artifact "$TMP/attention_fwd.hkrt" --kernel attention_fwd)
 
 PIN=()
 if command -v taskset >/dev/null; then
@@ -33,7 +27,7 @@ status=0
 for chip in gfx942 gfx950; do
   start=$(date +%s.%N)
   times="$( { TIMEFORMAT='user %U s, sys %S s'; time "${PIN[@]}" "$RUN" \
-    "${ART[@]}" --shape 1,4,4,512,128,0 --chip "$chip" --backend emulator \
+    attention_fwd --shape 1,4,4,512,128,0 --chip "$chip" --backend emulator \
     >"$TMP/out" 2>&1; } 2>&1 )" || status=1
   end=$(date +%s.%N)
   tail -n 1 "$TMP/out"

@@ -72,11 +72,9 @@ inline hkrt_arg view(const hkrt::Buffer &buf, hkrt_dtype dtype, int64_t B,
   return hkrt_arg_memref(buf.get(), dtype, 4, sizes, strides);
 }
 
-/// The `causal` argument. The examples take an i1; hkrt passes it as i1
-/// once it has that dtype. Until then the kernels are run from i32-flag
-/// copies (test/Run/Inputs/attention_*_i32.mlir).
+/// The `causal` argument, an i1.
 inline hkrt_arg causalFlag(bool causal) {
-  return hkrt_arg_int(HKRT_DTYPE_I32, causal ? 1 : 0);
+  return hkrt_arg_int(HKRT_DTYPE_BOOL, causal ? 1 : 0);
 }
 
 /// Fills p[0, N) with softmax_j(Q_i . K_j / sqrt(D)) of query row i of head
