@@ -49,12 +49,25 @@ const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder, Value memref) {
   GlobalBuffer g;
   g.sizes.assign(meta.getSizes().begin(), meta.getSizes().end());
   g.strides.assign(meta.getStrides().begin(), meta.getStrides().end());
-  // The first offset past the data: max over dimensions of size * stride.
+  // The first offset past the data: one past the last element,
+  // 1 + sum over dimensions of (size - 1) * stride, or 0 if any size is 0.
+  // (max of size * stride would reach past the last row of a view whose row
+  // stride is longer than its row.)
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value last = zero, empty;
   for (auto [size, stride] : llvm::zip(g.sizes, g.strides)) {
-    Value span = arith::MulIOp::create(builder, loc, size, stride);
-    g.extent =
-        g.extent ? arith::MaxUIOp::create(builder, loc, g.extent, span) : span;
+    Value isEmpty = arith::CmpIOp::create(builder, loc,
+                                          arith::CmpIPredicate::eq, size, zero);
+    empty = empty ? arith::OrIOp::create(builder, loc, empty, isEmpty)
+                  : isEmpty;
+    Value reach = arith::MulIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, size, one), stride);
+    last = arith::AddIOp::create(builder, loc, last, reach);
   }
+  g.extent = arith::AddIOp::create(builder, loc, last, one);
+  if (empty)
+    g.extent = arith::SelectOp::create(builder, loc, empty, zero, g.extent);
   // Buffer loads of several dwords are range checked per dword: a dword
   // holding the memref's last element and bytes past it would read 0. The
   // range therefore reaches the few elements that can complete such a dword

@@ -8,8 +8,7 @@
 // CHECK-LABEL: gpu.func @acc
 // CHECK-SAME: (%[[DQ:.*]]: memref<?x?x?xf32>, %[[B:.*]]: index, %[[I:.*]]: index, %[[J:.*]]: index)
 // CHECK: %[[BASE:.*]], %{{.*}}, %[[SIZES:.*]]:3, %[[STRIDES:.*]]:3 = memref.extract_strided_metadata %[[DQ]]
-// CHECK: arith.maxui
-// CHECK: %[[EXT:.*]] = arith.maxui
+// CHECK: %[[EXT:.*]] = arith.select
 // CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast
 // CHECK: %[[G:.*]] = arith.divui %{{.*}}, %c16
 // CHECK: %[[LROW:.*]] = arith.muli %[[G]], %c4

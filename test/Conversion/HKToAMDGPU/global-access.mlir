@@ -5,14 +5,23 @@
 // col 16x16 (E = 4): lane l holds column l % 16, rows 4 * (l / 16) + 0..3.
 
 // One buffer per memref, made at entry over the memref's whole extent
-// (max of size * stride over the dimensions), plus one bf16 element so that
-// a dword holding the last element is in range (global-tail.mlir).
+// (one past its last element: 1 + sum of (size - 1) * stride, 0 if a size is
+// 0), plus one bf16 element so that a dword holding the last element is in
+// range (global-tail.mlir).
 // CHECK-LABEL: gpu.func @load_row
 // CHECK-SAME: (%[[A:.*]]: memref<?x?xbf16>, %[[I:.*]]: index, %[[J:.*]]: index)
 // CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata %[[A]]
-// CHECK: %[[SPAN0:.*]] = arith.muli %[[SZ]]#0, %[[ST]]#0
-// CHECK: %[[SPAN1:.*]] = arith.muli %[[SZ]]#1, %[[ST]]#1
-// CHECK: %[[SPAN:.*]] = arith.maxui %[[SPAN0]], %[[SPAN1]]
+// CHECK: %[[E0:.*]] = arith.cmpi eq, %[[SZ]]#0, %[[C0:.*]] : index
+// CHECK: %[[L0:.*]] = arith.subi %[[SZ]]#0, %[[C1:.*]] : index
+// CHECK: %[[R0:.*]] = arith.muli %[[L0]], %[[ST]]#0
+// CHECK: %[[S0:.*]] = arith.addi %[[C0]], %[[R0]]
+// CHECK: %[[E1:.*]] = arith.cmpi eq, %[[SZ]]#1, %[[C0]] : index
+// CHECK: %[[EMPTY:.*]] = arith.ori %[[E0]], %[[E1]]
+// CHECK: %[[L1:.*]] = arith.subi %[[SZ]]#1, %[[C1]] : index
+// CHECK: %[[R1:.*]] = arith.muli %[[L1]], %[[ST]]#1
+// CHECK: %[[LAST:.*]] = arith.addi %[[S0]], %[[R1]]
+// CHECK: %[[END:.*]] = arith.addi %[[LAST]], %[[C1]]
+// CHECK: %[[SPAN:.*]] = arith.select %[[EMPTY]], %[[C0]], %[[END]] : index
 // CHECK: %[[EXT:.*]] = arith.addi %[[SPAN]], %{{.*}} : index
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [%[[EXT]]], strides: [1]
 // CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast %[[FLAT]] resetOffset

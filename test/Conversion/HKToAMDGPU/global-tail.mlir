@@ -14,7 +14,7 @@
 // bf16: span + 1. Load, store and the per-element edge stores all use it.
 // CHECK-LABEL: gpu.func @tail_bf16
 // CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata
-// CHECK: %[[SPAN:.*]] = arith.maxui
+// CHECK: %[[SPAN:.*]] = arith.select
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[EXT:.*]] = arith.addi %[[SPAN]], %[[C1]] : index
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFF]]], sizes: [%[[EXT]]], strides: [1]
@@ -37,7 +37,7 @@ hk.kernel @tail_bf16(%A: memref<?x?xbf16>, %i: index) attributes {waves = 1 : i3
 
 // fp8: span + 3.
 // CHECK-LABEL: gpu.func @tail_f8
-// CHECK: %[[SPAN:.*]] = arith.maxui
+// CHECK: %[[SPAN:.*]] = arith.select
 // CHECK: %[[C3:.*]] = arith.constant 3 : index
 // CHECK: %[[EXT:.*]] = arith.addi %[[SPAN]], %[[C3]] : index
 // CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%[[EXT]]], strides: [1]
@@ -55,7 +55,7 @@ hk.kernel @tail_f8(%A: memref<?x?xf8E4M3FN>, %i: index) attributes {waves = 1 : 
 
 // f32: every access starts on a dword of the buffer, nothing to extend.
 // CHECK-LABEL: gpu.func @tail_f32
-// CHECK: %[[EXT:.*]] = arith.maxui
+// CHECK: %[[EXT:.*]] = arith.select
 // CHECK-NOT: arith.addi
 // CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%[[EXT]]], strides: [1]
 // CHECK: amdgpu.fat_raw_buffer_cast

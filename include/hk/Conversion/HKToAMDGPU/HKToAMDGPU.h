@@ -20,7 +20,8 @@
 namespace mlir::hk {
 
 /// A global memref seen as a buffer: its flat fat-buffer view, its sizes and
-/// strides (in elements), and its extent, the first offset past its data.
+/// strides (in elements), and its extent: the first offset past its data plus
+/// the elements that complete the last dword (see getBuffer).
 struct GlobalBuffer {
   Value buffer;
   SmallVector<Value> sizes, strides;
