@@ -2,12 +2,18 @@
 //
 // hk-run KERNEL [--shape S] [--eps E] [--chip C] [--backend B] [--seed N]
 // hk-run --artifact FILE.hkrt --kernel NAME ...
+// hk-run --artifact FILE.hkrt --kernel NAME --launch-only --args A1,A2,...
 //
 // Draws seeded random inputs, launches the kernel through hkrt, compares every
 // output with the float64 reference within the kernel's tolerance
 // (runtime/kernels/Tolerances.h) and prints the errors, the tolerance and its
 // reason, PASS or FAIL and the time. Exit status: 0 PASS, 1 FAIL or error.
+// --launch-only runs any kernel of an artifact, reference or not, with
+// arguments built from its metadata (LaunchOnly.cpp): a kernel fault the
+// emulator catches is an error.
 //===----------------------------------------------------------------------===//
+
+#include "LaunchOnly.h"
 
 #include "hk/Runtime/Kernels.h"
 
@@ -25,6 +31,7 @@ namespace {
 
 const char *kUsage = R"(usage: hk-run KERNEL [options]
        hk-run --artifact FILE.hkrt --kernel NAME [options]
+       hk-run --artifact FILE.hkrt --kernel NAME --launch-only --args A1,...
        hk-run --list
 
 Runs a kernel of the library (the examples compiled at build time into
@@ -53,6 +60,21 @@ Options:
                          $HK_KERNELS_DIR, else %s)
   --tolerance-scale X    multiply every tolerance by X (to show that the
                          check fails when the tolerance is too tight)
+  --launch-only          launch --kernel (an hk.kernel or gpu.func symbol)
+                         from --artifact, with or without a reference: no
+                         check, only the launch. Its memref arguments get
+                         seeded random contents (floats k/256 in [-1, 1),
+                         integers in [0, 16), fp8 small finite values), the
+                         grid comes from the kernel's metadata. Prints the
+                         grid and LAUNCHED or FAULT with the time; a kernel
+                         fault the emulator catches (barrier count mismatch,
+                         deadlock, LDS out of range, LDS race, a collective
+                         reached by part of a wave) is reported with its
+                         kernel, workgroup and wave, exit status 1
+  --args A1,A2,...       with --launch-only: one item per kernel argument,
+                         in order; a memref's sizes joined by x (256x128,
+                         its rank's count; empty for rank 0), a scalar's
+                         value (i1: 0 or 1)
   --list                 print the kernels and exit
   --help                 this text
 
@@ -67,7 +89,9 @@ struct Options {
   std::optional<double> eps;
   uint32_t seed = 1;
   double toleranceScale = 1.0;
+  std::optional<std::string> args;
   bool list = false;
+  bool launchOnly = false;
 };
 
 std::string kernelList() {
@@ -158,6 +182,10 @@ Options parseArgs(int argc, char **argv) {
       o.kernel = value();
     } else if (a == "--kernel-dir") {
       o.kernelDir = value();
+    } else if (a == "--launch-only") {
+      o.launchOnly = true;
+    } else if (a == "--args") {
+      o.args = value();
     } else if (a == "--tolerance-scale") {
       o.toleranceScale = parseNumber(a, value());
     } else if (!a.empty() && a[0] == '-') {
@@ -209,6 +237,18 @@ std::string shapeText(const KernelEntry &e, const Problem &p) {
   return s;
 }
 
+/// --launch-only: the options that apply to it, then the launch.
+int runLaunchOnly(const Options &o) {
+  if (o.artifact.empty())
+    throw std::invalid_argument("--launch-only needs --artifact FILE.hkrt");
+  if (o.shape || o.eps || o.toleranceScale != 1.0)
+    throw std::invalid_argument(
+        "--shape, --eps and --tolerance-scale belong to the reference check; "
+        "--launch-only takes --args");
+  hkrt::Device dev = openDevice(o);
+  return hk::run::launchOnly(dev, o.artifact, o.kernel, o.args, o.seed);
+}
+
 int run(const Options &o) {
   if (o.list) {
     std::fputs(kernelList().c_str(), stdout);
@@ -216,6 +256,10 @@ int run(const Options &o) {
   }
   if (o.kernel.empty())
     throw std::invalid_argument("no kernel named (see --help)");
+  if (o.launchOnly)
+    return runLaunchOnly(o);
+  if (o.args)
+    throw std::invalid_argument("--args needs --launch-only");
   const KernelEntry *entry = findKernel(o.kernel);
   if (!entry)
     throw std::invalid_argument("no reference for a kernel named '" +

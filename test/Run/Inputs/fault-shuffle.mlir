@@ -1,0 +1,36 @@
+// A planted fault: a wave-collective op reached by part of a wave. Lanes
+// 0-31 of each wave branch to a gpu.shuffle xor 1 that lanes 32-63 skip
+// (they return), so lanes 0-31 wait at the shuffle for lanes that have
+// finished. y[i] = x[i ^ 1] for lanes 0-31 of each wave.
+//
+// Written with cf.cond_br: convert-lane-to-emulator runs both sides of a
+// divergent scf.if for the whole wave when its collectives are at the top
+// level of the branch (as the GPU does under an exec mask), so a shuffle
+// directly inside such an scf.if runs in all 64 lanes and is no fault
+// (docs/emulator.md, Limits).
+module attributes {gpu.container_module} {
+  gpu.module @fault_shuffle_module {
+    gpu.func @fault_shuffle(%x: memref<?xf32>, %y: memref<?xf32>) kernel
+        attributes {
+        hk.grid = #hk.grid<[dim(0, 0)] -> (s0 ceildiv 64)>, hk.waves = 1 : i32,
+        known_block_size = array<i32: 64, 1, 1>} {
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %one = arith.constant 1 : i32
+      %width = arith.constant 64 : i32
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %base = arith.muli %bid, %c64 : index
+      %i = arith.addi %base, %tid : index
+      %v = memref.load %x[%i] : memref<?xf32>
+      %low = arith.cmpi ult, %tid, %c32 : index
+      cf.cond_br %low, ^exchange, ^done
+    ^exchange:
+      %s, %ok = gpu.shuffle xor %v, %one, %width : f32
+      memref.store %s, %y[%i] : memref<?xf32>
+      cf.br ^done
+    ^done:
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,278 @@
+//===- LaunchOnly.cpp - hk-run --launch-only ------------------------------===//
+//
+// The kernel's metadata (argument kinds, dtypes, ranks; the grid over
+// argument sizes and scalar values) says what to build from --args: a
+// buffer of seeded random contents per memref, a value per scalar. hkrt then
+// checks the arguments and computes the grid as for any launch; the grid is
+// also evaluated here only to print it.
+//===----------------------------------------------------------------------===//
+
+#include "LaunchOnly.h"
+
+#include "hk/Runtime/Artifact.h"
+#include "hk/Runtime/Kernels.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+namespace hk::run {
+namespace {
+
+using rt::ArgInfo;
+using rt::KernelInfo;
+
+/// `text` split at every `sep`, empty items kept ("" gives one empty item).
+std::vector<std::string> split(const std::string &text, char sep) {
+  std::vector<std::string> items;
+  size_t pos = 0;
+  while (true) {
+    size_t next = text.find(sep, pos);
+    items.push_back(text.substr(
+        pos, next == std::string::npos ? std::string::npos : next - pos));
+    if (next == std::string::npos)
+      return items;
+    pos = next + 1;
+  }
+}
+
+std::string argLabel(const KernelInfo &k, size_t i) {
+  return "argument " + std::to_string(i) + " '" + k.args[i].name + "'";
+}
+
+std::string typeText(const ArgInfo &a) {
+  if (a.kind == HKRT_ARG_SCALAR)
+    return rt::dtypeName(a.dtype);
+  std::string s = "memref<";
+  for (int64_t d = 0; d < a.rank; ++d)
+    s += "?x";
+  return s + rt::dtypeName(a.dtype) + ">";
+}
+
+/// What the kernel takes, for an error that asks for --args.
+std::string signatureText(const KernelInfo &k) {
+  std::string s;
+  for (const ArgInfo &a : k.args)
+    s += (s.empty() ? "" : ", ") + a.name + ": " + typeText(a);
+  return s;
+}
+
+int64_t parseInteger(const std::string &label, const std::string &text,
+                     int64_t min) {
+  char *end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end || v < min)
+    throw std::invalid_argument(
+        "--args: " + label + ": '" + text +
+        "' is not an integer >= " + std::to_string(min));
+  return v;
+}
+
+std::vector<int64_t> parseSizes(const KernelInfo &k, size_t i,
+                                const std::string &item) {
+  std::vector<int64_t> sizes;
+  if (!item.empty())
+    for (const std::string &part : split(item, 'x'))
+      sizes.push_back(parseInteger(argLabel(k, i), part, 0));
+  if (int64_t(sizes.size()) != k.args[i].rank)
+    throw std::invalid_argument(
+        "--args: " + argLabel(k, i) + " is a " + typeText(k.args[i]) +
+        ", which takes " + std::to_string(k.args[i].rank) +
+        (k.args[i].rank == 1 ? " size" : " sizes joined by x") + "; got '" +
+        item + "'");
+  return sizes;
+}
+
+hkrt_arg parseScalar(const KernelInfo &k, size_t i, const std::string &item,
+                     int64_t &intValue) {
+  hkrt_dtype t = k.args[i].dtype;
+  bool isFloat = t == HKRT_DTYPE_BF16 || t == HKRT_DTYPE_F16 ||
+                 t == HKRT_DTYPE_F32 || t == HKRT_DTYPE_F64;
+  if (isFloat) {
+    char *end = nullptr;
+    double v = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end || !std::isfinite(v))
+      throw std::invalid_argument("--args: " + argLabel(k, i) + ": '" + item +
+                                  "' is not a number");
+    return hkrt_arg_float(t, v);
+  }
+  intValue =
+      parseInteger(argLabel(k, i), item, t == HKRT_DTYPE_BOOL ? 0 : INT64_MIN);
+  if (t == HKRT_DTYPE_BOOL && intValue > 1)
+    throw std::invalid_argument("--args: " + argLabel(k, i) +
+                                " is an i1: 0 or 1, got '" + item + "'");
+  return hkrt_arg_int(t, intValue);
+}
+
+/// f16 bits of a float of the form k/256, |k| < 256 (a normal f16 or 0).
+uint16_t smallFloatToF16(float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  uint16_t sign = uint16_t((bits >> 16) & 0x8000);
+  if ((bits & 0x7FFFFFFF) == 0)
+    return sign;
+  uint32_t exponent = ((bits >> 23) & 0xFF) - 127 + 15;
+  return uint16_t(sign | (exponent << 10) | ((bits >> 13) & 0x3FF));
+}
+
+/// One random element of `t` in little-endian bytes: floats k/256 in
+/// [-1, 1) (exact in every float type), integers in [0, 16), fp8 a byte with
+/// 1..0x37 in its low 7 bits and a random sign: finite and nonzero in all
+/// four fp8 formats (no 0x80, 0x7F, 0xFF, no E5M2 exponent of all ones).
+void randomElement(hkrt_dtype t, std::mt19937 &gen, uint8_t *out) {
+  int64_t bytes = rt::dtypeBytes(t);
+  if (t == HKRT_DTYPE_F32 || t == HKRT_DTYPE_F64 || t == HKRT_DTYPE_BF16 ||
+      t == HKRT_DTYPE_F16) {
+    float v = float(std::uniform_int_distribution<int>(-256, 255)(gen)) / 256;
+    double d = v;
+    uint16_t h =
+        t == HKRT_DTYPE_BF16 ? kernels::floatToBF16(v) : smallFloatToF16(v);
+    std::memcpy(out,
+                t == HKRT_DTYPE_F32   ? static_cast<const void *>(&v)
+                : t == HKRT_DTYPE_F64 ? static_cast<const void *>(&d)
+                                      : static_cast<const void *>(&h),
+                bytes);
+  } else if (t >= HKRT_DTYPE_F8E4M3FNUZ && t <= HKRT_DTYPE_F8E5M2) {
+    out[0] = uint8_t(std::uniform_int_distribution<int>(1, 0x37)(gen) |
+                     (gen() & 1 ? 0x80 : 0));
+  } else {
+    uint64_t v = std::uniform_int_distribution<int>(0, 15)(gen);
+    for (int64_t b = 0; b < bytes; ++b)
+      out[b] = uint8_t(v >> (8 * b));
+  }
+}
+
+int64_t numElements(const std::vector<int64_t> &sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes)
+    n *= s;
+  return n;
+}
+
+/// The launch's arguments, owning their buffers.
+struct Arguments {
+  std::vector<hkrt::Buffer> buffers;
+  std::vector<hkrt_arg> args;
+  std::vector<std::vector<int64_t>> sizes; ///< per argument (memrefs)
+  std::vector<int64_t> scalars;            ///< per argument (integers)
+  std::string text;                        ///< for the report
+};
+
+Arguments buildArguments(hkrt::Device &dev, const KernelInfo &k,
+                         const std::vector<std::string> &items,
+                         std::mt19937 &gen) {
+  Arguments a;
+  a.sizes.resize(k.args.size());
+  a.scalars.resize(k.args.size());
+  for (size_t i = 0; i < k.args.size(); ++i) {
+    const ArgInfo &info = k.args[i];
+    std::string shown = info.name + ": ";
+    if (info.kind == HKRT_ARG_SCALAR) {
+      a.args.push_back(parseScalar(k, i, items[i], a.scalars[i]));
+      shown += std::string(rt::dtypeName(info.dtype)) + " = " + items[i];
+    } else {
+      a.sizes[i] = parseSizes(k, i, items[i]);
+      int64_t n = numElements(a.sizes[i]), bytes = rt::dtypeBytes(info.dtype);
+      std::vector<uint8_t> host(size_t(n * bytes));
+      for (int64_t e = 0; e < n; ++e)
+        randomElement(info.dtype, gen, &host[size_t(e * bytes)]);
+      a.buffers.push_back(dev.alloc(host.size()));
+      if (!host.empty())
+        a.buffers.back().write(host.data(), host.size());
+      a.args.push_back(a.buffers.back().memref(info.dtype, a.sizes[i]));
+      shown += "memref<" + (items[i].empty() ? "" : items[i] + "x") +
+               rt::dtypeName(info.dtype) + "> (random)";
+    }
+    a.text += (a.text.empty() ? "" : ", ") + shown;
+  }
+  return a;
+}
+
+/// The grid as hkrt computes it from the metadata, for the report.
+std::string gridText(const KernelInfo &k, const Arguments &a) {
+  std::vector<int64_t> symbols;
+  for (const rt::GridSymbol &s : k.gridSymbols)
+    symbols.push_back(s.isScalar() ? a.scalars[size_t(s.arg)]
+                                   : a.sizes[size_t(s.arg)][size_t(s.dim)]);
+  std::string s;
+  for (size_t d = 0; d < 3; ++d)
+    s += (d ? " x " : "") +
+         std::to_string(d < k.grid.size() ? k.grid[d].evaluate(symbols) : 1);
+  return s + " workgroups; per workgroup " + std::to_string(k.waves) +
+         " x 64 lanes, " + std::to_string(k.ldsBytes) + " bytes of LDS";
+}
+
+const KernelInfo &findKernelInfo(const rt::Artifact &art,
+                                 const std::string &path,
+                                 const std::string &name) {
+  if (const KernelInfo *k = art.findKernel(name))
+    return *k;
+  std::string known;
+  for (const KernelInfo &k : art.kernels)
+    known += (known.empty() ? "" : ", ") + k.name;
+  throw std::invalid_argument(path + " has no kernel '" + name +
+                              "'; it has: " + known);
+}
+
+} // namespace
+
+int launchOnly(hkrt::Device &dev, const std::string &path,
+               const std::string &kernel,
+               const std::optional<std::string> &argsText, uint32_t seed) {
+  rt::Artifact art = rt::readArtifactFile(path);
+  const KernelInfo &info = findKernelInfo(art, path, kernel);
+  if (!argsText && !info.args.empty())
+    throw std::invalid_argument("--launch-only: kernel '" + kernel +
+                                "' takes (" + signatureText(info) +
+                                "); give one --args item per argument");
+  std::vector<std::string> items =
+      argsText ? split(*argsText, ',') : std::vector<std::string>();
+  if (info.args.empty() && argsText && *argsText == "")
+    items.clear();
+  if (items.size() != info.args.size())
+    throw std::invalid_argument("--args: kernel '" + kernel + "' takes " +
+                                std::to_string(info.args.size()) +
+                                " arguments (" + signatureText(info) +
+                                "), got " + std::to_string(items.size()));
+
+  hkrt::Module mod = dev.loadFile(path);
+  hkrt::Kernel k = mod.kernel(kernel);
+  std::mt19937 gen(seed);
+  Arguments args = buildArguments(dev, info, items, gen);
+  const char *backend = dev.kind() == HKRT_DEVICE_HIP ? "hip" : "emulator";
+  std::printf("kernel:    %s in %s, launch only\n", kernel.c_str(),
+              path.c_str());
+  std::printf("device:    %s %s\n", backend, dev.chip().c_str());
+  std::printf("arguments: %s; seed %u\n",
+              args.text.empty() ? "none" : args.text.c_str(), seed);
+  std::printf("grid:      %s\n", gridText(info, args).c_str());
+  std::fflush(stdout);
+
+  auto start = std::chrono::steady_clock::now();
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+  try {
+    k.launch(args.args);
+    dev.synchronize();
+  } catch (const hkrt::Error &e) {
+    if (e.status() != HKRT_ERROR_KERNEL_FAULT)
+      throw;
+    std::printf("FAULT %s %s %s: time %.3f s\n", kernel.c_str(),
+                dev.chip().c_str(), backend, seconds());
+    std::fflush(stdout);
+    throw;
+  }
+  std::printf("LAUNCHED %s %s %s: time %.3f s\n", kernel.c_str(),
+              dev.chip().c_str(), backend, seconds());
+  return 0;
+}
+
+} // namespace hk::run

@@ -1,0 +1,32 @@
+//===- LaunchOnly.h - hk-run --launch-only --------------------------------===//
+//
+// Launches one kernel of an artifact with arguments built from its metadata
+// and the sizes and values given on the command line, without a reference:
+// what runs a kernel that has none, such as the planted faults of
+// test/Run/faults.test.
+//===----------------------------------------------------------------------===//
+
+#ifndef HK_TOOLS_HKRUN_LAUNCHONLY_H
+#define HK_TOOLS_HKRUN_LAUNCHONLY_H
+
+#include "hk/Runtime/hkrt.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace hk::run {
+
+/// Launches `kernel` of the artifact at `path` on `dev`. `args` is the
+/// --args text (one comma-separated item per argument; may be absent only
+/// for a kernel without arguments). Prints the kernel, device, arguments
+/// and grid, then LAUNCHED or FAULT with the time. Returns 0 when the launch
+/// completes; a kernel fault is thrown as hkrt::Error after the FAULT line,
+/// other runtime errors as hkrt::Error, bad --args as std::invalid_argument.
+int launchOnly(hkrt::Device &dev, const std::string &path,
+               const std::string &kernel,
+               const std::optional<std::string> &args, uint32_t seed);
+
+} // namespace hk::run
+
+#endif // HK_TOOLS_HKRUN_LAUNCHONLY_H
