@@ -4,6 +4,9 @@
 // amdgpu.fat_raw_buffer_cast defines them (num_records = validBytes, else
 // max_d size[d] * stride[d] * element bytes; resetOffset folds the memref's
 // offset into the base), so out-of-range accesses behave as on the GPU.
+// amdgpu.raw_buffer_atomic_fadd builds the same descriptor from its plain
+// memref (as a resetOffset cast without validBytes, which is how
+// convert-amdgpu-to-rocdl makes it).
 // A workgroup memref keeps its descriptor, whose aligned pointer holds the
 // LDS byte address: accesses compute that address and call the engine.
 //===----------------------------------------------------------------------===//
@@ -51,26 +54,28 @@ Value elementBytes(OpBuilder &b, Location loc, MemRefType t) {
   return cIndex(b, loc, storageBytes(t.getElementType()));
 }
 
-Buffer describeBuffer(OpBuilder &b, amdgpu::FatRawBufferCastOp cast,
+/// The descriptor of a buffer over `source`; `validBytes` (or null) and
+/// `resetOffset` as for amdgpu.fat_raw_buffer_cast.
+Buffer describeBuffer(OpBuilder &b, Location loc, Value source,
+                      Value validBytes, bool resetOffset,
                       EmulatorCalls &calls) {
-  Location loc = cast.getLoc();
-  auto type = cast.getSource().getType();
-  auto meta =
-      memref::ExtractStridedMetadataOp::create(b, loc, cast.getSource());
+  auto type = cast<MemRefType>(source.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, source);
   Value bytes = elementBytes(b, loc, type);
   Value aligned =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, cast.getSource());
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, source);
   Buffer buf;
   buf.strides.assign(meta.getStrides().begin(), meta.getStrides().end());
   buf.offset = meta.getOffset();
-  if (cast.getResetOffset()) {
+  if (resetOffset) {
     Value shift = arith::MulIOp::create(b, loc, meta.getOffset(), bytes);
     aligned = arith::AddIOp::create(b, loc, aligned, shift);
     buf.offset = cIndex(b, loc, 0);
   }
   buf.base = calls.indexToPtr(b, loc, aligned);
-  if (Value valid = cast.getValidBytes()) {
-    buf.numRecords = arith::TruncIOp::create(b, loc, b.getI32Type(), valid);
+  if (validBytes) {
+    buf.numRecords =
+        arith::TruncIOp::create(b, loc, b.getI32Type(), validBytes);
     return buf;
   }
   Value extent = cIndex(b, loc, type.getRank() == 0 ? 1 : 0);
@@ -119,10 +124,14 @@ private:
   LogicalResult store(Operation *op, Value value, Value memref,
                       ValueRange indices);
   LogicalResult atomic(memref::AtomicRMWOp op);
+  LogicalResult atomic(amdgpu::RawBufferAtomicFaddOp op);
   LogicalResult gather(amdgpu::GatherToLDSOp op);
 
   EmulatorCalls &calls;
+  /// Keyed by fat raw buffer memref.
   llvm::DenseMap<Value, Buffer> buffers;
+  /// Keyed by the plain memref of raw buffer ops.
+  llvm::DenseMap<Value, Buffer> rawBuffers;
 };
 
 FailureOr<Buffer> MemoryRewriter::buffer(Operation *user, Value memref) {
@@ -134,9 +143,29 @@ FailureOr<Buffer> MemoryRewriter::buffer(Operation *user, Value memref) {
     return noEmulation(user, " on a fat raw buffer that is not the direct "
                              "result of amdgpu.fat_raw_buffer_cast");
   OpBuilder b(cast->getBlock(), std::next(Block::iterator(cast)));
-  Buffer buf = describeBuffer(b, cast, calls);
+  Buffer buf = describeBuffer(b, cast.getLoc(), cast.getSource(),
+                              cast.getValidBytes(), cast.getResetOffset(),
+                              calls);
   buffers[memref] = buf;
   return buf;
+}
+
+/// The descriptor convert-amdgpu-to-rocdl makes for a raw buffer op on
+/// `memref`, built once where `memref` is defined.
+const Buffer &rawBuffer(llvm::DenseMap<Value, Buffer> &cache, Value memref,
+                        EmulatorCalls &calls) {
+  auto it = cache.find(memref);
+  if (it != cache.end())
+    return it->second;
+  OpBuilder b(memref.getContext());
+  if (auto arg = dyn_cast<BlockArgument>(memref))
+    b.setInsertionPointToStart(arg.getOwner());
+  else
+    b.setInsertionPointAfter(memref.getDefiningOp());
+  Buffer buf = describeBuffer(b, memref.getLoc(), memref,
+                              /*validBytes=*/Value(), /*resetOffset=*/true,
+                              calls);
+  return cache.try_emplace(memref, std::move(buf)).first->second;
 }
 
 Value MemoryRewriter::bufferOffset(OpBuilder &b, Location loc,
@@ -219,6 +248,29 @@ LogicalResult MemoryRewriter::atomic(memref::AtomicRMWOp op) {
   return success();
 }
 
+LogicalResult MemoryRewriter::atomic(amdgpu::RawBufferAtomicFaddOp op) {
+  if (!op.getValue().getType().isF32())
+    return noEmulation(op, " on packed 16-bit floats");
+  // The lowering produces neither; without a bounds check the descriptor
+  // would differ (num_records all ones on these chips).
+  if (!op.getBoundsCheck() || op.getIndexOffset() || op.getSgprOffset())
+    return noEmulation(op, " with boundsCheck = false, indexOffset or "
+                           "sgprOffset");
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  const Buffer &buf = rawBuffer(rawBuffers, op.getMemref(), calls);
+  // The op computes its byte offset in i32: indices are sign-extended here
+  // and the sum truncated to 32 bits, which gives the same bits.
+  SmallVector<Value> indices;
+  for (Value i : op.getIndices())
+    indices.push_back(
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), i));
+  Value off = bufferOffset(b, loc, buf, op.getMemref(), indices);
+  calls.call(b, loc, "hkemu_buffer_atomic_fadd",
+             {buf.base, buf.numRecords, off, op.getValue()});
+  return success();
+}
+
 LogicalResult MemoryRewriter::gather(amdgpu::GatherToLDSOp op) {
   if (!isFatBuffer(op.getSrc().getType()))
     return noEmulation(op, " from a memref that is not a fat raw buffer");
@@ -264,6 +316,8 @@ LogicalResult MemoryRewriter::rewrite(Operation *op, bool &erase) {
   } else if (auto a = dyn_cast<memref::AtomicRMWOp>(op)) {
     if (touchesEmulatedMemory(op, a.getMemref()))
       return atomic(a);
+  } else if (auto a = dyn_cast<amdgpu::RawBufferAtomicFaddOp>(op)) {
+    return atomic(a);
   } else if (auto g = dyn_cast<amdgpu::GatherToLDSOp>(op)) {
     return gather(g);
   } else if (touchesEmulatedMemory(op, op->getOperands()) &&

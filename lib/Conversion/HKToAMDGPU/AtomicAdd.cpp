@@ -1,18 +1,24 @@
 //===- AtomicAdd.cpp - hk.atomic_add as per-element buffer atomics --------===//
 //
-// Each lane adds each of its registers with one f32 atomic add
-// (memref.atomic_rmw addf on the fat raw buffer of the memref, which the
-// backend emits as buffer_atomic_add_f32). As for hk.store, an element
-// outside the memref gets the buffer's extent as offset, and the buffer
-// hardware drops the access: no branches.
+// Each lane adds each of its registers with one amdgpu.raw_buffer_atomic_fadd
+// (the buffer atomic intrinsic, buffer_atomic_add_f32) over the same range
+// as the memref's fat raw buffer. As for hk.store, an element outside the
+// memref gets the buffer's extent as offset, and the buffer hardware drops
+// the access: no branches.
+//
+// Not memref.atomic_rmw addf on the fat raw buffer: LLVM lowers that
+// atomicrmw (system scope, no !amdgpu.no.fine.grained.memory, which MLIR
+// cannot attach) to a buffer_atomic_cmpswap retry loop. The intrinsic is a
+// relaxed agent-scope add, correct for the coarse-grained device memory
+// hkrt allocates (docs/lowering.md, atomic_add).
 //===----------------------------------------------------------------------===//
 
 #include "LaneMap.h"
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 #include "hk/Dialect/HK/HKDialect.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -53,6 +59,14 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
       return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
     Location loc = op.getLoc();
     const GlobalBuffer &buf = state.getBuffer(rewriter, adaptor.getDest());
+    // The buffer atomic builds its descriptor from a plain memref: the 1-D
+    // view the fat raw buffer was cast from has the same base (offset
+    // folded in) and the same range (extent elements).
+    auto cast = buf.buffer.getDefiningOp<amdgpu::FatRawBufferCastOp>();
+    if (!cast || !cast.getResetOffset() || cast.getValidBytes())
+      return rewriter.notifyMatchFailure(
+          op, "global buffer is not a resetOffset fat_raw_buffer_cast");
+    Value flat = cast.getSource();
     auto [laneRow, laneCol] = emitLaneOffset(rewriter, loc, *map);
     // Tile indices count tiles in the last two dimensions.
     SmallVector<Value> base(adaptor.getIndices());
@@ -73,11 +87,16 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
                                           cst(rewriter, loc, c.row));
       pos[colDim] = arith::AddIOp::create(rewriter, loc, pos[colDim],
                                           cst(rewriter, loc, c.col));
-      Value off = offsetOrExtent(rewriter, loc, buf, pos);
+      // Buffer offsets are 32-bit, as on the fat raw buffer.
+      Value off = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI32Type(),
+          offsetOrExtent(rewriter, loc, buf, pos));
       Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getValue(),
                                           static_cast<int64_t>(reg));
-      memref::AtomicRMWOp::create(rewriter, loc, arith::AtomicRMWKind::addf, v,
-                                  buf.buffer, off);
+      amdgpu::RawBufferAtomicFaddOp::create(rewriter, loc, v, flat, off,
+                                            /*boundsCheck=*/true,
+                                            /*indexOffset=*/nullptr,
+                                            /*sgprOffset=*/Value());
     }
     rewriter.eraseOp(op);
     return success();
