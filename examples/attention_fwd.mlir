@@ -85,11 +85,12 @@
 !q_rt128 = tensor<32x128xbf16, #hk.rt<row, 16x32>>
 !kv_st2_128 = !hk.st<128x128xbf16, 16x32>
 !kv_st128 = !hk.st<64x128xbf16, 16x32>
+!vh_st128 = !hk.st<64x64xbf16, 16x32>
 !k_rt128 = tensor<64x128xbf16, #hk.rt<row, 16x32>>
-!v_rt128 = tensor<64x128xbf16, #hk.rt<col, 16x16>>
-!o_rt128 = tensor<32x128xf32, #hk.rt<row, 16x16>>
-!ot_acc128 = tensor<128x32xf32, #hk.rt<col, 16x16>>
-!o_out128 = tensor<32x128xbf16, #hk.rt<row, 16x16>>
+!vh_rt128 = tensor<64x64xbf16, #hk.rt<col, 16x16>>
+!oh_rt128 = tensor<32x64xf32, #hk.rt<row, 16x16>>
+!oth_acc128 = tensor<64x32xf32, #hk.rt<col, 16x16>>
+!oh_out128 = tensor<32x64xbf16, #hk.rt<row, 16x16>>
 !gmem128 = memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>
 
 hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
@@ -111,7 +112,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   %ln2 = arith.constant dense<0.693147182> : !vec
   %m_init = arith.constant dense<0xFF800000> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
-  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %zero_o = arith.constant dense<0.0> : !oh_rt128
   %zero_s = arith.constant dense<0.0> : !st_acc
 
   // K and V, two stages each; stage s is rows [64*s, 64*s + 64).
@@ -149,40 +150,52 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
 
   %q = hk.load %Q[%b, %h, %qtile, %c0] : !gmem128 -> !q_rt128
 
-  // Prologue: KV blocks 0 and 1 into stages 0 and 1.
+  // Prologue: K blocks 0 and 1 into K stages 0 and 1, V block 0 into V
+  // stage 0 (cluster 0 issues V block 1).
   %ks0 = hk.subtile %ks[%c0, %c0] : !kv_st2_128 -> !kv_st128
   %vs0 = hk.subtile %vs[%c0, %c0] : !kv_st2_128 -> !kv_st128
   %ks1 = hk.subtile %ks[%c1, %c0] : !kv_st2_128 -> !kv_st128
-  %vs1 = hk.subtile %vs[%c1, %c0] : !kv_st2_128 -> !kv_st128
   %tk0 = hk.load_async %K[%b, %hkv, %c0, %c0], %ks0 : !gmem128, !kv_st128
   %tv0 = hk.load_async %V[%b, %hkv, %c0, %c0], %vs0 : !gmem128, !kv_st128
   %tk1 = hk.load_async %K[%b, %hkv, %c1, %c0], %ks1 : !gmem128, !kv_st128
-  %tv1 = hk.load_async %V[%b, %hkv, %c1, %c0], %vs1 : !gmem128, !kv_st128
-  // Block 0 in LDS for every wave before the loop reads it.
-  hk.wait %tk0, %tv0
+  // K block 0 in LDS for every wave before cluster 0 reads it; V block 0 is
+  // waited for in cluster 0 and first read in cluster 2.
+  hk.wait %tk0
   hk.barrier
 
-  // Four clusters per KV block j, numbered 4j .. 4j+3. The tokens carried
-  // are those of block j + 1.
-  %res:5 = hk.ping_pong -> !o_rt128, !vec, !vec, !hk.token, !hk.token {
-    %r:5 = scf.for %j = %c0 to %nkv step %c1
-        iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec,
-                  %tkn = %tk1, %tvn = %tv1)
-        -> (!o_rt128, !vec, !vec, !hk.token, !hk.token) {
+  // Six clusters per KV block j, numbered 6j .. 6j+5. The tokens carried
+  // are those of K block j + 1 and of V block j.
+  %res:6 = hk.ping_pong -> !oh_rt128, !oh_rt128, !vec, !vec, !hk.token,
+                           !hk.token {
+    %r:6 = scf.for %j = %c0 to %nkv step %c1
+        iter_args(%o0 = %zero_o, %o1 = %zero_o, %m = %m_init,
+                  %l = %zero_vec, %tkn = %tk1, %tvj = %tv0)
+        -> (!oh_rt128, !oh_rt128, !vec, !vec, !hk.token, !hk.token) {
       %s = arith.remui %j, %c2 : index
+      %j1 = arith.addi %j, %c1 : index
+      %s1 = arith.remui %j1, %c2 : index
       %k_stage = hk.subtile %ks[%s, %c0] : !kv_st2_128 -> !kv_st128
-      %v_stage = hk.subtile %vs[%s, %c0] : !kv_st2_128 -> !kv_st128
+      %v_next = hk.subtile %vs[%s1, %c0] : !kv_st2_128 -> !kv_st128
+      // The two halves of V block j along D: columns 0-63 and 64-127.
+      %v_lo = hk.subtile %vs[%s, %c0] : !kv_st2_128 -> !vh_st128
+      %v_hi = hk.subtile %vs[%s, %c1] : !kv_st2_128 -> !vh_st128
       %k0 = arith.muli %j, %c64 : index
 
-      // 4j: block j, waited for in cluster 4j-2 (the prologue for j = 0).
-      %kt, %vt = hk.cluster memory -> !k_rt128, !v_rt128 {
+      // 6j: K block j (waited for in 6j-4, by the prologue for j = 0).
+      // V stage s1 was last read in 6j-2 (block j - 1): refill it with
+      // block j + 1. Wait for this wave's copies of V block j.
+      %kt, %nv = hk.cluster memory -> !k_rt128, !hk.token {
         %kr = hk.load %k_stage : !kv_st128 -> !k_rt128
-        %vr = hk.load %v_stage : !kv_st128 -> !v_rt128
-        hk.yield %kr, %vr : !k_rt128, !v_rt128
+        %t1 = hk.load_async %V[%b, %hkv, %j1, %c0], %v_next
+            : !gmem128, !kv_st128
+        hk.wait %tvj
+        hk.yield %kr, %t1 : !k_rt128, !hk.token
       }
 
-      // 4j+1: scores, queries as rows, in the log2 domain; online softmax.
-      %p, %mn, %ln, %alpha = hk.cluster compute -> !s_rt, !vec, !vec, !vec {
+      // 6j+1: scores, queries as rows, in the log2 domain; online softmax.
+      // P leaves as P^T in bf16, the B operand of clusters 6j+3 and 6j+5.
+      %pt, %mn, %ln, %alpha = hk.cluster compute
+          -> !pt_rt, !vec, !vec, !vec {
         %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
         %sr = hk.transpose %st : !st_acc -> !s_rt
         %s2 = arith.mulf %sr, %scale : !s_rt
@@ -201,44 +214,67 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
         %e = math.exp2 %sd : !s_rt
         %la = arith.mulf %l, %al : !vec
         %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
-        hk.yield %e, %mx, %sum, %al : !s_rt, !vec, !vec, !vec
+        %pb = arith.truncf %e : !s_rt to !p_rt
+        %ptr = hk.transpose %pb : !p_rt -> !pt_rt
+        hk.yield %ptr, %mx, %sum, %al : !pt_rt, !vec, !vec, !vec
       }
 
-      // 4j+2: every wave has read stage s (in 4j): refill it with block
-      // j + 2. Then wait for this wave's copies of block j + 1, which every
-      // wave reads in 4j+4, two clusters on.
-      %nk, %nv = hk.cluster memory -> !hk.token, !hk.token {
+      // 6j+2: V block j, columns 0-63 (waited for in 6j). Every wave has
+      // read K stage s (in 6j): refill it with K block j + 2. Then wait for
+      // this wave's copies of K block j + 1, which every wave reads in 6j+6.
+      %vt0, %nk = hk.cluster memory -> !vh_rt128, !hk.token {
+        %vr = hk.load %v_lo : !vh_st128 -> !vh_rt128
         %j2 = arith.addi %j, %c2 : index
-        %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage : !gmem128, !kv_st128
-        %t1 = hk.load_async %V[%b, %hkv, %j2, %c0], %v_stage : !gmem128, !kv_st128
-        hk.wait %tkn, %tvn
-        hk.yield %t0, %t1 : !hk.token, !hk.token
+        %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage
+            : !gmem128, !kv_st128
+        hk.wait %tkn
+        hk.yield %vr, %t0 : !vh_rt128, !hk.token
       }
 
-      // 4j+3: O = alpha * O + P V, as O^T = alpha * O^T + V^T P^T.
-      %o2 = hk.cluster compute -> !o_rt128 {
-        %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
-        %pb = arith.truncf %p : !s_rt to !p_rt
-        %pt = hk.transpose %pb : !p_rt -> !pt_rt
-        %ot = hk.transpose %oa : !o_rt128 -> !ot_acc128
-        %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt128, !pt_rt, !ot_acc128
-        %on = hk.transpose %ot2 : !ot_acc128 -> !o_rt128
-        hk.yield %on : !o_rt128
+      // 6j+3: O[:, 0:64] = alpha * O[:, 0:64] + P V[:, 0:64], as
+      // O^T = alpha * O^T + V^T P^T.
+      %o0n = hk.cluster compute -> !oh_rt128 {
+        %oa = hk.row_broadcast mul %o0, %alpha : !oh_rt128, !vec
+        %ot = hk.transpose %oa : !oh_rt128 -> !oth_acc128
+        %ot2 = hk.mma atb %vt0, %pt, %ot
+            : !vh_rt128, !pt_rt, !oth_acc128
+        %on = hk.transpose %ot2 : !oth_acc128 -> !oh_rt128
+        hk.yield %on : !oh_rt128
       }
-      scf.yield %o2, %mn, %ln, %nk, %nv
-          : !o_rt128, !vec, !vec, !hk.token, !hk.token
+
+      // 6j+4: V block j, columns 64-127.
+      %vt1 = hk.cluster memory -> !vh_rt128 {
+        %vr = hk.load %v_hi : !vh_st128 -> !vh_rt128
+        hk.yield %vr : !vh_rt128
+      }
+
+      // 6j+5: O[:, 64:128] likewise.
+      %o1n = hk.cluster compute -> !oh_rt128 {
+        %oa = hk.row_broadcast mul %o1, %alpha : !oh_rt128, !vec
+        %ot = hk.transpose %oa : !oh_rt128 -> !oth_acc128
+        %ot2 = hk.mma atb %vt1, %pt, %ot
+            : !vh_rt128, !pt_rt, !oth_acc128
+        %on = hk.transpose %ot2 : !oth_acc128 -> !oh_rt128
+        hk.yield %on : !oh_rt128
+      }
+      scf.yield %o0n, %o1n, %mn, %ln, %nk, %nv
+          : !oh_rt128, !oh_rt128, !vec, !vec, !hk.token, !hk.token
     }
-    hk.yield %r#0, %r#1, %r#2, %r#3, %r#4
-        : !o_rt128, !vec, !vec, !hk.token, !hk.token
+    hk.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5
+        : !oh_rt128, !oh_rt128, !vec, !vec, !hk.token, !hk.token
   }
-  hk.wait %res#3, %res#4
+  hk.wait %res#4, %res#5
 
-  // O / l, and the natural-log LSE (m + log2 l) * ln 2.
-  %of = hk.row_broadcast div %res#0, %res#2 : !o_rt128, !vec
-  %ob = arith.truncf %of : !o_rt128 to !o_out128
-  hk.store %ob, %O[%b, %h, %qtile, %c0] : !o_out128, !gmem128
-  %log_l = math.log2 %res#2 : !vec
-  %lse2 = arith.addf %res#1, %log_l : !vec
+  // O / l, in two halves of 64 columns, and the natural-log LSE
+  // (m + log2 l) * ln 2.
+  %of0 = hk.row_broadcast div %res#0, %res#3 : !oh_rt128, !vec
+  %ob0 = arith.truncf %of0 : !oh_rt128 to !oh_out128
+  hk.store %ob0, %O[%b, %h, %qtile, %c0] : !oh_out128, !gmem128
+  %of1 = hk.row_broadcast div %res#1, %res#3 : !oh_rt128, !vec
+  %ob1 = arith.truncf %of1 : !oh_rt128 to !oh_out128
+  hk.store %ob1, %O[%b, %h, %qtile, %c1] : !oh_out128, !gmem128
+  %log_l = math.log2 %res#3 : !vec
+  %lse2 = arith.addf %res#2, %log_l : !vec
   %lse = arith.mulf %lse2, %ln2 : !vec
   hk.store %lse, %L[%b, %h, %qtile] : !vec, memref<?x?x?xf32>
   hk.return
