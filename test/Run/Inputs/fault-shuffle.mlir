@@ -1,7 +1,9 @@
-// A planted fault: a wave-collective op reached by part of a wave. Lanes
-// 0-31 of each wave branch to a gpu.shuffle xor 1 that lanes 32-63 skip
-// (they return), so lanes 0-31 wait at the shuffle for lanes that have
-// finished. y[i] = x[i ^ 1] for lanes 0-31 of each wave.
+// A planted fault: a wave-collective op reached by part of a wave. y[i] =
+// x[i ^ 1], one wave per 64 elements, with the bounds guard around the
+// gpu.shuffle instead of around the store alone: in the last workgroup of a
+// ragged size, the lanes past the end skip the shuffle (they return) and
+// the others wait at it for lanes that have finished. With a multiple of 64
+// every lane takes the branch and the kernel runs.
 //
 // Written with cf.cond_br: convert-lane-to-emulator runs both sides of a
 // divergent scf.if for the whole wave when its collectives are at the top
@@ -14,7 +16,7 @@ module attributes {gpu.container_module} {
         attributes {
         hk.grid = #hk.grid<[dim(0, 0)] -> (s0 ceildiv 64)>, hk.waves = 1 : i32,
         known_block_size = array<i32: 64, 1, 1>} {
-      %c32 = arith.constant 32 : index
+      %c0 = arith.constant 0 : index
       %c64 = arith.constant 64 : index
       %one = arith.constant 1 : i32
       %width = arith.constant 64 : i32
@@ -22,9 +24,10 @@ module attributes {gpu.container_module} {
       %bid = gpu.block_id x
       %base = arith.muli %bid, %c64 : index
       %i = arith.addi %base, %tid : index
+      %n = memref.dim %x, %c0 : memref<?xf32>
       %v = memref.load %x[%i] : memref<?xf32>
-      %low = arith.cmpi ult, %tid, %c32 : index
-      cf.cond_br %low, ^exchange, ^done
+      %inside = arith.cmpi ult, %i, %n : index
+      cf.cond_br %inside, ^exchange, ^done
     ^exchange:
       %s, %ok = gpu.shuffle xor %v, %one, %width : f32
       memref.store %s, %y[%i] : memref<?xf32>
