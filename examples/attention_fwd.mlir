@@ -39,7 +39,8 @@
 //     O^T += V^T P^T (mma_AtB), so P never moves between lanes;
 //   * the softmax works on S = transpose(S^T) (queries as rows, a row tile),
 //     in the log2 domain: s = S * log2(e) / sqrt(D), exp2 for exp;
-//   * O is kept as a 32xD row tile (the transpose of the O^T accumulator).
+//   * O is kept as a 32xD row tile (the transpose of the O^T accumulator),
+//     at D = 128 as two 32x64 halves (one per V half, see Schedule).
 //
 // Online softmax per KV block (m: running row max of s, l: running sum):
 //   m' = max(m, rowmax(s));  alpha = exp2(m - m');  P = exp2(s - m')
@@ -53,24 +54,65 @@
 // workgroup's last query; inside it, hk.tril masks key > query to -inf.
 // Blocks fully masked for a wave give P = 0 and alpha = 1 (no change).
 //
-// Every KV step prefetches the block two steps ahead; prefetches past the
-// last block read zeros (or unused in-range blocks when causal) and are
-// waited for before the kernel ends.
+// Every KV step prefetches K (and, at D = 64, V) two blocks ahead; at
+// D = 128 V one block ahead (see Schedule). Prefetches past the last block
+// read zeros (or unused in-range blocks when causal) and are waited for
+// before the kernel ends.
 //
-// Schedule. The KV loop is an 8-wave ping-pong of four clusters per block j,
-// numbered 4j .. 4j+3: read stage j%2 into registers; scores and softmax;
-// refill stage j%2 with block j+2 and wait for this wave's copies of block
-// j+1; O += P V. hk-schedule ends every cluster with a barrier and runs
-// waves 4-7 one cluster behind waves 0-3, so an access in cluster i is
-// ordered before the accesses of every other wave in cluster i+2 or later,
-// but not in cluster i+1 (docs/schedules.md). Both hazards of the double
-// buffer are two clusters apart: stage j%2 is read in 4j and overwritten in
-// 4j+2; block j+1 is waited for in 4j+2 by each wave and read by all in
-// 4j+4 (hk.wait only covers the wave's own copies, so a later barrier is
-// what makes the others' visible). An earlier form waited, crossed a
-// barrier of its own and read in one cluster; staggered, that barrier paired
-// waves 0-3 after their wait with waves 4-7 still a cluster earlier, before
-// theirs, so waves 0-3 could read a stage whose other half had not landed.
+// Schedule. The KV loop is an 8-wave ping-pong. hk-schedule ends every
+// cluster with a barrier and runs waves 4-7 one cluster behind waves 0-3,
+// so an access in cluster i is ordered before the accesses of every other
+// wave in cluster i+2 or later, but not in cluster i+1 (docs/schedules.md).
+// Every LDS hazard is therefore kept two clusters apart: the overwrite of
+// a stage after its last read, and the read of a copied block after the
+// waves' hk.wait for it (hk.wait only covers the wave's own copies, so a
+// later barrier is what makes the others' visible). An earlier form waited,
+// crossed a barrier of its own and read in one cluster; staggered, that
+// barrier paired waves 0-3 after their wait with waves 4-7 still a cluster
+// earlier, before theirs, so waves 0-3 could read a stage whose other half
+// had not landed.
+//
+// D = 64: four clusters per block j, numbered 4j .. 4j+3: read K and V
+// stage j%2 into registers; scores and softmax; refill stage j%2 with block
+// j+2 and wait for this wave's copies of block j+1; O += P V. Stage j%2 is
+// read in 4j and overwritten in 4j+2; block j+1 is waited for in 4j+2 and
+// read in 4j+4.
+//
+// D = 128: six clusters per block j, numbered 6j .. 6j+5, V read in two
+// halves along D, each just before the MMA that uses it:
+//   6j   memory:  read K stage j%2 (block j); refill V stage (j+1)%2 with
+//                 V block j+1; wait for this wave's copies of V block j;
+//   6j+1 compute: S, online softmax, P^T in bf16;
+//   6j+2 memory:  read columns 0-63 of V stage j%2; refill K stage j%2
+//                 with K block j+2; wait for this wave's copies of K
+//                 block j+1;
+//   6j+3 compute: O[:, 0:64] = alpha O[:, 0:64] + P V[:, 0:64];
+//   6j+4 memory:  read columns 64-127 of V stage j%2;
+//   6j+5 compute: O[:, 64:128] likewise.
+// Hazards, per buffer:
+//   K stage j%2 holds block j: read in 6j, overwritten with block j+2 in
+//     6j+2 (2 later). K block j+1 is waited for in 6j+2 and read in 6j+6
+//     (4 later).
+//   V stage j%2 holds block j: waited for in 6j, read in 6j+2 (2 later)
+//     and 6j+4, overwritten with block j+2 in 6(j+1) = 6j+6 (2 after the
+//     last read). So V block j+1 is copied into stage (j+1)%2 in 6j, two
+//     clusters after that stage's last read (block j-1, in 6j-2).
+// The prologue copies K blocks 0 and 1 and V block 0, waits for K block 0
+// and ends with a barrier, which orders it before cluster 0; V block 0 is
+// waited for in cluster 0 and read in cluster 2, K block 1 in clusters 2
+// and 6. V stage 1 is first written in cluster 0, nothing having read it.
+// The last block leaves V block nkv and K block nkv+1 in flight; they are
+// waited for after the loop, behind the mirror barrier.
+//
+// Registers at D = 128 (per lane): Q 32, O 64, K 64, S 32, P^T 16, V 64
+// (two halves of 32). Reading K and V together in one cluster of four
+// left Q, O, K and V (224) live across the boundary into the scores, and
+// 300 (gfx942) / 272 (gfx950) bytes spilled. Now the boundaries hold at
+// most Q, O and K (160) after 6j, and Q, O, P^T and one V half after 6j+2
+// and 6j+4. A V half is 32 registers packed, but col-layout tiles are read
+// one element per ds_read_u16 and packed where the MMA uses them, in the
+// compute cluster, so 64 unpacked registers cross that boundary: whole, V
+// alone would be 128.
 
 // Register tiles shared by both head sizes.
 !st_acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
