@@ -143,9 +143,9 @@ FailureOr<Buffer> MemoryRewriter::buffer(Operation *user, Value memref) {
     return noEmulation(user, " on a fat raw buffer that is not the direct "
                              "result of amdgpu.fat_raw_buffer_cast");
   OpBuilder b(cast->getBlock(), std::next(Block::iterator(cast)));
-  Buffer buf = describeBuffer(b, cast.getLoc(), cast.getSource(),
-                              cast.getValidBytes(), cast.getResetOffset(),
-                              calls);
+  Buffer buf =
+      describeBuffer(b, cast.getLoc(), cast.getSource(), cast.getValidBytes(),
+                     cast.getResetOffset(), calls);
   buffers[memref] = buf;
   return buf;
 }
@@ -162,9 +162,9 @@ const Buffer &rawBuffer(llvm::DenseMap<Value, Buffer> &cache, Value memref,
     b.setInsertionPointToStart(arg.getOwner());
   else
     b.setInsertionPointAfter(memref.getDefiningOp());
-  Buffer buf = describeBuffer(b, memref.getLoc(), memref,
-                              /*validBytes=*/Value(), /*resetOffset=*/true,
-                              calls);
+  Buffer buf =
+      describeBuffer(b, memref.getLoc(), memref,
+                     /*validBytes=*/Value(), /*resetOffset=*/true, calls);
   return cache.try_emplace(memref, std::move(buf)).first->second;
 }
 
@@ -263,8 +263,7 @@ LogicalResult MemoryRewriter::atomic(amdgpu::RawBufferAtomicFaddOp op) {
   // and the sum truncated to 32 bits, which gives the same bits.
   SmallVector<Value> indices;
   for (Value i : op.getIndices())
-    indices.push_back(
-        arith::IndexCastOp::create(b, loc, b.getIndexType(), i));
+    indices.push_back(arith::IndexCastOp::create(b, loc, b.getIndexType(), i));
   Value off = bufferOffset(b, loc, buf, op.getMemref(), indices);
   calls.call(b, loc, "hkemu_buffer_atomic_fadd",
              {buf.base, buf.numRecords, off, op.getValue()});

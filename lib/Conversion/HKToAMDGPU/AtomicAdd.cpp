@@ -88,9 +88,9 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
       pos[colDim] = arith::AddIOp::create(rewriter, loc, pos[colDim],
                                           cst(rewriter, loc, c.col));
       // Buffer offsets are 32-bit, as on the fat raw buffer.
-      Value off = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getI32Type(),
-          offsetOrExtent(rewriter, loc, buf, pos));
+      Value off =
+          arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     offsetOrExtent(rewriter, loc, buf, pos));
       Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getValue(),
                                           static_cast<int64_t>(reg));
       amdgpu::RawBufferAtomicFaddOp::create(rewriter, loc, v, flat, off,
