@@ -32,32 +32,35 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   auto ks0 = subtile_inplace<64, 128>(ks, {0, 0});
   auto vs0 = subtile_inplace<64, 128>(vs, {0, 0});
   auto ks1 = subtile_inplace<64, 128>(ks, {1, 0});
-  auto vs1 = subtile_inplace<64, 128>(vs, {1, 0});
   G::load<1, false>(ks0, K, {b, 0, hkv, 0});
   G::load<1, false>(vs0, V, {b, 0, hkv, 0});
   G::load<1, false>(ks1, K, {b, 1, hkv, 0});
-  G::load<1, false>(vs1, V, {b, 1, hkv, 0});
   asm volatile("s_waitcnt vmcnt(0)");
   __builtin_amdgcn_s_barrier();
   if (warpid() >= 4) {
     __builtin_amdgcn_s_barrier();
   }
-  rt_fl<32, 128, row_l, rt_16x16_s> o;
-  zero(o);
+  rt_fl<32, 64, row_l, rt_16x16_s> o0;
+  zero(o0);
+  rt_fl<32, 64, row_l, rt_16x16_s> o1;
+  zero(o1);
   rt_fl<32, 16, row_l, rt_16x16_s>::col_vec m;
   neg_infty(m);
   rt_fl<32, 16, row_l, rt_16x16_s>::col_vec l;
   zero(l);
   for (int j = 0; j < nkv; ++j) {
     const int s = j % 2;
+    const int j1 = j + 1;
     auto k_stage = subtile_inplace<64, 128>(ks, {s, 0});
-    auto v_stage = subtile_inplace<64, 128>(vs, {s, 0});
+    auto v_next = subtile_inplace<64, 128>(vs, {j1 % 2, 0});
+    auto v_lo = subtile_inplace<64, 64>(vs, {s, 0});
+    auto v_hi = subtile_inplace<64, 64>(vs, {s, 1});
     const int k0 = j * 64;
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 128, row_l, rt_16x32_s> kr;
     load(kr, k_stage);
-    rt_bf<64, 128, col_l, rt_16x16_s> vr;
-    load(vr, v_stage);
+    G::load<1, false>(v_next, V, {b, j1, hkv, 0});
+    asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
@@ -82,40 +85,59 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     exp2(s4, s4);
     mul(l, l, m);
     row_sum(l, s4, l);
+    rt_bf<32, 64, row_l, rt_16x16_s> pb;
+    copy(pb, s4);
+    rt_bf<64, 32, col_l, rt_16x16_s> ptr;
+    transpose(ptr, pb);
     __builtin_amdgcn_s_setprio(0);
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
-    const int j2 = j + 2;
-    G::load<1, false>(k_stage, K, {b, j2, hkv, 0});
-    G::load<1, false>(v_stage, V, {b, j2, hkv, 0});
+    rt_bf<64, 64, col_l, rt_16x16_s> vr;
+    load(vr, v_lo);
+    G::load<1, false>(k_stage, K, {b, j + 2, hkv, 0});
     asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
-    mul_row(o, o, m);
-    rt_bf<32, 64, row_l, rt_16x16_s> pb;
-    copy(pb, s4);
-    rt_bf<64, 32, col_l, rt_16x16_s> pt;
-    transpose(pt, pb);
-    rt_fl<128, 32, col_l, rt_16x16_s> ot;
-    transpose(ot, o);
-    mma_AtB(ot, vr, pt, ot);
-    rt_fl<32, 128, row_l, rt_16x16_s> on;
+    mul_row(o0, o0, m);
+    rt_fl<64, 32, col_l, rt_16x16_s> ot;
+    transpose(ot, o0);
+    mma_AtB(ot, vr, ptr, ot);
+    rt_fl<32, 64, row_l, rt_16x16_s> on;
     transpose(on, ot);
     __builtin_amdgcn_s_setprio(0);
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
-    o = on;
+    rt_bf<64, 64, col_l, rt_16x16_s> vr1;
+    load(vr1, v_hi);
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_sched_barrier(0);
+    __builtin_amdgcn_s_setprio(1);
+    mul_row(o1, o1, m);
+    rt_fl<64, 32, col_l, rt_16x16_s> ot1;
+    transpose(ot1, o1);
+    mma_AtB(ot1, vr1, ptr, ot1);
+    rt_fl<32, 64, row_l, rt_16x16_s> on1;
+    transpose(on1, ot1);
+    __builtin_amdgcn_s_setprio(0);
+    __builtin_amdgcn_s_barrier();
+    __builtin_amdgcn_sched_barrier(0);
+    o0 = on;
+    o1 = on1;
     m = mx;
   }
   if (warpid() < 4) {
     __builtin_amdgcn_s_barrier();
   }
   asm volatile("s_waitcnt vmcnt(0)");
-  div_row(o, o, l);
-  rt_bf<32, 128, row_l, rt_16x16_s> ob;
-  copy(ob, o);
-  store<1>(O, ob, {b, qtile, h, 0});
+  div_row(o0, o0, l);
+  rt_bf<32, 64, row_l, rt_16x16_s> ob0;
+  copy(ob0, o0);
+  store<1>(O, ob0, {b, qtile, h, 0});
+  div_row(o1, o1, l);
+  rt_bf<32, 64, row_l, rt_16x16_s> ob1;
+  copy(ob1, o1);
+  store<1>(O, ob1, {b, qtile, h, 1});
   log2(l, l);
   add(m, m, l);
   mul(m, m, 0.6931472f);
@@ -164,9 +186,9 @@ extern "C" hipError_t launch_attention_fwd_d128(bf16 *Q, int Q_dim0, int Q_dim1,
   // a ragged tile.
   if (O_dim2 % 32 != 0)
     return hipErrorInvalidValue;
-  // Dimension 3 of O is tiled by 128: HipKittens' loads and stores do not bound
+  // Dimension 3 of O is tiled by 64: HipKittens' loads and stores do not bound
   // a ragged tile.
-  if (O_dim3 % 128 != 0)
+  if (O_dim3 % 64 != 0)
     return hipErrorInvalidValue;
   // Dimension 2 of L is tiled by 32: HipKittens' loads and stores do not bound
   // a ragged tile.
