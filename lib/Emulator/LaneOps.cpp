@@ -166,7 +166,9 @@ LogicalResult rewriteOne(Operation *op, EmulatorCalls &calls, bool &erase) {
   if (kDropped.contains(name))
     return success();
   if (kBarriers.contains(name)) {
-    calls.call(b, loc, "hkemu_barrier", {});
+    // Active in every lane here; predicateDivergentBranches narrows it when
+    // the barrier sits in a branch it flattens.
+    calls.call(b, loc, "hkemu_barrier_if", {calls.i32(b, loc, 1)});
     return success();
   }
   if (Value id = idValue(b, op, calls)) {

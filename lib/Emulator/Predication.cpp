@@ -8,8 +8,11 @@
 // it: the then side, then the else side, every collective call active only
 // under its side's condition; every other op with side effects (or that
 // could trap, like an integer division) runs under its own scf.if, and the
-// results are selected per lane. Other collectives (MFMA, cross-lane ops,
-// barriers) run in all lanes, as the wave executes them once either way.
+// results are selected per lane. A barrier on a side is reached by the wave
+// only if some lane takes that side (an empty exec mask skips the side on the
+// hardware): its `active` flag is narrowed like an LDS access's and the engine
+// votes over the wave. Other collectives (MFMA, cross-lane ops) run in all
+// lanes; their results are selected away where the side is not taken.
 // An scf.if whose collective calls sit inside a nested loop is left as it
 // is; the engine reports it if a wave ever diverges there.
 //===----------------------------------------------------------------------===//
@@ -36,7 +39,7 @@ const llvm::StringMap<int> kCollectives = {
     {"hkemu_lds_dma", 6},        {"hkemu_mfma", -1},
     {"hkemu_shuffle", -1},       {"hkemu_bpermute", -1},
     {"hkemu_dpp", -1},           {"hkemu_permlane_swap", -1},
-    {"hkemu_readfirstlane", -1}, {"hkemu_barrier", -1}};
+    {"hkemu_readfirstlane", -1}, {"hkemu_barrier_if", 1}};
 
 std::optional<int> collectiveActive(Operation *op) {
   auto call = dyn_cast<func::CallOp>(op);

@@ -28,6 +28,7 @@ const char *hk::emu::collectiveName(Collective c) {
   case Collective::Dpp: return "dpp";
   case Collective::PermlaneSwap: return "permlane_swap";
   case Collective::ReadFirstLane: return "readfirstlane";
+  case Collective::WaveAny: return "wave_any";
   case Collective::LdsLoad: return "lds_load";
   case Collective::LdsStore: return "lds_store";
   case Collective::LdsDma: return "lds_dma";
@@ -312,6 +313,11 @@ uint32_t hkemu_workgroup_id(hkemu_lane *lane, uint32_t dim) {
 }
 uint32_t hkemu_num_workgroups(hkemu_lane *lane, uint32_t dim) {
   return dim < 3 ? lane->engine->desc.grid[dim] : 1;
+}
+
+void hkemu_barrier_if(hkemu_lane *lane, int32_t active) {
+  if (hkemu_wave_any(lane, active != 0))
+    hkemu_barrier(lane);
 }
 
 void hkemu_barrier(hkemu_lane *lane) {

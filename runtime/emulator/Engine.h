@@ -18,7 +18,7 @@ enum class LaneState { Runnable, Collective, Barrier, Done };
 
 /// Wave-collective operations; a wave's lanes must all reach the same one.
 enum class Collective {
-  None, Mfma, Bpermute, Shuffle, Dpp, PermlaneSwap, ReadFirstLane,
+  None, Mfma, Bpermute, Shuffle, Dpp, PermlaneSwap, ReadFirstLane, WaveAny,
   LdsLoad, LdsStore, LdsDma
 };
 const char *collectiveName(Collective c);

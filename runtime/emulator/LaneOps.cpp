@@ -67,8 +67,11 @@ static void executeCrossLane(Engine &e, Wave &w, Collective kind) {
     ops[l] = const_cast<CrossLane *>(
         static_cast<const CrossLane *>(w.lanes[l].operands));
   uint32_t values[kWaveLanes];
-  for (uint32_t l = 0; l < kWaveLanes; ++l)
+  uint32_t any = 0;
+  for (uint32_t l = 0; l < kWaveLanes; ++l) {
     values[l] = ops[l]->value;
+    any |= values[l] != 0;
+  }
   for (uint32_t l = 0; l < kWaveLanes; ++l) {
     CrossLane &op = *ops[l];
     switch (kind) {
@@ -77,6 +80,9 @@ static void executeCrossLane(Engine &e, Wave &w, Collective kind) {
       break;
     case Collective::ReadFirstLane:
       op.result = values[0];
+      break;
+    case Collective::WaveAny:
+      op.result = any;
       break;
     case Collective::Shuffle: {
       uint32_t local = l % op.width, base = l - local;
@@ -303,6 +309,12 @@ uint32_t hkemu_readfirstlane(hkemu_lane *lane, uint32_t value) {
   CrossLane op{};
   op.value = value;
   return crossLane(lane, Collective::ReadFirstLane, op);
+}
+
+uint32_t hkemu_wave_any(hkemu_lane *lane, uint32_t pred) {
+  CrossLane op{};
+  op.value = pred;
+  return crossLane(lane, Collective::WaveAny, op);
 }
 
 static void checkAccessSize(hkemu_lane *lane, uint32_t bytes,

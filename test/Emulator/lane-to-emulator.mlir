@@ -74,7 +74,7 @@ module attributes {gpu.container_module} {
 // CHECK: call @hkemu_lds_store(%[[LANE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32, !llvm.ptr, i32) -> ()
 // Hints dropped, the barrier kept.
 // CHECK-NOT: rocdl.
-// CHECK: call @hkemu_barrier(%[[LANE]])
+// CHECK: call @hkemu_barrier_if(%[[LANE]], %{{.*}})
 // CHECK: call @hkemu_lds_load(%[[LANE]]
 // CHECK: call @hkemu_mfma(%[[LANE]], %{{.*}}) : (!llvm.ptr, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // CHECK: call @hkemu_shuffle(%[[LANE]], %{{.*}}) : (!llvm.ptr, i32, i32, i32, i32, !llvm.ptr) -> i32

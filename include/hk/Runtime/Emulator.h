@@ -78,6 +78,11 @@ uint32_t hkemu_num_workgroups(hkemu_lane *lane, uint32_t dim);
 /* s_barrier over the workgroup (with the LDS fences of gpu.barrier). */
 void hkemu_barrier(hkemu_lane *lane);
 
+/* A barrier on a path the wave runs only if some lane takes it (`active` in
+ * that lane), as a branch whose exec mask is empty is skipped: every lane of
+ * the wave calls it; the wave arrives at the barrier iff any lane is active. */
+void hkemu_barrier_if(hkemu_lane *lane, int32_t active);
+
 /* Operand element types of hkemu_mfma. FP8/BF8 are E4M3/E5M2 in the chip's
  * format (FNUZ on gfx942, OCP on gfx950). */
 typedef enum hkemu_type {
@@ -121,6 +126,10 @@ void hkemu_permlane_swap(hkemu_lane *lane, uint32_t rows, uint32_t *vdst,
 
 /* v_readfirstlane_b32 (all lanes active: lane 0's value). */
 uint32_t hkemu_readfirstlane(hkemu_lane *lane, uint32_t value);
+
+/* 1 in every lane if `pred` is nonzero in any lane of the wave, else 0: the
+ * exec-mask test by which a wave skips a branch side no lane takes. */
+uint32_t hkemu_wave_any(hkemu_lane *lane, uint32_t pred);
 
 /* Raw buffer accesses, per 4-byte component (or the whole access if smaller):
  * a component with offset + size > num_records reads 0 / is not written. */

@@ -22,7 +22,7 @@
 // GFX942: rocdl.ds_bpermute
 // CHECK-LABEL: llvm.func @swap_acc
 // CHECK-COUNT-16: rocdl.ds_bpermute
-// CHECK-COUNT-4: llvm.atomicrmw fadd {{.*}} !llvm.ptr<7>, f32
+// CHECK-COUNT-4: rocdl.raw.ptr.buffer.atomic.fadd {{.*}} : f32
 // CHECK-NOT: ocml
 hk.kernel @row_max(%X: memref<?x?xf32>, %O: memref<?xf32>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %c0 = arith.constant 0 : index

@@ -6,10 +6,8 @@
 // emulator. x[i] = 1.0 for the workgroup's 128 elements; one workgroup per
 // 128 elements of x.
 //
-// The branch is written with cf.cond_br, as convert-scf-to-cf leaves it:
-// convert-lane-to-emulator turns an scf.if holding a barrier into straight
-// code that runs the barrier in every wave (docs/hk-run.md, Faults), which
-// would hide this fault.
+// The branch is written with cf.cond_br, as convert-scf-to-cf leaves it;
+// fault-barrier-scf.mlir is the same kernel with an scf.if.
 module attributes {gpu.container_module} {
   gpu.module @fault_barrier_module {
     gpu.func @fault_barrier(%x: memref<?xf32>) kernel attributes {
