@@ -1,6 +1,7 @@
 //===- CodeGen.cpp - AMDGPU assembly and objects from LLVM IR -------------===//
 
 #include "TargetMachine.h"
+#include "hk/Target/Common/TargetMachine.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -10,7 +11,6 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
@@ -32,35 +32,17 @@ void initializeAMDGPUBackend() {
   });
 }
 
-static llvm::CodeGenOptLevel toCodeGenOptLevel(unsigned level) {
-  switch (level) {
-  case 0:
-    return llvm::CodeGenOptLevel::None;
-  case 1:
-    return llvm::CodeGenOptLevel::Less;
-  case 2:
-    return llvm::CodeGenOptLevel::Default;
-  default:
-    return llvm::CodeGenOptLevel::Aggressive;
-  }
-}
-
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const TargetOptions &options, std::string &error) {
   initializeAMDGPUBackend();
-  llvm::Triple triple(kTargetTriple);
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return nullptr;
   // Verbose assembly keeps the backend's comments: scheduling fences and
   // each kernel's register and LDS summary are only visible through them.
   llvm::TargetOptions targetOptions;
   targetOptions.MCOptions.AsmVerbose = true;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, options.chip, /*Features=*/"", targetOptions, llvm::Reloc::PIC_,
-      std::nullopt, toCodeGenOptLevel(options.optLevel)));
-  if (!machine)
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createPICTargetMachine(llvm::Triple(kTargetTriple), options.chip,
+                             targetOptions, options.optLevel, error);
+  if (!machine && error.empty())
     error = "cannot create the AMDGPU target machine for " + options.chip;
   return machine;
 }

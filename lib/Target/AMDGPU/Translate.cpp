@@ -1,6 +1,7 @@
 //===- Translate.cpp - LLVM dialect gpu.modules to one LLVM module --------===//
 
 #include "TargetMachine.h"
+#include "hk/Target/Common/Optimize.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/InitAllDialects.h"
@@ -14,7 +15,6 @@
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
-#include "llvm/Passes/PassBuilder.h"
 
 using namespace mlir;
 
@@ -99,30 +99,6 @@ translateGpuModules(ModuleOp module, llvm::LLVMContext &context) {
   return linked;
 }
 
-static void optimize(llvm::Module &llvmModule, llvm::TargetMachine &machine,
-                     unsigned optLevel) {
-  llvm::LoopAnalysisManager loops;
-  llvm::FunctionAnalysisManager functions;
-  llvm::CGSCCAnalysisManager cgscc;
-  llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder(&machine);
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(cgscc);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, cgscc, modules);
-
-  static const llvm::OptimizationLevel levels[] = {
-      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
-      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
-  llvm::OptimizationLevel level = levels[std::min(optLevel, 3u)];
-  llvm::ModulePassManager passes =
-      level == llvm::OptimizationLevel::O0
-          ? builder.buildO0DefaultPipeline(level)
-          : builder.buildPerModuleDefaultPipeline(level);
-  passes.run(llvmModule, modules);
-}
-
 std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
                                                 llvm::LLVMContext &context,
                                                 const TargetOptions &options) {
@@ -143,12 +119,10 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
   for (llvm::Function &function : *llvmModule)
     if (!function.isDeclaration())
       function.addFnAttr("target-cpu", options.chip);
-  llvmModule->setTargetTriple(machine->getTargetTriple());
-  llvmModule->setDataLayout(machine->createDataLayout());
   // The backend reads the code object version (the AMDHSA ABI) from here.
   llvmModule->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
                             options.codeObjectVersion * 100);
-  optimize(*llvmModule, *machine, options.optLevel);
+  optimizeForTarget(*llvmModule, *machine, options.optLevel);
   return llvmModule;
 }
 

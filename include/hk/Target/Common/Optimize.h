@@ -1,0 +1,21 @@
+//===- Optimize.h - LLVM's default optimization pipeline for a target -----===//
+
+#ifndef HK_TARGET_COMMON_OPTIMIZE_H
+#define HK_TARGET_COMMON_OPTIMIZE_H
+
+namespace llvm {
+class Module;
+class TargetMachine;
+} // namespace llvm
+
+namespace hk::target {
+
+/// Gives `llvmModule` the triple and data layout of `machine`, then runs
+/// LLVM's default module pipeline for `optLevel` (0..3, higher is clamped)
+/// with the machine's target-specific passes and cost models.
+void optimizeForTarget(llvm::Module &llvmModule, llvm::TargetMachine &machine,
+                       unsigned optLevel);
+
+} // namespace hk::target
+
+#endif // HK_TARGET_COMMON_OPTIMIZE_H
