@@ -84,6 +84,10 @@ struct MfmaOperands {
   const void *a, *b;
   const float *c;
   float *d;
+  /// hkemu_mfma_i32: C and D are int32 (ci, di), c and d unused.
+  bool intAcc = false;
+  const int32_t *ci = nullptr;
+  int32_t *di = nullptr;
 };
 /// Empty if the shape and types are valid on `chip`, else why not.
 std::string checkMfma(const ChipInfo &chip, const MfmaOperands &op);

@@ -8,8 +8,19 @@
 //   D (16x16): register r of lane l is D[4 * (l / 16) + r][l % 16]
 //   D (32x32): register r of lane l is D[8 * (r / 4) + 4 * (l / 32) + r % 4]
 //                                        [l % 32]
+// The same rules give the f32 (16x16x4, 32x32x2), xf32 (16x16x8) and i8
+// (16x16x32, 32x32x16) layouts of the calculator's CSVs.
 // Products are exact in double and summed in double, then rounded once to
 // f32: the hardware's f32 accumulation differs from this by rounding only.
+// i8 products and sums are exact in int64, wrapped to the i32 of D.
+//
+// xf32 (gfx942 only; CDNA4 removed the instructions and LLVM 22 cannot
+// select them for gfx950) multiplies f32 registers reduced to 10 mantissa
+// bits. The hardware truncates (rounds toward zero) rather than rounding to
+// nearest: the CDNA3 ISA guide is ambiguous, but ROCm's hipBLASLt rounds
+// operands in software before its gfx942 xf32 MFMAs precisely because the
+// hardware truncates, and Triton's gfx942 tf32 path observes the low 13
+// mantissa bits being dropped. The emulator drops them the same way.
 //===----------------------------------------------------------------------===//
 
 #include "Engine.h"
@@ -60,6 +71,12 @@ static double fp8ToDouble(uint8_t x, int manBits, Fp8Format fmt) {
   return sign ? -v : v;
 }
 
+static double f32ToDouble(uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
 static double element(const void *regs, uint32_t i, hkemu_type t,
                       Fp8Format fmt) {
   switch (t) {
@@ -71,41 +88,81 @@ static double element(const void *regs, uint32_t i, hkemu_type t,
     return fp8ToDouble(static_cast<const uint8_t *>(regs)[i], 3, fmt);
   case HKEMU_BF8:
     return fp8ToDouble(static_cast<const uint8_t *>(regs)[i], 2, fmt);
+  case HKEMU_F32:
+    return f32ToDouble(static_cast<const uint32_t *>(regs)[i]);
+  case HKEMU_XF32:
+    // Keep sign, exponent and the top 10 mantissa bits (see above).
+    return f32ToDouble(static_cast<const uint32_t *>(regs)[i] & ~0x1FFFu);
+  case HKEMU_I8:
+    return static_cast<const int8_t *>(regs)[i];
   }
   return NAN;
 }
 
 static const char *typeName(hkemu_type t) {
   switch (t) {
-  case HKEMU_BF16: return "bf16";
-  case HKEMU_F16: return "f16";
-  case HKEMU_FP8: return "fp8";
-  case HKEMU_BF8: return "bf8";
+  case HKEMU_BF16:
+    return "bf16";
+  case HKEMU_F16:
+    return "f16";
+  case HKEMU_FP8:
+    return "fp8";
+  case HKEMU_BF8:
+    return "bf8";
+  case HKEMU_F32:
+    return "f32";
+  case HKEMU_XF32:
+    return "xf32";
+  case HKEMU_I8:
+    return "i8";
   }
   return "?";
 }
 
+static bool isFp8(hkemu_type t) { return t == HKEMU_FP8 || t == HKEMU_BF8; }
+
+/// Whether the chip has an MFMA of this operand type and shape.
+static bool hasShape(hkemu_type t, bool cdna4, uint32_t m, uint32_t n,
+                     uint32_t k) {
+  auto is = [&](uint32_t mm, uint32_t kk) {
+    return m == mm && n == mm && k == kk;
+  };
+  switch (t) {
+  case HKEMU_BF16:
+  case HKEMU_F16:
+    return is(16, 16) || is(32, 8) || (cdna4 && (is(16, 32) || is(32, 16)));
+  case HKEMU_FP8:
+  case HKEMU_BF8:
+  case HKEMU_I8:
+    return is(16, 32) || is(32, 16);
+  case HKEMU_F32:
+    return is(16, 4) || is(32, 2);
+  case HKEMU_XF32:
+    return !cdna4 && is(16, 8);
+  }
+  return false;
+}
+
 std::string hk::emu::checkMfma(const ChipInfo &chip, const MfmaOperands &op) {
-  std::string shape = std::to_string(op.m) + "x" + std::to_string(op.n) +
-                      "x" + std::to_string(op.k);
-  bool is8 = op.aType == HKEMU_FP8 || op.aType == HKEMU_BF8;
-  bool b8 = op.bType == HKEMU_FP8 || op.bType == HKEMU_BF8;
-  if (op.aType > HKEMU_BF8 || op.bType > HKEMU_BF8)
+  std::string shape = std::to_string(op.m) + "x" + std::to_string(op.n) + "x" +
+                      std::to_string(op.k);
+  if (op.aType > HKEMU_I8 || op.bType > HKEMU_I8)
     return "MFMA with an unknown operand type";
-  if (is8 != b8 || (!is8 && op.aType != op.bType))
+  if (op.aType != op.bType && !(isFp8(op.aType) && isFp8(op.bType)))
     return std::string("MFMA mixes ") + typeName(op.aType) + " and " +
            typeName(op.bType);
+  bool i8 = op.aType == HKEMU_I8;
+  if (i8 && !op.intAcc)
+    return "i8 MFMA accumulates in i32: use hkemu_mfma_i32";
+  if (!i8 && op.intAcc)
+    return std::string("hkemu_mfma_i32 takes i8 operands, not ") +
+           typeName(op.aType);
   bool cdna4 = std::string(chip.name) == "gfx950";
-  bool ok;
-  if (is8)
-    ok = (op.m == 16 && op.n == 16 && op.k == 32) ||
-         (op.m == 32 && op.n == 32 && op.k == 16);
-  else
-    ok = (op.m == 16 && op.n == 16 && (op.k == 16 || (cdna4 && op.k == 32))) ||
-         (op.m == 32 && op.n == 32 && (op.k == 8 || (cdna4 && op.k == 16)));
-  if (!ok)
-    return std::string("no ") + typeName(op.aType) + " MFMA " + shape +
-           " on " + chip.name;
+  if (op.aType == HKEMU_XF32 && cdna4)
+    return "no xf32 MFMA on gfx950 (CDNA4 removed the xf32 instructions)";
+  if (!hasShape(op.aType, cdna4, op.m, op.n, op.k))
+    return std::string("no ") + typeName(op.aType) + " MFMA " + shape + " on " +
+           chip.name;
   return "";
 }
 
@@ -114,6 +171,7 @@ void hk::emu::executeMfma(const ChipInfo &chip,
   const MfmaOperands &op0 = *lanes[0];
   const uint32_t M = op0.m, N = op0.n, K = op0.k;
   const uint32_t kpl = K * M / kWaveLanes, regsD = M * N / kWaveLanes;
+  // Every supported element type is exact in double (i8 as integers).
   double A[32][32], B[32][32], C[32][32];
   for (uint32_t l = 0; l < kWaveLanes; ++l) {
     const MfmaOperands &op = *lanes[l];
@@ -129,13 +187,36 @@ void hk::emu::executeMfma(const ChipInfo &chip,
   // Gather C completely before writing D: d may alias c.
   for (uint32_t l = 0; l < kWaveLanes; ++l)
     for (uint32_t r = 0; r < regsD; ++r)
-      C[dRow(l, r)][l % N] = lanes[l]->c[r];
+      C[dRow(l, r)][l % N] =
+          op0.intAcc ? double(lanes[l]->ci[r]) : double(lanes[l]->c[r]);
   for (uint32_t l = 0; l < kWaveLanes; ++l)
     for (uint32_t r = 0; r < regsD; ++r) {
       uint32_t row = dRow(l, r), col = l % N;
+      if (op0.intAcc) {
+        // |A*B| <= 2^14 per product: the int64 sum is exact.
+        int64_t acc = int64_t(C[row][col]);
+        for (uint32_t k = 0; k < K; ++k)
+          acc += int64_t(A[row][k]) * int64_t(B[k][col]);
+        lanes[l]->di[r] = int32_t(uint32_t(uint64_t(acc)));
+        continue;
+      }
       double acc = C[row][col];
       for (uint32_t k = 0; k < K; ++k)
         acc += A[row][k] * B[k][col];
       lanes[l]->d[r] = float(acc);
     }
+}
+
+extern "C" void hkemu_mfma_i32(hkemu_lane *lane, uint32_t m, uint32_t n,
+                               uint32_t k, hkemu_type aType, hkemu_type bType,
+                               const void *a, const void *b, const int32_t *c,
+                               int32_t *d) {
+  MfmaOperands op{m, n, k, aType, bType, a, b, nullptr, nullptr};
+  op.intAcc = true;
+  op.ci = c;
+  op.di = d;
+  std::string bad = checkMfma(*lane->engine->chip, op);
+  if (!bad.empty())
+    lane->engine->fail(lane, bad);
+  lane->engine->arrive(lane, Collective::Mfma, &op);
 }

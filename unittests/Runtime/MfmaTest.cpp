@@ -3,9 +3,11 @@
 // For each instruction: random A, B, C; every lane's registers are filled
 // from the calculator's CSV layout (Inputs/*.csv), the emulator runs the
 // MFMA, and every register of D is compared, through the D CSV, with a
-// float64 reference. The gfx950 shapes use the K-extension rule of the AMD
-// notes (lane l holds A[l % M][8 * (l / (64 / (K * M / 512)))...]) with the
-// D layout of the CDNA3 shape of the same M x N.
+// float64 reference (for i8, an exact integer reference). The gfx950 shapes use
+// the K-extension rule of the AMD notes (lane l holds A[l % M][8 * (l / (64 /
+// (K * M / 512)))...]) with the D layout of the CDNA3 shape of the same M x N.
+// xf32 is checked against inputs truncated to 10 mantissa bits, as gfx942 does
+// (see Mfma.cpp).
 //===----------------------------------------------------------------------===//
 
 #include "Tolerances.h"
@@ -14,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -78,6 +81,15 @@ double decodeFp8(uint8_t x, bool e5m2, bool fnuz) {
   double v = std::pow(2.0, (e ? e : 1) - bias) * frac;
   return (x & 0x80) ? -v : v;
 }
+/// f32 reduced to 1 + 10 significant bits, by truncation (the hardware's
+/// xf32) or, to show the test tells them apart, by rounding to nearest.
+double reduceToXf32(float f, bool nearest) {
+  int e;
+  double m = std::frexp(double(f), &e); // |m| in [0.5, 1): 11 bits = m * 2^11
+  double s = m * 2048.0;
+  s = nearest ? std::nearbyint(s) : std::trunc(s);
+  return std::ldexp(s, e - 11);
+}
 
 struct Case {
   const char *name; // CSV stem, or the gfx950 instruction
@@ -91,14 +103,35 @@ struct Case {
 struct LaneData {
   uint8_t a[64][16], b[64][16];
   float c[64][16], d[64][16];
+  int32_t ci[64][16], di[64][16];
   Case cs;
+  bool floatEntry; ///< call hkemu_mfma even for i8 (to test its rejection)
 };
 LaneData data;
 
 void mfmaLane(hkemu_lane *lane, void *const *) {
   uint32_t l = hkemu_lane_id(lane);
-  hkemu_mfma(lane, data.cs.m, data.cs.n, data.cs.k, data.cs.type, data.cs.type,
-             data.a[l], data.b[l], data.c[l], data.d[l]);
+  if (data.cs.type == HKEMU_I8 && !data.floatEntry)
+    hkemu_mfma_i32(lane, data.cs.m, data.cs.n, data.cs.k, data.cs.type,
+                   data.cs.type, data.a[l], data.b[l], data.ci[l], data.di[l]);
+  else
+    hkemu_mfma(lane, data.cs.m, data.cs.n, data.cs.k, data.cs.type,
+               data.cs.type, data.a[l], data.b[l], data.c[l], data.d[l]);
+}
+
+/// Runs `fn` in one wave; returns the launch error or "".
+std::string launchOneWave(const char *kernel, const char *chip,
+                          hkemu_lane_fn fn = mfmaLane) {
+  hkemu_launch_desc desc{};
+  desc.kernel = kernel;
+  desc.chip = chip;
+  desc.grid[0] = desc.grid[1] = desc.grid[2] = 1;
+  desc.waves = 1;
+  desc.fn = fn;
+  char error[512] = "";
+  if (hkemu_launch(&desc, error, sizeof(error)) != 0)
+    return error[0] ? error : "launch failed without a message";
+  return "";
 }
 
 class MfmaLayoutTest : public ::testing::TestWithParam<Case> {};
@@ -108,22 +141,40 @@ TEST_P(MfmaLayoutTest, MatchesFloat64Reference) {
   std::string stem = cs.csvStem;
   Layout la = cs.extended ? extendedLayout(cs.m, cs.k, false)
                           : readCsv(stem + ".A.csv");
-  Layout lb = cs.extended ? extendedLayout(cs.m, cs.k, true)
-                          : readCsv(stem + ".B.csv");
+  Layout lb =
+      cs.extended ? extendedLayout(cs.m, cs.k, true) : readCsv(stem + ".B.csv");
   Layout lc = readCsv(stem + ".C.csv"), ld = readCsv(stem + ".D.csv");
   int kpl = cs.k * cs.m / 64, dregs = cs.m * cs.n / 64;
   ASSERT_EQ(int(la[0].size()), kpl);
   ASSERT_EQ(int(ld[0].size()), dregs);
 
   bool is8 = cs.type == HKEMU_FP8 || cs.type == HKEMU_BF8;
+  bool is32 = cs.type == HKEMU_F32 || cs.type == HKEMU_XF32;
+  bool isI8 = cs.type == HKEMU_I8;
   bool fnuz = std::string(cs.chip) == "gfx942";
   std::mt19937 rng(1234);
   std::vector<std::vector<double>> A(cs.m, std::vector<double>(cs.k)),
       B(cs.k, std::vector<double>(cs.n)), C(cs.m, std::vector<double>(cs.n));
-  std::vector<std::vector<uint16_t>> A16(cs.m, std::vector<uint16_t>(cs.k)),
-      B16(cs.k, std::vector<uint16_t>(cs.n));
-  auto draw = [&](double &value, uint16_t &bits) {
-    if (is8) {
+  // Raw element bits (the low 8, 16 or all 32 bits used).
+  std::vector<std::vector<uint32_t>> A16(cs.m, std::vector<uint32_t>(cs.k)),
+      B16(cs.k, std::vector<uint32_t>(cs.n));
+  // xf32 only: the inputs as f32 and rounded to nearest xf32 (alternatives
+  // the check must reject).
+  std::vector<std::vector<double>> Af(cs.m, std::vector<double>(cs.k)),
+      Bf(cs.k, std::vector<double>(cs.n)), An = Af, Bn = Bf;
+  auto draw = [&](double &value, uint32_t &bits, double &full,
+                  double &nearest) {
+    if (is32) {
+      float f = std::uniform_real_distribution<float>(-2, 2)(rng);
+      memcpy(&bits, &f, 4);
+      full = f;
+      nearest = reduceToXf32(f, true);
+      value = cs.type == HKEMU_XF32 ? reduceToXf32(f, false) : double(f);
+    } else if (isI8) {
+      int8_t x = int8_t(rng());
+      bits = uint8_t(x);
+      value = x;
+    } else if (is8) {
       uint8_t x;
       do
         x = uint8_t(rng());
@@ -144,13 +195,15 @@ TEST_P(MfmaLayoutTest, MatchesFloat64Reference) {
   };
   for (int i = 0; i < cs.m; ++i)
     for (int k = 0; k < cs.k; ++k)
-      draw(A[i][k], A16[i][k]);
+      draw(A[i][k], A16[i][k], Af[i][k], An[i][k]);
   for (int k = 0; k < cs.k; ++k)
     for (int j = 0; j < cs.n; ++j)
-      draw(B[k][j], B16[k][j]);
+      draw(B[k][j], B16[k][j], Bf[k][j], Bn[k][j]);
   for (int i = 0; i < cs.m; ++i)
     for (int j = 0; j < cs.n; ++j)
-      C[i][j] = float(std::uniform_real_distribution<float>(-4, 4)(rng));
+      C[i][j] = isI8 ? double(std::uniform_int_distribution<int32_t>(
+                           -(1 << 30), 1 << 30)(rng))
+                     : float(std::uniform_real_distribution<float>(-4, 4)(rng));
 
   memset(&data, 0, sizeof(data));
   data.cs = cs;
@@ -158,39 +211,55 @@ TEST_P(MfmaLayoutTest, MatchesFloat64Reference) {
     for (int s = 0; s < kpl; ++s) {
       auto [ar, ac] = la[l][s];
       auto [br, bc] = lb[l][s];
-      if (is8) {
-        data.a[l][s] = uint8_t(A16[ar][ac]);
-        data.b[l][s] = uint8_t(B16[br][bc]);
-      } else {
-        memcpy(&data.a[l][2 * s], &A16[ar][ac], 2);
-        memcpy(&data.b[l][2 * s], &B16[br][bc], 2);
-      }
+      // Slot s sits at byte offset s * size, little-endian, as in the
+      // registers (v0 bits [7:0] first).
+      int size = is32 ? 4 : (is8 || isI8) ? 1 : 2;
+      memcpy(&data.a[l][size * s], &A16[ar][ac], size);
+      memcpy(&data.b[l][size * s], &B16[br][bc], size);
     }
-    for (int r = 0; r < dregs; ++r)
-      data.c[l][r] = float(C[lc[l][r].first][lc[l][r].second]);
+    for (int r = 0; r < dregs; ++r) {
+      double c = C[lc[l][r].first][lc[l][r].second];
+      data.c[l][r] = float(c);
+      data.ci[l][r] = int32_t(c);
+    }
   }
 
-  hkemu_launch_desc desc{};
-  desc.kernel = cs.name;
-  desc.chip = cs.chip;
-  desc.grid[0] = desc.grid[1] = desc.grid[2] = 1;
-  desc.waves = 1;
-  desc.fn = mfmaLane;
-  char error[512] = "";
-  ASSERT_EQ(hkemu_launch(&desc, error, sizeof(error)), 0) << error;
+  ASSERT_EQ(launchOneWave(cs.name, cs.chip), "");
 
+  // xf32: how many D elements an f32 or round-to-nearest reference would
+  // reject, to show that the check tells truncation apart from both.
+  int fullMisses = 0, nearestMisses = 0;
   for (int l = 0; l < 64; ++l)
     for (int r = 0; r < dregs; ++r) {
       auto [i, j] = ld[l][r];
-      double ref = C[i][j], scale = std::fabs(C[i][j]);
+      if (isI8) {
+        int64_t ref = int64_t(C[i][j]);
+        for (int k = 0; k < cs.k; ++k)
+          ref += int64_t(A[i][k]) * int64_t(B[k][j]);
+        ASSERT_EQ(data.di[l][r], ref)
+            << cs.name << ": lane " << l << " register " << r << " = D[" << i
+            << "][" << j << "]";
+        continue;
+      }
+      double ref = C[i][j], scale = std::fabs(C[i][j]), full = C[i][j],
+             nearest = C[i][j];
       for (int k = 0; k < cs.k; ++k) {
         ref += A[i][k] * B[k][j];
         scale += std::fabs(A[i][k] * B[k][j]);
+        full += Af[i][k] * Bf[k][j];
+        nearest += An[i][k] * Bn[k][j];
       }
-      ASSERT_NEAR(data.d[l][r], ref, hk::test::kMfmaRelTol * scale)
+      double tol = hk::test::kMfmaRelTol * scale;
+      ASSERT_NEAR(data.d[l][r], ref, tol)
           << cs.name << ": lane " << l << " register " << r << " = D[" << i
           << "][" << j << "]";
+      fullMisses += std::fabs(data.d[l][r] - full) > tol;
+      nearestMisses += std::fabs(data.d[l][r] - nearest) > tol;
     }
+  if (cs.type == HKEMU_XF32) {
+    EXPECT_GT(fullMisses, dregs * 64 / 2);
+    EXPECT_GT(nearestMisses, dregs * 64 / 2);
+  }
 }
 
 const Case kCases[] = {
@@ -220,6 +289,22 @@ const Case kCases[] = {
      "v_mfma_f32_32x32x8_bf16", true},
     {"v_mfma_f32_32x32x16_f16", 32, 32, 16, HKEMU_F16, "gfx950",
      "v_mfma_f32_32x32x8_f16", true},
+    // f32, xf32 and i8 (i32 accumulation).
+    {"v_mfma_f32_16x16x4_f32", 16, 16, 4, HKEMU_F32, "gfx942",
+     "v_mfma_f32_16x16x4_f32", false},
+    {"v_mfma_f32_32x32x2_f32", 32, 32, 2, HKEMU_F32, "gfx942",
+     "v_mfma_f32_32x32x2_f32", false},
+    {"v_mfma_f32_16x16x8_xf32", 16, 16, 8, HKEMU_XF32, "gfx942",
+     "v_mfma_f32_16x16x8_xf32", false},
+    {"v_mfma_i32_16x16x32_i8", 16, 16, 32, HKEMU_I8, "gfx942",
+     "v_mfma_i32_16x16x32_i8", false},
+    {"v_mfma_i32_32x32x16_i8", 32, 32, 16, HKEMU_I8, "gfx942",
+     "v_mfma_i32_32x32x16_i8", false},
+    // gfx950 keeps the f32 and i8 instructions.
+    {"v_mfma_f32_16x16x4_f32_gfx950", 16, 16, 4, HKEMU_F32, "gfx950",
+     "v_mfma_f32_16x16x4_f32", false},
+    {"v_mfma_i32_32x32x16_i8_gfx950", 32, 32, 16, HKEMU_I8, "gfx950",
+     "v_mfma_i32_32x32x16_i8", false},
 };
 
 INSTANTIATE_TEST_SUITE_P(Emulator, MfmaLayoutTest, ::testing::ValuesIn(kCases),
@@ -230,16 +315,67 @@ INSTANTIATE_TEST_SUITE_P(Emulator, MfmaLayoutTest, ::testing::ValuesIn(kCases),
 TEST(MfmaTest, Gfx950ShapeRejectedOnGfx942) {
   memset(&data, 0, sizeof(data));
   data.cs = {"x", 16, 16, 32, HKEMU_BF16, "gfx942", "", true};
-  hkemu_launch_desc desc{};
-  desc.kernel = "k32";
-  desc.chip = "gfx942";
-  desc.grid[0] = desc.grid[1] = desc.grid[2] = 1;
-  desc.waves = 1;
-  desc.fn = mfmaLane;
-  char error[512] = "";
-  ASSERT_NE(hkemu_launch(&desc, error, sizeof(error)), 0);
-  EXPECT_STREQ(error, "kernel 'k32', workgroup (0, 0, 0), wave 0: no bf16 "
-                      "MFMA 16x16x32 on gfx942");
+  EXPECT_EQ(launchOneWave("k32", "gfx942"),
+            "kernel 'k32', workgroup (0, 0, 0), wave 0: no bf16 MFMA "
+            "16x16x32 on gfx942");
+}
+
+// LLVM 22 cannot select llvm.amdgcn.mfma.f32.16x16x8.xf32 for gfx950 and
+// its assembler rejects v_mfma_f32_16x16x8_xf32 there.
+TEST(MfmaTest, Xf32RejectedOnGfx950) {
+  memset(&data, 0, sizeof(data));
+  data.cs = {"x", 16, 16, 8, HKEMU_XF32, "gfx950", "", false};
+  EXPECT_EQ(launchOneWave("kx", "gfx950"),
+            "kernel 'kx', workgroup (0, 0, 0), wave 0: no xf32 MFMA on "
+            "gfx950 (CDNA4 removed the xf32 instructions)");
+}
+
+TEST(MfmaTest, I8NeedsTheI32EntryPoint) {
+  memset(&data, 0, sizeof(data));
+  data.cs = {"x", 16, 16, 32, HKEMU_I8, "gfx942", "", false};
+  data.floatEntry = true;
+  EXPECT_EQ(launchOneWave("ki", "gfx942"),
+            "kernel 'ki', workgroup (0, 0, 0), wave 0: i8 MFMA accumulates "
+            "in i32: use hkemu_mfma_i32");
+}
+
+TEST(MfmaTest, I32EntryPointRejectsFloatOperands) {
+  memset(&data, 0, sizeof(data));
+  auto lane = [](hkemu_lane *lane, void *const *) {
+    uint32_t l = hkemu_lane_id(lane);
+    hkemu_mfma_i32(lane, 16, 16, 4, HKEMU_F32, HKEMU_F32, data.a[l], data.b[l],
+                   data.ci[l], data.di[l]);
+  };
+  EXPECT_EQ(launchOneWave("kf", "gfx942", lane),
+            "kernel 'kf', workgroup (0, 0, 0), wave 0: hkemu_mfma_i32 takes "
+            "i8 operands, not f32");
+}
+
+TEST(MfmaTest, F32ShapeOfAnotherKRejected) {
+  memset(&data, 0, sizeof(data));
+  data.cs = {"x", 16, 16, 8, HKEMU_F32, "gfx942", "", false};
+  EXPECT_EQ(launchOneWave("kf8", "gfx942"),
+            "kernel 'kf8', workgroup (0, 0, 0), wave 0: no f32 MFMA 16x16x8 "
+            "on gfx942");
+}
+
+/// i32 accumulation wraps modulo 2^32 (the engine's documented choice):
+/// C = INT32_MAX everywhere plus the one product A[i][0] * B[0][j] = 1 * 1
+/// gives INT32_MIN in every element.
+TEST(MfmaTest, I32AccumulationWraps) {
+  memset(&data, 0, sizeof(data));
+  data.cs = {"x", 16, 16, 32, HKEMU_I8, "gfx942", "", false};
+  for (int l = 0; l < 64; ++l) {
+    // Lanes 0-15 hold k = 0..7 of row (A) / column (B) l; byte 0 is k = 0.
+    if (l < 16)
+      data.a[l][0] = data.b[l][0] = 1;
+    for (int r = 0; r < 4; ++r)
+      data.ci[l][r] = INT32_MAX;
+  }
+  ASSERT_EQ(launchOneWave("kw", "gfx942"), "");
+  for (int l = 0; l < 64; ++l)
+    for (int r = 0; r < 4; ++r)
+      ASSERT_EQ(data.di[l][r], INT32_MIN) << "lane " << l << " register " << r;
 }
 
 } // namespace

@@ -84,12 +84,18 @@ void hkemu_barrier(hkemu_lane *lane);
 void hkemu_barrier_if(hkemu_lane *lane, int32_t active);
 
 /* Operand element types of hkemu_mfma. FP8/BF8 are E4M3/E5M2 in the chip's
- * format (FNUZ on gfx942, OCP on gfx950). */
+ * format (FNUZ on gfx942, OCP on gfx950). F32 and XF32 operands are f32
+ * registers; XF32 (gfx942 only) multiplies them with their mantissa truncated
+ * to 10 bits. I8 is signed, one byte per element, with i32 accumulation
+ * through hkemu_mfma_i32. */
 typedef enum hkemu_type {
   HKEMU_BF16 = 0,
   HKEMU_F16 = 1,
   HKEMU_FP8 = 2,
-  HKEMU_BF8 = 3
+  HKEMU_BF8 = 3,
+  HKEMU_F32 = 4,
+  HKEMU_XF32 = 5,
+  HKEMU_I8 = 6
 } hkemu_type;
 
 /* D = A * B + C for the wave. Shapes: bf16/f16 16x16x16, 32x32x8 and, on
@@ -99,6 +105,14 @@ typedef enum hkemu_type {
 void hkemu_mfma(hkemu_lane *lane, uint32_t m, uint32_t n, uint32_t k,
                 hkemu_type a_type, hkemu_type b_type, const void *a,
                 const void *b, const float *c, float *d);
+
+/* D = A * B + C for the wave with i32 C and D: i8 16x16x32, 32x32x16
+ * (a_type = b_type = HKEMU_I8). a, b: this lane's M*K/64 bytes; c, d: its
+ * M*N/64 int32s, in the hardware register layout; d may alias c. The sum is
+ * exact and wraps modulo 2^32. */
+void hkemu_mfma_i32(hkemu_lane *lane, uint32_t m, uint32_t n, uint32_t k,
+                    hkemu_type a_type, hkemu_type b_type, const void *a,
+                    const void *b, const int32_t *c, int32_t *d);
 
 /* ds_bpermute_b32: returns `value` of lane (byte_addr / 4) % 64. */
 uint32_t hkemu_bpermute(hkemu_lane *lane, uint32_t byte_addr, uint32_t value);
