@@ -19,6 +19,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <regex>
@@ -311,6 +312,27 @@ INSTANTIATE_TEST_SUITE_P(Emulator, MfmaLayoutTest, ::testing::ValuesIn(kCases),
                          [](const auto &info) {
                            return std::string(info.param.name);
                          });
+
+// Every instruction of the calculator's tables in Inputs/ has a case that
+// reads its four CSVs.
+TEST(MfmaTest, EveryCsvIsChecked) {
+  int stems = 0;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(HK_RUNTIME_INPUTS)) {
+    std::string file = entry.path().filename().string();
+    const std::string suffix = ".A.csv";
+    if (file.size() <= suffix.size() ||
+        file.compare(file.size() - suffix.size(), suffix.size(), suffix))
+      continue;
+    std::string stem = file.substr(0, file.size() - suffix.size());
+    ++stems;
+    bool covered = false;
+    for (const Case &cs : kCases)
+      covered |= !cs.extended && stem == cs.csvStem;
+    EXPECT_TRUE(covered) << stem << " has no MfmaLayoutTest case";
+  }
+  EXPECT_EQ(stems, 11);
+}
 
 TEST(MfmaTest, Gfx950ShapeRejectedOnGfx942) {
   memset(&data, 0, sizeof(data));
