@@ -57,6 +57,28 @@ def HK_ClusterKind : I32EnumAttr<"ClusterKind", "schedule cluster kind", [
   let cppNamespace = "::mlir::hk";
 }
 
+def HK_Pairing : I32EnumAttr<"Pairing",
+    "what a compute cluster's MFMAs alternate with", [
+    I32EnumAttrCase<"MfmaExp", 0, "mfma_exp">,
+    I32EnumAttrCase<"MfmaValu", 1, "mfma_valu">]> {
+  let cppNamespace = "::mlir::hk";
+  let genSpecializedAttr = 0;
+}
+
+def HK_PairingAttr : EnumAttr<HK_Dialect, HK_Pairing, "pairing"> {
+  let summary = "MFMA pairing of a compute cluster";
+  let description = [{
+    Asks `hk-schedule` to alternate the MFMAs of an `hk.cluster compute` with
+    transcendental instructions (`mfma_exp`: `v_exp_f32`, `v_log_f32`,
+    `v_rcp_f32`, ..., sched_group mask 0x400) or with other VALU instructions
+    (`mfma_valu`, mask 0x2), one of each in turn, as HipKittens' attention
+    kernels do with `__builtin_amdgcn_sched_group_barrier` to hide the
+    softmax's `exp2` under the score MFMAs. Written on the cluster as
+    `hk.cluster compute pair = mfma_exp`; standalone (the generic form) it
+    prints `#hk<pairing mfma_exp>`. See docs/schedules.md.
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Register tile and vector layouts (tensor encodings)
 //===----------------------------------------------------------------------===//

@@ -636,11 +636,27 @@ def HK_ClusterOp : HK_Op<"cluster", [
       hk.yield %x : tensor<64x64xf32, #hk.rt<col, 16x16>>
     }
     ```
+
+    A compute cluster that holds an `hk.mma` may ask for its MFMAs to be
+    paired with other ALU work: `pair = mfma_exp` alternates one MFMA with
+    one transcendental instruction (the `exp2` of a softmax), `pair =
+    mfma_valu` with one other VALU instruction. `hk-schedule` expands it into
+    `hk.sched_group` hints after the cluster's body (docs/schedules.md).
+    ```mlir
+    %p = hk.cluster compute pair = mfma_exp -> !p_rt {
+      %s = hk.mma abt %k, %q, %z : ...
+      ...
+      %e = math.exp2 %d : !s_rt
+      ...
+    }
+    ```
   }];
-  let arguments = (ins HK_ClusterKind:$kind);
+  let arguments = (ins HK_ClusterKind:$kind,
+                       OptionalAttr<HK_PairingAttr>:$pair);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "$kind (`->` type($results)^)? $body attr-dict";
+  let assemblyFormat =
+      "$kind (`pair` `=` $pair^)? (`->` type($results)^)? $body attr-dict";
   let hasVerifier = 1;
 }
 

@@ -8,6 +8,8 @@
 // s_setprio(1), an extra barrier for waves 4-7 before the loop and a mirror
 // one for waves 0-3 after it) and its 4-wave kernels (MFMAs and loads
 // alternated with sched_group_barrier between sched_barrier(0) fences).
+// A compute cluster marked `pair = mfma_exp` or `pair = mfma_valu` also gets
+// the MFMA/exp (or MFMA/VALU) alternation of HipKittens' attention kernels.
 // docs/schedules.md states the rules and why they are safe.
 //
 //===----------------------------------------------------------------------===//
@@ -31,11 +33,16 @@ namespace {
 
 // Instruction classes of llvm.amdgcn.sched_barrier / sched_group_barrier
 // (IntrinsicsAMDGPU.td, LLVM 22).
+constexpr uint32_t kValu = 0x2;
 constexpr uint32_t kMfma = 0x8;
 constexpr uint32_t kVmemRead = 0x20;
 constexpr uint32_t kVmemWrite = 0x40;
 constexpr uint32_t kDsRead = 0x100;
 constexpr uint32_t kDsWrite = 0x200;
+/// Transcendentals (v_exp_f32, v_log_f32, ...): AMDGPUIGroupLP's TRANS class.
+/// IntrinsicsAMDGPU.td lists masks only up to 0x200; VALU (0x2) excludes
+/// transcendentals and MFMAs, so exp2 needs its own class.
+constexpr uint32_t kTrans = 0x400;
 
 /// Waves 0-3 and 4-7 are the two groups of the 8-wave ping-pong.
 constexpr int64_t kWavesPerGroup = 4;
@@ -85,6 +92,54 @@ SmallVector<ClusterOp> clustersOf(Operation *region) {
   return clusters;
 }
 
+/// MFMAs one hk.mma issues: one per accumulator base tile and per base tile
+/// of A along K. With 16x32 A tiles that is exactly gfx950's 16x16x32 count;
+/// where the chip splits K further (gfx942) the extra MFMAs are left to the
+/// scheduler.
+int64_t mfmaCount(MmaOp mma) {
+  auto acc = cast<RankedTensorType>(mma.getC().getType());
+  auto a = cast<RankedTensorType>(mma.getA().getType());
+  auto accTile = cast<RegTileLayoutAttr>(acc.getEncoding());
+  auto aTile = cast<RegTileLayoutAttr>(a.getEncoding());
+  bool aTransposed =
+      mma.getKind() == MmaKind::AtB || mma.getKind() == MmaKind::AtBt;
+  int64_t k = aTransposed ? a.getDimSize(0) : a.getDimSize(1);
+  int64_t kTile = aTransposed ? aTile.getBaseRows() : aTile.getBaseCols();
+  return acc.getDimSize(0) / accTile.getBaseRows() *
+         (acc.getDimSize(1) / accTile.getBaseCols()) * (k / kTile);
+}
+
+int64_t mfmaCount(ClusterOp cluster) {
+  int64_t count = 0;
+  cluster.walk([&](MmaOp mma) { count += mfmaCount(mma); });
+  return count;
+}
+
+/// The class a paired compute cluster alternates its MFMAs with, 0 if none.
+uint32_t pairedClass(ClusterOp cluster) {
+  std::optional<Pairing> pair = cluster.getPair();
+  if (!pair)
+    return 0;
+  return *pair == Pairing::MfmaExp ? kTrans : kValu;
+}
+
+/// n x (one MFMA, then one instruction of each class in `partners`), n the
+/// compute cluster's MFMAs, at the insertion point. Classes that are 0 are
+/// left out; with no MFMA or no partner class nothing is emitted.
+void alternate(RewriterBase &rewriter, Location loc, ClusterOp compute,
+               ArrayRef<uint32_t> partners) {
+  int64_t mfmas = mfmaCount(compute);
+  SmallVector<uint32_t> masks(llvm::make_filter_range(
+      partners, [](uint32_t mask) { return mask != 0; }));
+  if (mfmas == 0 || masks.empty())
+    return;
+  for (int64_t i = 0; i < mfmas; ++i) {
+    SchedGroupOp::create(rewriter, loc, kMfma, 1, 0);
+    for (uint32_t mask : masks)
+      SchedGroupOp::create(rewriter, loc, mask, 1, 0);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // 8-wave ping-pong
 //===----------------------------------------------------------------------===//
@@ -102,7 +157,9 @@ LogicalResult rejectBarriers(PingPongOp pingPong) {
   return failure(walk.wasInterrupted());
 }
 
-/// fence, [set_prio 1], body, [set_prio 0], barrier, fence.
+/// fence, [set_prio 1], body, [pairing], [set_prio 0], barrier, fence. The
+/// pairing's groups stay inside the set_prio pair: s_setprio ends a
+/// scheduling region, and a group only takes instructions of its own region.
 void expandPingPongCluster(RewriterBase &rewriter, ClusterOp cluster) {
   Location loc = cluster.getLoc();
   bool compute = cluster.getKind() == ClusterKind::Compute;
@@ -111,6 +168,7 @@ void expandPingPongCluster(RewriterBase &rewriter, ClusterOp cluster) {
   if (compute)
     SetPrioOp::create(rewriter, loc, 1);
   rewriter.setInsertionPointAfter(cluster);
+  alternate(rewriter, loc, cluster, {pairedClass(cluster)});
   if (compute)
     SetPrioOp::create(rewriter, loc, 0);
   BarrierOp::create(rewriter, loc);
@@ -154,29 +212,6 @@ LogicalResult expandPingPong(PingPongOp pingPong) {
 // 4-wave interleave
 //===----------------------------------------------------------------------===//
 
-/// MFMAs one hk.mma issues: one per accumulator base tile and per base tile
-/// of A along K. With 16x32 A tiles that is exactly gfx950's 16x16x32 count;
-/// where the chip splits K further (gfx942) the extra MFMAs are left to the
-/// scheduler.
-int64_t mfmaCount(MmaOp mma) {
-  auto acc = cast<RankedTensorType>(mma.getC().getType());
-  auto a = cast<RankedTensorType>(mma.getA().getType());
-  auto accTile = cast<RegTileLayoutAttr>(acc.getEncoding());
-  auto aTile = cast<RegTileLayoutAttr>(a.getEncoding());
-  bool aTransposed =
-      mma.getKind() == MmaKind::AtB || mma.getKind() == MmaKind::AtBt;
-  int64_t k = aTransposed ? a.getDimSize(0) : a.getDimSize(1);
-  int64_t kTile = aTransposed ? aTile.getBaseRows() : aTile.getBaseCols();
-  return acc.getDimSize(0) / accTile.getBaseRows() *
-         (acc.getDimSize(1) / accTile.getBaseCols()) * (k / kTile);
-}
-
-int64_t mfmaCount(ClusterOp cluster) {
-  int64_t count = 0;
-  cluster.walk([&](MmaOp mma) { count += mfmaCount(mma); });
-  return count;
-}
-
 /// The sched_group classes of the memory instructions a cluster's ops become.
 uint32_t memoryClasses(ClusterOp cluster) {
   uint32_t mask = 0;
@@ -203,19 +238,6 @@ ClusterOp partnerOf(ClusterOp compute) {
   return {};
 }
 
-/// n x (one MFMA, one memory instruction), n the compute cluster's MFMAs.
-void alternate(RewriterBase &rewriter, Location loc, ClusterOp compute,
-               ClusterOp memory) {
-  int64_t mfmas = mfmaCount(compute);
-  uint32_t memMask = memoryClasses(memory);
-  if (mfmas == 0 || memMask == 0)
-    return;
-  for (int64_t i = 0; i < mfmas; ++i) {
-    SchedGroupOp::create(rewriter, loc, kMfma, 1, 0);
-    SchedGroupOp::create(rewriter, loc, memMask, 1, 0);
-  }
-}
-
 /// The plain form: the clusters' bodies in order, no fences or hints.
 void expandInterleavePlainly(InterleaveOp interleave) {
   IRRewriter rewriter(interleave.getContext());
@@ -237,10 +259,13 @@ void expandInterleave(InterleaveOp interleave) {
     Operation *last = partner ? partner : cluster;
     fenceBefore(rewriter, cluster);
     rewriter.setInsertionPointAfter(last);
-    if (partner) {
+    if (partner)
       partners.insert(partner);
-      alternate(rewriter, cluster.getLoc(), cluster, partner);
-    }
+    // Each MFMA step: the MFMA, then the paired ALU instruction, then the
+    // memory instruction that runs under it.
+    alternate(rewriter, cluster.getLoc(), cluster,
+              {pairedClass(cluster),
+               partner ? memoryClasses(partner) : uint32_t(0)});
     SchedBarrierOp::create(rewriter, last->getLoc(), 0);
   }
   for (ClusterOp cluster : clusters)

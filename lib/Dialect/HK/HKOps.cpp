@@ -622,7 +622,36 @@ LogicalResult ClusterOp::verify() {
     }
     return WalkResult::advance();
   });
-  return failure(walk.wasInterrupted());
+  if (walk.wasInterrupted())
+    return failure();
+  std::optional<Pairing> pair = getPair();
+  if (!pair)
+    return success();
+  // The pairing alternates the cluster's own MFMAs with its own ALU work:
+  // without either there is nothing to alternate.
+  if (!compute)
+    return emitOpError("pair = ")
+           << stringifyPairing(*pair) << " on a memory cluster: only a "
+           << "compute cluster issues MFMAs";
+  bool hasMma = false, hasTranscendental = false;
+  getBody().walk([&](Operation *inner) {
+    hasMma |= isa<MmaOp>(inner);
+    // The math ops that lower to transcendental instructions (v_exp_f32,
+    // v_log_f32, v_rsq_f32, v_sqrt_f32), by name: the dialect does not
+    // depend on math.
+    hasTranscendental |= llvm::is_contained(
+        {"math.exp2", "math.exp", "math.log2", "math.log", "math.rsqrt",
+         "math.sqrt"},
+        inner->getName().getStringRef());
+  });
+  if (!hasMma)
+    return emitOpError("pair = ")
+           << stringifyPairing(*pair) << " on a cluster with no hk.mma";
+  if (*pair == Pairing::MfmaExp && !hasTranscendental)
+    return emitOpError("pair = mfma_exp on a cluster with no transcendental "
+                       "op (math.exp2, math.exp, math.log2, math.log, "
+                       "math.rsqrt, math.sqrt)");
+  return success();
 }
 
 LogicalResult YieldOp::verify() {

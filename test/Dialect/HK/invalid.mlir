@@ -1002,3 +1002,83 @@ func.func @f(%x: index) {
   // expected-error @+1 {{'hk.yield' op expects parent op to be one of 'hk.ping_pong, hk.interleave, hk.cluster'}}
   hk.yield %x : index
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// MFMA pairing of a compute cluster
+//===----------------------------------------------------------------------===//
+
+hk.kernel @k() attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
+  hk.ping_pong {
+    // expected-error @+1 {{'hk.cluster' op pair = mfma_exp on a memory cluster: only a compute cluster issues MFMAs}}
+    hk.cluster memory pair = mfma_exp {
+    }
+  }
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %x = arith.constant dense<0.0> : tensor<16x16xf32, #hk.rt<col, 16x16>>
+  hk.interleave {
+    // expected-error @+1 {{'hk.cluster' op pair = mfma_valu on a cluster with no hk.mma}}
+    hk.cluster compute pair = mfma_valu {
+      %y = arith.addf %x, %x : tensor<16x16xf32, #hk.rt<col, 16x16>>
+    }
+  }
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %a = arith.constant dense<0.0> : tensor<16x32xbf16, #hk.rt<row, 16x32>>
+  %c = arith.constant dense<0.0> : tensor<16x16xf32, #hk.rt<col, 16x16>>
+  hk.interleave {
+    // expected-error @+1 {{'hk.cluster' op pair = mfma_exp on a cluster with no transcendental op}}
+    hk.cluster compute pair = mfma_exp {
+      %d = hk.mma abt %a, %a, %c : tensor<16x32xbf16, #hk.rt<row, 16x32>>, tensor<16x32xbf16, #hk.rt<row, 16x32>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+      %e = arith.mulf %d, %d : tensor<16x16xf32, #hk.rt<col, 16x16>>
+    }
+  }
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
+  %a = arith.constant dense<0.0> : tensor<16x32xbf16, #hk.rt<row, 16x32>>
+  %c = arith.constant dense<0.0> : tensor<16x16xf32, #hk.rt<col, 16x16>>
+  // expected-error @+1 {{'hk.cluster' op must be inside hk.ping_pong or hk.interleave}}
+  hk.cluster compute pair = mfma_valu {
+    %d = hk.mma abt %a, %a, %c : tensor<16x32xbf16, #hk.rt<row, 16x32>>, tensor<16x32xbf16, #hk.rt<row, 16x32>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+  }
+  hk.return
+}
+
+// -----
+
+hk.kernel @k() attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
+  hk.ping_pong {
+    // expected-error @+2 {{expected ::mlir::hk::Pairing to be one of: mfma_exp, mfma_valu}}
+    // expected-error @+1 {{failed to parse HK_PairingAttr parameter 'value'}}
+    hk.cluster compute pair = mfma_sin {
+    }
+  }
+  hk.return
+}
+
+// -----
+
+// The pairing is a typed attribute: an integer or a string is not one.
+hk.kernel @k() attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
+  hk.ping_pong {
+    // expected-error @+1 {{Invalid attribute `pair` in property conversion: "mfma_exp"}}
+    "hk.cluster"() <{kind = 0 : i32, pair = "mfma_exp"}> ({
+      "hk.yield"() : () -> ()
+    }) : () -> ()
+  }
+  hk.return
+}

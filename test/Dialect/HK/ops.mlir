@@ -15,6 +15,8 @@
 // RUN: diff %t.custom %t.from-generic
 // MLIR's own round-trip check (generic form and bytecode):
 // RUN: hk-opt %s -split-input-file --verify-roundtrip > /dev/null
+// Attributes as the generic form prints them:
+// RUN: hk-opt %s -split-input-file --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
 
 //===----------------------------------------------------------------------===//
 // Kernel structure
@@ -1115,6 +1117,48 @@ hk.kernel @interleave_no_results(%A: memref<?x?xbf16>) attributes {waves = 4 : i
     }
     hk.cluster compute {
       hk.set_prio 1
+    }
+  }
+  hk.return
+}
+
+// -----
+
+// The MFMA pairing of a compute cluster, both kinds, with and without
+// results; the generic form spells it `pair = #hk<pairing ...>`.
+// CHECK-LABEL: hk.kernel @cluster_pairing(
+// CHECK:         hk.ping_pong {
+// CHECK-NEXT:      %{{.*}} = hk.cluster compute pair = mfma_exp -> tensor<16x16xf32, #hk.rt<col, 16x16>> {
+// CHECK-NEXT:        %[[D:.*]] = hk.mma abt
+// CHECK-NEXT:        %[[E:.*]] = math.exp2 %[[D]]
+// CHECK-NEXT:        hk.yield %[[E]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      hk.cluster compute pair = mfma_valu {
+// CHECK-NEXT:        hk.mma abt
+// CHECK-NEXT:      }
+// CHECK-NEXT:      hk.cluster compute {
+// CHECK-NEXT:        hk.mma abt
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// GENERIC-LABEL: "hk.kernel"() <{{.*}}sym_name = "cluster_pairing"
+// GENERIC:         "hk.cluster"() <{kind = 0 : i32, pair = #hk<pairing mfma_exp>}>
+// GENERIC:         "hk.cluster"() <{kind = 0 : i32, pair = #hk<pairing mfma_valu>}>
+// GENERIC:         "hk.cluster"() <{kind = 0 : i32}>
+hk.kernel @cluster_pairing() attributes {waves = 8 : i32,
+    grid = #hk.grid<[] -> (1)>} {
+  %a = arith.constant dense<1.0> : tensor<16x32xbf16, #hk.rt<row, 16x32>>
+  %z = arith.constant dense<0.0> : tensor<16x16xf32, #hk.rt<col, 16x16>>
+  hk.ping_pong {
+    %e = hk.cluster compute pair = mfma_exp -> tensor<16x16xf32, #hk.rt<col, 16x16>> {
+      %d = hk.mma abt %a, %a, %z : tensor<16x32xbf16, #hk.rt<row, 16x32>>, tensor<16x32xbf16, #hk.rt<row, 16x32>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+      %f = math.exp2 %d : tensor<16x16xf32, #hk.rt<col, 16x16>>
+      hk.yield %f : tensor<16x16xf32, #hk.rt<col, 16x16>>
+    }
+    hk.cluster compute pair = mfma_valu {
+      %d = hk.mma abt %a, %a, %z : tensor<16x32xbf16, #hk.rt<row, 16x32>>, tensor<16x32xbf16, #hk.rt<row, 16x32>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+    }
+    hk.cluster compute {
+      %d = hk.mma abt %a, %a, %z : tensor<16x32xbf16, #hk.rt<row, 16x32>>, tensor<16x32xbf16, #hk.rt<row, 16x32>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
     }
   }
   hk.return
