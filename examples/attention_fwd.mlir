@@ -236,7 +236,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
 
       // 6j+1: scores, queries as rows, in the log2 domain; online softmax.
       // P leaves as P^T in bf16, the B operand of clusters 6j+3 and 6j+5.
-      %pt, %mn, %ln, %alpha = hk.cluster compute
+      %pt, %mn, %ln, %alpha = hk.cluster compute pair = mfma_exp
           -> !pt_rt, !vec, !vec, !vec {
         %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
         %sr = hk.transpose %st : !st_acc -> !s_rt
@@ -425,7 +425,8 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
       }
 
       // 4j+1: scores, queries as rows, in the log2 domain; online softmax.
-      %p, %mn, %ln, %alpha = hk.cluster compute -> !s_rt, !vec, !vec, !vec {
+      %p, %mn, %ln, %alpha = hk.cluster compute pair = mfma_exp
+          -> !s_rt, !vec, !vec, !vec {
         %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
         %sr = hk.transpose %st : !st_acc -> !s_rt
         %s2 = arith.mulf %sr, %scale : !s_rt
