@@ -89,7 +89,10 @@ def HKSchedule : Pass<"hk-schedule", "::mlir::ModuleOp"> {
     error. In an interleave, each compute cluster and the memory cluster
     that follows it share one fenced scheduling region that ends with
     `hk.sched_group` pairs asking the backend to alternate single MFMAs
-    with single memory instructions. See docs/schedules.md.
+    with single memory instructions. A compute cluster with
+    `pair = mfma_exp` or `pair = mfma_valu` also gets `hk.sched_group` pairs
+    asking for its MFMAs to alternate with transcendental or VALU
+    instructions. See docs/schedules.md.
 
     With `plain`, the regions are expanded without the schedule: every
     ping-pong cluster still ends with `hk.barrier` (with all waves in step
