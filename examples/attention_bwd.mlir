@@ -83,22 +83,40 @@ hk.kernel @attention_bwd_prep(%dO: !gbf, %O: !gbf, %delta: memref<?x?x?xf32>)
 // same transposition). The main loop is a 4-wave interleave schedule, as in
 // HipKittens' backward kernel (4 waves, 1 per SIMD).
 //
-// The body prefetches the (head, block) two steps ahead; the last two
-// prefetches address blocks that are never consumed (zeros past N, or a
-// neighbouring head), and are waited for before the kernel ends.
+// Step t, after its wait and barrier, refills the stage step t - 1 read
+// with step t + 1's blocks (a full step of math hides the copy); the last
+// refill addresses blocks that are never consumed (zeros past N, or a
+// neighbouring head) and is waited for before the kernel ends. One barrier
+// per step covers both hazards: every wave's reads of the other stage
+// (step t - 1) are behind it, and so is the copy into this one.
+//
+// Registers. A wave has 512 (256 VGPRs, 256 AGPRs) and keeps K (row, 32),
+// K (col, 32), V (32) and the dK and dV accumulators (128) for the whole
+// loop. Col tiles read from LDS cost one register per element until packed
+// for the MFMA, so Q and dO are read per use, never together: Q (row) for
+// S, dO (row) for dP, then dO and Q as col in 64-column halves, each
+// consumed by the next compute cluster (dV, dK and dQ are split in D
+// halves to match). At most one unpacked half (64) is live with P, dS and
+// the next read in flight. The refill sits at the top of the step on
+// purpose: its ragged-edge copy is branchy code, and the backend sinks pure
+// math whose results are only used by the loop's back edge (the dK and dV
+// MMAs) past such branches to the latch. With the refill at the end, all
+// four col halves were read before it and consumed after it (256
+// registers live across it): about 1 KB of scratch per lane.
 // ---------------------------------------------------------------------------
 !qd_st2 = !hk.st<128x128xbf16, 16x32>
 !qd_st = !hk.st<64x128xbf16, 16x32>
 !q_row = tensor<64x128xbf16, #hk.rt<row, 16x32>>
-!q_col = tensor<64x128xbf16, #hk.rt<col, 16x16>>
 !kv_row = tensor<32x128xbf16, #hk.rt<row, 16x32>>
-!k_col = tensor<32x128xbf16, #hk.rt<col, 32x16>>
 !s_acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
 !s_bf = tensor<64x32xbf16, #hk.rt<col, 16x16>>
 !ds_row = tensor<64x32xbf16, #hk.rt<row, 16x32>>
-!kv_acc = tensor<32x128xf32, #hk.rt<col, 16x16>>
-!kv_out = tensor<32x128xbf16, #hk.rt<col, 16x16>>
-!dq_acc = tensor<64x128xf32, #hk.rt<col, 16x16>>
+!qh_st = !hk.st<64x64xbf16, 16x32>
+!q_colh = tensor<64x64xbf16, #hk.rt<col, 16x16>>
+!kh_col = tensor<32x64xbf16, #hk.rt<col, 32x16>>
+!kvh_acc = tensor<32x64xf32, #hk.rt<col, 16x16>>
+!kvh_out = tensor<32x64xbf16, #hk.rt<col, 16x16>>
+!dqh_acc = tensor<64x64xf32, #hk.rt<col, 16x16>>
 !qvec = tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
 
 hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
@@ -119,11 +137,11 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
   // log2(e) / sqrt(128), log2(e), 1 / sqrt(128).
   %scale_log2 = arith.constant dense<0.127517432> : !s_acc
   %log2e = arith.constant dense<1.44269502> : !qvec
-  %scale_kv = arith.constant dense<0.0883883476> : !kv_acc
-  %scale_dq = arith.constant dense<0.0883883476> : !dq_acc
+  %scale_kv = arith.constant dense<0.0883883476> : !kvh_acc
+  %scale_dq = arith.constant dense<0.0883883476> : !dqh_acc
   %zero_s = arith.constant dense<0.0> : !s_acc
-  %zero_kv = arith.constant dense<0.0> : !kv_acc
-  %zero_dq = arith.constant dense<0.0> : !dq_acc
+  %zero_kv = arith.constant dense<0.0> : !kvh_acc
+  %zero_dq = arith.constant dense<0.0> : !dqh_acc
 
   // Q and dO blocks, two stages each; stage s is rows [64*s, 64*s + 64).
   %qs = hk.alloc_shared : !qd_st2
@@ -145,7 +163,8 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
   %k0 = arith.muli %ktile, %c32 : index
   %k_end = arith.addi %k0, %c32 : index
   %kr = hk.load %K[%b, %hkv, %ktile, %c0] : !gbf -> !kv_row
-  %kc = hk.load %K[%b, %hkv, %ktile, %c0] : !gbf -> !k_col
+  %kc0 = hk.load %K[%b, %hkv, %ktile, %c0] : !gbf -> !kh_col
+  %kc1 = hk.load %K[%b, %hkv, %ktile, %c1] : !gbf -> !kh_col
   %vr = hk.load %V[%b, %hkv, %ktile, %c0] : !gbf -> !kv_row
 
   // Query blocks of 64: [i0, nq) per head, i0 = 2x when causal (earlier
@@ -163,49 +182,55 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
   // (per_head clamped to 1 for the divisions when there is nothing to do).
   %qs0 = hk.subtile %qs[%c0, %c0] : !qd_st2 -> !qd_st
   %dos0 = hk.subtile %dos[%c0, %c0] : !qd_st2 -> !qd_st
-  %qs1 = hk.subtile %qs[%c1, %c0] : !qd_st2 -> !qd_st
-  %dos1 = hk.subtile %dos[%c1, %c0] : !qd_st2 -> !qd_st
   %per_head1 = arith.maxui %per_head, %c1 : index
-  %hd1 = arith.divui %c1, %per_head1 : index
-  %ht1 = arith.addi %h_first, %hd1 : index
-  %ir1 = arith.remui %c1, %per_head1 : index
-  %it1 = arith.addi %i0, %ir1 : index
   %tq0 = hk.load_async %Q[%b, %h_first, %i0, %c0], %qs0 : !gbf, !qd_st
   %td0 = hk.load_async %dO[%b, %h_first, %i0, %c0], %dos0 : !gbf, !qd_st
-  %tq1 = hk.load_async %Q[%b, %ht1, %it1, %c0], %qs1 : !gbf, !qd_st
-  %td1 = hk.load_async %dO[%b, %ht1, %it1, %c0], %dos1 : !gbf, !qd_st
 
-  %res:6 = hk.interleave -> !kv_acc, !kv_acc, !hk.token, !hk.token,
+  %res:6 = hk.interleave -> !kvh_acc, !kvh_acc, !kvh_acc, !kvh_acc,
                             !hk.token, !hk.token {
     %r:6 = scf.for %t = %c0 to %steps step %c1
-        iter_args(%dk = %zero_kv, %dv = %zero_kv, %tq = %tq0, %td = %td0,
-                  %tqn = %tq1, %tdn = %td1)
-        -> (!kv_acc, !kv_acc, !hk.token, !hk.token, !hk.token, !hk.token) {
+        iter_args(%dk0 = %zero_kv, %dk1 = %zero_kv, %dv0 = %zero_kv,
+                  %dv1 = %zero_kv, %tq = %tq0, %td = %td0)
+        -> (!kvh_acc, !kvh_acc, !kvh_acc, !kvh_acc, !hk.token, !hk.token) {
       %s = arith.remui %t, %c2 : index
+      %s1 = arith.subi %c1, %s : index
       %q_stage = hk.subtile %qs[%s, %c0] : !qd_st2 -> !qd_st
       %do_stage = hk.subtile %dos[%s, %c0] : !qd_st2 -> !qd_st
+      %q_next = hk.subtile %qs[%s1, %c0] : !qd_st2 -> !qd_st
+      %do_next = hk.subtile %dos[%s1, %c0] : !qd_st2 -> !qd_st
+      %q_lo = hk.subtile %qs[%s, %c0] : !qd_st2 -> !qh_st
+      %q_hi = hk.subtile %qs[%s, %c1] : !qd_st2 -> !qh_st
+      %do_lo = hk.subtile %dos[%s, %c0] : !qd_st2 -> !qh_st
+      %do_hi = hk.subtile %dos[%s, %c1] : !qd_st2 -> !qh_st
       %hd = arith.divui %t, %per_head1 : index
       %h = arith.addi %h_first, %hd : index
       %ir = arith.remui %t, %per_head1 : index
       %i = arith.addi %i0, %ir : index
       %q0 = arith.muli %i, %c64 : index
 
-      %qrow, %qcol, %dorow, %docol, %lv, %dlt = hk.cluster memory
-          -> !q_row, !q_col, !q_row, !q_col, !qvec, !qvec {
+      // Step t's blocks are in stage s, and every wave is done with stage
+      // 1 - s (read in step t - 1): refill it with step t + 1's blocks. Then
+      // Q (row) for the scores, L and delta.
+      %qrow, %lv, %dlt, %nq_tok, %nd_tok = hk.cluster memory
+          -> !q_row, !qvec, !qvec, !hk.token, !hk.token {
         hk.wait %tq, %td
         hk.barrier
+        %t1 = arith.addi %t, %c1 : index
+        %hd1 = arith.divui %t1, %per_head1 : index
+        %h1 = arith.addi %h_first, %hd1 : index
+        %ir1 = arith.remui %t1, %per_head1 : index
+        %i1 = arith.addi %i0, %ir1 : index
+        %aq = hk.load_async %Q[%b, %h1, %i1, %c0], %q_next : !gbf, !qd_st
+        %ad = hk.load_async %dO[%b, %h1, %i1, %c0], %do_next : !gbf, !qd_st
         %a = hk.load %q_stage : !qd_st -> !q_row
-        %bq = hk.load %q_stage : !qd_st -> !q_col
-        %c = hk.load %do_stage : !qd_st -> !q_row
-        %d = hk.load %do_stage : !qd_st -> !q_col
         %e = hk.load %L[%b, %h, %i] : memref<?x?x?xf32> -> !qvec
         %f = hk.load %delta[%b, %h, %i] : memref<?x?x?xf32> -> !qvec
-        hk.yield %a, %bq, %c, %d, %e, %f
-            : !q_row, !q_col, !q_row, !q_col, !qvec, !qvec
+        hk.yield %a, %e, %f, %aq, %ad
+            : !q_row, !qvec, !qvec, !hk.token, !hk.token
       }
 
-      %dk2, %dv2, %dq = hk.cluster compute -> !kv_acc, !kv_acc, !dq_acc {
-        // P = exp2(S * log2(e) / sqrt(D) - L * log2(e)), masked to 0.
+      // P = exp2(S * log2(e) / sqrt(D) - L * log2(e)), masked to 0.
+      %p = hk.cluster compute -> !s_acc {
         %sa = hk.mma abt %qrow, %kr, %zero_s : !q_row, !kv_row, !s_acc
         %s2 = arith.mulf %sa, %scale_log2 : !s_acc
         %s3 = hk.bounds_mask %s2 at [%q0, %k0] within [%n, %n]
@@ -218,49 +243,95 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
         }
         %l2 = arith.mulf %lv, %log2e : !qvec
         %sl = hk.row_broadcast sub %s4, %l2 : !s_acc, !qvec
-        %p = math.exp2 %sl : !s_acc
-        %pb = arith.truncf %p : !s_acc to !s_bf
-        // dV += P^T dO.
-        %dvn = hk.mma atb %pb, %docol, %dv : !s_bf, !q_col, !kv_acc
-        // dS = P * (dO V^T - delta).
+        %pe = math.exp2 %sl : !s_acc
+        hk.yield %pe : !s_acc
+      }
+      %dorow = hk.cluster memory -> !q_row {
+        %c = hk.load %do_stage : !qd_st -> !q_row
+        hk.yield %c : !q_row
+      }
+
+      // dS = P * (dO V^T - delta).
+      %pb, %dsb, %dsr = hk.cluster compute -> !s_bf, !s_bf, !ds_row {
+        %pbf = arith.truncf %p : !s_acc to !s_bf
         %dp = hk.mma abt %dorow, %vr, %zero_s : !q_row, !kv_row, !s_acc
         %dpd = hk.row_broadcast sub %dp, %dlt : !s_acc, !qvec
         %ds = arith.mulf %p, %dpd : !s_acc
-        %dsb = arith.truncf %ds : !s_acc to !s_bf
-        // dK += dS^T Q (scaled once at the end).
-        %dkn = hk.mma atb %dsb, %qcol, %dk : !s_bf, !q_col, !kv_acc
-        // This wave's share of dQ = dS K * scale.
-        %dsr = hk.swap_layout %dsb : !s_bf -> !ds_row
-        %dqp = hk.mma ab %dsr, %kc, %zero_dq : !ds_row, !k_col, !dq_acc
-        %dqs = arith.mulf %dqp, %scale_dq : !dq_acc
-        hk.yield %dkn, %dvn, %dqs : !kv_acc, !kv_acc, !dq_acc
+        %dsbf = arith.truncf %ds : !s_acc to !s_bf
+        %dsrow = hk.swap_layout %dsbf : !s_bf -> !ds_row
+        hk.yield %pbf, %dsbf, %dsrow : !s_bf, !s_bf, !ds_row
+      }
+      %doc0 = hk.cluster memory -> !q_colh {
+        %d = hk.load %do_lo : !qh_st -> !q_colh
+        hk.yield %d : !q_colh
       }
 
-      // Add dQ; once every wave has read stage s, refill it two steps ahead.
-      %nq_tok, %nd_tok = hk.cluster memory -> !hk.token, !hk.token {
-        hk.atomic_add %dq, %dQ[%b, %h, %i, %c0] : !dq_acc, !gf32
-        hk.barrier
-        %t2 = arith.addi %t, %c2 : index
-        %hd2 = arith.divui %t2, %per_head1 : index
-        %h2 = arith.addi %h_first, %hd2 : index
-        %ir2 = arith.remui %t2, %per_head1 : index
-        %i2 = arith.addi %i0, %ir2 : index
-        %a = hk.load_async %Q[%b, %h2, %i2, %c0], %q_stage : !gbf, !qd_st
-        %c = hk.load_async %dO[%b, %h2, %i2, %c0], %do_stage : !gbf, !qd_st
-        hk.yield %a, %c : !hk.token, !hk.token
+      // dV += P^T dO, one half of D at a time.
+      %dv0n = hk.cluster compute -> !kvh_acc {
+        %v = hk.mma atb %pb, %doc0, %dv0 : !s_bf, !q_colh, !kvh_acc
+        hk.yield %v : !kvh_acc
       }
-      scf.yield %dk2, %dv2, %tqn, %tdn, %nq_tok, %nd_tok
-          : !kv_acc, !kv_acc, !hk.token, !hk.token, !hk.token, !hk.token
+      %doc1 = hk.cluster memory -> !q_colh {
+        %d = hk.load %do_hi : !qh_st -> !q_colh
+        hk.yield %d : !q_colh
+      }
+      %dv1n = hk.cluster compute -> !kvh_acc {
+        %v = hk.mma atb %pb, %doc1, %dv1 : !s_bf, !q_colh, !kvh_acc
+        hk.yield %v : !kvh_acc
+      }
+      %qc0 = hk.cluster memory -> !q_colh {
+        %d = hk.load %q_lo : !qh_st -> !q_colh
+        hk.yield %d : !q_colh
+      }
+
+      // dK += dS^T Q (scaled once at the end), one half of D at a time.
+      %dk0n = hk.cluster compute -> !kvh_acc {
+        %v = hk.mma atb %dsb, %qc0, %dk0 : !s_bf, !q_colh, !kvh_acc
+        hk.yield %v : !kvh_acc
+      }
+      %qc1 = hk.cluster memory -> !q_colh {
+        %d = hk.load %q_hi : !qh_st -> !q_colh
+        hk.yield %d : !q_colh
+      }
+      // ... and this wave's share of dQ = dS K * scale, columns 0-63.
+      %dk1n, %dq0 = hk.cluster compute -> !kvh_acc, !dqh_acc {
+        %v = hk.mma atb %dsb, %qc1, %dk1 : !s_bf, !q_colh, !kvh_acc
+        %dqp = hk.mma ab %dsr, %kc0, %zero_dq : !ds_row, !kh_col, !dqh_acc
+        %dqs = arith.mulf %dqp, %scale_dq : !dqh_acc
+        hk.yield %v, %dqs : !kvh_acc, !dqh_acc
+      }
+
+      hk.cluster memory {
+        hk.atomic_add %dq0, %dQ[%b, %h, %i, %c0] : !dqh_acc, !gf32
+        hk.yield
+      }
+      // dQ columns 64-127.
+      %dq1 = hk.cluster compute -> !dqh_acc {
+        %dqp = hk.mma ab %dsr, %kc1, %zero_dq : !ds_row, !kh_col, !dqh_acc
+        %dqs = arith.mulf %dqp, %scale_dq : !dqh_acc
+        hk.yield %dqs : !dqh_acc
+      }
+      hk.cluster memory {
+        hk.atomic_add %dq1, %dQ[%b, %h, %i, %c1] : !dqh_acc, !gf32
+        hk.yield
+      }
+      scf.yield %dk0n, %dk1n, %dv0n, %dv1n, %nq_tok, %nd_tok
+          : !kvh_acc, !kvh_acc, !kvh_acc, !kvh_acc, !hk.token, !hk.token
     }
     hk.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5
-        : !kv_acc, !kv_acc, !hk.token, !hk.token, !hk.token, !hk.token
+        : !kvh_acc, !kvh_acc, !kvh_acc, !kvh_acc, !hk.token, !hk.token
   }
-  hk.wait %res#2, %res#3, %res#4, %res#5
+  hk.wait %res#4, %res#5
 
-  %dkf = arith.mulf %res#0, %scale_kv : !kv_acc
-  %dkb = arith.truncf %dkf : !kv_acc to !kv_out
-  %dvb = arith.truncf %res#1 : !kv_acc to !kv_out
-  hk.store %dkb, %dK[%b, %hkv, %ktile, %c0] : !kv_out, !gbf
-  hk.store %dvb, %dV[%b, %hkv, %ktile, %c0] : !kv_out, !gbf
+  %dkf0 = arith.mulf %res#0, %scale_kv : !kvh_acc
+  %dkf1 = arith.mulf %res#1, %scale_kv : !kvh_acc
+  %dkb0 = arith.truncf %dkf0 : !kvh_acc to !kvh_out
+  %dkb1 = arith.truncf %dkf1 : !kvh_acc to !kvh_out
+  %dvb0 = arith.truncf %res#2 : !kvh_acc to !kvh_out
+  %dvb1 = arith.truncf %res#3 : !kvh_acc to !kvh_out
+  hk.store %dkb0, %dK[%b, %hkv, %ktile, %c0] : !kvh_out, !gbf
+  hk.store %dkb1, %dK[%b, %hkv, %ktile, %c1] : !kvh_out, !gbf
+  hk.store %dvb0, %dV[%b, %hkv, %ktile, %c0] : !kvh_out, !gbf
+  hk.store %dvb1, %dV[%b, %hkv, %ktile, %c1] : !kvh_out, !gbf
   hk.return
 }
