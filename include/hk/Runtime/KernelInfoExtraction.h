@@ -12,6 +12,10 @@
 
 #include "mlir/Support/LLVM.h"
 
+namespace mlir::gpu {
+class GPUFuncOp;
+} // namespace mlir::gpu
+
 namespace mlir::hk {
 class KernelOp;
 
@@ -20,6 +24,11 @@ class KernelOp;
 /// fails for a type the runtime cannot pass (e.g. a memref of vectors) or a
 /// grid the runtime cannot evaluate.
 FailureOr<::hk::rt::KernelInfo> extractKernelInfo(KernelOp kernel);
+
+/// The same for a lane-level kernel: a gpu.func with the hk.grid, hk.waves
+/// and hk.lds_bytes attributes convert-hk-to-amdgpu sets; its arguments are
+/// named by position.
+FailureOr<::hk::rt::KernelInfo> extractKernelInfo(gpu::GPUFuncOp kernel);
 
 } // namespace mlir::hk
 

@@ -4,6 +4,7 @@
 #include "hk/Runtime/KernelInfoExtraction.h"
 #include "hk/Dialect/HK/HKDialect.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -38,14 +39,14 @@ static std::string argName(KernelOp kernel, unsigned i) {
   return "arg" + std::to_string(i);
 }
 
-static FailureOr<rt::GridExpr> gridExpr(KernelOp kernel, AffineExpr e) {
+static FailureOr<rt::GridExpr> gridExpr(Operation *kernel, AffineExpr e) {
   if (auto c = dyn_cast<AffineConstantExpr>(e))
     return rt::GridExpr::constant(c.getValue());
   if (auto s = dyn_cast<AffineSymbolExpr>(e))
     return rt::GridExpr::symbol(s.getPosition());
   auto bin = dyn_cast<AffineBinaryOpExpr>(e);
   if (!bin)
-    return kernel.emitOpError(
+    return kernel->emitOpError(
         "grid result uses a dimension; only symbols are bound at launch");
   auto lhs = gridExpr(kernel, bin.getLHS());
   auto rhs = gridExpr(kernel, bin.getRHS());
@@ -59,20 +60,32 @@ static FailureOr<rt::GridExpr> gridExpr(KernelOp kernel, AffineExpr e) {
   case AffineExprKind::FloorDiv: op = rt::GridExpr::Op::FloorDiv; break;
   case AffineExprKind::CeilDiv: op = rt::GridExpr::Op::CeilDiv; break;
   default:
-    return kernel.emitOpError("unexpected grid expression kind");
+    return kernel->emitOpError("unexpected grid expression kind");
   }
   return rt::GridExpr::binary(op, *lhs, *rhs);
 }
 
-FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(KernelOp kernel) {
+namespace {
+/// What the metadata is made of, whichever op carries it.
+struct KernelFacts {
+  Operation *op; ///< for diagnostics
+  std::string name;
+  int64_t waves, ldsBytes;
+  ArrayRef<Type> argTypes;
+  function_ref<std::string(unsigned)> argName;
+  GridAttr grid;
+};
+} // namespace
+
+static FailureOr<rt::KernelInfo> buildKernelInfo(const KernelFacts &k) {
   rt::KernelInfo info;
-  info.name = kernel.getSymName().str();
-  info.waves = kernel.getWaves();
+  info.name = k.name;
+  info.waves = k.waves;
   info.workgroupSize = info.waves * 64;
-  info.ldsBytes = kernel.getSharedMemoryBytes();
-  for (auto [i, type] : llvm::enumerate(kernel.getArgumentTypes())) {
+  info.ldsBytes = k.ldsBytes;
+  for (auto [i, type] : llvm::enumerate(k.argTypes)) {
     rt::ArgInfo arg;
-    arg.name = argName(kernel, i);
+    arg.name = k.argName(i);
     Type element = type;
     if (auto memref = dyn_cast<MemRefType>(type)) {
       arg.kind = HKRT_ARG_MEMREF;
@@ -83,21 +96,21 @@ FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(KernelOp kernel) {
     }
     auto dtype = dtypeOf(element);
     if (dtype == HKRT_DTYPE_BOOL && arg.kind == HKRT_ARG_MEMREF)
-      return kernel.emitOpError("argument ")
+      return k.op->emitOpError("argument ")
              << i << " has type " << type
              << ": the runtime passes i1 as a scalar only";
     if (!dtype)
-      return kernel.emitOpError("argument ")
+      return k.op->emitOpError("argument ")
              << i << " has type " << type << ", which the runtime cannot pass";
     arg.dtype = *dtype;
     info.args.push_back(arg);
   }
-  GridAttr grid = kernel.getGrid();
-  for (auto [a, d] : llvm::zip(grid.getSymbolArgs(), grid.getSymbolDims()))
+  for (auto [a, d] :
+       llvm::zip(k.grid.getSymbolArgs(), k.grid.getSymbolDims()))
     info.gridSymbols.push_back(
         rt::GridSymbol{a, d == GridAttr::kScalarArg ? -1 : d});
-  for (AffineExpr e : grid.getMap().getResults()) {
-    auto expr = gridExpr(kernel, e);
+  for (AffineExpr e : k.grid.getMap().getResults()) {
+    auto expr = gridExpr(k.op, e);
     if (failed(expr))
       return failure();
     info.grid.push_back(*expr);
@@ -105,7 +118,29 @@ FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(KernelOp kernel) {
   try {
     info.validate();
   } catch (const rt::Error &err) {
-    return kernel.emitOpError(err.what());
+    return k.op->emitOpError(err.what());
   }
   return info;
+}
+
+FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(KernelOp kernel) {
+  auto name = [&](unsigned i) { return argName(kernel, i); };
+  return buildKernelInfo({kernel, kernel.getSymName().str(), kernel.getWaves(),
+                          kernel.getSharedMemoryBytes(),
+                          kernel.getArgumentTypes(), name, kernel.getGrid()});
+}
+
+FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(gpu::GPUFuncOp kernel) {
+  auto waves = kernel->getAttrOfType<IntegerAttr>("hk.waves");
+  auto grid = kernel->getAttrOfType<GridAttr>("hk.grid");
+  if (!waves || !grid)
+    return kernel.emitError()
+           << "kernel has no hk.waves and hk.grid attributes (which "
+              "convert-hk-to-amdgpu sets); the runtime could not launch it";
+  int64_t lds = 0;
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>("hk.lds_bytes"))
+    lds = attr.getInt();
+  auto name = [](unsigned i) { return "arg" + std::to_string(i); };
+  return buildKernelInfo({kernel, kernel.getName().str(), waves.getInt(), lds,
+                          kernel.getFunctionType().getInputs(), name, grid});
 }
