@@ -134,6 +134,27 @@ def ConvertLaneToEmulator : Pass<"convert-lane-to-emulator", "::mlir::ModuleOp">
   ];
 }
 
+def HKExpandHostFloats : Pass<"hk-expand-host-floats"> {
+  let summary = "leaves no bf16 or f16 value for the emulator's host code generation";
+  let description = [{
+    The emulator's host object is built for the generic x86-64 CPU, which
+    has no bf16 instructions and no f16 conversions: LLVM would call
+    `__truncsfbf2`, `__extendhfsf2` or `__truncsfhf2` for conversions and for
+    bf16/f16 vectors live across blocks, and a process loading the object may
+    lack them. This pass rewrites `arith.extf` from and `arith.truncf` to
+    bf16 and f16 into integer code (round to nearest even; overflow to
+    infinity; a NaN stays a quiet NaN), then retypes every remaining bf16 or
+    f16 value, which by then is only moved (arith.select, constants, vector,
+    memref, scf, cf and func ops), as i16. An op that still computes on a
+    16-bit float is an error naming it, and so is a truncation to bf16 or
+    f16 from a type other than f32 (through f32 it would round twice). Run
+    after `math-extend-to-supported-types` and
+    `arith-emulate-unsupported-floats{source-types=bf16,f16}`, which move the
+    arithmetic to f32. See docs/emulator.md.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def HKComputeWaits : Pass<"hk-compute-waits", "::mlir::ModuleOp"> {
   let summary = "sets the vmcnt of each lowered hk.wait to the fewest instructions issued since its copies";
   let description = [{

@@ -8,6 +8,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/Diagnostics.h"
@@ -18,10 +19,12 @@
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <dlfcn.h>
 #include <mutex>
 
 using namespace mlir;
@@ -54,11 +57,14 @@ LogicalResult lowerEmulatorToLLVMDialect(ModuleOp module) {
   prepare.addPass(memref::createExpandStridedMetadataPass());
   prepare.addPass(createLowerAffinePass());
   prepare.addPass(createSCFToControlFlowPass());
-  // bf16 (and f8E8M0/f4) conversions as integer code: x86 has no bf16
-  // instructions, and a libcall (__truncsfbf2) may be missing at load time.
-  arith::ArithExpandOpsPassOptions expand;
-  expand.includeBf16 = true;
-  prepare.addPass(arith::createArithExpandOpsPass(expand));
+  // No 16-bit float reaches LLVM: the generic x86-64 CPU has no instructions
+  // for them, and the builtins LLVM would call may be absent at load time.
+  prepare.addPass(math::createMathExtendToSupportedTypes());
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16", "f16"};
+  prepare.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  prepare.addPass(arith::createArithExpandOpsPass());
+  prepare.addPass(mlir::hk::createHKExpandHostFloats());
   if (failed(prepare.run(module)) || failed(lowerVectorOps(module)))
     return failure();
 
@@ -109,16 +115,52 @@ std::unique_ptr<llvm::Module> translateForHost(ModuleOp module,
   return llvmModule;
 }
 
-/// Undefined symbols stay: hkemu_* and libm resolve when the runtime loads
-/// the object into its own process. compiler-rt's builtins (see
-/// CMakeLists.txt) supply the conversions x86-64 has no instructions for.
+/// Whether the process that loads a host object resolves `symbol`: hkrt
+/// defines the hkemu_* functions, and every process has libc and libm. Any
+/// other library (libgcc_s, compiler-rt) may be missing or too old there.
+static bool resolvesAtLoad(StringRef symbol) {
+  if (symbol.starts_with("hkemu_"))
+    return true;
+  static void *libm = dlopen("libm.so.6", RTLD_LAZY | RTLD_LOCAL);
+  std::string name = symbol.str();
+  // libm's handle reaches libc too (its dependency).
+  return libm && dlsym(libm, name.c_str());
+}
+
+/// Links the object and checks that it needs nothing but what
+/// resolvesAtLoad promises.
 static FailureOr<llvm::SmallVector<char, 0>>
 linkHostObject(ArrayRef<char> object, Location loc) {
-  llvm::SmallVector<const char *, 1> extraArgs;
-#ifdef HK_HOST_BUILTINS
-  extraArgs.push_back(HK_HOST_BUILTINS);
-#endif
-  return linkSharedObject(object, extraArgs, "host object", loc);
+  FailureOr<llvm::SmallVector<char, 0>> shared =
+      linkSharedObject(object, {}, "host object", loc);
+  if (failed(shared))
+    return failure();
+  llvm::MemoryBufferRef buffer(StringRef(shared->data(), shared->size()),
+                               "host object");
+  auto file = llvm::object::ObjectFile::createObjectFile(buffer);
+  auto *elf = file ? dyn_cast<llvm::object::ELFObjectFileBase>(file->get())
+                   : nullptr;
+  if (!elf) {
+    llvm::consumeError(file.takeError());
+    return emitError(loc) << "the linked host object is not an ELF file";
+  }
+  for (const llvm::object::ELFSymbolRef &symbol :
+       elf->getDynamicSymbolIterators()) {
+    llvm::Expected<uint32_t> flags = symbol.getFlags();
+    llvm::Expected<StringRef> name = symbol.getName();
+    if (!flags || !name) {
+      llvm::consumeError(flags.takeError());
+      llvm::consumeError(name.takeError());
+      return emitError(loc) << "cannot read the host object's symbols";
+    }
+    if ((*flags & llvm::object::SymbolRef::SF_Undefined) && !name->empty() &&
+        !resolvesAtLoad(*name))
+      return emitError(loc)
+             << "the emulator's host code calls '" << *name
+             << "', which neither hkrt nor libc/libm provides (a lowering "
+                "left an operation the host has no instruction for)";
+  }
+  return shared;
 }
 
 FailureOr<llvm::SmallVector<char, 0>>
