@@ -2,10 +2,12 @@
 
 #include "hk/Dialect/HK/HKDialect.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "mlir/Interfaces/ShapedOpInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::hk;
@@ -247,7 +249,29 @@ LogicalResult KernelOp::verify() {
   return success();
 }
 
+/// memref.dim and tensor.dim with a constant index outside [0, rank) are
+/// undefined behaviour upstream; the folders and the lowerings that read the
+/// index would index past the shape. Reject them where they enter.
+static LogicalResult verifyConstantDimIndices(Region &body) {
+  WalkResult result = body.walk([](ShapedDimOpInterface dimOp) {
+    auto shaped = dyn_cast<ShapedType>(dimOp.getShapedValue().getType());
+    std::optional<int64_t> index = getConstantIntValue(dimOp.getDimension());
+    if (!shaped || !shaped.hasRank() || !index)
+      return WalkResult::advance();
+    int64_t rank = shaped.getRank();
+    if (*index < 0 || *index >= rank) {
+      dimOp->emitOpError("index ")
+          << *index << " is outside [0, " << rank << ") for " << shaped;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult KernelOp::verifyRegions() {
+  if (failed(verifyConstantDimIndices(getBody())))
+    return failure();
   int64_t bytes = getSharedMemoryBytes();
   if (bytes > HKDialect::kMaxLdsBytes)
     return emitOpError("allocates ")

@@ -1082,3 +1082,41 @@ hk.kernel @k() attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
   }
   hk.return
 }
+
+// -----
+
+// A constant dimension index outside the rank is rejected where it enters,
+// before a folder or a lowering reads the shape at that index.
+hk.kernel @dim_too_large(%A: memref<?x?xf32>) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c5 = arith.constant 5 : index
+  // expected-error @+1 {{'memref.dim' op index 5 is outside [0, 2) for 'memref<?x?xf32>'}}
+  %d = memref.dim %A, %c5 : memref<?x?xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @dim_negative(%A: memref<?x?xf32>) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %cm1 = arith.constant -1 : index
+  // expected-error @+1 {{'memref.dim' op index -1 is outside [0, 2) for 'memref<?x?xf32>'}}
+  %d = memref.dim %A, %cm1 : memref<?x?xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @dim_int_max(%A: memref<?x?xf32>) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c = arith.constant 2147483647 : index
+  // expected-error @+1 {{'memref.dim' op index 2147483647 is outside [0, 2) for 'memref<?x?xf32>'}}
+  %d = memref.dim %A, %c : memref<?x?xf32>
+  hk.return
+}
+
+// -----
+
+hk.kernel @dim_2_20(%A: memref<?x?xf32>) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c = arith.constant 1048576 : index
+  // expected-error @+1 {{'memref.dim' op index 1048576 is outside [0, 2) for 'memref<?x?xf32>'}}
+  %d = memref.dim %A, %c : memref<?x?xf32>
+  hk.return
+}
