@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what hk-mlir needs on Debian 12 (LLVM/MLIR 22, clang, lld, CMake,
-# Ninja, ccache, GoogleTest), then configures and builds the project.
+# Ninja, ccache, GoogleTest, pkg-config), then configures and builds the
+# project. cmake/HKRequirements.cmake names the package of anything missing.
 #   BUILD_DIR    build folder (default: <repo>/build)
 #   BUILD_TYPE   CMake build type (default: Release)
 set -euo pipefail
@@ -9,9 +10,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 BUILD_TYPE="${BUILD_TYPE:-Release}"
 
-PACKAGES=(cmake ninja-build ccache python3 libgtest-dev
-          llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 llvm-22-tools
-          liblld-22-dev)
+PACKAGES=(cmake ninja-build ccache python3 libgtest-dev pkgconf
+          llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+          clang-22 lld-22 liblld-22-dev zlib1g-dev libzstd-dev)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -14,6 +14,9 @@ config.test_exec_root = os.path.join(config.hk_obj_root, "test")
 
 config.substitutions.append(("%hk_src_root", config.hk_src_root))
 config.substitutions.append(("%hk_obj_root", config.hk_obj_root))
+config.substitutions.append(("%cmake", config.cmake))
+config.substitutions.append(("%pkg_config", config.pkg_config))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 config.substitutions.append(("%examples", os.path.join(config.hk_src_root, "examples")))
 
 llvm_config.use_default_substitutions()

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 namespace hk::kernels {
@@ -31,10 +32,24 @@ double roundToBF16(double value) {
   return bf16ToFloat(floatToBF16(float(value)));
 }
 
+/// <prefix>/share/hk/kernels when the running program is installed in
+/// <prefix>/bin, else "".
+static std::string installedKernelDir() {
+  std::error_code ec;
+  std::filesystem::path exe =
+      std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec)
+    return "";
+  std::filesystem::path dir =
+      exe.parent_path().parent_path() / "share" / "hk" / "kernels";
+  return std::filesystem::is_directory(dir, ec) ? dir.string() : "";
+}
+
 std::string defaultKernelDir() {
   if (const char *env = std::getenv("HK_KERNELS_DIR"); env && *env)
     return env;
-  return HK_KERNELS_BUILD_DIR;
+  std::string installed = installedKernelDir();
+  return installed.empty() ? HK_KERNELS_BUILD_DIR : installed;
 }
 
 Library::Library(hkrt::Device &device, std::string dir)

@@ -34,7 +34,8 @@ uint16_t floatToBF16(float value);
 /// `value` rounded to bf16, as a double.
 double roundToBF16(double value);
 
-/// $HK_KERNELS_DIR if set, else the build tree's kernels directory.
+/// $HK_KERNELS_DIR if set, else <prefix>/share/hk/kernels for a program
+/// installed in <prefix>/bin, else the build tree's kernels directory.
 std::string defaultKernelDir();
 
 /// The compiled kernels, loaded on first use on one device.

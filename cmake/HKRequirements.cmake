@@ -1,0 +1,55 @@
+# Everything the build, the tests and the README's commands need from the
+# system, each with the Debian package that provides it (scripts/setup.sh
+# installs them all). Anything missing stops the configure step with the
+# package's name: nothing is skipped or linked conditionally.
+
+function(hk_missing what package)
+  message(FATAL_ERROR
+    "hk-mlir needs ${what}, from the Debian package ${package}. "
+    "Run scripts/setup.sh, or: apt-get install ${package}")
+endfunction()
+
+function(hk_require_file path package)
+  if(NOT EXISTS "${path}")
+    hk_missing("${path}" ${package})
+  endif()
+endfunction()
+
+# lld's static libraries: the in-process link of code and host objects.
+foreach(lib lldELF lldCommon)
+  hk_require_file(${LLVM_LIBRARY_DIR}/lib${lib}.a liblld-22-dev)
+endforeach()
+# lld calls zlib and zstd directly (compressed sections).
+find_library(HK_ZLIB z)
+find_library(HK_ZSTD zstd)
+if(NOT HK_ZLIB)
+  hk_missing("zlib (libz.so)" zlib1g-dev)
+endif()
+if(NOT HK_ZSTD)
+  hk_missing("zstd (libzstd.so)" libzstd-dev)
+endif()
+
+# The test suite's tools.
+foreach(tool lit FileCheck not count split-file)
+  hk_require_file(${LLVM_TOOLS_BINARY_DIR}/${tool} llvm-22-tools)
+endforeach()
+foreach(tool llvm-readelf llvm-nm)
+  hk_require_file(${LLVM_TOOLS_BINARY_DIR}/${tool} llvm-22)
+endforeach()
+foreach(tool mlir-opt mlir-runner)
+  hk_require_file(${LLVM_TOOLS_BINARY_DIR}/${tool} mlir-22-tools)
+endforeach()
+hk_require_file(${LLVM_TOOLS_BINARY_DIR}/clang clang-22)
+find_package(GTest)
+if(NOT GTest_FOUND)
+  hk_missing("GoogleTest (GTestConfig.cmake)" libgtest-dev)
+endif()
+# The installed-tree test builds a program with pkg-config.
+find_program(HK_PKG_CONFIG pkg-config)
+if(NOT HK_PKG_CONFIG)
+  hk_missing("pkg-config" pkgconf)
+endif()
+find_package(Python3 COMPONENTS Interpreter)
+if(NOT Python3_FOUND)
+  hk_missing("Python 3 (lit runs on it)" python3)
+endif()
