@@ -14,7 +14,7 @@ def HKCheckTarget : Pass<"hk-check-target", "::mlir::ModuleOp"> {
     gfx942, OCP on gfx950), and 16x128 fp8 base tiles on gfx942.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"gfx950\"",
+    Option<"chip", "chip", "std::string", /*default=*/"::hk::kDefaultChip",
            "target chip: gfx942 or gfx950">
   ];
 }
@@ -35,7 +35,7 @@ def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "::mlir::ModuleOp"> {
     See docs/lowering.md.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"gfx950\"",
+    Option<"chip", "chip", "std::string", /*default=*/"::hk::kDefaultChip",
            "target chip: gfx942 or gfx950">
   ];
   let dependentDialects = [
@@ -153,6 +153,22 @@ def HKExpandHostFloats : Pass<"hk-expand-host-floats"> {
     arithmetic to f32. See docs/emulator.md.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def HKLowerVectorForLLVM : Pass<"hk-lower-vector-for-llvm"> {
+  let summary = "rewrites the vector ops the LLVM conversions have no pattern for";
+  let description = [{
+    Strided slices (insert/extract), n-D shape casts and broadcasts, and
+    `vector.step` become ops that `convert-gpu-to-rocdl` and
+    `convert-vector-to-llvm` lower (upstream's own rewrite patterns, which
+    `convert-vector-to-llvm` applies inside its run and
+    `convert-gpu-to-rocdl` does not). Part of the `hk-lane-to-rocdl` and
+    `hk-lane-to-host` pipelines.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect"
+  ];
 }
 
 def HKComputeWaits : Pass<"hk-compute-waits", "::mlir::ModuleOp"> {

@@ -5,37 +5,24 @@
 // that also carries each chip's lane program compiled for the emulator.
 //===----------------------------------------------------------------------===//
 
-#include "Artifact.h"
-#include "ReportOption.h"
-
-#include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Compiler/Compiler.h"
 #include "hk/Runtime/Artifact.h"
 #include "hk/Runtime/Error.h"
-#include "hk/Target/AMDGPU/Compiler.h"
-#include "hk/Target/AMDGPU/ResourceUsage.h"
 #include "hk/Target/Chip.h"
-#include "hk/Target/Host/HostObject.h"
-#include "hk/Transforms/Passes.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace mlir;
-using namespace ::hk::target;
+namespace compiler = ::hk::compiler;
 namespace rt = ::hk::rt;
 namespace cl = llvm::cl;
 
@@ -67,7 +54,8 @@ cl::opt<std::string> outputOption(
 
 cl::list<std::string> chipOption(
     "chip", cl::CommaSeparated, cl::value_desc("gfx942,gfx950"),
-    cl::desc("Chips to compile for, comma separated (default gfx950)"),
+    cl::desc("Chips to compile for, comma separated (default " +
+             std::string(::hk::kDefaultChip) + ")"),
     cl::cat(hkcCategory));
 
 cl::opt<EmitKind> emitOption(
@@ -118,8 +106,10 @@ cl::opt<bool> reportOption(
 
 cl::opt<bool> noScheduleOption(
     "no-schedule",
-    cl::desc("Lower tile IR without hk-schedule; kernels holding "
-             "hk.ping_pong or hk.interleave are then an error"),
+    cl::desc("Lower tile IR with the plain expansion of hk.ping_pong and "
+             "hk.interleave (hk-tile-to-lane{schedule=false}: their "
+             "barriers, without stagger, priorities, fences or hints), to "
+             "see what the schedule changes; not for --emit=artifact"),
     cl::cat(hkcCategory));
 
 /// The command line, copied out of the cl::opts once parsed: lld resets
@@ -127,23 +117,24 @@ cl::opt<bool> noScheduleOption(
 struct Request {
   std::string input;
   std::string outputPrefix;
-  std::vector<std::string> chips;
   EmitKind emit;
-  unsigned optLevel;
-  unsigned codeObjectVersion;
-  bool resourceUsage;
-  bool report;
-  bool schedule;
+  compiler::Options options;
 };
 
 const char *overview = R"(hkc: compiles hk kernels to AMD GPU code objects
 
-The input is either tile-level IR (hk.kernel ops), which hkc first lowers with
-hk-check-target and convert-hk-to-amdgpu for each chip, or lane-level IR: a
+The input is either tile-level IR (hk.kernel ops) or lane-level IR (a
 gpu.module whose gpu.func kernels use the gpu, amdgpu, rocdl, arith, vector,
-memref and scf dialects. Lane-level IR is lowered to the LLVM dialect
-(convert-gpu-to-rocdl), translated to LLVM IR, optimized, compiled by LLVM's
-AMDGPU backend and linked by lld, all in this process: no ROCm is needed.
+memref and scf dialects). For each chip, hkc runs the same pipelines that
+hk-opt runs by name:
+  hk-tile-to-lane{chip}   hk-schedule, hk-verify-barriers, hk-check-target,
+                          hk-expand-remaps, convert-hk-to-amdgpu,
+                          hk-compute-waits (tile-level input only)
+  hk-lane-to-rocdl{chip}  lane-level IR to the LLVM dialect
+then translates to LLVM IR, optimizes, compiles with LLVM's AMDGPU backend
+and links with lld, all in this process: no ROCm is needed. An artifact also
+holds each chip's lane program for the emulator (convert-lane-to-emulator,
+hk-emulator-to-llvm, compiled for the host). docs/hkc.md has the details.
 
 Examples:
   hkc gemm.mlir --chip gfx942,gfx950 -o gemm
@@ -158,20 +149,19 @@ Examples:
 Exit status: 0 on success, 1 on any error (reported with its location).
 )";
 
-StringRef extensionFor(EmitKind kind) {
+compiler::Output outputOf(EmitKind kind) {
   switch (kind) {
   case EmitKind::LaneMlir:
-    return "mlir";
+    return compiler::Output::LaneIR;
   case EmitKind::EmulatorMlir:
-    return "emu.mlir";
+    return compiler::Output::EmulatorIR;
   case EmitKind::LlvmIr:
-    return "ll";
+    return compiler::Output::LLVMIR;
   case EmitKind::Assembly:
-    return "s";
+    return compiler::Output::Assembly;
   case EmitKind::CodeObject:
-    return "hsaco";
   case EmitKind::Artifact:
-    return "hkrt";
+    return compiler::Output::CodeObject;
   }
   llvm_unreachable("unknown emit kind");
 }
@@ -180,7 +170,9 @@ std::string outputPathFor(const Request &request, StringRef chip) {
   StringRef prefix = request.outputPrefix;
   if (prefix == "-")
     return "-";
-  std::string dotExt = ("." + extensionFor(request.emit)).str();
+  std::string dotExt = request.emit == EmitKind::Artifact
+                           ? ".hkrt"
+                           : ("." + extensionOf(outputOf(request.emit))).str();
   prefix.consume_back(dotExt);
   if (request.emit == EmitKind::Artifact)
     return (prefix + dotExt).str();
@@ -210,161 +202,14 @@ LogicalResult writeOutput(const Request &request, StringRef chip,
   return success();
 }
 
-void printResourceUsage(const Request &request, StringRef chip,
-                        ArrayRef<KernelResources> kernels) {
-  const ::hk::ChipInfo *info = ::hk::lookupChip(chip.str());
-  llvm::raw_ostream &os =
-      request.outputPrefix == "-" ? llvm::errs() : llvm::outs();
-  os << "resource usage for " << chip
-     << " (AMDHSA metadata; waves/SIMD from 512 unified registers per lane, "
-        "granule 8, max 8, and "
-     << info->ldsBytes / 1024 << " KiB of LDS per CU)\n";
-  os << llvm::formatv("{0,-24} {1,5} {2,5} {3,5} {4,10} {5,13} {6,6} {7}\n",
-                      "kernel", "vgpr", "agpr", "sgpr", "lds_bytes",
-                      "scratch_bytes", "spills", "waves/SIMD");
-  for (const KernelResources &kernel : kernels) {
-    Occupancy occupancy = computeOccupancy(kernel, info->ldsBytes);
-    std::string bound = "registers";
-    if (kernel.ldsBytes > 0 && occupancy.byLds < occupancy.byRegisters)
-      bound = "lds";
-    os << llvm::formatv("{0,-24} {1,5} {2,5} {3,5} {4,10} {5,13} {6,6} {7} "
-                        "(limited by {8})\n",
-                        kernel.name, kernel.archVgprs(), kernel.agprs,
-                        kernel.sgprs, kernel.ldsBytes, kernel.scratchBytes,
-                        kernel.vgprSpills + kernel.sgprSpills,
-                        occupancy.wavesPerSimd, bound);
-  }
-}
-
-std::string toString(ArrayRef<char> bytes) {
-  return std::string(bytes.data(), bytes.size());
-}
-
-/// Everything after the lane-level IR for one chip: returns the bytes to
-/// write for `request.emit`, and prints the resource usage if asked.
-FailureOr<std::string> compileLaneLevel(ModuleOp module, const Request &request,
-                                        const TargetOptions &options) {
-  if (failed(lowerLaneLevelToLLVMDialect(module, options)))
-    return failure();
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateToLLVMIR(module, llvmContext, options);
-  if (!llvmModule)
-    return failure();
-  Location loc = module.getLoc();
-  if (request.report &&
-      failed(::hk::hkc::printCodeQualityReport(
-          *llvmModule, options, request.outputPrefix == "-", loc)))
-    return failure();
-
-  std::string result;
-  if (request.emit == EmitKind::LlvmIr) {
-    llvm::raw_string_ostream os(result);
-    llvmModule->print(os, nullptr);
-  } else if (request.emit == EmitKind::Assembly) {
-    // Code generation changes the module: the object for the resource
-    // report is built from a copy.
-    std::unique_ptr<llvm::Module> copy =
-        request.resourceUsage ? llvm::CloneModule(*llvmModule) : nullptr;
-    auto assembly =
-        emitMachineCode(*llvmModule, options, CodeGenFileKind::Assembly, loc);
-    if (failed(assembly))
-      return failure();
-    result = toString(*assembly);
-    llvmModule = std::move(copy);
-  }
-  if (request.emit != EmitKind::CodeObject && !request.resourceUsage)
-    return result;
-
-  auto object =
-      emitMachineCode(*llvmModule, options, CodeGenFileKind::Object, loc);
-  if (failed(object))
-    return failure();
-  auto codeObject = linkCodeObject(*object, loc);
-  if (failed(codeObject))
-    return failure();
-  if (request.emit == EmitKind::CodeObject)
-    result = toString(*codeObject);
-  if (request.resourceUsage) {
-    auto kernels = readKernelResources(*codeObject);
-    if (!kernels)
-      return emitError(loc) << "cannot read the code object's metadata: "
-                            << llvm::toString(kernels.takeError());
-    printResourceUsage(request, options.chip, *kernels);
-  }
-  return result;
-}
-
-FailureOr<std::string> compileForChip(ModuleOp input, const Request &request,
-                                      const TargetOptions &options) {
-  OwningOpRef<ModuleOp> module = input.clone();
-  if (containsTileKernels(*module) &&
-      failed(lowerTileToLaneLevel(*module, options)))
-    return failure();
-  if (request.emit == EmitKind::EmulatorMlir &&
-      failed(convertLaneLevelToEmulator(*module)))
-    return failure();
-  if (request.emit == EmitKind::LaneMlir ||
-      request.emit == EmitKind::EmulatorMlir) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    module->print(os);
-    return text;
-  }
-  return compileLaneLevel(*module, request, options);
-}
-
-/// The emulator form of one chip's lane-level IR: a host shared object.
-FailureOr<std::string> compileEmulatorObject(ModuleOp laneLevel,
-                                             const Request &request,
-                                             ArrayRef<rt::KernelInfo> kernels) {
-  if (failed(convertLaneLevelToEmulator(laneLevel)) ||
-      failed(::hk::hkc::checkEmulatorLds(laneLevel, kernels)) ||
-      failed(lowerEmulatorToLLVMDialect(laneLevel)))
-    return failure();
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateForHost(laneLevel, llvmContext, request.optLevel);
-  if (!llvmModule)
-    return failure();
-  auto object =
-      emitHostSharedObject(*llvmModule, request.optLevel, laneLevel.getLoc());
-  if (failed(object))
-    return failure();
-  return toString(*object);
-}
-
-/// --emit=artifact: metadata, then per chip its code object and the host
-/// object of the same lane-level IR.
 LogicalResult compileArtifact(ModuleOp input, const Request &request) {
-  auto kernels = ::hk::hkc::collectKernelInfo(input);
-  if (failed(kernels))
+  FailureOr<rt::Artifact> artifact =
+      compiler::compileArtifact(input, request.options);
+  if (failed(artifact))
     return failure();
-  rt::Artifact artifact;
-  artifact.kernels = *kernels;
-  Request codeObjectRequest = request;
-  codeObjectRequest.emit = EmitKind::CodeObject;
-  for (const std::string &chip : request.chips) {
-    TargetOptions options;
-    options.chip = chip;
-    options.optLevel = request.optLevel;
-    options.codeObjectVersion = request.codeObjectVersion;
-    options.schedule = request.schedule;
-    OwningOpRef<ModuleOp> module = input.clone();
-    if (containsTileKernels(*module) &&
-        failed(lowerTileToLaneLevel(*module, options)))
-      return failure();
-    OwningOpRef<ModuleOp> laneLevel = module->clone();
-    auto codeObject = compileLaneLevel(*module, codeObjectRequest, options);
-    auto emulator = compileEmulatorObject(*laneLevel, request, *kernels);
-    if (failed(codeObject) || failed(emulator))
-      return failure();
-    artifact.codeObjects[chip] = std::move(*codeObject);
-    artifact.codeObjects["emulator-" + chip] = std::move(*emulator);
-  }
   std::string bytes;
   try {
-    bytes = rt::writeArtifact(artifact);
+    bytes = rt::writeArtifact(*artifact);
   } catch (const rt::Error &error) {
     llvm::errs() << "hkc: cannot write the artifact: " << error.what() << "\n";
     return failure();
@@ -372,29 +217,48 @@ LogicalResult compileArtifact(ModuleOp input, const Request &request) {
   return writeOutput(request, "", bytes);
 }
 
+LogicalResult compileChips(ModuleOp input, const Request &request) {
+  auto outputs =
+      compiler::compile(input, outputOf(request.emit), request.options);
+  if (failed(outputs))
+    return failure();
+  // Reports go to stdout, or to stderr when the output itself does.
+  llvm::raw_ostream &reports =
+      request.outputPrefix == "-" ? llvm::errs() : llvm::outs();
+  for (const compiler::ChipOutput &out : *outputs) {
+    reports << out.report << out.resourceUsage;
+    reports.flush();
+    if (failed(writeOutput(request, out.chip, out.bytes)))
+      return failure();
+  }
+  return success();
+}
+
+/// Flag combinations, checked before the input is read; the compiler
+/// library checks the values themselves.
 LogicalResult checkRequest(const Request &request) {
   auto fail = [](const llvm::Twine &message) {
     llvm::errs() << "hkc: " << message << "\n";
     return failure();
   };
-  if (request.optLevel > 3)
-    return fail("-O" + llvm::Twine(request.optLevel) +
+  const compiler::Options &options = request.options;
+  if (options.optLevel > 3)
+    return fail("-O" + llvm::Twine(options.optLevel) +
                 " is not a level; use -O0 to -O3");
-  if (request.codeObjectVersion != 5 && request.codeObjectVersion != 6)
+  if (options.codeObjectVersion != 5 && options.codeObjectVersion != 6)
     return fail("--code-object-version must be 5 or 6, got " +
-                llvm::Twine(request.codeObjectVersion));
-  if (request.chips.empty())
+                llvm::Twine(options.codeObjectVersion));
+  if (options.chips.empty())
     return fail("--chip names no chip");
-  if (!request.schedule && request.emit == EmitKind::Artifact)
+  if (!options.schedule && request.emit == EmitKind::Artifact)
     return fail("--no-schedule does not apply to --emit=artifact");
-  if (request.report && (request.emit == EmitKind::LaneMlir ||
+  if (options.report && (request.emit == EmitKind::LaneMlir ||
                          request.emit == EmitKind::EmulatorMlir))
     return fail("--report needs machine code, which --emit=lane-mlir and "
                 "--emit=emulator-mlir do not produce");
-  for (const std::string &chip : request.chips)
-    if (!::hk::lookupChip(chip))
-      return fail("unsupported chip '" + chip + "'; expected one of " +
-                  ::hk::supportedChipNames());
+  std::string error;
+  if (failed(compiler::checkOptions(options, outputOf(request.emit), error)))
+    return fail(error);
   return success();
 }
 
@@ -404,28 +268,24 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(hkcCategory);
   cl::ParseCommandLineOptions(argc, argv, overview);
-  Request request{
-      inputOption,
-      outputOption.getNumOccurrences()
-          ? outputOption.getValue()
-          : defaultOutputPrefix(inputOption.getValue()),
-      chipOption.getNumOccurrences()
-          ? std::vector<std::string>(chipOption.begin(), chipOption.end())
-          : std::vector<std::string>{"gfx950"},
-      emitOption,
-      optOption,
-      codeObjectVersionOption,
-      resourceUsageOption,
-      reportOption,
-      !noScheduleOption};
+  Request request;
+  request.input = inputOption;
+  request.outputPrefix = outputOption.getNumOccurrences()
+                             ? outputOption.getValue()
+                             : defaultOutputPrefix(inputOption.getValue());
+  request.emit = emitOption;
+  if (chipOption.getNumOccurrences())
+    request.options.chips.assign(chipOption.begin(), chipOption.end());
+  request.options.optLevel = optOption;
+  request.options.codeObjectVersion = codeObjectVersionOption;
+  request.options.resourceUsage = resourceUsageOption;
+  request.options.report = reportOption;
+  request.options.schedule = !noScheduleOption;
   if (failed(checkRequest(request)))
     return 1;
 
   DialectRegistry registry;
-  registerCompilerDialects(registry);
-  registry.insert<mlir::hk::HKDialect>();
-  registerAllPasses();
-  mlir::hk::registerHKPasses();
+  compiler::registerDialects(registry);
   MLIRContext context(registry);
   // A located message is enough; the generic form of the failing op, with
   // its operands already converted, would only confuse.
@@ -444,18 +304,8 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
-
-  if (request.emit == EmitKind::Artifact)
-    return failed(compileArtifact(*module, request)) ? 1 : 0;
-  for (const std::string &chip : request.chips) {
-    TargetOptions options;
-    options.chip = chip;
-    options.optLevel = request.optLevel;
-    options.codeObjectVersion = request.codeObjectVersion;
-    options.schedule = request.schedule;
-    FailureOr<std::string> output = compileForChip(*module, request, options);
-    if (failed(output) || failed(writeOutput(request, chip, *output)))
-      return 1;
-  }
-  return 0;
+  LogicalResult result = request.emit == EmitKind::Artifact
+                             ? compileArtifact(*module, request)
+                             : compileChips(*module, request);
+  return failed(result) ? 1 : 0;
 }

@@ -9,10 +9,12 @@
 // plus half an ulp.
 //===----------------------------------------------------------------------===//
 
-#include "hk/Target/AMDGPU/Compiler.h"
+#include "hk/Compiler/Compiler.h"
+#include "hk/Compiler/Pipelines.h"
 #include "hk/Target/Host/HostObject.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Parser/Parser.h"
 
 #include "llvm/IR/LLVMContext.h"
@@ -115,13 +117,15 @@ class HostFloats : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
     mlir::DialectRegistry registry;
-    hk::target::registerCompilerDialects(registry);
+    hk::compiler::registerDialects(registry);
     mlir::MLIRContext context(registry);
     context.loadAllAvailableDialects();
     mlir::OwningOpRef<mlir::ModuleOp> module =
         mlir::parseSourceString<mlir::ModuleOp>(kFunctions, &context);
     ASSERT_TRUE(module);
-    ASSERT_TRUE(succeeded(hk::target::lowerEmulatorToLLVMDialect(*module)));
+    mlir::PassManager pm(&context);
+    hk::compiler::buildEmulatorToLLVMPipeline(pm);
+    ASSERT_TRUE(succeeded(pm.run(*module)));
     llvm::LLVMContext llvmContext;
     auto llvmModule = hk::target::translateForHost(*module, llvmContext, 2);
     ASSERT_TRUE(llvmModule);

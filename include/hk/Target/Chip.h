@@ -14,6 +14,9 @@ namespace hk {
 
 enum class Fp8Format { FNUZ, OCP };
 
+/// The chip every tool and pass targets when none is named.
+inline constexpr const char *kDefaultChip = "gfx950";
+
 struct ChipInfo {
   const char *name;        ///< LLVM processor name, e.g. "gfx942"
   const char *family;      ///< "CDNA3" or "CDNA4"

@@ -19,7 +19,6 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Pass/PassManager.h"
 
 namespace mlir::hk {
 #define GEN_PASS_DEF_CONVERTHKTOAMDGPU
@@ -79,6 +78,9 @@ std::string mlir::hk::unsupportedReason(Operation *op,
     return unsupportedSharedMemoryReason(op, chip);
   if (isa<MmaOp>(op))
     return unsupportedMmaReason(op, chip);
+  if (isa<XcdRemapOp, GroupRemapOp>(op))
+    return "is expanded by hk-expand-remaps, which must run first (as in the "
+           "hk-tile-to-lane pipeline)";
   return "is not supported yet";
 }
 
@@ -96,12 +98,6 @@ struct ConvertHKToAMDGPU
           << chip << "'; supported: " << ::hk::supportedChipNames();
       return signalPassFailure();
     }
-    // The grid remaps are index arithmetic whose formulas hk-expand-remaps
-    // owns; expanding them first leaves no hk op for them here.
-    OpPassManager remaps(ModuleOp::getOperationName());
-    remaps.addPass(createHKExpandRemaps());
-    if (failed(runPipeline(remaps, module)))
-      return signalPassFailure();
     if (failed(checkSupported(*info)))
       return signalPassFailure();
 

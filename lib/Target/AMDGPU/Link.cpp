@@ -4,7 +4,7 @@
 // (hk/Target/Common/SharedObjectLink.h runs lld in process).
 //===----------------------------------------------------------------------===//
 
-#include "hk/Target/AMDGPU/Compiler.h"
+#include "hk/Target/AMDGPU/Backend.h"
 #include "hk/Target/Common/SharedObjectLink.h"
 
 using namespace mlir;

@@ -7,7 +7,7 @@
 #ifndef HK_LIB_TARGET_AMDGPU_TARGETMACHINE_H
 #define HK_LIB_TARGET_AMDGPU_TARGETMACHINE_H
 
-#include "hk/Target/AMDGPU/Compiler.h"
+#include "hk/Target/AMDGPU/Backend.h"
 
 #include "llvm/Target/TargetMachine.h"
 

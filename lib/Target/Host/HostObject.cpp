@@ -4,18 +4,9 @@
 #include "hk/Target/Common/Optimize.h"
 #include "hk/Target/Common/SharedObjectLink.h"
 #include "hk/Target/Common/TargetMachine.h"
-#include "hk/Transforms/Passes.h"
 
-#include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "mlir/Transforms/Passes.h"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -33,52 +24,6 @@ namespace hk::target {
 
 std::string laneFunctionName(StringRef kernel) {
   return (kernel + "__lane").str();
-}
-
-LogicalResult convertLaneLevelToEmulator(ModuleOp module) {
-  PassManager pm(module.getContext());
-  pm.addPass(mlir::hk::createConvertLaneToEmulator());
-  return pm.run(module);
-}
-
-static LogicalResult lowerVectorOps(ModuleOp module) {
-  RewritePatternSet patterns(module.getContext());
-  vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
-  vector::populateVectorShapeCastLoweringPatterns(patterns);
-  vector::populateVectorBroadcastLoweringPatterns(patterns);
-  vector::populateVectorStepLoweringPatterns(patterns);
-  return applyPatternsGreedily(module, std::move(patterns));
-}
-
-LogicalResult lowerEmulatorToLLVMDialect(ModuleOp module) {
-  PassManager prepare(module.getContext());
-  prepare.addPass(createCanonicalizerPass());
-  prepare.addPass(createCSEPass());
-  prepare.addPass(memref::createExpandStridedMetadataPass());
-  prepare.addPass(createLowerAffinePass());
-  prepare.addPass(createSCFToControlFlowPass());
-  // No 16-bit float reaches LLVM: the generic x86-64 CPU has no instructions
-  // for them, and the builtins LLVM would call may be absent at load time.
-  prepare.addPass(math::createMathExtendToSupportedTypes());
-  arith::ArithEmulateUnsupportedFloatsOptions emulate;
-  emulate.sourceTypeStrs = {"bf16", "f16"};
-  prepare.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-  prepare.addPass(arith::createArithExpandOpsPass());
-  prepare.addPass(mlir::hk::createHKExpandHostFloats());
-  if (failed(prepare.run(module)) || failed(lowerVectorOps(module)))
-    return failure();
-
-  PassManager pm(module.getContext());
-  pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  return pm.run(module);
 }
 
 static std::unique_ptr<llvm::TargetMachine>
@@ -180,19 +125,6 @@ emitHostSharedObject(llvm::Module &llvmModule, unsigned optLevel,
     codegen.run(llvmModule);
   }
   return linkHostObject(object, loc);
-}
-
-FailureOr<llvm::SmallVector<char, 0>> compileEmulatorObject(ModuleOp module,
-                                                            unsigned optLevel) {
-  if (failed(convertLaneLevelToEmulator(module)) ||
-      failed(lowerEmulatorToLLVMDialect(module)))
-    return failure();
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateForHost(module, context, optLevel);
-  if (!llvmModule)
-    return failure();
-  return emitHostSharedObject(*llvmModule, optLevel, module.getLoc());
 }
 
 } // namespace hk::target

@@ -1,7 +1,9 @@
-// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx950 %s | FileCheck %s
+// RUN: hk-opt --hk-expand-remaps --convert-hk-to-amdgpu=chip=gfx950 %s | FileCheck %s
+// RUN: not hk-opt --convert-hk-to-amdgpu=chip=gfx950 %s 2>&1 | FileCheck %s --check-prefix=ORDER
 
-// Grid remaps are expanded by hk-expand-remaps inside the pass: index
+// Grid remaps are expanded by hk-expand-remaps before the lowering: index
 // arithmetic, no hk op left. (The formulas are checked in that pass's tests.)
+// ORDER: 'hk.xcd_remap' is expanded by hk-expand-remaps, which must run first
 // CHECK-LABEL: gpu.func @remap
 // CHECK: %[[BX:.*]] = gpu.block_id x
 // CHECK: arith.remui %[[BX]], %c8

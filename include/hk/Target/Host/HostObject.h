@@ -2,10 +2,11 @@
 //
 // The emulator runs the lane program that went into a code object. This is
 // how it gets there: convert-lane-to-emulator turns every kernel into a host
-// lane function (hkemu_lane_fn of include/hk/Runtime/Emulator.h), upstream
-// passes lower it to LLVM, the host TargetMachine compiles it and lld links
-// a shared object that exports `<kernel>__lane`, all in process. The
-// runtime loads that object with dlopen: it needs no MLIR. docs/emulator.md.
+// lane function (hkemu_lane_fn of include/hk/Runtime/Emulator.h), the
+// hk-emulator-to-llvm pipeline lowers it to the LLVM dialect, and here the
+// host TargetMachine compiles it and lld links a shared object that exports
+// `<kernel>__lane`, all in process. The runtime loads that object with
+// dlopen: it needs no MLIR. docs/emulator.md.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_TARGET_HOST_HOSTOBJECT_H
@@ -29,13 +30,6 @@ namespace hk::target {
 /// The symbol of a kernel's lane function in the host shared object.
 std::string laneFunctionName(llvm::StringRef kernel);
 
-/// Runs convert-lane-to-emulator on the lane-level `module` (in place).
-mlir::LogicalResult convertLaneLevelToEmulator(mlir::ModuleOp module);
-
-/// Lowers the output of convert-lane-to-emulator to the LLVM dialect for
-/// the host.
-mlir::LogicalResult lowerEmulatorToLLVMDialect(mlir::ModuleOp module);
-
 /// LLVM IR for the host (its triple and data layout), optimized at
 /// `optLevel` (0..3).
 std::unique_ptr<llvm::Module> translateForHost(mlir::ModuleOp module,
@@ -48,11 +42,6 @@ std::unique_ptr<llvm::Module> translateForHost(mlir::ModuleOp module,
 mlir::FailureOr<llvm::SmallVector<char, 0>>
 emitHostSharedObject(llvm::Module &llvmModule, unsigned optLevel,
                      mlir::Location loc);
-
-/// All of the above: the lane-level gpu.modules of `module` (modified in
-/// place) to a host shared object.
-mlir::FailureOr<llvm::SmallVector<char, 0>>
-compileEmulatorObject(mlir::ModuleOp module, unsigned optLevel);
 
 } // namespace hk::target
 

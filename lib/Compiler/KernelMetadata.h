@@ -1,13 +1,13 @@
-//===- Artifact.h - hkc --emit=artifact -----------------------------------===//
+//===- KernelMetadata.h - what an artifact says of its kernels ------------===//
 //
-// One file for the runtime (include/hk/Runtime/Artifact.h): every kernel's
-// metadata, the code object of each chip, and for each chip the host shared
-// object of that chip's lane-level IR for the emulator, keyed
-// "emulator-<chip>" (see docs/emulator.md).
+// Private to lib/Compiler. An artifact (include/hk/Runtime/Artifact.h) holds
+// every kernel's metadata, the code object of each chip, and for each chip
+// the host shared object of that chip's lane-level IR for the emulator,
+// keyed "emulator-<chip>" (see docs/emulator.md).
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_TOOLS_HKC_ARTIFACT_H
-#define HK_TOOLS_HKC_ARTIFACT_H
+#ifndef HK_LIB_COMPILER_KERNELMETADATA_H
+#define HK_LIB_COMPILER_KERNELMETADATA_H
 
 #include "hk/Runtime/KernelInfo.h"
 
@@ -15,7 +15,7 @@
 
 #include <vector>
 
-namespace hk::hkc {
+namespace hk::compiler {
 
 /// The metadata of the kernels of `module`: from each hk.kernel of tile IR,
 /// or from each kernel gpu.func of lane-level IR (its hk.waves, hk.grid and
@@ -31,6 +31,6 @@ mlir::LogicalResult
 checkEmulatorLds(mlir::ModuleOp emulatorModule,
                  const std::vector<rt::KernelInfo> &kernels);
 
-} // namespace hk::hkc
+} // namespace hk::compiler
 
-#endif // HK_TOOLS_HKC_ARTIFACT_H
+#endif // HK_LIB_COMPILER_KERNELMETADATA_H

@@ -1,6 +1,6 @@
-//===- Artifact.cpp - kernel metadata for hkc --emit=artifact -------------===//
+//===- KernelMetadata.cpp - kernel metadata of an artifact ----------------===//
 
-#include "Artifact.h"
+#include "KernelMetadata.h"
 
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Runtime/KernelInfoExtraction.h"
@@ -13,7 +13,7 @@
 using namespace mlir;
 namespace rt = ::hk::rt;
 
-namespace hk::hkc {
+namespace hk::compiler {
 
 FailureOr<std::vector<rt::KernelInfo>> collectKernelInfo(ModuleOp module) {
   std::vector<rt::KernelInfo> kernels;
@@ -59,4 +59,4 @@ LogicalResult checkEmulatorLds(ModuleOp emulatorModule,
   return success();
 }
 
-} // namespace hk::hkc
+} // namespace hk::compiler

@@ -1,27 +1,24 @@
-//===- ReportOption.cpp - hkc --report -----------------------------------===//
+//===- Reports.cpp - the resource table and the code-quality report -------===//
 
-#include "ReportOption.h"
+#include "Reports.h"
 
-#include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Target/AMDGPU/Report.h"
 #include "hk/Target/AMDGPU/ResourceUsage.h"
 #include "hk/Target/Chip.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/PatternMatch.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace ::hk::target;
 
-namespace hk::hkc {
+namespace hk::compiler {
 
 /// A copy of `module` that compiles to the same code. CloneModule does not
 /// keep the order of each value's uses, which the backend's choices (register
@@ -42,9 +39,37 @@ copyModule(const llvm::Module &module, Location loc) {
   return std::move(*copy);
 }
 
-LogicalResult printCodeQualityReport(const llvm::Module &llvmModule,
-                                     const TargetOptions &options,
-                                     bool toStderr, Location loc) {
+std::string resourceUsageTable(StringRef chip,
+                               ArrayRef<KernelResources> kernels) {
+  const ::hk::ChipInfo *info = ::hk::lookupChip(chip.str());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "resource usage for " << chip
+     << " (AMDHSA metadata; waves/SIMD from 512 unified registers per lane, "
+        "granule 8, max 8, and "
+     << info->ldsBytes / 1024 << " KiB of LDS per CU)\n";
+  os << llvm::formatv("{0,-24} {1,5} {2,5} {3,5} {4,10} {5,13} {6,6} {7}\n",
+                      "kernel", "vgpr", "agpr", "sgpr", "lds_bytes",
+                      "scratch_bytes", "spills", "waves/SIMD");
+  for (const KernelResources &kernel : kernels) {
+    Occupancy occupancy = computeOccupancy(kernel, info->ldsBytes);
+    const char *bound =
+        kernel.ldsBytes > 0 && occupancy.byLds < occupancy.byRegisters
+            ? "lds"
+            : "registers";
+    os << llvm::formatv("{0,-24} {1,5} {2,5} {3,5} {4,10} {5,13} {6,6} {7} "
+                        "(limited by {8})\n",
+                        kernel.name, kernel.archVgprs(), kernel.agprs,
+                        kernel.sgprs, kernel.ldsBytes, kernel.scratchBytes,
+                        kernel.vgprSpills + kernel.sgprSpills,
+                        occupancy.wavesPerSimd, bound);
+  }
+  return text;
+}
+
+FailureOr<std::string> codeQualityReport(const llvm::Module &llvmModule,
+                                         const TargetOptions &options,
+                                         Location loc) {
   // Code generation changes the module it runs on: each output gets a copy.
   auto forAssembly = copyModule(llvmModule, loc);
   auto forObject = copyModule(llvmModule, loc);
@@ -72,10 +97,10 @@ LogicalResult printCodeQualityReport(const llvm::Module &llvmModule,
     return emitError(loc) << "cannot read the code object's metadata: "
                           << llvm::toString(resources.takeError());
   const ::hk::ChipInfo *info = ::hk::lookupChip(options.chip);
-  llvm::raw_ostream &os = toStderr ? llvm::errs() : llvm::outs();
+  std::string text;
+  llvm::raw_string_ostream os(text);
   printReport(os, options.chip, *kernels, *resources, info->ldsBytes);
-  os.flush();
-  return success();
+  return text;
 }
 
-} // namespace hk::hkc
+} // namespace hk::compiler

@@ -1,0 +1,298 @@
+//===- Compiler.cpp - from a module of hk kernels to code and artifacts ---===//
+
+#include "hk/Compiler/Compiler.h"
+#include "KernelMetadata.h"
+#include "Reports.h"
+
+#include "hk/Compiler/Pipelines.h"
+#include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Target/AMDGPU/Backend.h"
+#include "hk/Target/Host/HostObject.h"
+#include "hk/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace mlir;
+using namespace ::hk::target;
+
+namespace hk::compiler {
+
+StringRef extensionOf(Output output) {
+  switch (output) {
+  case Output::LaneIR:
+    return "mlir";
+  case Output::EmulatorIR:
+    return "emu.mlir";
+  case Output::LLVMIR:
+    return "ll";
+  case Output::Assembly:
+    return "s";
+  case Output::CodeObject:
+    return "hsaco";
+  }
+  llvm_unreachable("unknown output");
+}
+
+void registerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  // Dialect extensions carry the ConvertToLLVM interfaces that upstream
+  // lowerings such as convert-gpu-to-rocdl rely on.
+  registerAllExtensions(registry);
+  registerBackendTranslations(registry);
+  registry.insert<mlir::hk::HKDialect>();
+}
+
+void registerPassesAndPipelines() {
+  registerAllPasses();
+  mlir::hk::registerHKPasses();
+  registerPipelines();
+}
+
+LogicalResult checkOptions(const Options &options, Output output,
+                           std::string &error) {
+  if (options.optLevel > 3)
+    error = "-O" + std::to_string(options.optLevel) +
+            " is not a level; use -O0 to -O3";
+  else if (options.codeObjectVersion != 5 && options.codeObjectVersion != 6)
+    error = "the code object version must be 5 or 6, got " +
+            std::to_string(options.codeObjectVersion);
+  else if (options.chips.empty())
+    error = "no chip to compile for";
+  else if ((options.report || options.resourceUsage) &&
+           (output == Output::LaneIR || output == Output::EmulatorIR))
+    error = "reports need machine code, which lane-level and emulator IR "
+            "are not";
+  for (const std::string &chip : options.chips)
+    if (error.empty() && !lookupChip(chip))
+      error = "unsupported chip '" + chip + "'; expected one of " +
+              supportedChipNames();
+  return failure(!error.empty());
+}
+
+static bool containsTileKernels(ModuleOp module) {
+  return module
+      .walk([](mlir::hk::KernelOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
+static TargetOptions targetOptions(const Options &options, StringRef chip) {
+  TargetOptions target;
+  target.chip = chip.str();
+  target.optLevel = options.optLevel;
+  target.codeObjectVersion = options.codeObjectVersion;
+  return target;
+}
+
+/// Runs `build`'s pipeline on `module`. Some upstream patterns report an op
+/// the chip cannot run (an MFMA shape, a transpose load) and leave it to a
+/// partial conversion, which then succeeds: any error reported on the way is
+/// a failure.
+static LogicalResult runPipeline(ModuleOp module,
+                                 function_ref<void(OpPassManager &)> build) {
+  bool reportedError = false;
+  ScopedDiagnosticHandler errorWatch(module.getContext(), [&](Diagnostic &d) {
+    reportedError |= d.getSeverity() == DiagnosticSeverity::Error;
+    return failure(); // let the enclosing handler print it
+  });
+  PassManager pm(module.getContext());
+  build(pm);
+  return failure(failed(pm.run(module)) || reportedError);
+}
+
+/// Tile-level kernels of `module`, if any, lowered to lane level in place.
+static LogicalResult lowerToLaneLevel(ModuleOp module, const Options &options,
+                                      StringRef chip) {
+  if (!containsTileKernels(module))
+    return success();
+  TileToLaneOptions pipeline;
+  pipeline.chip = chip.str();
+  pipeline.schedule = options.schedule;
+  return runPipeline(module, [&](OpPassManager &pm) {
+    buildTileToLanePipeline(pm, pipeline);
+  });
+}
+
+static std::string toString(ArrayRef<char> bytes) {
+  return std::string(bytes.data(), bytes.size());
+}
+
+/// The code object of `llvmModule` (consumed), and its resource table if
+/// asked.
+static FailureOr<std::string> emitCodeObject(llvm::Module &llvmModule,
+                                             const TargetOptions &target,
+                                             Location loc, ChipOutput &out,
+                                             bool resourceUsage) {
+  auto object =
+      emitMachineCode(llvmModule, target, CodeGenFileKind::Object, loc);
+  if (failed(object))
+    return failure();
+  auto codeObject = linkCodeObject(*object, loc);
+  if (failed(codeObject))
+    return failure();
+  if (resourceUsage) {
+    auto kernels = readKernelResources(*codeObject);
+    if (!kernels)
+      return emitError(loc) << "cannot read the code object's metadata: "
+                            << llvm::toString(kernels.takeError());
+    out.resourceUsage = resourceUsageTable(target.chip, *kernels);
+  }
+  return toString(*codeObject);
+}
+
+/// Everything after the lane-level IR for one chip, for `output` (LLVM IR,
+/// assembly or code object).
+static LogicalResult compileLaneLevel(ModuleOp module, Output output,
+                                      const Options &options,
+                                      ChipOutput &out) {
+  TargetOptions target = targetOptions(options, out.chip);
+  if (module.getOps<gpu::GPUModuleOp>().empty())
+    return module.emitError()
+           << "no gpu.module to compile; the compiler compiles the gpu.func "
+              "kernels of the gpu.modules at the top level of the input";
+  LaneToROCDLOptions pipeline;
+  pipeline.chip = out.chip;
+  if (failed(runPipeline(module, [&](OpPassManager &pm) {
+        buildLaneToROCDLPipeline(pm, pipeline);
+      })))
+    return failure();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateToLLVMIR(module, llvmContext, target);
+  if (!llvmModule)
+    return failure();
+  Location loc = module.getLoc();
+  if (options.report) {
+    auto report = codeQualityReport(*llvmModule, target, loc);
+    if (failed(report))
+      return failure();
+    out.report = std::move(*report);
+  }
+
+  if (output == Output::LLVMIR) {
+    llvm::raw_string_ostream os(out.bytes);
+    llvmModule->print(os, nullptr);
+  } else if (output == Output::Assembly) {
+    // Code generation changes the module: the object for the resource
+    // table is built from a copy.
+    std::unique_ptr<llvm::Module> copy =
+        options.resourceUsage ? llvm::CloneModule(*llvmModule) : nullptr;
+    auto assembly =
+        emitMachineCode(*llvmModule, target, CodeGenFileKind::Assembly, loc);
+    if (failed(assembly))
+      return failure();
+    out.bytes = toString(*assembly);
+    llvmModule = std::move(copy);
+  }
+  if (output != Output::CodeObject && !options.resourceUsage)
+    return success();
+  auto codeObject =
+      emitCodeObject(*llvmModule, target, loc, out, options.resourceUsage);
+  if (failed(codeObject))
+    return failure();
+  if (output == Output::CodeObject)
+    out.bytes = std::move(*codeObject);
+  return success();
+}
+
+static std::string print(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  os << "\n"; // as hk-opt prints it
+  return text;
+}
+
+FailureOr<std::vector<ChipOutput>> compile(ModuleOp input, Output output,
+                                           const Options &options) {
+  std::string error;
+  if (failed(checkOptions(options, output, error)))
+    return input.emitError() << error;
+  std::vector<ChipOutput> outputs;
+  for (const std::string &chip : options.chips) {
+    ChipOutput &out = outputs.emplace_back();
+    out.chip = chip;
+    OwningOpRef<ModuleOp> module = input.clone();
+    if (failed(lowerToLaneLevel(*module, options, chip)))
+      return failure();
+    if (output == Output::EmulatorIR) {
+      PassManager pm(module->getContext());
+      pm.addPass(mlir::hk::createConvertLaneToEmulator());
+      if (failed(pm.run(*module)))
+        return failure();
+    }
+    if (output == Output::LaneIR || output == Output::EmulatorIR)
+      out.bytes = print(*module);
+    else if (failed(compileLaneLevel(*module, output, options, out)))
+      return failure();
+  }
+  return outputs;
+}
+
+/// The emulator form of one chip's lane-level IR: a host shared object.
+static FailureOr<std::string>
+compileEmulatorObject(ModuleOp laneLevel, unsigned optLevel,
+                      ArrayRef<rt::KernelInfo> kernels) {
+  PassManager toEmulator(laneLevel.getContext());
+  toEmulator.addPass(mlir::hk::createConvertLaneToEmulator());
+  if (failed(toEmulator.run(laneLevel)) ||
+      failed(checkEmulatorLds(laneLevel, kernels)) ||
+      failed(runPipeline(laneLevel, buildEmulatorToLLVMPipeline)))
+    return failure();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateForHost(laneLevel, llvmContext, optLevel);
+  if (!llvmModule)
+    return failure();
+  auto object =
+      emitHostSharedObject(*llvmModule, optLevel, laneLevel.getLoc());
+  if (failed(object))
+    return failure();
+  return toString(*object);
+}
+
+FailureOr<rt::Artifact> compileArtifact(ModuleOp input,
+                                        const Options &options) {
+  std::string error;
+  if (failed(checkOptions(options, Output::CodeObject, error)))
+    return input.emitError() << error;
+  if (!options.schedule)
+    return input.emitError()
+           << "an artifact holds scheduled kernels; the unscheduled "
+              "lowering is for comparing code only";
+  auto kernels = collectKernelInfo(input);
+  if (failed(kernels))
+    return failure();
+  rt::Artifact artifact;
+  artifact.kernels = *kernels;
+  Options codeOnly = options;
+  codeOnly.report = codeOnly.resourceUsage = false;
+  for (const std::string &chip : options.chips) {
+    OwningOpRef<ModuleOp> module = input.clone();
+    if (failed(lowerToLaneLevel(*module, options, chip)))
+      return failure();
+    OwningOpRef<ModuleOp> laneLevel = module->clone();
+    ChipOutput code;
+    code.chip = chip;
+    if (failed(compileLaneLevel(*module, Output::CodeObject, codeOnly, code)))
+      return failure();
+    auto emulator =
+        compileEmulatorObject(*laneLevel, options.optLevel, *kernels);
+    if (failed(emulator))
+      return failure();
+    artifact.codeObjects[chip] = std::move(code.bytes);
+    artifact.codeObjects["emulator-" + chip] = std::move(*emulator);
+  }
+  return artifact;
+}
+
+} // namespace hk::compiler

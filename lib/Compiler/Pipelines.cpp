@@ -1,0 +1,95 @@
+//===- Pipelines.cpp - the compiler's pass pipelines ----------------------===//
+
+#include "hk/Compiler/Pipelines.h"
+#include "hk/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/AMDGPU/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace hk::compiler {
+
+void buildTileToLanePipeline(OpPassManager &pm,
+                             const TileToLaneOptions &options) {
+  // Schedules first (they insert barriers), then prove every wave executes
+  // the same barriers, then the chip's limits, then the lowering, then the
+  // vmcnt of each wait from the copies it leaves in flight.
+  mlir::hk::HKScheduleOptions schedule;
+  schedule.plain = !options.schedule;
+  pm.addPass(mlir::hk::createHKSchedule(schedule));
+  pm.addPass(mlir::hk::createHKVerifyBarriers());
+  pm.addPass(mlir::hk::createHKCheckTarget({options.chip}));
+  pm.addPass(mlir::hk::createHKExpandRemaps());
+  pm.addPass(mlir::hk::createConvertHKToAMDGPU({options.chip}));
+  pm.addPass(mlir::hk::createHKComputeWaits());
+}
+
+void buildLaneToROCDLPipeline(OpPassManager &pm,
+                              const LaneToROCDLOptions &options) {
+  // convert-gpu-to-rocdl carries the amdgpu, arith, cf, math, memref and
+  // vector to LLVM patterns itself; what it does not handle (strided slices,
+  // scf, affine, strided-metadata views) is lowered first.
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(mlir::hk::createHKLowerVectorForLLVM());
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+  gpu.addPass(mlir::amdgpu::createAmdgpuResolveStridedMetadataPass());
+  gpu.addPass(memref::createExpandStridedMetadataPass());
+  gpu.addPass(createLowerAffinePass());
+  gpu.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToROCDLOpsOptions rocdl;
+  rocdl.chipset = options.chip;
+  gpu.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void buildEmulatorToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  // No 16-bit float reaches LLVM: the generic x86-64 CPU has no instructions
+  // for them, and the builtins LLVM would call may be absent at load time.
+  pm.addPass(math::createMathExtendToSupportedTypes());
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16", "f16"};
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(mlir::hk::createHKExpandHostFloats());
+  pm.addPass(mlir::hk::createHKLowerVectorForLLVM());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void registerPipelines() {
+  PassPipelineRegistration<TileToLaneOptions>(
+      "hk-tile-to-lane",
+      "hk tile kernels to lane-level gpu.modules for one chip (what hkc "
+      "runs first)",
+      buildTileToLanePipeline);
+  PassPipelineRegistration<LaneToROCDLOptions>(
+      "hk-lane-to-rocdl",
+      "lane-level gpu.modules to the LLVM dialect with ROCDL intrinsics",
+      buildLaneToROCDLPipeline);
+  PassPipelineRegistration<>(
+      "hk-emulator-to-llvm",
+      "convert-lane-to-emulator's host functions to the LLVM dialect",
+      buildEmulatorToLLVMPipeline);
+}
+
+} // namespace hk::compiler
