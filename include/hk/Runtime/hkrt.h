@@ -58,6 +58,12 @@ typedef enum hkrt_arg_kind { HKRT_ARG_MEMREF = 0, HKRT_ARG_SCALAR = 1 } hkrt_arg
 
 #define HKRT_MAX_RANK 8
 
+/* The most bytes a memref argument may reach from its element 0. Kernels
+ * address a memref through a buffer descriptor whose 32-bit range also
+ * covers up to 3 bytes completing the dword of the last element; a larger
+ * memref would be silently truncated, so hkrt_launch refuses it. */
+#define HKRT_MAX_MEMREF_BYTES 4294967292u /* 2^32 - 4 */
+
 typedef struct hkrt_device_t *hkrt_device;
 typedef struct hkrt_module_t *hkrt_module;
 typedef struct hkrt_kernel_t *hkrt_kernel;
@@ -78,7 +84,12 @@ typedef struct hkrt_arg {
   double f;
 } hkrt_arg;
 
-/* strides == NULL: contiguous row-major. */
+/* strides == NULL: contiguous row-major (innermost 1, each outer stride the
+ * product of the inner sizes, a size of 0 counting as 1).
+ * A kernel's code uses the strides of its memref type, so hkrt_launch
+ * requires: for a type with the identity layout (memref<?x128xf32>), exactly
+ * those row-major strides; for a strided<[...]> layout, its static strides
+ * (its '?' strides are free). Sizes the type fixes must match too. */
 hkrt_arg hkrt_arg_memref(hkrt_buffer buffer, hkrt_dtype dtype, int32_t rank,
                          const int64_t *sizes, const int64_t *strides);
 hkrt_arg hkrt_arg_int(hkrt_dtype dtype, int64_t value);
