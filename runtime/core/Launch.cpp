@@ -123,8 +123,22 @@ static uint64_t memrefExtent(size_t i, const ArgInfo &info,
   return bytes;
 }
 
+/// The live buffer of a memref argument, on `device`.
+static std::shared_ptr<BufferObject>
+liveBuffer(size_t i, const ArgInfo &info, const hkrt_arg &arg,
+           hkrt_device device) {
+  if (!arg.buffer)
+    mismatch(i, info, "null buffer");
+  std::shared_ptr<BufferObject> buffer = Handles::get().find(arg.buffer);
+  if (!buffer)
+    mismatch(i, info, "unknown or already freed buffer handle");
+  if (buffer->deviceHandle != device)
+    mismatch(i, info, "buffer belongs to another device");
+  return buffer;
+}
+
 static LaunchArg checkMemref(size_t i, const ArgInfo &info,
-                             const hkrt_arg &arg, const void *device) {
+                             const hkrt_arg &arg, hkrt_device device) {
   if (arg.kind != HKRT_ARG_MEMREF)
     mismatch(i, info, "expected " + describe(info) + ", got scalar " +
                           dtypeName(arg.dtype));
@@ -140,10 +154,7 @@ static LaunchArg checkMemref(size_t i, const ArgInfo &info,
   checkNonNegative(i, info, arg);
   checkStaticSizes(i, info, arg);
   checkStrides(i, info, arg);
-  if (!arg.buffer)
-    mismatch(i, info, "null buffer");
-  if (arg.buffer->device != device)
-    mismatch(i, info, "buffer belongs to another device");
+  std::shared_ptr<BufferObject> buffer = liveBuffer(i, info, arg, device);
   LaunchArg out{&info, &arg};
   out.extentBytes = memrefExtent(i, info, arg);
   if (out.extentBytes > HKRT_MAX_MEMREF_BYTES)
@@ -157,21 +168,22 @@ static LaunchArg checkMemref(size_t i, const ArgInfo &info,
                  "descriptor");
   uint64_t end;
   if (__builtin_add_overflow(arg.offset_bytes, out.extentBytes, &end) ||
-      end > arg.buffer->size)
+      end > buffer->size)
     mismatch(i, info,
              "a " + shapeText(arg) + " memref of " + dtypeName(info.dtype) +
                  " with strides " + listText(arg.strides, arg.rank) +
                  " at offset " + std::to_string(arg.offset_bytes) + " needs " +
                  std::to_string(out.extentBytes) + " bytes, but its buffer " +
-                 "has " + std::to_string(arg.buffer->size) + " bytes");
-  out.address = static_cast<char *>(arg.buffer->address) + arg.offset_bytes;
+                 "has " + std::to_string(buffer->size) + " bytes");
+  out.address = static_cast<char *>(buffer->address) + arg.offset_bytes;
+  out.buffer = std::move(buffer);
   return out;
 }
 
 std::vector<LaunchArg> hk::rt::checkLaunchArguments(const KernelInfo &kernel,
                                                     const hkrt_arg *args,
                                                     size_t numArgs,
-                                                    const void *device) {
+                                                    hkrt_device device) {
   if (numArgs != kernel.args.size())
     throw Error(HKRT_ERROR_INVALID_ARGUMENT,
                 "kernel '" + kernel.name + "' takes " +

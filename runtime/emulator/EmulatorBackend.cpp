@@ -106,8 +106,8 @@ void EmulatorBackend::launch(LoadedModule &module, const KernelInfo &kernel,
                              const std::array<uint32_t, 3> &grid,
                              const std::vector<LaunchArg> &args) {
   auto &emu = static_cast<EmulatorModule &>(module);
-  auto it = emu.laneCode.find(kernel.name);
-  if (it == emu.laneCode.end())
+  hkemu_lane_fn fn = emu.laneCode(kernel.name);
+  if (!fn)
     throw Error(HKRT_ERROR_UNSUPPORTED,
                 "kernel '" + kernel.name + "' has no lane code on the "
                 "emulator: " +
@@ -143,7 +143,7 @@ void EmulatorBackend::launch(LoadedModule &module, const KernelInfo &kernel,
     desc.grid[d] = grid[d];
   desc.waves = uint32_t(kernel.waves);
   desc.lds_bytes = uint32_t(kernel.ldsBytes);
-  desc.fn = it->second;
+  desc.fn = fn;
   desc.args = pointers.data();
   char error[1024];
   if (hkemu_launch(&desc, error, sizeof(error)))

@@ -4,6 +4,14 @@
  * kernels, moves buffers and launches kernels with their arguments checked
  * against the kernel metadata. Every function returns a status; on failure
  * hkrt_last_error() (per thread) says what went wrong. Nothing aborts.
+ *
+ * Handles are checked, from any thread: one that is not live (freed,
+ * unloaded, closed, never returned by this API, or of another kind) gives
+ * HKRT_ERROR_INVALID_ARGUMENT, never a crash; the functions returning a
+ * value return a safe one (HKRT_DEVICE_AUTO, "", 0) and set the message.
+ * Unloading a module makes its kernel handles stale. Closing a device
+ * releases its modules and buffers still open and makes their handles
+ * stale. Releasing NULL succeeds and does nothing.
  *===----------------------------------------------------------------------===*/
 
 #ifndef HK_RUNTIME_HKRT_H
@@ -106,7 +114,7 @@ hkrt_status hkrt_device_open(hkrt_device_kind kind, int index,
 hkrt_status hkrt_device_open_emulator(const char *chip, hkrt_device *out);
 hkrt_status hkrt_device_close(hkrt_device device);
 hkrt_device_kind hkrt_device_get_kind(hkrt_device device);
-/* The chip's gfx name ("gfx942"). */
+/* The chip's gfx name ("gfx942"), valid until the device is closed. */
 const char *hkrt_device_chip(hkrt_device device);
 
 hkrt_status hkrt_module_load(hkrt_device device, const void *data,
