@@ -21,6 +21,12 @@ static thread_local std::string lastError;
 /// Bytes allocated after every buffer's last byte; see hkrt_buffer_alloc.
 static constexpr size_t kBufferTailSlack = 4;
 
+/// The largest buffer hkrt_buffer_alloc tries to allocate: 2^48 bytes, the
+/// virtual address space of x86-64 (4-level paging) and of gfx9 GPUs. A
+/// larger request is refused up front, so that neither the tail slack nor
+/// a backend's size rounding can wrap.
+static constexpr size_t kMaxBufferBytes = size_t(1) << 48;
+
 template <typename F> static hkrt_status guard(F &&body) {
   try {
     body();
@@ -273,7 +279,7 @@ hkrt_status hkrt_kernel_get(hkrt_module module, const char *name,
   });
 }
 
-/// `bytes` plus the tail slack.
+/// `bytes` plus the tail slack, refused when larger than any device holds.
 static size_t paddedSize(size_t bytes) {
   // Kernels may read (never write) up to 3 bytes past a memref's last
   // element: a buffer load of several dwords is range checked per dword,
@@ -281,11 +287,11 @@ static size_t paddedSize(size_t bytes) {
   // holding the last element (docs/lowering.md, Global memory). The
   // slack keeps those bytes inside the allocation for any memref within
   // the buffer.
-  size_t padded;
-  if (__builtin_add_overflow(bytes, kBufferTailSlack, &padded))
+  if (bytes > kMaxBufferBytes)
     throw Error(HKRT_ERROR_OUT_OF_MEMORY,
-                "cannot allocate " + std::to_string(bytes) + " bytes");
-  return padded;
+                "cannot allocate " + std::to_string(bytes) +
+                    " bytes: more than the 2^48 bytes any device addresses");
+  return bytes + kBufferTailSlack;
 }
 
 hkrt_status hkrt_buffer_alloc(hkrt_device device, size_t bytes,

@@ -70,8 +70,13 @@ public:
   const std::string &chip() const override { return chip_; }
 
   void *allocate(size_t bytes) override {
-    // Zeroed, 256-byte aligned like device allocations.
-    void *p = aligned_alloc(256, (bytes + 255) / 256 * 256 + 256);
+    // Zeroed, 256-byte aligned like device allocations, rounded up to a
+    // multiple of 256 (aligned_alloc requires it) plus 256 bytes more.
+    size_t rounded;
+    if (__builtin_add_overflow(bytes, 255 + 256, &rounded))
+      throw Error(HKRT_ERROR_OUT_OF_MEMORY,
+                  "cannot allocate " + std::to_string(bytes) + " bytes");
+    void *p = aligned_alloc(256, rounded / 256 * 256);
     if (!p)
       throw Error(HKRT_ERROR_OUT_OF_MEMORY,
                   "cannot allocate " + std::to_string(bytes) + " bytes");

@@ -1,8 +1,8 @@
 //===- ApiMisuseTest.cpp - the C API under misuse -------------------------===//
 //
-// Stale handles (freed, unloaded, closed), foreign pointers and null
-// pointers: each call must return a status with a message, never crash or
-// touch memory it does not own.
+// Stale handles (freed, unloaded, closed), foreign pointers, null pointers
+// and absurd sizes: each call must return a status with a message, never
+// crash or touch memory it does not own.
 //===----------------------------------------------------------------------===//
 
 #include "hk/Runtime/Artifact.h"
@@ -67,6 +67,27 @@ struct Loaded {
     EXPECT_EQ(call, status);                                                 \
     EXPECT_STREQ(hkrt_last_error(), message);                                \
   } while (0)
+
+TEST(ApiMisuse, HugeAllocationsAreRefused) {
+  hkrt_device dev = nullptr;
+  ASSERT_EQ(hkrt_device_open_emulator("gfx942", &dev), HKRT_SUCCESS);
+  for (size_t bytes : {SIZE_MAX, SIZE_MAX - 3, SIZE_MAX - 8, SIZE_MAX - 255,
+                       (size_t(1) << 48) + 1}) {
+    hkrt_buffer b = reinterpret_cast<hkrt_buffer>(&dev);
+    EXPECT_EQ(hkrt_buffer_alloc(dev, bytes, &b), HKRT_ERROR_OUT_OF_MEMORY)
+        << bytes;
+    EXPECT_EQ(b, nullptr);
+    EXPECT_EQ(std::string(hkrt_last_error()),
+              "cannot allocate " + std::to_string(bytes) +
+                  " bytes: more than the 2^48 bytes any device addresses");
+  }
+  // The device is still usable.
+  hkrt_buffer b = nullptr;
+  ASSERT_EQ(hkrt_buffer_alloc(dev, 0, &b), HKRT_SUCCESS);
+  EXPECT_EQ(hkrt_buffer_size(b), 0u);
+  EXPECT_EQ(hkrt_buffer_free(b), HKRT_SUCCESS);
+  EXPECT_EQ(hkrt_device_close(dev), HKRT_SUCCESS);
+}
 
 TEST(ApiMisuse, BufferDoubleFreeAndUseAfterFree) {
   Loaded s;

@@ -125,6 +125,7 @@ hkrt_status hkrt_module_unload(hkrt_module module);
 hkrt_status hkrt_kernel_get(hkrt_module module, const char *name,
                             hkrt_kernel *out);
 
+/* More than 2^48 bytes: HKRT_ERROR_OUT_OF_MEMORY. */
 hkrt_status hkrt_buffer_alloc(hkrt_device device, size_t bytes,
                               hkrt_buffer *out);
 hkrt_status hkrt_buffer_free(hkrt_buffer buffer);
