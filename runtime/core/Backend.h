@@ -24,6 +24,9 @@ struct LaunchArg {
   const hkrt_arg *arg;
   void *address = nullptr;  ///< memref: buffer base + offset
   uint64_t extentBytes = 0; ///< memref: bytes reachable through its strides
+  /// memref: the buffer, kept alive until the launch returns even if
+  /// another thread frees its handle meanwhile.
+  std::shared_ptr<const void> buffer = nullptr;
 };
 
 class LoadedModule {
@@ -52,12 +55,13 @@ std::unique_ptr<Backend> openHipBackend(int index);
 /// Throws HKRT_ERROR_INVALID_ARGUMENT for an unknown chip.
 std::unique_ptr<Backend> openEmulatorBackend(const std::string &chip);
 
-/// Checks `args` against `kernel` (count, kind, dtype, rank, sizes, buffer
-/// extents) and resolves device addresses; errors name the argument.
+/// Checks `args` against `kernel` (count, kind, dtype, rank, the sizes and
+/// strides its types fix, buffer handles and extents) for a launch on
+/// `device` and resolves device addresses; errors name the argument.
 std::vector<LaunchArg> checkLaunchArguments(const KernelInfo &kernel,
                                             const hkrt_arg *args,
                                             size_t numArgs,
-                                            const void *device);
+                                            hkrt_device device);
 /// Workgroup counts along x, y, z from the grid expressions.
 std::array<uint32_t, 3> computeGrid(const KernelInfo &kernel,
                                     const std::vector<LaunchArg> &args);

@@ -2,7 +2,8 @@
 //
 // Every entry point runs its body inside `guard`, which turns an
 // hk::rt::Error (or an allocation failure) into a status code and the
-// thread's last-error string.
+// thread's last-error string. Handles are resolved through the registry
+// (Objects.h) before anything is touched.
 //===----------------------------------------------------------------------===//
 
 #include "Objects.h"
@@ -20,6 +21,12 @@ static thread_local std::string lastError;
 /// Bytes allocated after every buffer's last byte; see hkrt_buffer_alloc.
 static constexpr size_t kBufferTailSlack = 4;
 
+/// The largest buffer hkrt_buffer_alloc tries to allocate: 2^48 bytes, the
+/// virtual address space of x86-64 (4-level paging) and of gfx9 GPUs. A
+/// larger request is refused up front, so that neither the tail slack nor
+/// a backend's size rounding can wrap.
+static constexpr size_t kMaxBufferBytes = size_t(1) << 48;
+
 template <typename F> static hkrt_status guard(F &&body) {
   try {
     body();
@@ -31,12 +38,57 @@ template <typename F> static hkrt_status guard(F &&body) {
   } catch (const std::bad_alloc &) {
     lastError = "out of host memory";
     return HKRT_ERROR_OUT_OF_MEMORY;
+  } catch (const std::exception &e) {
+    // Not the runtime's own errors: still a status, never an escape
+    // through the C boundary (which would terminate the program).
+    lastError = std::string("internal error: ") + e.what();
+    return HKRT_ERROR_BACKEND;
   }
+}
+
+/// `body`'s result, or `fallback` with the message when it throws: for the
+/// entry points that return a value rather than a status.
+template <typename T, typename F> static T guardValue(T fallback, F &&body) {
+  T result = fallback;
+  guard([&] { result = body(); });
+  return result;
 }
 
 static void require(const void *p, const char *what) {
   if (!p)
     throw Error(HKRT_ERROR_INVALID_ARGUMENT, std::string("null ") + what);
+}
+
+[[noreturn]] static void stale(const char *what) {
+  throw Error(HKRT_ERROR_INVALID_ARGUMENT, what);
+}
+
+static std::shared_ptr<DeviceObject> live(hkrt_device h) {
+  require(h, "device");
+  if (auto device = Handles::get().find(h))
+    return device;
+  stale("unknown or already closed device handle");
+}
+
+static std::shared_ptr<ModuleObject> live(hkrt_module h) {
+  require(h, "module");
+  if (auto module = Handles::get().find(h))
+    return module;
+  stale("unknown or already unloaded module handle");
+}
+
+static std::shared_ptr<KernelObject> live(hkrt_kernel h) {
+  require(h, "kernel");
+  if (auto kernel = Handles::get().find(h))
+    return kernel;
+  stale("unknown kernel handle, or its module was unloaded");
+}
+
+static std::shared_ptr<BufferObject> live(hkrt_buffer h) {
+  require(h, "buffer");
+  if (auto buffer = Handles::get().find(h))
+    return buffer;
+  stale("unknown or already freed buffer handle");
 }
 
 extern "C" {
@@ -70,10 +122,12 @@ hkrt_arg hkrt_arg_memref(hkrt_buffer buffer, hkrt_dtype dtype, int32_t rank,
   int32_t r = rank < 0 ? 0 : rank > HKRT_MAX_RANK ? HKRT_MAX_RANK : rank;
   for (int32_t d = 0; d < r; ++d)
     a.sizes[d] = sizes ? sizes[d] : 0;
-  int64_t stride = 1;
+  // Unsigned, so that sizes whose product overflows wrap instead of being
+  // undefined; hkrt_launch then reports them.
+  uint64_t stride = 1;
   for (int32_t d = r - 1; d >= 0; --d) {
-    a.strides[d] = strides ? strides[d] : stride;
-    stride *= a.sizes[d] > 0 ? a.sizes[d] : 1;
+    a.strides[d] = strides ? strides[d] : int64_t(stride);
+    stride *= a.sizes[d] > 0 ? uint64_t(a.sizes[d]) : 1;
   }
   return a;
 }
@@ -97,69 +151,92 @@ hkrt_arg hkrt_arg_float(hkrt_dtype dtype, double value) {
   return a;
 }
 
+static std::unique_ptr<Backend> openEmulatorFromEnvironment() {
+  const char *chip = getenv("HKRT_EMULATOR_CHIP");
+  return openEmulatorBackend(chip && *chip ? chip : "gfx942");
+}
+
+static std::unique_ptr<Backend> openBackend(hkrt_device_kind kind, int index) {
+  switch (kind) {
+  case HKRT_DEVICE_HIP:
+    return openHipBackend(index);
+  case HKRT_DEVICE_EMULATOR:
+    return openEmulatorFromEnvironment();
+  case HKRT_DEVICE_AUTO:
+    try {
+      return openHipBackend(index);
+    } catch (const Error &) {
+      return openEmulatorFromEnvironment();
+    }
+  }
+  throw Error(HKRT_ERROR_INVALID_ARGUMENT,
+              "unknown device kind " + std::to_string(int(kind)));
+}
+
+static void openDevice(std::unique_ptr<Backend> backend, hkrt_device *out) {
+  auto device = std::make_shared<DeviceObject>();
+  device->backend = std::move(backend);
+  *out = Handles::get().add(std::move(device));
+}
+
 hkrt_status hkrt_device_open(hkrt_device_kind kind, int index,
                              hkrt_device *out) {
   return guard([&] {
     require(out, "output handle");
     *out = nullptr;
-    auto dev = std::make_unique<hkrt_device_t>();
-    if (kind == HKRT_DEVICE_HIP) {
-      dev->backend = openHipBackend(index);
-    } else if (kind == HKRT_DEVICE_EMULATOR) {
-      const char *chip = getenv("HKRT_EMULATOR_CHIP");
-      dev->backend = openEmulatorBackend(chip && *chip ? chip : "gfx942");
-    } else if (kind == HKRT_DEVICE_AUTO) {
-      try {
-        dev->backend = openHipBackend(index);
-      } catch (const Error &) {
-        const char *chip = getenv("HKRT_EMULATOR_CHIP");
-        dev->backend = openEmulatorBackend(chip && *chip ? chip : "gfx942");
-      }
-    } else {
-      throw Error(HKRT_ERROR_INVALID_ARGUMENT, "unknown device kind");
-    }
-    *out = dev.release();
+    openDevice(openBackend(kind, index), out);
   });
 }
 
 hkrt_status hkrt_device_open_emulator(const char *chip, hkrt_device *out) {
   return guard([&] {
     require(out, "output handle");
-    require(chip, "chip name");
     *out = nullptr;
-    auto dev = std::make_unique<hkrt_device_t>();
-    dev->backend = openEmulatorBackend(chip);
-    *out = dev.release();
+    require(chip, "chip name");
+    openDevice(openEmulatorBackend(chip), out);
   });
 }
 
 hkrt_status hkrt_device_close(hkrt_device device) {
-  return guard([&] { delete device; });
+  return guard([&] {
+    if (device && !Handles::get().remove(device))
+      stale("unknown or already closed device handle");
+  });
 }
 
 hkrt_device_kind hkrt_device_get_kind(hkrt_device device) {
-  return device ? device->backend->kind() : HKRT_DEVICE_AUTO;
+  return guardValue(HKRT_DEVICE_AUTO,
+                    [&] { return live(device)->backend->kind(); });
 }
 
 const char *hkrt_device_chip(hkrt_device device) {
-  return device ? device->backend->chip().c_str() : "";
+  // The string belongs to the backend, which the registry keeps until the
+  // device is closed.
+  return guardValue<const char *>(
+      "", [&] { return live(device)->backend->chip().c_str(); });
 }
 
 static void loadArtifact(hkrt_device device, Artifact artifact,
                          hkrt_module *out) {
-  auto mod = std::make_unique<hkrt_module_t>();
-  mod->device = device;
+  std::shared_ptr<DeviceObject> dev = live(device);
+  auto mod = std::make_shared<ModuleObject>();
+  mod->device = dev;
+  mod->deviceHandle = device;
   mod->artifact = std::move(artifact);
-  mod->loaded = device->backend->load(mod->artifact);
-  *out = mod.release();
+  mod->loaded = dev->backend->load(mod->artifact);
+  for (const KernelInfo &info : mod->artifact.kernels)
+    mod->kernels.emplace(info.name, KernelObject{mod.get(), &info});
+  *out = Handles::get().add(std::move(mod), device);
 }
 
 hkrt_status hkrt_module_load(hkrt_device device, const void *data,
                              size_t size, hkrt_module *out) {
   return guard([&] {
-    require(device, "device");
     require(out, "output handle");
     *out = nullptr;
+    live(device);
+    if (!data && size)
+      require(nullptr, "artifact data");
     loadArtifact(device, readArtifact(data, size), out);
   });
 }
@@ -167,147 +244,148 @@ hkrt_status hkrt_module_load(hkrt_device device, const void *data,
 hkrt_status hkrt_module_load_file(hkrt_device device, const char *path,
                                   hkrt_module *out) {
   return guard([&] {
-    require(device, "device");
-    require(path, "path");
     require(out, "output handle");
     *out = nullptr;
+    live(device);
+    require(path, "path");
     loadArtifact(device, readArtifactFile(path), out);
   });
 }
 
 hkrt_status hkrt_module_unload(hkrt_module module) {
-  return guard([&] { delete module; });
+  return guard([&] {
+    if (module && !Handles::get().remove(module))
+      stale("unknown or already unloaded module handle");
+  });
 }
 
 hkrt_status hkrt_kernel_get(hkrt_module module, const char *name,
                             hkrt_kernel *out) {
   return guard([&] {
-    require(module, "module");
-    require(name, "kernel name");
     require(out, "output handle");
     *out = nullptr;
-    auto &slot = module->kernels[name];
-    if (!slot) {
-      const KernelInfo *info = module->artifact.findKernel(name);
-      if (!info) {
-        module->kernels.erase(name);
-        std::string known;
-        for (const KernelInfo &k : module->artifact.kernels)
-          known += (known.empty() ? "" : ", ") + k.name;
-        throw Error(HKRT_ERROR_NOT_FOUND, "no kernel '" + std::string(name) +
-                                              "' in the module (it has: " +
-                                              known + ")");
-      }
-      slot = std::make_unique<hkrt_kernel_t>(hkrt_kernel_t{module, info});
+    std::shared_ptr<ModuleObject> mod = live(module);
+    require(name, "kernel name");
+    auto it = mod->kernels.find(name);
+    if (it == mod->kernels.end()) {
+      std::string known;
+      for (const KernelInfo &k : mod->artifact.kernels)
+        known += (known.empty() ? "" : ", ") + k.name;
+      throw Error(HKRT_ERROR_NOT_FOUND, "no kernel '" + std::string(name) +
+                                            "' in the module (it has: " +
+                                            known + ")");
     }
-    *out = slot.get();
+    *out = it->second.handle;
   });
+}
+
+/// `bytes` plus the tail slack, refused when larger than any device holds.
+static size_t paddedSize(size_t bytes) {
+  // Kernels may read (never write) up to 3 bytes past a memref's last
+  // element: a buffer load of several dwords is range checked per dword,
+  // so the lowering extends each buffer's range to complete the dword
+  // holding the last element (docs/lowering.md, Global memory). The
+  // slack keeps those bytes inside the allocation for any memref within
+  // the buffer.
+  if (bytes > kMaxBufferBytes)
+    throw Error(HKRT_ERROR_OUT_OF_MEMORY,
+                "cannot allocate " + std::to_string(bytes) +
+                    " bytes: more than the 2^48 bytes any device addresses");
+  return bytes + kBufferTailSlack;
 }
 
 hkrt_status hkrt_buffer_alloc(hkrt_device device, size_t bytes,
                               hkrt_buffer *out) {
   return guard([&] {
-    require(device, "device");
     require(out, "output handle");
     *out = nullptr;
-    auto buf = std::make_unique<hkrt_buffer_t>();
-    buf->device = device;
-    buf->size = bytes;
-    // Kernels may read (never write) up to 3 bytes past a memref's last
-    // element: a buffer load of several dwords is range checked per dword,
-    // so the lowering extends each buffer's range to complete the dword
-    // holding the last element (docs/lowering.md, Global memory). The
-    // slack keeps those bytes inside the allocation for any memref within
-    // the buffer.
-    size_t padded;
-    if (__builtin_add_overflow(bytes, kBufferTailSlack, &padded))
-      throw Error(HKRT_ERROR_OUT_OF_MEMORY,
-                  "cannot allocate " + std::to_string(bytes) + " bytes");
-    buf->address = device->backend->allocate(padded);
-    *out = buf.release();
+    std::shared_ptr<DeviceObject> dev = live(device);
+    size_t padded = paddedSize(bytes);
+    // The object owns the memory from the moment it exists, so a failure
+    // registering it releases the memory.
+    auto buffer = std::make_shared<BufferObject>(dev, device, nullptr, bytes);
+    buffer->address = dev->backend->allocate(padded);
+    *out = Handles::get().add(std::move(buffer), device);
   });
 }
 
 hkrt_status hkrt_buffer_free(hkrt_buffer buffer) {
   return guard([&] {
-    if (!buffer)
-      return;
-    buffer->device->backend->release(buffer->address);
-    delete buffer;
+    if (buffer && !Handles::get().remove(buffer))
+      stale("unknown or already freed buffer handle");
   });
 }
 
-static void checkRange(hkrt_buffer buffer, size_t offset, size_t bytes) {
-  require(buffer, "buffer");
-  if (offset > buffer->size || bytes > buffer->size - offset)
+static void checkRange(const BufferObject &buffer, size_t offset,
+                       size_t bytes) {
+  if (offset > buffer.size || bytes > buffer.size - offset)
     throw Error(HKRT_ERROR_INVALID_ARGUMENT,
                 "copy of " + std::to_string(bytes) + " bytes at offset " +
                     std::to_string(offset) + " overruns a buffer of " +
-                    std::to_string(buffer->size) + " bytes");
+                    std::to_string(buffer.size) + " bytes");
 }
 
 hkrt_status hkrt_buffer_write(hkrt_buffer buffer, size_t offset,
                               const void *src, size_t bytes) {
   return guard([&] {
-    checkRange(buffer, offset, bytes);
+    std::shared_ptr<BufferObject> buf = live(buffer);
+    checkRange(*buf, offset, bytes);
     if (!src && bytes)
       require(nullptr, "source");
-    buffer->device->backend->copyToDevice(
-        static_cast<char *>(buffer->address) + offset, src, bytes);
+    buf->device->backend->copyToDevice(
+        static_cast<char *>(buf->address) + offset, src, bytes);
   });
 }
 
 hkrt_status hkrt_buffer_read(hkrt_buffer buffer, size_t offset, void *dst,
                              size_t bytes) {
   return guard([&] {
-    checkRange(buffer, offset, bytes);
+    std::shared_ptr<BufferObject> buf = live(buffer);
+    checkRange(*buf, offset, bytes);
     if (!dst && bytes)
       require(nullptr, "destination");
-    buffer->device->backend->copyToHost(
-        dst, static_cast<char *>(buffer->address) + offset, bytes);
+    buf->device->backend->copyToHost(
+        dst, static_cast<char *>(buf->address) + offset, bytes);
   });
 }
 
 size_t hkrt_buffer_size(hkrt_buffer buffer) {
-  return buffer ? buffer->size : 0;
+  return guardValue<size_t>(0, [&] { return live(buffer)->size; });
 }
 
 hkrt_status hkrt_launch(hkrt_kernel kernel, const hkrt_arg *args,
                         size_t numArgs) {
   return guard([&] {
-    require(kernel, "kernel");
-    hkrt_module mod = kernel->module;
+    std::shared_ptr<KernelObject> k = live(kernel);
+    ModuleObject &mod = *k->module;
     std::vector<LaunchArg> checked =
-        checkLaunchArguments(*kernel->info, args, numArgs, mod->device);
-    std::array<uint32_t, 3> grid = computeGrid(*kernel->info, checked);
+        checkLaunchArguments(*k->info, args, numArgs, mod.deviceHandle);
+    std::array<uint32_t, 3> grid = computeGrid(*k->info, checked);
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
       return; // An empty grid has nothing to run.
-    mod->device->backend->launch(*mod->loaded, *kernel->info, grid, checked);
+    mod.device->backend->launch(*mod.loaded, *k->info, grid, checked);
   });
 }
 
 hkrt_status hkrt_synchronize(hkrt_device device) {
-  return guard([&] {
-    require(device, "device");
-    device->backend->synchronize();
-  });
+  return guard([&] { live(device)->backend->synchronize(); });
 }
 
 hkrt_status hkrt_emulator_set_lane_code(hkrt_module module, const char *kernel,
                                         hkemu_lane_fn fn) {
   return guard([&] {
-    require(module, "module");
+    std::shared_ptr<ModuleObject> mod = live(module);
     require(kernel, "kernel name");
     require(reinterpret_cast<const void *>(fn), "lane function");
-    auto *emu = dynamic_cast<EmulatorModule *>(module->loaded.get());
+    auto *emu = dynamic_cast<EmulatorModule *>(mod->loaded.get());
     if (!emu)
       throw Error(HKRT_ERROR_INVALID_ARGUMENT,
                   "lane code can only be set on a module loaded on the "
                   "emulator");
-    if (!module->artifact.findKernel(kernel))
+    if (!mod->kernels.count(kernel))
       throw Error(HKRT_ERROR_NOT_FOUND,
                   "no kernel '" + std::string(kernel) + "' in the module");
-    emu->laneCode[kernel] = fn;
+    emu->setLaneCode(kernel, fn);
   });
 }
 

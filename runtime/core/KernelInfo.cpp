@@ -4,6 +4,8 @@
 #include "hk/Runtime/Error.h"
 #include "hk/Runtime/Json.h"
 
+#include <algorithm>
+
 using namespace hk::rt;
 using json::Value;
 
@@ -45,10 +47,69 @@ int64_t hk::rt::dtypeBytes(hkrt_dtype t) {
   return 0;
 }
 
+static std::string dimsText(const std::vector<int64_t> &values,
+                            const char *sep) {
+  std::string s;
+  for (size_t d = 0; d < values.size(); ++d)
+    s += (d ? sep : "") +
+         (values[d] == kDynamic ? std::string("?") : std::to_string(values[d]));
+  return s;
+}
+
+std::string hk::rt::argTypeText(const ArgInfo &a) {
+  if (a.kind == HKRT_ARG_SCALAR)
+    return dtypeName(a.dtype);
+  std::vector<int64_t> shape = a.shape;
+  if (shape.empty())
+    shape.assign(size_t(std::max<int64_t>(a.rank, 0)), kDynamic);
+  std::string s = "memref<" + dimsText(shape, "x") + (shape.empty() ? "" : "x") +
+                  dtypeName(a.dtype);
+  if (a.layout == MemrefLayout::Strided)
+    s += ", strided<[" + dimsText(a.strides, ", ") + "]>";
+  return s + ">";
+}
+
 [[noreturn]] static void invalid(const std::string &kernel,
                                  const std::string &what) {
   throw Error(HKRT_ERROR_INVALID_ARTIFACT,
               "metadata of kernel '" + kernel + "': " + what);
+}
+
+/// Sizes and strides are non-negative or kDynamic.
+static bool allStaticOrDynamic(const std::vector<int64_t> &values) {
+  for (int64_t v : values)
+    if (v < 0 && v != kDynamic)
+      return false;
+  return true;
+}
+
+/// The memref fields of argument `a` (`which`) of kernel `name`.
+static void validateLayout(const std::string &name, const std::string &which,
+                           const ArgInfo &a) {
+  if (a.kind == HKRT_ARG_SCALAR) {
+    if (!a.shape.empty() || a.layout != MemrefLayout::Unknown ||
+        !a.strides.empty())
+      invalid(name, which + " is a scalar with a shape or layout");
+    return;
+  }
+  if (!a.shape.empty() && int64_t(a.shape.size()) != a.rank)
+    invalid(name, which + " has rank " + std::to_string(a.rank) + " but " +
+                      std::to_string(a.shape.size()) + " sizes");
+  if (!allStaticOrDynamic(a.shape))
+    invalid(name, which + " has a negative size");
+  if (a.layout != MemrefLayout::Strided) {
+    if (!a.strides.empty())
+      invalid(name, which + " has strides but no strided layout");
+    return;
+  }
+  if (int64_t(a.strides.size()) != a.rank)
+    invalid(name, which + " has rank " + std::to_string(a.rank) + " but " +
+                      std::to_string(a.strides.size()) + " strides");
+  // The runtime checks strides as non-negative (Launch.cpp); a type with a
+  // negative one could never be launched.
+  if (!allStaticOrDynamic(a.strides))
+    invalid(name, which + " has a negative stride, which the runtime does "
+                          "not support");
 }
 
 void KernelInfo::validate() const {
@@ -72,6 +133,7 @@ void KernelInfo::validate() const {
     // Memrefs of i1 have no agreed storage (bytes, or bits).
     if (a.kind == HKRT_ARG_MEMREF && a.dtype == HKRT_DTYPE_BOOL)
       invalid(name, which + " is a memref of i1; only scalar i1 is supported");
+    validateLayout(name, which, a);
   }
   for (size_t s = 0; s < gridSymbols.size(); ++s) {
     const GridSymbol &g = gridSymbols[s];
@@ -104,6 +166,25 @@ void KernelInfo::validate() const {
 // JSON
 //===----------------------------------------------------------------------===//
 
+/// Sizes or strides with null for kDynamic ('?').
+static Value dimsToJson(const std::vector<int64_t> &values) {
+  Value list = Value::array();
+  for (int64_t v : values)
+    list.push(v == kDynamic ? Value() : Value::integer(v));
+  return list;
+}
+
+static void setLayout(Value &j, const ArgInfo &a) {
+  if (!a.shape.empty())
+    j.set("shape", dimsToJson(a.shape));
+  if (a.layout == MemrefLayout::RowMajor)
+    j.set("layout", Value::string("row-major"));
+  if (a.layout == MemrefLayout::Strided) {
+    j.set("layout", Value::string("strided"));
+    j.set("strides", dimsToJson(a.strides));
+  }
+}
+
 static Value toJson(const KernelInfo &k) {
   Value v = Value::object();
   v.set("name", Value::string(k.name));
@@ -116,8 +197,10 @@ static Value toJson(const KernelInfo &k) {
     j.set("name", Value::string(a.name));
     j.set("kind", Value::string(a.kind == HKRT_ARG_MEMREF ? "memref" : "scalar"));
     j.set("dtype", Value::string(dtypeName(a.dtype)));
-    if (a.kind == HKRT_ARG_MEMREF)
+    if (a.kind == HKRT_ARG_MEMREF) {
       j.set("rank", Value::integer(a.rank));
+      setLayout(j, a);
+    }
     args.push(std::move(j));
   }
   v.set("args", std::move(args));
@@ -180,6 +263,40 @@ public:
 };
 } // namespace
 
+/// An array of integers and nulls (kDynamic).
+static std::vector<int64_t> dimsFromJson(Reader &r, const Value &obj,
+                                         const char *key) {
+  std::vector<int64_t> values;
+  for (const Value &item : r.field(obj, key, Value::Kind::Array).items()) {
+    if (item.kind() == Value::Kind::Null)
+      values.push_back(kDynamic);
+    else if (item.kind() == Value::Kind::Int && item.asInt() >= 0)
+      values.push_back(item.asInt());
+    else
+      r.fail(std::string("'") + key +
+             "' holds something other than a non-negative integer or null");
+  }
+  return values;
+}
+
+/// "shape", "layout" and "strides" are optional: metadata written before
+/// them has none, and its memrefs are launched unchecked as before.
+static void layoutFromJson(Reader &r, const Value &v, ArgInfo &a) {
+  if (v.get("shape"))
+    a.shape = dimsFromJson(r, v, "shape");
+  if (!v.get("layout"))
+    return;
+  const std::string &layout = r.string(v, "layout");
+  if (layout == "row-major") {
+    a.layout = MemrefLayout::RowMajor;
+  } else if (layout == "strided") {
+    a.layout = MemrefLayout::Strided;
+    a.strides = dimsFromJson(r, v, "strides");
+  } else {
+    r.fail("has unknown layout '" + layout + "'");
+  }
+}
+
 static ArgInfo argFromJson(const Value &v, const std::string &where) {
   Reader r(where);
   ArgInfo a;
@@ -195,8 +312,10 @@ static ArgInfo argFromJson(const Value &v, const std::string &where) {
   if (!dtype)
     r.fail("has unknown dtype '" + r.string(v, "dtype") + "'");
   a.dtype = *dtype;
-  if (a.kind == HKRT_ARG_MEMREF)
+  if (a.kind == HKRT_ARG_MEMREF) {
     a.rank = r.integer(v, "rank");
+    layoutFromJson(r, v, a);
+  }
   return a;
 }
 

@@ -4,6 +4,8 @@
 
 #include "hk/Runtime/Error.h"
 
+#include <algorithm>
+
 using namespace hk::rt;
 
 static std::string argName(size_t i, const ArgInfo &a) {
@@ -29,11 +31,15 @@ static std::string shapeText(const hkrt_arg &arg) {
   return arg.rank ? s : "0-d";
 }
 
-/// Bytes a memref reaches from element 0: (sum of (size-1)*stride + 1) *
-/// element size, or 0 if it has no elements.
-static uint64_t memrefExtent(size_t i, const ArgInfo &info,
+static std::string listText(const int64_t *values, int64_t rank) {
+  std::string s;
+  for (int64_t d = 0; d < rank; ++d)
+    s += (d ? ", " : "") + std::to_string(values[d]);
+  return "(" + s + ")";
+}
+
+static void checkNonNegative(size_t i, const ArgInfo &info,
                              const hkrt_arg &arg) {
-  uint64_t last = 0;
   for (int d = 0; d < arg.rank; ++d) {
     if (arg.sizes[d] < 0)
       mismatch(i, info, "negative size " + std::to_string(arg.sizes[d]) +
@@ -41,6 +47,66 @@ static uint64_t memrefExtent(size_t i, const ArgInfo &info,
     if (arg.strides[d] < 0)
       mismatch(i, info, "negative stride in dimension " + std::to_string(d) +
                             " is not supported");
+  }
+}
+
+/// The kernel's code has the static sizes of its type built in.
+static void checkStaticSizes(size_t i, const ArgInfo &info,
+                             const hkrt_arg &arg) {
+  for (size_t d = 0; d < info.shape.size(); ++d)
+    if (info.shape[d] != kDynamic && arg.sizes[d] != info.shape[d])
+      mismatch(i, info, "dimension " + std::to_string(d) + " of " +
+                            argTypeText(info) + " must be " +
+                            std::to_string(info.shape[d]) + ", got " +
+                            std::to_string(arg.sizes[d]));
+}
+
+/// The strides hkrt_arg_memref computes when given none: contiguous
+/// row-major, a size of 0 counting as 1.
+static std::vector<int64_t> rowMajorStrides(size_t i, const ArgInfo &info,
+                                            const hkrt_arg &arg) {
+  std::vector<int64_t> strides(size_t(arg.rank));
+  int64_t stride = 1;
+  for (int d = arg.rank - 1; d >= 0; --d) {
+    strides[d] = stride;
+    if (__builtin_mul_overflow(stride, std::max<int64_t>(arg.sizes[d], 1),
+                               &stride) &&
+        d > 0)
+      mismatch(i, info, "sizes " + shapeText(arg) + " overflow 64 bits");
+  }
+  return strides;
+}
+
+/// The kernel's code takes the strides of its type's layout: row-major
+/// ones computed from the sizes, or the static strides of strided<[...]>
+/// as constants. Other strides would be ignored, and the kernel would
+/// address memory the buffer check below did not cover.
+static void checkStrides(size_t i, const ArgInfo &info, const hkrt_arg &arg) {
+  if (info.layout == MemrefLayout::RowMajor) {
+    std::vector<int64_t> expected = rowMajorStrides(i, info, arg);
+    if (!std::equal(expected.begin(), expected.end(), arg.strides))
+      mismatch(i, info, argTypeText(info) +
+                            " is contiguous row-major: its strides must be " +
+                            listText(expected.data(), arg.rank) + " for sizes " +
+                            shapeText(arg) + ", got " +
+                            listText(arg.strides, arg.rank));
+  } else if (info.layout == MemrefLayout::Strided) {
+    for (size_t d = 0; d < info.strides.size(); ++d)
+      if (info.strides[d] != kDynamic && arg.strides[d] != info.strides[d])
+        mismatch(i, info, "stride of dimension " + std::to_string(d) +
+                              " of " + argTypeText(info) + " must be " +
+                              std::to_string(info.strides[d]) + ", got " +
+                              std::to_string(arg.strides[d]));
+  }
+}
+
+/// Bytes a memref reaches from element 0: (sum of (size-1)*stride + 1) *
+/// element size, or 0 if it has no elements. Sizes and strides are
+/// non-negative.
+static uint64_t memrefExtent(size_t i, const ArgInfo &info,
+                             const hkrt_arg &arg) {
+  uint64_t last = 0;
+  for (int d = 0; d < arg.rank; ++d) {
     if (arg.sizes[d] == 0)
       return 0;
     uint64_t step;
@@ -49,15 +115,30 @@ static uint64_t memrefExtent(size_t i, const ArgInfo &info,
         __builtin_add_overflow(last, step, &last))
       mismatch(i, info, "sizes and strides overflow 64 bits");
   }
-  uint64_t bytes;
-  if (__builtin_mul_overflow(last + 1, uint64_t(dtypeBytes(info.dtype)),
+  uint64_t elements, bytes;
+  if (__builtin_add_overflow(last, 1, &elements) ||
+      __builtin_mul_overflow(elements, uint64_t(dtypeBytes(info.dtype)),
                              &bytes))
     mismatch(i, info, "sizes and strides overflow 64 bits");
   return bytes;
 }
 
+/// The live buffer of a memref argument, on `device`.
+static std::shared_ptr<BufferObject>
+liveBuffer(size_t i, const ArgInfo &info, const hkrt_arg &arg,
+           hkrt_device device) {
+  if (!arg.buffer)
+    mismatch(i, info, "null buffer");
+  std::shared_ptr<BufferObject> buffer = Handles::get().find(arg.buffer);
+  if (!buffer)
+    mismatch(i, info, "unknown or already freed buffer handle");
+  if (buffer->deviceHandle != device)
+    mismatch(i, info, "buffer belongs to another device");
+  return buffer;
+}
+
 static LaunchArg checkMemref(size_t i, const ArgInfo &info,
-                             const hkrt_arg &arg, const void *device) {
+                             const hkrt_arg &arg, hkrt_device device) {
   if (arg.kind != HKRT_ARG_MEMREF)
     mismatch(i, info, "expected " + describe(info) + ", got scalar " +
                           dtypeName(arg.dtype));
@@ -70,33 +151,39 @@ static LaunchArg checkMemref(size_t i, const ArgInfo &info,
                                 : std::string(dtypeName(arg.dtype));
     mismatch(i, info, "expected " + describe(info) + ", got " + got);
   }
-  if (!arg.buffer)
-    mismatch(i, info, "null buffer");
-  if (arg.buffer->device != device)
-    mismatch(i, info, "buffer belongs to another device");
+  checkNonNegative(i, info, arg);
+  checkStaticSizes(i, info, arg);
+  checkStrides(i, info, arg);
+  std::shared_ptr<BufferObject> buffer = liveBuffer(i, info, arg, device);
   LaunchArg out{&info, &arg};
   out.extentBytes = memrefExtent(i, info, arg);
-  uint64_t end;
-  if (__builtin_add_overflow(arg.offset_bytes, out.extentBytes, &end) ||
-      end > arg.buffer->size) {
-    std::string strides;
-    for (int d = 0; d < arg.rank; ++d)
-      strides += (d ? ", " : "") + std::to_string(arg.strides[d]);
+  if (out.extentBytes > HKRT_MAX_MEMREF_BYTES)
     mismatch(i, info,
              "a " + shapeText(arg) + " memref of " + dtypeName(info.dtype) +
-                 " with strides (" + strides + ") at offset " +
-                 std::to_string(arg.offset_bytes) + " needs " +
+                 " with strides " + listText(arg.strides, arg.rank) +
+                 " reaches " + std::to_string(out.extentBytes) +
+                 " bytes; a kernel addresses at most " +
+                 std::to_string(HKRT_MAX_MEMREF_BYTES) +
+                 " (HKRT_MAX_MEMREF_BYTES) through its 32-bit buffer "
+                 "descriptor");
+  uint64_t end;
+  if (__builtin_add_overflow(arg.offset_bytes, out.extentBytes, &end) ||
+      end > buffer->size)
+    mismatch(i, info,
+             "a " + shapeText(arg) + " memref of " + dtypeName(info.dtype) +
+                 " with strides " + listText(arg.strides, arg.rank) +
+                 " at offset " + std::to_string(arg.offset_bytes) + " needs " +
                  std::to_string(out.extentBytes) + " bytes, but its buffer " +
-                 "has " + std::to_string(arg.buffer->size) + " bytes");
-  }
-  out.address = static_cast<char *>(arg.buffer->address) + arg.offset_bytes;
+                 "has " + std::to_string(buffer->size) + " bytes");
+  out.address = static_cast<char *>(buffer->address) + arg.offset_bytes;
+  out.buffer = std::move(buffer);
   return out;
 }
 
 std::vector<LaunchArg> hk::rt::checkLaunchArguments(const KernelInfo &kernel,
                                                     const hkrt_arg *args,
                                                     size_t numArgs,
-                                                    const void *device) {
+                                                    hkrt_device device) {
   if (numArgs != kernel.args.size())
     throw Error(HKRT_ERROR_INVALID_ARGUMENT,
                 "kernel '" + kernel.name + "' takes " +

@@ -70,8 +70,13 @@ public:
   const std::string &chip() const override { return chip_; }
 
   void *allocate(size_t bytes) override {
-    // Zeroed, 256-byte aligned like device allocations.
-    void *p = aligned_alloc(256, (bytes + 255) / 256 * 256 + 256);
+    // Zeroed, 256-byte aligned like device allocations, rounded up to a
+    // multiple of 256 (aligned_alloc requires it) plus 256 bytes more.
+    size_t rounded;
+    if (__builtin_add_overflow(bytes, 255 + 256, &rounded))
+      throw Error(HKRT_ERROR_OUT_OF_MEMORY,
+                  "cannot allocate " + std::to_string(bytes) + " bytes");
+    void *p = aligned_alloc(256, rounded / 256 * 256);
     if (!p)
       throw Error(HKRT_ERROR_OUT_OF_MEMORY,
                   "cannot allocate " + std::to_string(bytes) + " bytes");
@@ -106,8 +111,8 @@ void EmulatorBackend::launch(LoadedModule &module, const KernelInfo &kernel,
                              const std::array<uint32_t, 3> &grid,
                              const std::vector<LaunchArg> &args) {
   auto &emu = static_cast<EmulatorModule &>(module);
-  auto it = emu.laneCode.find(kernel.name);
-  if (it == emu.laneCode.end())
+  hkemu_lane_fn fn = emu.laneCode(kernel.name);
+  if (!fn)
     throw Error(HKRT_ERROR_UNSUPPORTED,
                 "kernel '" + kernel.name + "' has no lane code on the "
                 "emulator: " +
@@ -143,7 +148,7 @@ void EmulatorBackend::launch(LoadedModule &module, const KernelInfo &kernel,
     desc.grid[d] = grid[d];
   desc.waves = uint32_t(kernel.waves);
   desc.lds_bytes = uint32_t(kernel.ldsBytes);
-  desc.fn = it->second;
+  desc.fn = fn;
   desc.args = pointers.data();
   char error[1024];
   if (hkemu_launch(&desc, error, sizeof(error)))

@@ -90,7 +90,7 @@ hk::rt::loadEmulatorModule(const Artifact &artifact, const std::string &chip) {
     if (!fn)
       invalid("the emulator's host object for " + chip + " has no '" + symbol +
               "' for kernel '" + kernel.name + "'");
-    module->laneCode[kernel.name] = reinterpret_cast<hkemu_lane_fn>(fn);
+    module->setLaneCode(kernel.name, reinterpret_cast<hkemu_lane_fn>(fn));
   }
   return module;
 }

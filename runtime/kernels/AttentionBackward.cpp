@@ -64,6 +64,11 @@ void setup(Problem &p, std::mt19937 &gen) {
   checkShape(attentionBackwardEntry(), p);
   attention::Dims d = dimsOf(p);
   attention::checkHeads(d.H, d.Hkv);
+  checkTensorSizes(attentionBackwardEntry(), p,
+                   {{"Q", {d.B, d.N, d.H, d.D}},
+                    {"K", {d.B, d.N, d.Hkv, d.D}},
+                    {"L", {d.B, d.H, d.N}, HKRT_DTYPE_F32},
+                    {"dQ", {d.B, d.N, d.H, d.D}, HKRT_DTYPE_F32}});
   int64_t nq = d.B * d.N * d.H * d.D, nkv = d.B * d.N * d.Hkv * d.D;
   std::vector<double> Q = randomBF16(nq, -2, 2, gen),
                       K = randomBF16(nkv, -2, 2, gen),

@@ -68,6 +68,10 @@ void setup(Problem &p, std::mt19937 &gen) {
   attention::checkHeads(d.H, d.Hkv);
   if (d.D != 64 && d.D != 128)
     throw std::invalid_argument("attention_fwd: D must be 64 or 128");
+  checkTensorSizes(attentionForwardEntry(), p,
+                   {{"Q", {d.B, d.N, d.H, d.D}},
+                    {"K", {d.B, d.N, d.Hkv, d.D}},
+                    {"L", {d.B, d.H, d.N}, HKRT_DTYPE_F32}});
   int64_t nq = d.B * d.N * d.H * d.D, nkv = d.B * d.N * d.Hkv * d.D;
   // Q, K in [-2, 2): scores of standard deviation ~1.3, so the softmax is
   // neither flat nor one-hot and the mask changes the result visibly.

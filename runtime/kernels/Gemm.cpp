@@ -31,6 +31,8 @@ namespace {
 void setup(Problem &p, std::mt19937 &gen) {
   checkShape(gemmEntry(), p);
   int64_t M = p.shape[0], N = p.shape[1], K = p.shape[2];
+  checkTensorSizes(gemmEntry(), p,
+                   {{"A", {M, K}}, {"B", {N, K}}, {"C", {M, N}}});
   p.tensors = {input("A", {M, K}, randomBF16(M * K, -1, 1, gen)),
                input("B", {N, K}, randomBF16(N * K, -1, 1, gen)),
                output("C", {M, N})};

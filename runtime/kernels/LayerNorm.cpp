@@ -60,6 +60,7 @@ namespace {
 void setup(Problem &p, std::mt19937 &gen) {
   checkShape(layernormEntry(), p);
   int64_t M = p.shape[0];
+  checkTensorSizes(layernormEntry(), p, {{"x", {M, kD}}});
   p.tensors = {input("x", {M, kD}, randomBF16(M * kD, -1, 1, gen)),
                input("residual", {M, kD}, randomBF16(M * kD, -1, 1, gen)),
                input("weight", {kD}, randomBF16(kD, -1, 1, gen)),

@@ -6,6 +6,7 @@
 #ifndef HK_RUNTIME_KERNELS_PROBLEMSUPPORT_H
 #define HK_RUNTIME_KERNELS_PROBLEMSUPPORT_H
 
+#include "hk/Runtime/KernelInfo.h"
 #include "hk/Runtime/Kernels.h"
 
 #include <stdexcept>
@@ -30,6 +31,40 @@ inline void checkShape(const KernelEntry &entry, const Problem &problem) {
   for (int64_t s : problem.shape)
     if (s < 0)
       throw std::invalid_argument("sizes must not be negative");
+}
+
+/// A tensor of a problem, before anything is allocated for it.
+struct TensorShape {
+  const char *name;
+  std::vector<int64_t> sizes;
+  hkrt_dtype dtype = HKRT_DTYPE_BF16;
+};
+
+/// Throws std::invalid_argument naming --shape unless every tensor fits in
+/// a buffer a kernel can address (HKRT_MAX_MEMREF_BYTES): called before the
+/// problem allocates anything, so that absurd sizes are a usage error
+/// rather than an allocation failure.
+inline void checkTensorSizes(const KernelEntry &entry, const Problem &problem,
+                             std::initializer_list<TensorShape> tensors) {
+  for (const TensorShape &t : tensors) {
+    uint64_t bytes = uint64_t(hk::rt::dtypeBytes(t.dtype));
+    bool overflow = false;
+    std::string dims;
+    for (int64_t s : t.sizes) {
+      overflow |= __builtin_mul_overflow(bytes, uint64_t(s), &bytes);
+      dims += (dims.empty() ? "" : "x") + std::to_string(s);
+    }
+    if (!overflow && bytes <= HKRT_MAX_MEMREF_BYTES)
+      continue;
+    std::string shape;
+    for (int64_t s : problem.shape)
+      shape += (shape.empty() ? "" : ",") + std::to_string(s);
+    throw std::invalid_argument(
+        "--shape " + shape + ": " + entry.name + "'s " + t.name +
+        " would be a " + dims + " " + hk::rt::dtypeName(t.dtype) +
+        " tensor, more than the " + std::to_string(HKRT_MAX_MEMREF_BYTES) +
+        " bytes a kernel addresses");
+  }
 }
 
 /// Uniform in [lo, hi), rounded to bf16.

@@ -36,6 +36,7 @@ namespace {
 void setup(Problem &p, std::mt19937 &gen) {
   checkShape(rmsnormEntry(), p);
   int64_t M = p.shape[0];
+  checkTensorSizes(rmsnormEntry(), p, {{"x", {M, kD}}});
   p.tensors = {input("x", {M, kD}, randomBF16(M * kD, -1, 1, gen)),
                input("weight", {kD}, randomBF16(kD, -1, 1, gen)),
                output("y", {M, kD})};

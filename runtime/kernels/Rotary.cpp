@@ -50,6 +50,8 @@ std::vector<double> table(int64_t N, bool sine) {
 void setup(Problem &p, std::mt19937 &gen) {
   checkShape(rotaryEntry(), p);
   int64_t B = p.shape[0], H = p.shape[1], N = p.shape[2];
+  checkTensorSizes(rotaryEntry(), p,
+                   {{"x", {B, H, N, kD}}, {"cos", {N, kHalf}}});
   p.tensors = {input("x", {B, H, N, kD}, randomBF16(B * H * N * kD, -1, 1, gen)),
                input("cos", {N, kHalf}, table(N, false)),
                input("sin", {N, kHalf}, table(N, true)),

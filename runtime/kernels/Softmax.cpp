@@ -32,6 +32,7 @@ namespace {
 void setup(Problem &p, std::mt19937 &gen) {
   checkShape(softmaxEntry(), p);
   int64_t M = p.shape[0], N = p.shape[1];
+  checkTensorSizes(softmaxEntry(), p, {{"x", {M, N}}});
   double range = tolerance::kSoftmaxInputRange;
   p.tensors = {input("x", {M, N}, randomBF16(M * N, -range, range, gen)),
                output("y", {M, N})};

@@ -12,6 +12,10 @@
 #include "hk/Runtime/Artifact.h"
 #include "hk/Runtime/Kernels.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -22,12 +26,7 @@
 #include <vector>
 
 namespace hk::run {
-namespace {
 
-using rt::ArgInfo;
-using rt::KernelInfo;
-
-/// `text` split at every `sep`, empty items kept ("" gives one empty item).
 std::vector<std::string> split(const std::string &text, char sep) {
   std::vector<std::string> items;
   size_t pos = 0;
@@ -41,35 +40,50 @@ std::vector<std::string> split(const std::string &text, char sep) {
   }
 }
 
+namespace {
+
+using rt::ArgInfo;
+using rt::KernelInfo;
+
 std::string argLabel(const KernelInfo &k, size_t i) {
   return "argument " + std::to_string(i) + " '" + k.args[i].name + "'";
-}
-
-std::string typeText(const ArgInfo &a) {
-  if (a.kind == HKRT_ARG_SCALAR)
-    return rt::dtypeName(a.dtype);
-  std::string s = "memref<";
-  for (int64_t d = 0; d < a.rank; ++d)
-    s += "?x";
-  return s + rt::dtypeName(a.dtype) + ">";
 }
 
 /// What the kernel takes, for an error that asks for --args.
 std::string signatureText(const KernelInfo &k) {
   std::string s;
   for (const ArgInfo &a : k.args)
-    s += (s.empty() ? "" : ", ") + a.name + ": " + typeText(a);
+    s += (s.empty() ? "" : ", ") + a.name + ": " + rt::argTypeText(a);
   return s;
 }
 
+/// The range of an integer scalar of type `t`.
+std::pair<int64_t, int64_t> integerRange(hkrt_dtype t) {
+  switch (t) {
+  case HKRT_DTYPE_BOOL: return {0, 1};
+  case HKRT_DTYPE_I8: return {INT8_MIN, INT8_MAX};
+  case HKRT_DTYPE_I16: return {INT16_MIN, INT16_MAX};
+  case HKRT_DTYPE_I32: return {INT32_MIN, INT32_MAX};
+  default: return {INT64_MIN, INT64_MAX};
+  }
+}
+
+/// A decimal integer in [min, max], all of `text` (no space, '+', base
+/// prefix or exponent).
 int64_t parseInteger(const std::string &label, const std::string &text,
-                     int64_t min) {
-  char *end = nullptr;
-  long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end || v < min)
-    throw std::invalid_argument(
-        "--args: " + label + ": '" + text +
-        "' is not an integer >= " + std::to_string(min));
+                     int64_t min, int64_t max) {
+  size_t digits = !text.empty() && text[0] == '-' ? 1 : 0;
+  bool decimal =
+      digits < text.size() &&
+      std::all_of(text.begin() + digits, text.end(),
+                  [](unsigned char c) { return std::isdigit(c); });
+  errno = 0;
+  long long v = decimal ? std::strtoll(text.c_str(), nullptr, 10) : 0;
+  if (!decimal || errno == ERANGE || v < min || v > max)
+    throw std::invalid_argument("--args: " + label + ": '" + text +
+                                "' is not an integer in [" +
+                                std::to_string(min) + ", " +
+                                std::to_string(max) + "]");
   return v;
 }
 
@@ -78,14 +92,24 @@ std::vector<int64_t> parseSizes(const KernelInfo &k, size_t i,
   std::vector<int64_t> sizes;
   if (!item.empty())
     for (const std::string &part : split(item, 'x'))
-      sizes.push_back(parseInteger(argLabel(k, i), part, 0));
+      sizes.push_back(parseInteger(argLabel(k, i), part, 0, INT64_MAX));
   if (int64_t(sizes.size()) != k.args[i].rank)
     throw std::invalid_argument(
-        "--args: " + argLabel(k, i) + " is a " + typeText(k.args[i]) +
+        "--args: " + argLabel(k, i) + " is a " + rt::argTypeText(k.args[i]) +
         ", which takes " + std::to_string(k.args[i].rank) +
         (k.args[i].rank == 1 ? " size" : " sizes joined by x") + "; got '" +
         item + "'");
   return sizes;
+}
+
+/// The largest finite value of a float type.
+double largestFinite(hkrt_dtype t) {
+  switch (t) {
+  case HKRT_DTYPE_F16: return 65504.0;
+  case HKRT_DTYPE_BF16: return 3.3895313892515355e38;
+  case HKRT_DTYPE_F32: return FLT_MAX;
+  default: return DBL_MAX;
+  }
 }
 
 hkrt_arg parseScalar(const KernelInfo &k, size_t i, const std::string &item,
@@ -96,16 +120,18 @@ hkrt_arg parseScalar(const KernelInfo &k, size_t i, const std::string &item,
   if (isFloat) {
     char *end = nullptr;
     double v = std::strtod(item.c_str(), &end);
-    if (item.empty() || *end || !std::isfinite(v))
+    if (item.empty() || std::isspace((unsigned char)item[0]) || *end ||
+        !std::isfinite(v))
       throw std::invalid_argument("--args: " + argLabel(k, i) + ": '" + item +
                                   "' is not a number");
+    if (std::fabs(v) > largestFinite(t))
+      throw std::invalid_argument("--args: " + argLabel(k, i) + ": '" + item +
+                                  "' is out of range for " +
+                                  rt::dtypeName(t));
     return hkrt_arg_float(t, v);
   }
-  intValue =
-      parseInteger(argLabel(k, i), item, t == HKRT_DTYPE_BOOL ? 0 : INT64_MIN);
-  if (t == HKRT_DTYPE_BOOL && intValue > 1)
-    throw std::invalid_argument("--args: " + argLabel(k, i) +
-                                " is an i1: 0 or 1, got '" + item + "'");
+  auto [min, max] = integerRange(t);
+  intValue = parseInteger(argLabel(k, i), item, min, max);
   return hkrt_arg_int(t, intValue);
 }
 
@@ -147,11 +173,23 @@ void randomElement(hkrt_dtype t, std::mt19937 &gen, uint8_t *out) {
   }
 }
 
-int64_t numElements(const std::vector<int64_t> &sizes) {
-  int64_t n = 1;
+/// Elements of a memref argument of `sizes`, refused before anything is
+/// allocated when its buffer would be more than a kernel addresses.
+int64_t checkedElements(const KernelInfo &k, size_t i,
+                        const std::vector<int64_t> &sizes,
+                        const std::string &item) {
+  uint64_t n = 1, bytes = 0;
+  bool overflow = false;
   for (int64_t s : sizes)
-    n *= s;
-  return n;
+    overflow |= __builtin_mul_overflow(n, uint64_t(s), &n);
+  overflow |= __builtin_mul_overflow(
+      n, uint64_t(rt::dtypeBytes(k.args[i].dtype)), &bytes);
+  if (overflow || bytes > HKRT_MAX_MEMREF_BYTES)
+    throw std::invalid_argument(
+        "--args: " + argLabel(k, i) + ": " + item + " elements of " +
+        rt::dtypeName(k.args[i].dtype) + " are more than the " +
+        std::to_string(HKRT_MAX_MEMREF_BYTES) + " bytes a kernel addresses");
+  return int64_t(n);
 }
 
 /// The launch's arguments, owning their buffers.
@@ -177,7 +215,8 @@ Arguments buildArguments(hkrt::Device &dev, const KernelInfo &k,
       shown += std::string(rt::dtypeName(info.dtype)) + " = " + items[i];
     } else {
       a.sizes[i] = parseSizes(k, i, items[i]);
-      int64_t n = numElements(a.sizes[i]), bytes = rt::dtypeBytes(info.dtype);
+      int64_t n = checkedElements(k, i, a.sizes[i], items[i]),
+              bytes = rt::dtypeBytes(info.dtype);
       std::vector<uint8_t> host(size_t(n * bytes));
       for (int64_t e = 0; e < n; ++e)
         randomElement(info.dtype, gen, &host[size_t(e * bytes)]);

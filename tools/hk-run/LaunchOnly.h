@@ -14,8 +14,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hk::run {
+
+/// `text` split at every `sep`, empty items kept ("" gives one empty item).
+std::vector<std::string> split(const std::string &text, char sep);
 
 /// Launches `kernel` of the artifact at `path` on `dev`. `args` is the
 /// --args text (one comma-separated item per argument; may be absent only

@@ -17,6 +17,9 @@
 
 #include "hk/Runtime/Kernels.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -45,21 +48,22 @@ Kernels:
 Options:
   --shape S1,S2,...      the kernel's sizes (see the list above); any
                          non-negative values, not only tile multiples
-  --eps E                the epsilon of layernorm and rmsnorm
+  --eps E                the epsilon of layernorm and rmsnorm (> 0)
   --chip gfx942|gfx950   the chip whose lowering the emulator runs
                          (default gfx942; with HIP, must match the GPU)
   --backend emulator|hip|auto
                          auto (default): a HIP GPU if one is usable, else
                          the CPU emulator
-  --seed N               seed of the random inputs (default 1)
+  --seed N               seed of the random inputs, 0 to 4294967295
+                         (default 1)
   --artifact FILE.hkrt   run the kernel from this compiled file instead of the
                          library's; --kernel names it (a library name or the
                          hk.kernel symbol) and so picks the reference
   --kernel NAME          see --artifact
   --kernel-dir DIR       where the library's artifacts are (default
                          $HK_KERNELS_DIR, else %s)
-  --tolerance-scale X    multiply every tolerance by X (to show that the
-                         check fails when the tolerance is too tight)
+  --tolerance-scale X    multiply every tolerance by X > 0 (to show that
+                         the check fails when the tolerance is too tight)
   --launch-only          launch --kernel (an hk.kernel or gpu.func symbol)
                          from --artifact, with or without a reference: no
                          check, only the launch. Its memref arguments get
@@ -114,33 +118,60 @@ std::string kernelList() {
   return s;
 }
 
+/// Whether `text` is one or more decimal digits and nothing else (no sign,
+/// space, exponent or base prefix that strtoll / strtod would take).
+bool isDecimal(const std::string &text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(),
+                     [](unsigned char c) { return std::isdigit(c); });
+}
+
 std::vector<int64_t> parseShape(const std::string &text) {
   std::vector<int64_t> shape;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t comma = text.find(',', pos);
-    std::string part = text.substr(pos, comma == std::string::npos
-                                            ? std::string::npos
-                                            : comma - pos);
-    char *end = nullptr;
-    long long v = std::strtoll(part.c_str(), &end, 10);
-    if (part.empty() || *end || v < 0)
+  for (const std::string &part : hk::run::split(text, ',')) {
+    if (!isDecimal(part))
       throw std::invalid_argument("--shape: '" + text +
                                   "' is not a list of non-negative integers");
+    errno = 0;
+    long long v = std::strtoll(part.c_str(), nullptr, 10);
+    if (errno == ERANGE)
+      throw std::invalid_argument("--shape: size " + part +
+                                  " does not fit in 64 bits");
     shape.push_back(v);
-    if (comma == std::string::npos)
-      break;
-    pos = comma + 1;
   }
   return shape;
 }
 
-double parseNumber(const std::string &flag, const std::string &text) {
+/// A finite number > 0 (eps, a tolerance scale: zero or less means nothing).
+double parsePositive(const std::string &flag, const std::string &text) {
   char *end = nullptr;
   double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end || !std::isfinite(v))
-    throw std::invalid_argument(flag + ": '" + text + "' is not a number");
+  if (text.empty() || std::isspace((unsigned char)text[0]) || *end ||
+      !std::isfinite(v) || !(v > 0))
+    throw std::invalid_argument(flag + ": expected a positive number, got '" +
+                                text + "'");
   return v;
+}
+
+/// eps reaches the kernels as an f32: it must stay positive and finite
+/// there.
+double parseEps(const std::string &text) {
+  double v = parsePositive("--eps", text);
+  if (!(float(v) > 0) || !std::isfinite(float(v)))
+    throw std::invalid_argument("--eps: '" + text +
+                                "' is not a positive f32 value (the kernels "
+                                "take eps as f32)");
+  return v;
+}
+
+uint32_t parseSeed(const std::string &text) {
+  errno = 0;
+  unsigned long long v =
+      isDecimal(text) ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+  if (!isDecimal(text) || errno == ERANGE || v > UINT32_MAX)
+    throw std::invalid_argument(
+        "--seed: expected an integer in [0, 4294967295], got '" + text + "'");
+  return uint32_t(v);
 }
 
 Options parseArgs(int argc, char **argv) {
@@ -160,7 +191,7 @@ Options parseArgs(int argc, char **argv) {
     } else if (a == "--shape") {
       o.shape = parseShape(value());
     } else if (a == "--eps") {
-      o.eps = parseNumber(a, value());
+      o.eps = parseEps(value());
     } else if (a == "--chip") {
       o.chip = value();
       if (o.chip != "gfx942" && o.chip != "gfx950")
@@ -172,10 +203,7 @@ Options parseArgs(int argc, char **argv) {
         throw std::invalid_argument("--backend: '" + o.backend +
                                     "' is not emulator, hip or auto");
     } else if (a == "--seed") {
-      double s = parseNumber(a, value());
-      if (s < 0 || s > 4294967295.0 || s != std::floor(s))
-        throw std::invalid_argument("--seed: not a 32-bit unsigned integer");
-      o.seed = uint32_t(s);
+      o.seed = parseSeed(value());
     } else if (a == "--artifact") {
       o.artifact = value();
     } else if (a == "--kernel") {
@@ -187,7 +215,7 @@ Options parseArgs(int argc, char **argv) {
     } else if (a == "--args") {
       o.args = value();
     } else if (a == "--tolerance-scale") {
-      o.toleranceScale = parseNumber(a, value());
+      o.toleranceScale = parsePositive(a, value());
     } else if (!a.empty() && a[0] == '-') {
       throw std::invalid_argument("unknown option '" + a + "' (see --help)");
     } else if (o.kernel.empty()) {
@@ -330,6 +358,11 @@ int main(int argc, char **argv) {
     return run(parseArgs(argc, argv));
   } catch (const hkrt::Error &e) {
     std::fprintf(stderr, "hk-run: error: %s\n", e.what());
+  } catch (const std::bad_alloc &) {
+    // Sizes that pass the checks can still need more host memory (inputs,
+    // references and error scales in float64) than the machine has.
+    std::fprintf(stderr, "hk-run: error: out of host memory for this "
+                         "problem; try smaller sizes\n");
   } catch (const std::exception &e) {
     std::fprintf(stderr, "hk-run: error: %s\n", e.what());
   }

@@ -140,6 +140,68 @@ TEST(KernelInfo, JsonErrorsNameTheField) {
             "version 1");
 }
 
+/// A memref argument with its sizes and layout, as the documentation
+/// (docs/runtime.md) spells them.
+std::string typedArgs(const std::string &args) {
+  return "{\"version\": 1, \"kernels\": [{\"name\": \"k\", \"waves\": 1, "
+         "\"workgroup_size\": 64, \"lds_bytes\": 0, \"args\": [" +
+         args + "], \"grid\": {\"symbols\": [], \"results\": [\"1\"]}}]}";
+}
+
+TEST(KernelInfo, JsonSizesAndLayouts) {
+  std::string text = typedArgs(
+      R"({"name": "x", "kind": "memref", "dtype": "bf16", "rank": 2,
+          "shape": [null, 128], "layout": "row-major"},
+         {"name": "q", "kind": "memref", "dtype": "bf16", "rank": 3,
+          "shape": [4, null, 64], "layout": "strided",
+          "strides": [null, null, 1]},
+         {"name": "old", "kind": "memref", "dtype": "f32", "rank": 1})");
+  std::string written = kernelInfoToJson(kernelInfoFromJson(text));
+  EXPECT_NE(written.find(R"("rank": 2,
+          "shape": [null, 128],
+          "layout": "row-major")"),
+            std::string::npos)
+      << written;
+  EXPECT_NE(written.find(R"("shape": [4, null, 64],
+          "layout": "strided",
+          "strides": [null, null, 1])"),
+            std::string::npos)
+      << written;
+  // Metadata without them reads as before and is written back without them.
+  EXPECT_NE(written.find(R"("dtype": "f32",
+          "rank": 1
+        })"),
+            std::string::npos)
+      << written;
+  EXPECT_EQ(kernelInfoToJson(kernelInfoFromJson(written)), written);
+}
+
+TEST(KernelInfo, JsonLayoutErrors) {
+  auto message = [](const std::string &arg) {
+    try {
+      kernelInfoFromJson(typedArgs(arg));
+    } catch (const Error &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  std::string memref =
+      R"("name": "x", "kind": "memref", "dtype": "f32", "rank": 2, )";
+  EXPECT_EQ(message("{" + memref + R"("shape": [-3, 1]})"),
+            "kernel metadata: kernel 'k' argument 0 'shape' holds something "
+            "other than a non-negative integer or null");
+  EXPECT_EQ(message("{" + memref + R"("shape": [8]})"),
+            "metadata of kernel 'k': argument 0 'x' has rank 2 but 1 sizes");
+  EXPECT_EQ(message("{" + memref + R"("layout": "col-major"})"),
+            "kernel metadata: kernel 'k' argument 0 has unknown layout "
+            "'col-major'");
+  EXPECT_EQ(message("{" + memref + R"("layout": "strided"})"),
+            "kernel metadata: kernel 'k' argument 0 has no 'strides'");
+  EXPECT_EQ(message("{" + memref +
+                    R"("layout": "strided", "strides": [1, 2, 3]})"),
+            "metadata of kernel 'k': argument 0 'x' has rank 2 but 3 strides");
+}
+
 TEST(Artifact, RoundTrip) {
   Artifact a = sample();
   std::string bytes = writeArtifact(a);

@@ -84,6 +84,69 @@ TEST_F(Extraction, ScalarArgumentsAndStaticShapes) {
   EXPECT_EQ(info->args[3].kind, HKRT_ARG_SCALAR);
   EXPECT_EQ(info->args[3].dtype, HKRT_DTYPE_F32);
   EXPECT_EQ(info->grid[0].evaluate({1000}), 8); // 1000 ceildiv 128
+  // x: memref<?x128xbf16>, weight: memref<128xbf16>: the static sizes the
+  // kernel's code has built in, and the identity layout.
+  using ::hk::rt::kDynamic;
+  using ::hk::rt::MemrefLayout;
+  EXPECT_EQ(info->args[0].shape, (std::vector<int64_t>{kDynamic, 128}));
+  EXPECT_EQ(info->args[0].layout, MemrefLayout::RowMajor);
+  EXPECT_EQ(info->args[1].shape, (std::vector<int64_t>{128}));
+  EXPECT_TRUE(info->args[3].shape.empty());
+  EXPECT_EQ(info->args[3].layout, MemrefLayout::Unknown);
+  EXPECT_EQ(::hk::rt::argTypeText(info->args[0]), "memref<?x128xbf16>");
+}
+
+TEST_F(Extraction, AttentionViewsAreStrided) {
+  KernelOp k = kernel("attention_fwd.mlir");
+  ASSERT_TRUE(k);
+  FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
+  ASSERT_TRUE(succeeded(info));
+  using ::hk::rt::kDynamic;
+  // Q: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>; L: memref<?x?x?xf32>.
+  EXPECT_EQ(info->args[0].layout, ::hk::rt::MemrefLayout::Strided);
+  EXPECT_EQ(info->args[0].strides,
+            (std::vector<int64_t>{kDynamic, kDynamic, kDynamic, 1}));
+  EXPECT_EQ(::hk::rt::argTypeText(info->args[0]),
+            "memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>");
+  EXPECT_EQ(info->args[4].layout, ::hk::rt::MemrefLayout::RowMajor);
+  auto back = ::hk::rt::kernelInfoFromJson(::hk::rt::kernelInfoToJson({*info}));
+  EXPECT_EQ(back[0].args[0].strides, info->args[0].strides);
+  EXPECT_EQ(back[0].args[4].shape, info->args[4].shape);
+}
+
+TEST_F(Extraction, LayoutsTheRuntimeCannotPass) {
+  auto error = [&](const std::string &type) {
+    std::string src = "hk.kernel @k(%m: " + type +
+                      ") attributes {waves = 1 : i32, grid = "
+                      "#hk.grid<[] -> (1)>} {\n  hk.return\n}";
+    module = parseSourceString<ModuleOp>(src, &ctx);
+    if (!module)
+      return std::string("does not parse");
+    KernelOp k;
+    module->walk([&](KernelOp op) { k = op; });
+    std::string message;
+    ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+      message = d.str();
+      return success();
+    });
+    if (succeeded(extractKernelInfo(k)))
+      return std::string();
+    return message;
+  };
+  EXPECT_EQ(error("memref<?x?xf32, strided<[?, 1], offset: 4>>"),
+            "'hk.kernel' op argument 0 has type 'memref<?x?xf32, "
+            "strided<[?, 1], offset: 4>>': the runtime passes memrefs at "
+            "offset 0, not 4");
+  EXPECT_EQ(error("memref<?x?xf32, strided<[?, -1]>>"),
+            "'hk.kernel' op argument 0 has type 'memref<?x?xf32, "
+            "strided<[?, -1]>>': the runtime does not support negative "
+            "strides");
+  EXPECT_EQ(error("memref<4x4xf32, affine_map<(i, j) -> (j, i)>>"),
+            "'hk.kernel' op argument 0 has type 'memref<4x4xf32, "
+            "affine_map<(d0, d1) -> (d1, d0)>>', whose layout is not "
+            "strided; the runtime cannot pass it");
+  // A dynamic offset is the runtime's 0.
+  EXPECT_EQ(error("memref<?x?xf32, strided<[?, 1], offset: ?>>"), "");
 }
 
 TEST_F(Extraction, NamesFromArgumentAttributes) {

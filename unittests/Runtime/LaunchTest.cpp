@@ -255,6 +255,109 @@ TEST_F(EmulatorFixture, ArgumentChecksNameTheArgument) {
             "");
 }
 
+/// Metadata as hkc records it for
+///   typed(%x: memref<?x128xf32>, %v: memref<?x?xf32, strided<[?, 1]>>)
+/// and, as "untyped", the same kernel described by metadata written before
+/// sizes and layouts were recorded.
+const char *kTypedMetadata = R"({"version": 1, "kernels": [
+  {"name": "typed", "waves": 1, "workgroup_size": 64, "lds_bytes": 0,
+   "args": [{"name": "x", "kind": "memref", "dtype": "f32", "rank": 2,
+             "shape": [null, 128], "layout": "row-major"},
+            {"name": "v", "kind": "memref", "dtype": "f32", "rank": 2,
+             "shape": [null, null], "layout": "strided",
+             "strides": [null, 1]}],
+   "grid": {"symbols": [], "results": ["1"]}},
+  {"name": "untyped", "waves": 1, "workgroup_size": 64, "lds_bytes": 0,
+   "args": [{"name": "x", "kind": "memref", "dtype": "f32", "rank": 2},
+            {"name": "v", "kind": "memref", "dtype": "f32", "rank": 2}],
+   "grid": {"symbols": [], "results": ["1"]}}]})";
+
+/// Kernels whose code has static sizes and strides built in: a launch
+/// giving other values is refused before the kernel could address memory
+/// the buffer checks did not cover.
+struct TypedFixture : ::testing::Test {
+  void SetUp() override {
+    Artifact art;
+    art.kernels = kernelInfoFromJson(kTypedMetadata);
+    std::string bytes = writeArtifact(art);
+    mod = std::make_unique<hkrt::Module>(dev.load(bytes.data(), bytes.size()));
+    for (const char *k : {"typed", "untyped"})
+      ASSERT_EQ(hkrt_emulator_set_lane_code(mod->get(), k,
+                                            [](hkemu_lane *, void *const *) {}),
+                HKRT_SUCCESS);
+  }
+  /// A 2-D f32 memref over `buf` with the given sizes and strides.
+  static hkrt_arg view(const hkrt::Buffer &buf, int64_t rows, int64_t cols,
+                       int64_t rowStride, int64_t colStride) {
+    int64_t sizes[2] = {rows, cols}, strides[2] = {rowStride, colStride};
+    return hkrt_arg_memref(buf.get(), HKRT_DTYPE_F32, 2, sizes, strides);
+  }
+  hkrt::Device dev = hkrt::Device::emulator("gfx942");
+  std::unique_ptr<hkrt::Module> mod;
+  hkrt::Buffer big = dev.alloc(64 * 256 * 4);
+};
+
+TEST_F(TypedFixture, StaticSizesAreChecked) {
+  hkrt::Kernel k = mod->kernel("typed");
+  hkrt_arg v = view(big, 64, 128, 128, 1);
+  EXPECT_EQ(launchError(k, {big.memref(HKRT_DTYPE_F32, {64, 64}), v}),
+            "argument 0 'x': dimension 1 of memref<?x128xf32> must be 128, "
+            "got 64");
+  EXPECT_EQ(launchError(k, {big.memref(HKRT_DTYPE_F32, {64, 256}), v}),
+            "argument 0 'x': dimension 1 of memref<?x128xf32> must be 128, "
+            "got 256");
+  EXPECT_EQ(launchError(k, {big.memref(HKRT_DTYPE_F32, {64, 128}), v}), "");
+  EXPECT_EQ(launchError(k, {big.memref(HKRT_DTYPE_F32, {0, 128}), v}), "");
+}
+
+TEST_F(TypedFixture, RowMajorStridesAreRequired) {
+  hkrt::Kernel k = mod->kernel("typed");
+  hkrt_arg v = view(big, 64, 128, 128, 1);
+  // A zero row stride fits in any buffer, but the kernel would still step
+  // 128 elements a row.
+  EXPECT_EQ(launchError(k, {view(big, 64, 128, 0, 1), v}),
+            "argument 0 'x': memref<?x128xf32> is contiguous row-major: its "
+            "strides must be (128, 1) for sizes 64x128, got (0, 1)");
+  EXPECT_EQ(launchError(k, {view(big, 32, 128, 256, 2), v}),
+            "argument 0 'x': memref<?x128xf32> is contiguous row-major: its "
+            "strides must be (128, 1) for sizes 32x128, got (256, 2)");
+  EXPECT_EQ(launchError(k, {view(big, 64, 128, 256, 1), v}),
+            "argument 0 'x': memref<?x128xf32> is contiguous row-major: its "
+            "strides must be (128, 1) for sizes 64x128, got (256, 1)");
+  EXPECT_EQ(launchError(k, {view(big, 64, 128, 128, 1), v}), "");
+}
+
+TEST_F(TypedFixture, StaticStridesOfAStridedLayoutAreRequired) {
+  hkrt::Kernel k = mod->kernel("typed");
+  hkrt_arg x = big.memref(HKRT_DTYPE_F32, {64, 128});
+  EXPECT_EQ(launchError(k, {x, view(big, 64, 100, 200, 2)}),
+            "argument 1 'v': stride of dimension 1 of memref<?x?xf32, "
+            "strided<[?, 1]>> must be 1, got 2");
+  // The dynamic row stride is the caller's: a pitched view runs.
+  EXPECT_EQ(launchError(k, {x, view(big, 64, 100, 256, 1)}), "");
+  EXPECT_EQ(launchError(k, {x, view(big, 64, 100, 100, 1)}), "");
+}
+
+TEST_F(TypedFixture, MemrefsBeyondABufferDescriptorAreRefused) {
+  hkrt::Kernel k = mod->kernel("untyped");
+  hkrt_arg v = view(big, 8, 8, 8, 1);
+  // Rows 2^30 elements apart: 2^32 + 8 bytes, past any 32-bit range.
+  EXPECT_EQ(launchError(k, {view(big, 2, 2, int64_t(1) << 30, 1), v}),
+            "argument 0 'x': a 2x2 memref of f32 with strides (1073741824, "
+            "1) reaches 4294967304 bytes; a kernel addresses at most "
+            "4294967292 (HKRT_MAX_MEMREF_BYTES) through its 32-bit buffer "
+            "descriptor");
+}
+
+TEST_F(TypedFixture, OlderMetadataChecksOnlyTheBuffer) {
+  hkrt::Kernel k = mod->kernel("untyped");
+  EXPECT_EQ(launchError(k, {view(big, 64, 64, 0, 1), view(big, 8, 8, 9, 2)}),
+            "");
+  EXPECT_EQ(launchError(k, {view(big, 64, 257, 257, 1), view(big, 8, 8, 9, 2)}),
+            "argument 0 'x': a 64x257 memref of f32 with strides (257, 1) at "
+            "offset 0 needs 65792 bytes, but its buffer has 65536 bytes");
+}
+
 TEST_F(EmulatorFixture, KernelFaultReachesTheLaunch) {
   Artifact art;
   KernelInfo k = vaddInfo();

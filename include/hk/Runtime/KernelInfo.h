@@ -72,12 +72,38 @@ struct GridSymbol {
   bool isScalar() const { return dim < 0; }
 };
 
+/// A size or stride that a memref type leaves open ('?').
+inline constexpr int64_t kDynamic = -1;
+
+/// How a kernel addresses a memref argument, from the layout of its type.
+enum class MemrefLayout {
+  /// Not recorded (metadata written before layouts were): strides are only
+  /// checked against the buffer.
+  Unknown,
+  /// The identity layout: the kernel assumes contiguous row-major strides
+  /// (the ones hkrt_arg_memref computes from the sizes).
+  RowMajor,
+  /// strided<[...]>: `strides` holds the type's strides, kDynamic where the
+  /// kernel reads the stride passed at launch.
+  Strided,
+};
+
 struct ArgInfo {
   std::string name;
   hkrt_arg_kind kind = HKRT_ARG_MEMREF;
   hkrt_dtype dtype = HKRT_DTYPE_F32;
   int64_t rank = 0; ///< 0 for scalars
+  /// Memrefs: the type's sizes, kDynamic for '?'. Empty when not recorded
+  /// (older metadata): no size is checked then.
+  std::vector<int64_t> shape = {};
+  MemrefLayout layout = MemrefLayout::Unknown;
+  std::vector<int64_t> strides = {}; ///< MemrefLayout::Strided only
 };
+
+/// The argument's type as MLIR spells it where the metadata knows it:
+/// "f32", "memref<?x128xbf16>", "memref<?x?xf32, strided<[?, 1]>>" (sizes
+/// not recorded print as '?').
+std::string argTypeText(const ArgInfo &arg);
 
 struct KernelInfo {
   std::string name;
@@ -93,7 +119,9 @@ struct KernelInfo {
   void validate() const;
 };
 
-/// {"version": 1, "kernels": [...]}; see docs/runtime.md.
+/// {"version": 1, "kernels": [...]}; see docs/runtime.md. Memref arguments
+/// carry "shape" and "layout" (and "strides") when recorded; the reader
+/// accepts their absence (metadata written before them).
 std::string kernelInfoToJson(const std::vector<KernelInfo> &kernels);
 /// Parses and validates; throws hk::rt::Error naming the field at fault.
 std::vector<KernelInfo> kernelInfoFromJson(const std::string &text);

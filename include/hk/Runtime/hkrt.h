@@ -4,6 +4,14 @@
  * kernels, moves buffers and launches kernels with their arguments checked
  * against the kernel metadata. Every function returns a status; on failure
  * hkrt_last_error() (per thread) says what went wrong. Nothing aborts.
+ *
+ * Handles are checked, from any thread: one that is not live (freed,
+ * unloaded, closed, never returned by this API, or of another kind) gives
+ * HKRT_ERROR_INVALID_ARGUMENT, never a crash; the functions returning a
+ * value return a safe one (HKRT_DEVICE_AUTO, "", 0) and set the message.
+ * Unloading a module makes its kernel handles stale. Closing a device
+ * releases its modules and buffers still open and makes their handles
+ * stale. Releasing NULL succeeds and does nothing.
  *===----------------------------------------------------------------------===*/
 
 #ifndef HK_RUNTIME_HKRT_H
@@ -58,6 +66,12 @@ typedef enum hkrt_arg_kind { HKRT_ARG_MEMREF = 0, HKRT_ARG_SCALAR = 1 } hkrt_arg
 
 #define HKRT_MAX_RANK 8
 
+/* The most bytes a memref argument may reach from its element 0. Kernels
+ * address a memref through a buffer descriptor whose 32-bit range also
+ * covers up to 3 bytes completing the dword of the last element; a larger
+ * memref would be silently truncated, so hkrt_launch refuses it. */
+#define HKRT_MAX_MEMREF_BYTES 4294967292u /* 2^32 - 4 */
+
 typedef struct hkrt_device_t *hkrt_device;
 typedef struct hkrt_module_t *hkrt_module;
 typedef struct hkrt_kernel_t *hkrt_kernel;
@@ -78,7 +92,12 @@ typedef struct hkrt_arg {
   double f;
 } hkrt_arg;
 
-/* strides == NULL: contiguous row-major. */
+/* strides == NULL: contiguous row-major (innermost 1, each outer stride the
+ * product of the inner sizes, a size of 0 counting as 1).
+ * A kernel's code uses the strides of its memref type, so hkrt_launch
+ * requires: for a type with the identity layout (memref<?x128xf32>), exactly
+ * those row-major strides; for a strided<[...]> layout, its static strides
+ * (its '?' strides are free). Sizes the type fixes must match too. */
 hkrt_arg hkrt_arg_memref(hkrt_buffer buffer, hkrt_dtype dtype, int32_t rank,
                          const int64_t *sizes, const int64_t *strides);
 hkrt_arg hkrt_arg_int(hkrt_dtype dtype, int64_t value);
@@ -95,7 +114,7 @@ hkrt_status hkrt_device_open(hkrt_device_kind kind, int index,
 hkrt_status hkrt_device_open_emulator(const char *chip, hkrt_device *out);
 hkrt_status hkrt_device_close(hkrt_device device);
 hkrt_device_kind hkrt_device_get_kind(hkrt_device device);
-/* The chip's gfx name ("gfx942"). */
+/* The chip's gfx name ("gfx942"), valid until the device is closed. */
 const char *hkrt_device_chip(hkrt_device device);
 
 hkrt_status hkrt_module_load(hkrt_device device, const void *data,
@@ -106,6 +125,7 @@ hkrt_status hkrt_module_unload(hkrt_module module);
 hkrt_status hkrt_kernel_get(hkrt_module module, const char *name,
                             hkrt_kernel *out);
 
+/* More than 2^48 bytes: HKRT_ERROR_OUT_OF_MEMORY. */
 hkrt_status hkrt_buffer_alloc(hkrt_device device, size_t bytes,
                               hkrt_buffer *out);
 hkrt_status hkrt_buffer_free(hkrt_buffer buffer);

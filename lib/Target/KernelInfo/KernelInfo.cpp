@@ -65,6 +65,44 @@ static FailureOr<rt::GridExpr> gridExpr(Operation *kernel, AffineExpr e) {
   return rt::GridExpr::binary(op, *lhs, *rhs);
 }
 
+static int64_t toRuntimeDim(int64_t v) {
+  return ShapedType::isDynamic(v) ? rt::kDynamic : v;
+}
+
+/// Records the static sizes and the layout of memref argument `i`, which the
+/// runtime checks at launch: the kernel code folds a static size or stride
+/// into constants and never reads the value passed for it.
+static LogicalResult describeMemref(Operation *op, unsigned i, MemRefType type,
+                                    rt::ArgInfo &arg) {
+  for (int64_t size : type.getShape())
+    arg.shape.push_back(toRuntimeDim(size));
+  if (type.getLayout().isIdentity()) {
+    arg.layout = rt::MemrefLayout::RowMajor;
+    return success();
+  }
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return op->emitOpError("argument ")
+           << i << " has type " << type
+           << ", whose layout is not strided; the runtime cannot pass it";
+  // The runtime passes every memref with offset 0 (the address of element 0
+  // is the buffer's plus the argument's offset_bytes).
+  if (offset != 0 && !ShapedType::isDynamic(offset))
+    return op->emitOpError("argument ")
+           << i << " has type " << type
+           << ": the runtime passes memrefs at offset 0, not " << offset;
+  arg.layout = rt::MemrefLayout::Strided;
+  for (int64_t stride : strides) {
+    if (stride < 0 && !ShapedType::isDynamic(stride))
+      return op->emitOpError("argument ")
+             << i << " has type " << type
+             << ": the runtime does not support negative strides";
+    arg.strides.push_back(toRuntimeDim(stride));
+  }
+  return success();
+}
+
 namespace {
 /// What the metadata is made of, whichever op carries it.
 struct KernelFacts {
@@ -91,6 +129,8 @@ static FailureOr<rt::KernelInfo> buildKernelInfo(const KernelFacts &k) {
       arg.kind = HKRT_ARG_MEMREF;
       arg.rank = memref.getRank();
       element = memref.getElementType();
+      if (failed(describeMemref(k.op, i, memref, arg)))
+        return failure();
     } else {
       arg.kind = HKRT_ARG_SCALAR;
     }
