@@ -1,6 +1,7 @@
 //===- CheckTarget.cpp - reject what a chip cannot run --------------------===//
 
 #include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Dialect/HK/MfmaTypes.h"
 #include "hk/Target/Chip.h"
 #include "hk/Transforms/Passes.h"
 
@@ -13,19 +14,6 @@ using namespace mlir;
 using namespace mlir::hk;
 
 namespace {
-
-/// Whether the chip's MFMAs take 8-bit float type `t`.
-static bool isNativeFp8(Type t, ::hk::Fp8Format format) {
-  if (format == ::hk::Fp8Format::FNUZ)
-    return isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t);
-  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
-}
-
-static const char *fp8Names(::hk::Fp8Format format) {
-  return format == ::hk::Fp8Format::FNUZ
-             ? "FNUZ formats (f8E4M3FNUZ, f8E5M2FNUZ)"
-             : "OCP formats (f8E4M3FN, f8E5M2)";
-}
 
 struct CheckTarget : mlir::hk::impl::HKCheckTargetBase<CheckTarget> {
   using Base::Base;
@@ -64,9 +52,10 @@ struct CheckTarget : mlir::hk::impl::HKCheckTargetBase<CheckTarget> {
   bool checkMma(MmaOp mma, const ::hk::ChipInfo &info) {
     auto a = cast<RankedTensorType>(mma.getA().getType());
     Type elt = a.getElementType();
-    if (elt.getIntOrFloatBitWidth() == 8 && !isNativeFp8(elt, info.fp8)) {
+    if (isa<FloatType>(elt) && elt.getIntOrFloatBitWidth() == 8 &&
+        !mfmaInputOf(elt, info)) {
       mma.emitOpError("has ") << elt << " inputs, but " << info.name
-                              << "'s MFMAs take " << fp8Names(info.fp8);
+                              << "'s MFMAs take " << fp8FormatNames(info.fp8);
       return false;
     }
     for (Value v : {mma.getA(), mma.getB()}) {

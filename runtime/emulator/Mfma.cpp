@@ -99,49 +99,32 @@ static double element(const void *regs, uint32_t i, hkemu_type t,
   return NAN;
 }
 
-static const char *typeName(hkemu_type t) {
+/// The table's name for an hkemu operand type.
+static MfmaInput mfmaInput(hkemu_type t) {
   switch (t) {
   case HKEMU_BF16:
-    return "bf16";
+    return MfmaInput::BF16;
   case HKEMU_F16:
-    return "f16";
+    return MfmaInput::F16;
   case HKEMU_FP8:
-    return "fp8";
+    return MfmaInput::FP8;
   case HKEMU_BF8:
-    return "bf8";
+    return MfmaInput::BF8;
   case HKEMU_F32:
-    return "f32";
+    return MfmaInput::F32;
   case HKEMU_XF32:
-    return "xf32";
+    return MfmaInput::XF32;
   case HKEMU_I8:
-    return "i8";
+    return MfmaInput::I8;
   }
-  return "?";
+  return MfmaInput::F32;
+}
+
+static const char *typeName(hkemu_type t) {
+  return mfmaInputName(mfmaInput(t));
 }
 
 static bool isFp8(hkemu_type t) { return t == HKEMU_FP8 || t == HKEMU_BF8; }
-
-/// Whether the chip has an MFMA of this operand type and shape.
-static bool hasShape(hkemu_type t, bool cdna4, uint32_t m, uint32_t n,
-                     uint32_t k) {
-  auto is = [&](uint32_t mm, uint32_t kk) {
-    return m == mm && n == mm && k == kk;
-  };
-  switch (t) {
-  case HKEMU_BF16:
-  case HKEMU_F16:
-    return is(16, 16) || is(32, 8) || (cdna4 && (is(16, 32) || is(32, 16)));
-  case HKEMU_FP8:
-  case HKEMU_BF8:
-  case HKEMU_I8:
-    return is(16, 32) || is(32, 16);
-  case HKEMU_F32:
-    return is(16, 4) || is(32, 2);
-  case HKEMU_XF32:
-    return !cdna4 && is(16, 8);
-  }
-  return false;
-}
 
 std::string hk::emu::checkMfma(const ChipInfo &chip, const MfmaOperands &op) {
   std::string shape = std::to_string(op.m) + "x" + std::to_string(op.n) + "x" +
@@ -157,10 +140,13 @@ std::string hk::emu::checkMfma(const ChipInfo &chip, const MfmaOperands &op) {
   if (!i8 && op.intAcc)
     return std::string("hkemu_mfma_i32 takes i8 operands, not ") +
            typeName(op.aType);
-  bool cdna4 = std::string(chip.name) == "gfx950";
-  if (op.aType == HKEMU_XF32 && cdna4)
-    return "no xf32 MFMA on gfx950 (CDNA4 removed the xf32 instructions)";
-  if (!hasShape(op.aType, cdna4, op.m, op.n, op.k))
+  MfmaInput input = mfmaInput(op.aType);
+  bool any = false;
+  for (const MfmaInstr &mfma : chip.mfmas)
+    any |= mfma.input == input;
+  if (!any)
+    return std::string("no ") + typeName(op.aType) + " MFMA on " + chip.name;
+  if (!findMfma(chip, input, int(op.m), int(op.n), int(op.k)))
     return std::string("no ") + typeName(op.aType) + " MFMA " + shape + " on " +
            chip.name;
   return "";

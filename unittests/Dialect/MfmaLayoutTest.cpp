@@ -2,9 +2,9 @@
 //
 // The independent reference for Layout.h: the register layouts of CDNA3 MFMA
 // instructions printed by AMD's matrix instruction calculator
-// (Inputs/*.csv, one row per lane, one cell per register or register part,
-// naming the matrix element it holds). Every check here is element by
-// element against those files.
+// (unittests/Inputs/mfma-layouts-cdna3/*.csv, one row per lane, one cell per
+// register or register part, naming the matrix element it holds). Every
+// check here is element by element against those files.
 //
 //===----------------------------------------------------------------------===//
 

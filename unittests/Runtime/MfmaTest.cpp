@@ -1,7 +1,8 @@
 //===- MfmaTest.cpp - emulator MFMA against AMD's register layouts --------===//
 //
 // For each instruction: random A, B, C; every lane's registers are filled
-// from the calculator's CSV layout (Inputs/*.csv), the emulator runs the
+// from the calculator's CSV layout (unittests/Inputs/mfma-layouts-cdna3), the
+// emulator runs the
 // MFMA, and every register of D is compared, through the D CSV, with a
 // float64 reference (for i8, an exact integer reference). The gfx950 shapes use
 // the K-extension rule of the AMD notes (lane l holds A[l % M][8 * (l / (64 /
@@ -13,6 +14,7 @@
 #include "Tolerances.h"
 
 #include "hk/Runtime/Emulator.h"
+#include "hk/Target/Chip.h"
 
 #include <gtest/gtest.h>
 
@@ -23,6 +25,7 @@
 #include <fstream>
 #include <random>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,7 +35,7 @@ namespace {
 using Layout = std::vector<std::vector<std::pair<int, int>>>;
 
 Layout readCsv(const std::string &name) {
-  std::ifstream in(std::string(HK_RUNTIME_INPUTS) + "/" + name);
+  std::ifstream in(std::string(HK_MFMA_LAYOUTS_DIR) + "/" + name);
   EXPECT_TRUE(in) << "missing " << name;
   Layout layout(64);
   std::string line;
@@ -313,12 +316,12 @@ INSTANTIATE_TEST_SUITE_P(Emulator, MfmaLayoutTest, ::testing::ValuesIn(kCases),
                            return std::string(info.param.name);
                          });
 
-// Every instruction of the calculator's tables in Inputs/ has a case that
-// reads its four CSVs.
+// Every instruction of the calculator's tables (unittests/Inputs/
+// mfma-layouts-cdna3) has a case that reads its four CSVs.
 TEST(MfmaTest, EveryCsvIsChecked) {
   int stems = 0;
   for (const auto &entry :
-       std::filesystem::directory_iterator(HK_RUNTIME_INPUTS)) {
+       std::filesystem::directory_iterator(HK_MFMA_LAYOUTS_DIR)) {
     std::string file = entry.path().filename().string();
     const std::string suffix = ".A.csv";
     if (file.size() <= suffix.size() ||
@@ -349,7 +352,7 @@ TEST(MfmaTest, Xf32RejectedOnGfx950) {
   data.cs = {"x", 16, 16, 8, HKEMU_XF32, "gfx950", "", false};
   EXPECT_EQ(launchOneWave("kx", "gfx950"),
             "kernel 'kx', workgroup (0, 0, 0), wave 0: no xf32 MFMA on "
-            "gfx950 (CDNA4 removed the xf32 instructions)");
+            "gfx950");
 }
 
 TEST(MfmaTest, I8NeedsTheI32EntryPoint) {
@@ -401,3 +404,49 @@ TEST(MfmaTest, I32AccumulationWraps) {
 }
 
 } // namespace
+
+/// The calculator's file stem of an MFMA ("v_mfma_f32_16x16x16_bf16").
+static std::string csvStem(const hk::MfmaInstr &mfma) {
+  static const char *kSuffix[] = {"bf16", "f16", "fp8_fp8", "bf8_bf8",
+                                  "i8",   "f32", "xf32"};
+  bool i8 = mfma.input == hk::MfmaInput::I8;
+  return std::string(i8 ? "v_mfma_i32_" : "v_mfma_f32_") +
+         std::to_string(mfma.m) + "x" + std::to_string(mfma.n) + "x" +
+         std::to_string(mfma.k) + "_" + kSuffix[int(mfma.input)];
+}
+
+// The chip table's gfx942 MFMAs are the CDNA3 instructions AMD's calculator
+// documents, both ways (bf8 has the fp8 layout and no table of its own).
+TEST(MfmaTest, Gfx942TableMatchesTheCalculator) {
+  std::set<std::string> stems;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(HK_MFMA_LAYOUTS_DIR)) {
+    std::string file = entry.path().filename().string();
+    if (file.size() > 6 && file.substr(file.size() - 6) == ".A.csv")
+      stems.insert(file.substr(0, file.size() - 6));
+  }
+  std::set<std::string> table;
+  for (const hk::MfmaInstr &mfma : hk::lookupChip("gfx942")->mfmas)
+    if (mfma.input != hk::MfmaInput::BF8)
+      table.insert(csvStem(mfma));
+  EXPECT_EQ(table, stems);
+}
+
+// The lowering's choice: the MFMA that takes the most of the K values a lane
+// keeps, among those whose per-lane K divides them.
+TEST(MfmaTest, SelectMfmaFromTheTable) {
+  const hk::ChipInfo &gfx942 = *hk::lookupChip("gfx942");
+  const hk::ChipInfo &gfx950 = *hk::lookupChip("gfx950");
+  using I = hk::MfmaInput;
+  auto k = [](const hk::MfmaInstr *mfma) { return mfma ? mfma->k : 0; };
+  EXPECT_EQ(k(hk::selectMfma(gfx950, I::BF16, 16, 8)), 32);
+  EXPECT_EQ(k(hk::selectMfma(gfx942, I::BF16, 16, 8)), 16);
+  EXPECT_EQ(k(hk::selectMfma(gfx950, I::BF16, 16, 4)), 16);
+  EXPECT_EQ(k(hk::selectMfma(gfx950, I::F16, 32, 8)), 16);
+  EXPECT_EQ(k(hk::selectMfma(gfx942, I::F16, 32, 8)), 8);
+  EXPECT_EQ(k(hk::selectMfma(gfx942, I::FP8, 16, 8)), 32);
+  EXPECT_EQ(k(hk::selectMfma(gfx942, I::FP8, 16, 4)), 0);
+  EXPECT_EQ(k(hk::selectMfma(gfx950, I::XF32, 16, 2)), 0);
+  EXPECT_EQ(k(hk::selectMfma(gfx942, I::XF32, 16, 2)), 8);
+  EXPECT_EQ(k(hk::selectMfma(gfx942, I::BF16, 16, 6)), 0);
+}

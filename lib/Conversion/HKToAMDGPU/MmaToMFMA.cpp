@@ -11,21 +11,16 @@
 
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 #include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Dialect/HK/MfmaTypes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
-#include <cstring>
 
 using namespace mlir;
 using namespace mlir::hk;
 
 namespace {
-
-/// One MFMA instruction: its M x N x K and the K values each lane gives it.
-struct MfmaShape {
-  int64_t m, n, k, kPerLane;
-};
 
 /// An MMA seen as base tiles: counts along M, N, K and the register index
 /// of each operand's base tile.
@@ -64,40 +59,40 @@ static MmaTiling tilingOf(MmaOp op) {
   return t;
 }
 
-/// gfx950 (CDNA4) adds the bf16/f16 MFMAs with twice the K of gfx942's.
-static bool hasDoubleKMfma(const ::hk::ChipInfo &chip) {
-  return std::strcmp(chip.family, "CDNA4") == 0;
-}
-
-static bool isNativeFp8(Type t, ::hk::Fp8Format format) {
-  if (format == ::hk::Fp8Format::FNUZ)
-    return isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(t);
-  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
-}
-
 /// The MFMA for a `base` x `base` product whose operands keep `kPerLane` K
-/// values per lane, or why there is none on `chip`.
-static FailureOr<MfmaShape> selectMfma(const ::hk::ChipInfo &chip, Type elt,
-                                       int64_t base, int64_t kPerLane,
-                                       std::string &why) {
-  int64_t perInstr;
-  if (elt.isBF16() || elt.isF16()) {
-    perInstr = hasDoubleKMfma(chip) && kPerLane % 8 == 0 ? 8 : 4;
-  } else if (isNativeFp8(elt, chip.fp8)) {
-    perInstr = 8;
-  } else {
+/// values per lane, from the chip's table; or why there is none.
+static FailureOr<::hk::MfmaInstr> chooseMfma(const ::hk::ChipInfo &chip,
+                                             Type elt, int64_t base,
+                                             int64_t kPerLane,
+                                             std::string &why) {
+  std::optional<::hk::MfmaInput> input = mfmaInputOf(elt, chip);
+  if (!input) {
     llvm::raw_string_ostream(why)
         << "no MFMA on " << chip.name << " takes " << elt << " inputs";
     return failure();
   }
-  if (kPerLane % perInstr != 0) {
+  using I = ::hk::MfmaInput;
+  if (!llvm::is_contained({I::BF16, I::F16, I::FP8, I::BF8}, *input)) {
     llvm::raw_string_ostream(why)
-        << "operands keep " << kPerLane << " K values per lane, not a multiple "
-        << "of the " << perInstr << " that the " << base << "x" << base
-        << " MFMAs for " << elt << " on " << chip.name << " take";
+        << "the lowering emits no " << ::hk::mfmaInputName(*input)
+        << " MFMA yet";
     return failure();
   }
-  return MfmaShape{base, base, perInstr * 64 / base, perInstr};
+  if (const ::hk::MfmaInstr *mfma = ::hk::selectMfma(chip, *input, base, kPerLane))
+    return *mfma;
+  llvm::raw_string_ostream os(why);
+  os << "operands keep " << kPerLane << " K values per lane; no " << base
+     << "x" << base << " MFMA for " << elt << " on " << chip.name
+     << " takes a divisor of that (";
+  bool first = true;
+  for (const ::hk::MfmaInstr &mfma : chip.mfmas)
+    if (mfma.input == *input && mfma.m == base) {
+      os << (first ? "" : ", ") << mfma.m << "x" << mfma.n << "x" << mfma.k
+         << " takes " << mfma.kPerLane();
+      first = false;
+    }
+  os << ")";
+  return failure();
 }
 
 std::string mlir::hk::unsupportedMmaReason(Operation *op,
@@ -106,7 +101,7 @@ std::string mlir::hk::unsupportedMmaReason(Operation *op,
   MmaTiling t = tilingOf(mma);
   Type elt = cast<RankedTensorType>(mma.getA().getType()).getElementType();
   std::string why;
-  (void)selectMfma(chip, elt, t.baseM, t.kPerLane, why);
+  (void)chooseMfma(chip, elt, t.baseM, t.kPerLane, why);
   return why;
 }
 
@@ -128,8 +123,8 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     MmaTiling t = tilingOf(op);
     Type elt = cast<RankedTensorType>(op.getA().getType()).getElementType();
     std::string why;
-    FailureOr<MfmaShape> mfma =
-        selectMfma(state.chip, elt, t.baseM, t.kPerLane, why);
+    FailureOr<::hk::MfmaInstr> mfma =
+        chooseMfma(state.chip, elt, t.baseM, t.kPerLane, why);
     if (failed(mfma))
       return rewriter.notifyMatchFailure(op, why);
 
@@ -147,16 +142,16 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     // MFMA, and the accumulators of a fresh C be born one row (column) at a
     // time, instead of holding all of A (B) and C at once. Otherwise K is
     // outermost.
-    int64_t chunks = t.kPerLane / mfma->kPerLane;
+    int64_t chunks = t.kPerLane / mfma->kPerLane();
     auto aSlice = [&](int64_t mi, int64_t ki, int64_t chunk) {
       return slice(rewriter, loc, adaptor.getA(),
-                   t.aTile(mi, ki) * t.kPerLane + chunk * mfma->kPerLane,
-                   mfma->kPerLane);
+                   t.aTile(mi, ki) * t.kPerLane + chunk * mfma->kPerLane(),
+                   mfma->kPerLane());
     };
     auto bSlice = [&](int64_t ki, int64_t ni, int64_t chunk) {
       return slice(rewriter, loc, adaptor.getB(),
-                   t.bTile(ki, ni) * t.kPerLane + chunk * mfma->kPerLane,
-                   mfma->kPerLane);
+                   t.bTile(ki, ni) * t.kPerLane + chunk * mfma->kPerLane(),
+                   mfma->kPerLane());
     };
     auto emit = [&](int64_t mi, int64_t ni, Value a, Value b) {
       Value &acc = accs[t.cTile(mi, ni)];
