@@ -9,6 +9,7 @@
 #include "Objects.h"
 
 #include "hk/Runtime/Error.h"
+#include "hk/Target/Chip.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -153,7 +154,7 @@ hkrt_arg hkrt_arg_float(hkrt_dtype dtype, double value) {
 
 static std::unique_ptr<Backend> openEmulatorFromEnvironment() {
   const char *chip = getenv("HKRT_EMULATOR_CHIP");
-  return openEmulatorBackend(chip && *chip ? chip : "gfx942");
+  return openEmulatorBackend(chip && *chip ? chip : hk::kDefaultChip);
 }
 
 static std::unique_ptr<Backend> openBackend(hkrt_device_kind kind, int index) {

@@ -16,6 +16,7 @@
 #include "LaunchOnly.h"
 
 #include "hk/Runtime/Kernels.h"
+#include "hk/Target/Chip.h"
 
 #include <algorithm>
 #include <cctype>
@@ -50,7 +51,7 @@ Options:
                          non-negative values, not only tile multiples
   --eps E                the epsilon of layernorm and rmsnorm (> 0)
   --chip gfx942|gfx950   the chip whose lowering the emulator runs
-                         (default gfx942; with HIP, must match the GPU)
+                         (default %s; with HIP, must match the GPU)
   --backend emulator|hip|auto
                          auto (default): a HIP GPU if one is usable, else
                          the CPU emulator
@@ -184,7 +185,8 @@ Options parseArgs(int argc, char **argv) {
       return argv[++i];
     };
     if (a == "--help" || a == "-h") {
-      std::printf(kUsage, kernelList().c_str(), defaultKernelDir().c_str());
+      std::printf(kUsage, kernelList().c_str(), hk::kDefaultChip,
+                  defaultKernelDir().c_str());
       std::exit(0);
     } else if (a == "--list") {
       o.list = true;
@@ -194,9 +196,9 @@ Options parseArgs(int argc, char **argv) {
       o.eps = parseEps(value());
     } else if (a == "--chip") {
       o.chip = value();
-      if (o.chip != "gfx942" && o.chip != "gfx950")
-        throw std::invalid_argument("--chip: '" + o.chip +
-                                    "' is not gfx942 or gfx950");
+      if (!hk::lookupChip(o.chip))
+        throw std::invalid_argument("--chip: '" + o.chip + "' is not one of " +
+                                    hk::supportedChipNames());
     } else if (a == "--backend") {
       o.backend = value();
       if (o.backend != "emulator" && o.backend != "hip" && o.backend != "auto")
@@ -231,7 +233,7 @@ Options parseArgs(int argc, char **argv) {
 /// The device the options ask for. auto: HIP when a GPU is usable (and
 /// matches --chip if given), else the emulator.
 hkrt::Device openDevice(const Options &o) {
-  std::string chip = o.chip.empty() ? "gfx942" : o.chip;
+  std::string chip = o.chip.empty() ? hk::kDefaultChip : o.chip;
   if (o.backend == "emulator")
     return hkrt::Device::emulator(chip);
   try {
