@@ -36,10 +36,21 @@ def HK_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
-    /// LDS bytes available to one workgroup on the largest supported chip
-    /// (gfx950). Chip-specific limits are checked by `hk-check-target`.
-    static constexpr int64_t kMaxLdsBytes = 160 * 1024;
+    /// The attributes of other ops that hk stages write and read; the
+    /// dialect verifies their types wherever they appear.
+    /// On a lowered kernel gpu.func (and its emulator lane function):
+    /// its #hk.grid, its waves per workgroup (integer), the LDS bytes it
+    /// allocates (integer).
+    static constexpr ::llvm::StringLiteral kGridAttrName = "hk.grid";
+    static constexpr ::llvm::StringLiteral kWavesAttrName = "hk.waves";
+    static constexpr ::llvm::StringLiteral kLdsBytesAttrName = "hk.lds_bytes";
+    /// On an emulator lane function: the LDS bytes its lane program reaches.
+    static constexpr ::llvm::StringLiteral kEmulatorLdsBytesAttrName =
+        "hk.emulator_lds_bytes";
+    /// On a kernel argument (hk.kernel or gpu.func): its name (string).
+    static constexpr ::llvm::StringLiteral kArgNameAttrName = "hk.name";
 
   private:
     // Defined beside the generated storage classes they instantiate.

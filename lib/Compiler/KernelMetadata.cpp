@@ -49,7 +49,8 @@ LogicalResult checkEmulatorLds(ModuleOp emulatorModule,
     if (!func)
       return emulatorModule.emitError()
              << "kernel '" << k.name << "' has no lane function";
-    auto lds = func->getAttrOfType<IntegerAttr>("hk.emulator_lds_bytes");
+    auto lds = func->getAttrOfType<IntegerAttr>(
+        mlir::hk::HKDialect::kEmulatorLdsBytesAttrName);
     if (lds && lds.getInt() > k.ldsBytes)
       return func.emitError()
              << "kernel '" << k.name << "' uses " << lds.getInt()

@@ -10,6 +10,8 @@
 
 #include "Rewrites.h"
 
+#include "hk/Dialect/HK/HKDialect.h"
+
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -240,7 +242,8 @@ FailureOr<func::FuncOp> convertKernel(gpu::GPUFuncOp kernel, ModuleOp top) {
   auto lds = placeLds(kernel, oldEntry, numArgs, b);
   if (failed(lds))
     return failure();
-  func->setAttr("hk.emulator_lds_bytes", b.getI64IntegerAttr(*lds));
+  func->setAttr(mlir::hk::HKDialect::kEmulatorLdsBytesAttrName,
+                b.getI64IntegerAttr(*lds));
   for (BlockArgument attribution : kernel.getWorkgroupAttributions())
     replacements.push_back(attribution); // already without uses
 

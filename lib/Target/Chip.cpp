@@ -2,6 +2,7 @@
 
 #include "hk/Target/Chip.h"
 
+#include <algorithm>
 #include <iterator>
 
 namespace hk {
@@ -77,6 +78,13 @@ const MfmaInstr *selectMfma(const ChipInfo &chip, MfmaInput input, int m,
         (!best || mfma.kPerLane() > best->kPerLane()))
       best = &mfma;
   return best;
+}
+
+int64_t maxLdsBytes() {
+  int64_t most = 0;
+  for (const ChipInfo &chip : kChips)
+    most = std::max(most, chip.ldsBytes);
+  return most;
 }
 
 std::string supportedChipNames() {

@@ -66,6 +66,10 @@ const MfmaInstr *findMfma(const ChipInfo &chip, MfmaInput input, int m, int n,
 const MfmaInstr *selectMfma(const ChipInfo &chip, MfmaInput input, int m,
                             int kPerLane);
 
+/// The LDS of the supported chip that has the most: what a kernel may
+/// allocate before any chip is chosen.
+int64_t maxLdsBytes();
+
 /// "gfx942, gfx950": for messages.
 std::string supportedChipNames();
 

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Waits.h"
+#include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
@@ -370,7 +371,7 @@ struct HKComputeWaits : mlir::hk::impl::HKComputeWaitsBase<HKComputeWaits> {
     getOperation().walk([&](gpu::GPUFuncOp func) {
       if (failed || !func.isKernel())
         return;
-      auto waves = func->getAttrOfType<IntegerAttr>("hk.waves");
+      auto waves = func->getAttrOfType<IntegerAttr>(mlir::hk::HKDialect::kWavesAttrName);
       int64_t n = waves ? waves.getInt() : 1;
       WaitCounter counter(func, n);
       SmallVector<vector::FromElementsOp> markers;

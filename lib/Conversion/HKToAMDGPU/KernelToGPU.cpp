@@ -39,8 +39,8 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
                   rewriter.getUnitAttr());
     int32_t threads = static_cast<int32_t>(op.getWaves()) * 64;
     func.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
-    func->setAttr("hk.grid", op.getGridAttr());
-    func->setAttr("hk.waves", op.getWavesAttr());
+    func->setAttr(HKDialect::kGridAttrName, op.getGridAttr());
+    func->setAttr(HKDialect::kWavesAttrName, op.getWavesAttr());
 
     // The builder made an entry block; the kernel's body replaces it.
     rewriter.eraseBlock(&func.getBody().front());
@@ -100,7 +100,9 @@ struct NumBlocksLowering : OpConversionPattern<NumBlocksOp> {
     if (!kernel)
       kernel = op->getParentOfType<gpu::GPUFuncOp>();
     auto grid = kernel ? kernel->getAttrOfType<GridAttr>(
-                             isa<KernelOp>(kernel) ? "grid" : "hk.grid")
+                             isa<KernelOp>(kernel)
+                                 ? StringRef("grid")
+                                 : StringRef(HKDialect::kGridAttrName))
                        : GridAttr();
     if (!grid)
       return rewriter.notifyMatchFailure(op, "no enclosing kernel grid");

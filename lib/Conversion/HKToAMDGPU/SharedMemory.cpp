@@ -135,10 +135,11 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
         op, sharedTileMemRefType(type), flat, cst(rewriter, loc, 0), sizes,
         strides);
 
-    auto prev = func->getAttrOfType<IntegerAttr>("hk.lds_bytes");
+    auto prev = func->getAttrOfType<IntegerAttr>(HKDialect::kLdsBytesAttrName);
     int64_t bytes = (prev ? prev.getInt() : 0) + l.sizeInBytes();
     rewriter.modifyOpInPlace(func, [&] {
-      func->setAttr("hk.lds_bytes", rewriter.getI64IntegerAttr(bytes));
+      func->setAttr(HKDialect::kLdsBytesAttrName,
+                    rewriter.getI64IntegerAttr(bytes));
     });
     return success();
   }

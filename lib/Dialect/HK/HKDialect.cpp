@@ -16,6 +16,25 @@ void HKDialect::initialize() {
       >();
 }
 
+LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attribute) {
+  StringRef name = attribute.getName().strref();
+  Attribute value = attribute.getValue();
+  auto expect = [&](bool ok, StringRef what) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitOpError("attribute '")
+           << name << "' must be " << what << ", got " << value;
+  };
+  if (name == kGridAttrName)
+    return expect(isa<GridAttr>(value), "an #hk.grid");
+  if (name == kWavesAttrName || name == kLdsBytesAttrName ||
+      name == kEmulatorLdsBytesAttrName)
+    return expect(isa<IntegerAttr>(value), "an integer");
+  // Other hk.* attributes are private to the pass that writes them.
+  return success();
+}
+
 bool mlir::hk::isRegTile(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
   return t && isa_and_nonnull<RegTileLayoutAttr>(t.getEncoding());

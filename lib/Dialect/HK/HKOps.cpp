@@ -1,6 +1,7 @@
 //===- HKOps.cpp - hk operations ------------------------------------------===//
 
 #include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Target/Chip.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
@@ -105,7 +106,7 @@ static LogicalResult verifyRegisterShared(Operation *op, Type reg,
 //===----------------------------------------------------------------------===//
 
 /// Argument attribute holding the argument's name in the source.
-static constexpr llvm::StringLiteral kArgNameAttr = "hk.name";
+static constexpr llvm::StringLiteral kArgNameAttr = HKDialect::kArgNameAttrName;
 
 /// Whether `name` is one the printer makes up (`arg0`, `arg1`, ...), which is
 /// not worth keeping.
@@ -273,10 +274,10 @@ LogicalResult KernelOp::verifyRegions() {
   if (failed(verifyConstantDimIndices(getBody())))
     return failure();
   int64_t bytes = getSharedMemoryBytes();
-  if (bytes > HKDialect::kMaxLdsBytes)
+  if (bytes > ::hk::maxLdsBytes())
     return emitOpError("allocates ")
            << bytes << " bytes of LDS, more than the "
-           << HKDialect::kMaxLdsBytes << " bytes of the largest chip";
+           << ::hk::maxLdsBytes() << " bytes of the largest chip";
   return success();
 }
 

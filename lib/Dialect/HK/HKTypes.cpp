@@ -1,6 +1,7 @@
 //===- HKTypes.cpp - hk types ---------------------------------------------===//
 
 #include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Target/Chip.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -97,15 +98,15 @@ SharedTileType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " bytes; a wave moves one subtile at 4, 8 or 16 "
                           "bytes per lane (256, 512 or 1024 bytes)";
   // Each extent is at most the LDS size, so the product cannot overflow.
-  if (shape[0] > HKDialect::kMaxLdsBytes || shape[1] > HKDialect::kMaxLdsBytes)
+  if (shape[0] > ::hk::maxLdsBytes() || shape[1] > ::hk::maxLdsBytes())
     return emitError() << "shared tile " << shape[0] << "x" << shape[1]
-                       << " needs more than the " << HKDialect::kMaxLdsBytes
+                       << " needs more than the " << ::hk::maxLdsBytes()
                        << " bytes of LDS of the largest chip";
   int64_t bytes = shape[0] * shape[1] * bits / 8;
-  if (bytes > HKDialect::kMaxLdsBytes)
+  if (bytes > ::hk::maxLdsBytes())
     return emitError() << "shared tile needs " << bytes
                        << " bytes of LDS, more than the "
-                       << HKDialect::kMaxLdsBytes
+                       << ::hk::maxLdsBytes()
                        << " bytes of the largest chip";
   return success();
 }

@@ -158,7 +158,7 @@ std::optional<std::string> KernelEmitter::valueName(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (arg.getOwner() == &kernel.getBody().front())
       if (auto attr = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                          "hk.name"))
+                                                          HKDialect::kArgNameAttrName))
         name = attr.getValue();
     if (!name)
       name = locName(arg.getLoc());

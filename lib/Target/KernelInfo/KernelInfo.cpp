@@ -31,7 +31,7 @@ static std::optional<hkrt_dtype> dtypeOf(Type t) {
 }
 
 static std::string argName(KernelOp kernel, unsigned i) {
-  if (auto name = kernel.getArgAttrOfType<StringAttr>(i, "hk.name"))
+  if (auto name = kernel.getArgAttrOfType<StringAttr>(i, HKDialect::kArgNameAttrName))
     return name.str();
   if (!kernel.getBody().empty())
     if (auto loc = dyn_cast<NameLoc>(kernel.getArgument(i).getLoc()))
@@ -171,14 +171,14 @@ FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(KernelOp kernel) {
 }
 
 FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(gpu::GPUFuncOp kernel) {
-  auto waves = kernel->getAttrOfType<IntegerAttr>("hk.waves");
-  auto grid = kernel->getAttrOfType<GridAttr>("hk.grid");
+  auto waves = kernel->getAttrOfType<IntegerAttr>(HKDialect::kWavesAttrName);
+  auto grid = kernel->getAttrOfType<GridAttr>(HKDialect::kGridAttrName);
   if (!waves || !grid)
     return kernel.emitError()
            << "kernel has no hk.waves and hk.grid attributes (which "
               "convert-hk-to-amdgpu sets); the runtime could not launch it";
   int64_t lds = 0;
-  if (auto attr = kernel->getAttrOfType<IntegerAttr>("hk.lds_bytes"))
+  if (auto attr = kernel->getAttrOfType<IntegerAttr>(HKDialect::kLdsBytesAttrName))
     lds = attr.getInt();
   auto name = [](unsigned i) { return "arg" + std::to_string(i); };
   return buildKernelInfo({kernel, kernel.getName().str(), waves.getInt(), lds,

@@ -1120,3 +1120,19 @@ hk.kernel @dim_2_20(%A: memref<?x?xf32>) attributes {waves = 1 : i32, grid = #hk
   %d = memref.dim %A, %c : memref<?x?xf32>
   hk.return
 }
+
+// -----
+
+// The attributes hk stages put on other ops are declared by the dialect,
+// which checks their types wherever they appear.
+// expected-error @+1 {{'func.func' op attribute 'hk.waves' must be an integer, got "eight"}}
+func.func @waves() attributes {hk.waves = "eight"} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op attribute 'hk.grid' must be an #hk.grid, got 3 : i64}}
+func.func @grid() attributes {hk.grid = 3} {
+  return
+}
