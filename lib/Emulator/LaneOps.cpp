@@ -6,6 +6,8 @@
 
 #include "Rewrites.h"
 
+#include "hk/Runtime/Emulator.h"
+
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -84,13 +86,14 @@ std::optional<int64_t> mfmaTypeCode(Type t) {
   if (auto vector = dyn_cast<VectorType>(t))
     t = vector.getElementType();
   if (t.isBF16())
-    return 0; // HKEMU_BF16
+    return HKEMU_BF16;
   if (t.isF16())
-    return 1; // HKEMU_F16
+    return HKEMU_F16;
+  // The 8-bit floats are in the chip's format.
   if (isa<Float8E4M3FNUZType, Float8E4M3FNType>(t))
-    return 2; // HKEMU_FP8, in the chip's format
+    return HKEMU_FP8;
   if (isa<Float8E5M2FNUZType, Float8E5M2Type>(t))
-    return 3; // HKEMU_BF8
+    return HKEMU_BF8;
   return std::nullopt;
 }
 

@@ -11,6 +11,7 @@
 #include "Rewrites.h"
 
 #include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Runtime/Emulator.h"
 
 #include "hk/Transforms/Passes.h"
 
@@ -41,11 +42,12 @@ LogicalResult mlir::hk::emulator::noEmulation(Operation *op,
 
 namespace {
 
-// Byte offsets of the fields of hkemu_memref (Emulator.h).
-constexpr int64_t kMemrefBase = 0;
-constexpr int64_t kMemrefSizes = 24;
-constexpr int64_t kMaxRank = 8; // HKRT_MAX_RANK
-constexpr int64_t kMemrefStrides = kMemrefSizes + 8 * kMaxRank;
+// Byte offsets of the fields of hkemu_memref: the host that compiles the
+// lane code has the ABI of the host that runs it (the same triple).
+constexpr int64_t kMemrefBase = offsetof(hkemu_memref, base);
+constexpr int64_t kMemrefSizes = offsetof(hkemu_memref, sizes);
+constexpr int64_t kMaxRank = HKRT_MAX_RANK;
+constexpr int64_t kMemrefStrides = offsetof(hkemu_memref, strides);
 
 /// The LLVM struct of a memref descriptor of rank `rank`.
 Type descriptorType(MLIRContext *ctx, int64_t rank) {
