@@ -13,6 +13,8 @@
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Runtime/Emulator.h"
 
+#include <cstddef>
+
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"

@@ -392,4 +392,5 @@ void mlir::hk::populateAsyncCopyPatterns(TypeConverter &converter,
   patterns.add<LoadAsyncLowering, SharedToGlobalLowering>(
       converter, patterns.getContext(), state);
   patterns.add<WaitLowering>(converter, patterns.getContext());
+  state.support.add<LoadAsyncOp, WaitOp, StoreOp>();
 }

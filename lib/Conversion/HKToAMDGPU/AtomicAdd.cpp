@@ -111,4 +111,5 @@ void mlir::hk::populateAtomicAddPatterns(TypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          LoweringState &state) {
   patterns.add<AtomicAddLowering>(converter, patterns.getContext(), state);
+  state.support.add<AtomicAddOp>();
 }

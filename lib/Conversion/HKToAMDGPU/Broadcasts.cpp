@@ -74,8 +74,10 @@ struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
 } // namespace
 
 void mlir::hk::populateBroadcastPatterns(TypeConverter &converter,
-                                         RewritePatternSet &patterns) {
+                                         RewritePatternSet &patterns,
+                                         LoweringState &state) {
   patterns.add<BroadcastLowering<RowBroadcastOp>,
                BroadcastLowering<ColBroadcastOp>>(converter,
                                                   patterns.getContext());
+  state.support.add<RowBroadcastOp, ColBroadcastOp>();
 }

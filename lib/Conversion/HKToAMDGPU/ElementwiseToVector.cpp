@@ -87,12 +87,31 @@ struct TensorSplatLowering : OpConversionPattern<tensor::SplatOp> {
 
 } // namespace
 
+/// Elementwise ops, splat constants and tensor.splat on register tiles (or
+/// nullopt for ops this file does not lower).
+static std::optional<std::string> registerTileReason(Operation *op) {
+  auto isRegister = [](Type t) { return isRegTile(t) || isRegVec(t); };
+  bool touches = llvm::any_of(op->getOperandTypes(), isRegister) ||
+                 llvm::any_of(op->getResultTypes(), isRegister);
+  if (!touches)
+    return std::nullopt;
+  if (auto cst = dyn_cast<arith::ConstantOp>(op))
+    return isa<SplatElementsAttr>(cst.getValue())
+               ? ""
+               : "non-splat register tile constants are not supported yet";
+  if (OpTrait::hasElementwiseMappableTraits(op) || isa<tensor::SplatOp>(op))
+    return std::string();
+  return std::nullopt;
+}
+
 void mlir::hk::populateElementwisePatterns(TypeConverter &converter,
-                                           RewritePatternSet &patterns) {
+                                           RewritePatternSet &patterns,
+                                           LoweringState &state) {
   patterns.add<ElementwiseLowering>(converter, patterns.getContext());
   // Above the generic pattern: constants are not elementwise-mappable, but
   // say so explicitly rather than rely on that.
   patterns.add<SplatConstantLowering>(converter, patterns.getContext(),
                                       /*benefit=*/2);
   patterns.add<TensorSplatLowering>(converter, patterns.getContext());
+  state.support.addForeign(registerTileReason);
 }

@@ -383,4 +383,5 @@ void mlir::hk::populateGlobalAccessPatterns(TypeConverter &converter,
                                             LoweringState &state) {
   patterns.add<GlobalLoadLowering, GlobalStoreLowering>(
       converter, patterns.getContext(), state);
+  state.support.add<LoadOp, StoreOp>();
 }

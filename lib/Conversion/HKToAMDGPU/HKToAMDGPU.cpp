@@ -44,44 +44,27 @@ void mlir::hk::populateHKToAMDGPUTypeConversions(TypeConverter &converter) {
 
 static bool isRegister(Type t) { return isRegTile(t) || isRegVec(t); }
 
-/// Ops of other dialects that may carry register tiles: elementwise math,
-/// splat constants, and the structured control flow that moves them around.
-static std::string unsupportedOnRegisters(Operation *op) {
+std::string LoweringSupport::reason(Operation *op,
+                                    const ::hk::ChipInfo &chip) const {
+  if (isa<HKDialect>(op->getDialect())) {
+    auto it = checks.find(op->getName().getTypeID());
+    if (it == checks.end())
+      return "is not supported yet";
+    for (const Check &check : it->second)
+      if (std::string why = check ? check(op, chip) : ""; !why.empty())
+        return why;
+    return "";
+  }
+  bool handled = false;
+  for (const ForeignCheck &check : foreign) {
+    std::optional<std::string> why = check(op);
+    if (why && !why->empty())
+      return *why;
+    handled |= why.has_value();
+  }
   bool touches = llvm::any_of(op->getOperandTypes(), isRegister) ||
                  llvm::any_of(op->getResultTypes(), isRegister);
-  if (!touches || OpTrait::hasElementwiseMappableTraits(op) ||
-      isa<scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp, scf::ConditionOp,
-          tensor::SplatOp>(op))
-    return "";
-  if (auto cst = dyn_cast<arith::ConstantOp>(op))
-    return isa<SplatElementsAttr>(cst.getValue())
-               ? ""
-               : "non-splat register tile constants are not supported yet";
-  return "is not supported on register tiles yet";
-}
-
-std::string mlir::hk::unsupportedReason(Operation *op,
-                                        const ::hk::ChipInfo &chip) {
-  if (!isa<HKDialect>(op->getDialect())) {
-    std::string why = unsupportedMathReason(op);
-    return why.empty() ? unsupportedOnRegisters(op) : why;
-  }
-  if (isa<KernelOp, ReturnOp, BlockIdOp, NumBlocksOp, WaveIdOp, BarrierOp,
-          SetPrioOp, SchedBarrierOp, SchedGroupOp>(op))
-    return "";
-  if (isa<RowReduceOp, ColReduceOp, RowBroadcastOp, ColBroadcastOp, TrilOp,
-          TriuOp, BoundsMaskOp, TransposeOp, AtomicAddOp>(op))
-    return "";
-  if (isa<SwapLayoutOp>(op))
-    return unsupportedSwapLayoutReason(op);
-  if (isa<AllocSharedOp, SubtileOp, LoadAsyncOp, WaitOp, LoadOp, StoreOp>(op))
-    return unsupportedSharedMemoryReason(op, chip);
-  if (isa<MmaOp>(op))
-    return unsupportedMmaReason(op, chip);
-  if (isa<XcdRemapOp, GroupRemapOp>(op))
-    return "is expanded by hk-expand-remaps, which must run first (as in the "
-           "hk-tile-to-lane pipeline)";
-  return "is not supported yet";
+  return handled || !touches ? "" : "is not supported on register tiles yet";
 }
 
 namespace {
@@ -98,28 +81,43 @@ struct ConvertHKToAMDGPU
           << chip << "'; supported: " << ::hk::supportedChipNames();
       return signalPassFailure();
     }
-    if (failed(checkSupported(*info)))
-      return signalPassFailure();
-
     MLIRContext *ctx = &getContext();
     TypeConverter converter;
     populateHKToAMDGPUTypeConversions(converter);
     LoweringState state(*info);
     RewritePatternSet patterns(ctx);
+    ConversionTarget target(*ctx);
     populateKernelToGPUPatterns(converter, patterns, state);
     populateGlobalAccessPatterns(converter, patterns, state);
     populateMmaToMFMAPatterns(converter, patterns, state);
-    populateElementwisePatterns(converter, patterns);
-    populateSyncToROCDLPatterns(converter, patterns);
+    populateElementwisePatterns(converter, patterns, state);
+    populateSyncToROCDLPatterns(converter, patterns, state);
     populateReductionPatterns(converter, patterns, state);
-    populateBroadcastPatterns(converter, patterns);
-    populateMaskPatterns(converter, patterns);
-    populateLayoutChangePatterns(converter, patterns);
+    populateBroadcastPatterns(converter, patterns, state);
+    populateMaskPatterns(converter, patterns, state);
+    populateLayoutChangePatterns(converter, patterns, state);
     populateAtomicAddPatterns(converter, patterns, state);
     populateSharedMemoryPatterns(converter, patterns, state);
     populateAsyncCopyPatterns(converter, patterns, state);
+    populateMathToROCDLPatterns(converter, patterns, target, state);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    state.support.addForeign([](Operation *op) -> std::optional<std::string> {
+      if (isa<scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp,
+              scf::ConditionOp>(op))
+        return std::string();
+      return std::nullopt;
+    });
+    // The grid remaps are index arithmetic whose formulas hk-expand-remaps
+    // owns; it runs first in the hk-tile-to-lane pipeline.
+    state.support.add<XcdRemapOp, GroupRemapOp>(
+        [](Operation *, const ::hk::ChipInfo &) -> std::string {
+          return "is expanded by hk-expand-remaps, which must run first (as "
+                 "in the hk-tile-to-lane pipeline)";
+        });
+    if (failed(checkSupported(state)))
+      return signalPassFailure();
 
-    ConversionTarget target(*ctx);
     target.addIllegalDialect<HKDialect>();
     target.addLegalDialect<amdgpu::AMDGPUDialect, gpu::GPUDialect,
                            memref::MemRefDialect, ROCDL::ROCDLDialect,
@@ -128,25 +126,23 @@ struct ConvertHKToAMDGPU
         [&](Operation *op) { return converter.isLegal(op); });
     target.addDynamicallyLegalOp<tensor::SplatOp>(
         [&](Operation *op) { return converter.isLegal(op); });
-    populateMathToROCDLPatterns(converter, patterns, target);
-    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
-                                                         target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(ctx));
   }
 
-  /// Names every op that cannot be lowered for `info`, so that the pass
-  /// never stops on a bare "failed to legalize".
-  LogicalResult checkSupported(const ::hk::ChipInfo &info) {
+  /// Names every op that cannot be lowered for the chip, before anything is
+  /// rewritten, so that the pass never stops on a bare "failed to legalize".
+  LogicalResult checkSupported(const LoweringState &state) {
     bool ok = true;
     getOperation().walk([&](Operation *op) {
-      std::string why = unsupportedReason(op, info);
+      std::string why = state.support.reason(op, state.chip);
       if (why.empty())
         return;
       op->emitError("convert-hk-to-amdgpu: '")
-          << op->getName() << "' " << why << " (chip " << info.name << ")";
+          << op->getName() << "' " << why << " (chip " << state.chip.name
+          << ")";
       ok = false;
     });
     return success(ok);

@@ -169,4 +169,5 @@ void mlir::hk::populateKernelToGPUPatterns(TypeConverter &converter,
   patterns.add<KernelLowering, ReturnLowering, BlockIdLowering,
                NumBlocksLowering, WaveIdLowering>(converter,
                                                   patterns.getContext());
+  state.support.add<KernelOp, ReturnOp, BlockIdOp, NumBlocksOp, WaveIdOp>();
 }

@@ -87,7 +87,8 @@ static std::optional<SmallVector<Route>> routesOf(const TileLayout &src,
   return routes;
 }
 
-std::string mlir::hk::unsupportedSwapLayoutReason(Operation *op) {
+/// Why this hk.swap_layout cannot be lowered, or "".
+static std::string swapLayoutReason(Operation *op) {
   auto swap = cast<SwapLayoutOp>(op);
   auto srcType = cast<RankedTensorType>(swap.getSource().getType());
   auto dstType = cast<RankedTensorType>(swap.getType());
@@ -195,7 +196,11 @@ struct SwapLayoutLowering : OpConversionPattern<SwapLayoutOp> {
 } // namespace
 
 void mlir::hk::populateLayoutChangePatterns(TypeConverter &converter,
-                                            RewritePatternSet &patterns) {
+                                            RewritePatternSet &patterns,
+                                            LoweringState &state) {
   patterns.add<TransposeLowering, SwapLayoutLowering>(converter,
                                                       patterns.getContext());
+  state.support.add<TransposeOp>();
+  state.support.add<SwapLayoutOp>(
+      [](Operation *op, const ::hk::ChipInfo &) { return swapLayoutReason(op); });
 }

@@ -130,8 +130,10 @@ struct BoundsMaskLowering : OpConversionPattern<BoundsMaskOp> {
 } // namespace
 
 void mlir::hk::populateMaskPatterns(TypeConverter &converter,
-                                    RewritePatternSet &patterns) {
+                                    RewritePatternSet &patterns,
+                                    LoweringState &state) {
   patterns.add<TriangleLowering<TrilOp, arith::CmpIPredicate::sle>,
                TriangleLowering<TriuOp, arith::CmpIPredicate::sge>,
                BoundsMaskLowering>(converter, patterns.getContext());
+  state.support.add<TrilOp, TriuOp, BoundsMaskOp>();
 }

@@ -30,9 +30,12 @@ static bool hasDeviceInstruction(Type t) {
   return elt.isF32() || elt.isF16() || elt.isBF16();
 }
 
-std::string mlir::hk::unsupportedMathReason(Operation *op) {
+/// For math ops (on tiles or scalars): why one would become a ROCm device
+/// library call, or "" if the lowering and the backend handle it; nullopt
+/// for ops of other dialects.
+static std::optional<std::string> mathReason(Operation *op) {
   if (!isa<math::MathDialect>(op->getDialect()))
-    return "";
+    return std::nullopt;
   if (isa<math::Exp2Op, math::Log2Op, math::RsqrtOp>(op)) {
     Type t = op->getResult(0).getType();
     if (hasDeviceInstruction(t))
@@ -113,11 +116,13 @@ struct RsqrtLowering : OpConversionPattern<math::RsqrtOp> {
 
 void mlir::hk::populateMathToROCDLPatterns(TypeConverter &converter,
                                            RewritePatternSet &patterns,
-                                           ConversionTarget &target) {
+                                           ConversionTarget &target,
+                                           LoweringState &state) {
   // Above the generic elementwise pattern, which would keep them as math.
   patterns.add<UnaryToROCDL<math::Exp2Op, ROCDL::ROCDLExp2>,
                UnaryToROCDL<math::Log2Op, ROCDL::ROCDLLog>, RsqrtLowering>(
       converter, patterns.getContext(), /*benefit=*/2);
   // On scalars too: any left would become ocml calls downstream.
   target.addIllegalOp<math::Exp2Op, math::Log2Op, math::RsqrtOp>();
+  state.support.addForeign(mathReason);
 }

@@ -95,8 +95,8 @@ static FailureOr<::hk::MfmaInstr> chooseMfma(const ::hk::ChipInfo &chip,
   return failure();
 }
 
-std::string mlir::hk::unsupportedMmaReason(Operation *op,
-                                           const ::hk::ChipInfo &chip) {
+/// Why this hk.mma cannot be lowered on `chip`, or "".
+static std::string mmaReason(Operation *op, const ::hk::ChipInfo &chip) {
   auto mma = cast<MmaOp>(op);
   MmaTiling t = tilingOf(mma);
   Type elt = cast<RankedTensorType>(mma.getA().getType()).getElementType();
@@ -203,4 +203,5 @@ void mlir::hk::populateMmaToMFMAPatterns(TypeConverter &converter,
                                          RewritePatternSet &patterns,
                                          LoweringState &state) {
   patterns.add<MmaLowering>(converter, patterns.getContext(), state);
+  state.support.add<MmaOp>(mmaReason);
 }

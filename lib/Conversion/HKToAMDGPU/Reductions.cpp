@@ -148,4 +148,5 @@ void mlir::hk::populateReductionPatterns(TypeConverter &converter,
                                          LoweringState &state) {
   patterns.add<ReduceLowering<RowReduceOp>, ReduceLowering<ColReduceOp>>(
       converter, patterns.getContext(), state);
+  state.support.add<RowReduceOp, ColReduceOp>();
 }

@@ -278,25 +278,25 @@ struct SharedStoreLowering : OpConversionPattern<StoreOp> {
 
 } // namespace
 
-std::string
-mlir::hk::unsupportedSharedMemoryReason(Operation *op,
-                                        const ::hk::ChipInfo &chip) {
-  if (isa<AllocSharedOp>(op)) {
-    auto kernel = op->getParentOfType<KernelOp>();
-    int64_t bytes = kernel ? kernel.getSharedMemoryBytes() : 0;
-    if (bytes > chip.ldsBytes)
-      return "needs more LDS than the chip has: the kernel allocates " +
-             std::to_string(bytes) + " bytes, the chip " +
-             std::to_string(chip.ldsBytes);
-    return "";
-  }
-  auto regTileOf = [](Operation *op) -> Type {
-    if (auto load = dyn_cast<LoadOp>(op))
-      return load.getType();
-    return cast<StoreOp>(op).getValue().getType();
-  };
-  if (isa<LoadOp, StoreOp>(op) && isRegTile(regTileOf(op)) &&
-      !laneMapOf(getTileLayout(cast<RankedTensorType>(regTileOf(op)))))
+/// Why this hk.alloc_shared cannot be lowered on `chip`, or "".
+static std::string allocSharedReason(Operation *op,
+                                     const ::hk::ChipInfo &chip) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  int64_t bytes = kernel ? kernel.getSharedMemoryBytes() : 0;
+  if (bytes > chip.ldsBytes)
+    return "needs more LDS than the chip has: the kernel allocates " +
+           std::to_string(bytes) + " bytes, the chip " +
+           std::to_string(chip.ldsBytes);
+  return "";
+}
+
+/// Why this hk.load or hk.store of a register tile cannot be lowered, or "".
+static std::string registerAccessReason(Operation *op,
+                                        const ::hk::ChipInfo &) {
+  Type tile = isa<LoadOp>(op) ? cast<LoadOp>(op).getType()
+                              : cast<StoreOp>(op).getValue().getType();
+  if (isRegTile(tile) &&
+      !laneMapOf(getTileLayout(cast<RankedTensorType>(tile))))
     return "with a register layout that is not affine in the lane id";
   return "";
 }
@@ -306,4 +306,7 @@ void mlir::hk::populateSharedMemoryPatterns(TypeConverter &converter,
                                             LoweringState &state) {
   patterns.add<AllocSharedLowering, SubtileLowering, SharedLoadLowering,
                SharedStoreLowering>(converter, patterns.getContext());
+  state.support.add<AllocSharedOp>(allocSharedReason);
+  state.support.add<SubtileOp>();
+  state.support.add<LoadOp, StoreOp>(registerAccessReason);
 }

@@ -67,7 +67,9 @@ struct SchedGroupLowering : OpConversionPattern<SchedGroupOp> {
 } // namespace
 
 void mlir::hk::populateSyncToROCDLPatterns(TypeConverter &converter,
-                                           RewritePatternSet &patterns) {
+                                           RewritePatternSet &patterns,
+                                           LoweringState &state) {
   patterns.add<BarrierLowering, SetPrioLowering, SchedBarrierLowering,
                SchedGroupLowering>(converter, patterns.getContext());
+  state.support.add<BarrierOp, SetPrioOp, SchedBarrierOp, SchedGroupOp>();
 }

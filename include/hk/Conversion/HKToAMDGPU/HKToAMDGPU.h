@@ -15,6 +15,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <functional>
+#include <optional>
 #include <string>
 
 namespace mlir::hk {
@@ -28,9 +30,41 @@ struct GlobalBuffer {
   Value extent;
 };
 
+/// What the patterns lower, declared by each family's populate function next
+/// to its patterns: the ops it lowers and, for those it lowers only in some
+/// cases, a check that says why it cannot lower a given one. The pass asks
+/// it before rewriting anything, so that every op it cannot lower is named.
+class LoweringSupport {
+public:
+  /// Why `op` cannot be lowered on `chip`, or "" if it can.
+  using Check =
+      std::function<std::string(Operation *op, const ::hk::ChipInfo &chip)>;
+
+  /// The hk ops `OpTys` are lowered, subject to `check` if given.
+  template <typename... OpTys> void add(Check check = nullptr) {
+    (checks[TypeID::get<OpTys>()].push_back(check), ...);
+  }
+  /// For ops of other dialects: nullopt if the family does not handle `op`,
+  /// else why it cannot ("" if it can).
+  using ForeignCheck = std::function<std::optional<std::string>(Operation *)>;
+  /// Ops of other dialects a family handles: on register tiles, or ones the
+  /// lowering would turn into something the chip cannot run.
+  void addForeign(ForeignCheck check) { foreign.push_back(std::move(check)); }
+
+  /// "" if `op` can be lowered on `chip`, else why not. An hk op no family
+  /// declared, or an op of another dialect on register tiles that none
+  /// handles, cannot.
+  std::string reason(Operation *op, const ::hk::ChipInfo &chip) const;
+
+private:
+  llvm::DenseMap<TypeID, SmallVector<Check>> checks;
+  SmallVector<ForeignCheck> foreign;
+};
+
 /// State shared by the patterns of one run of the pass.
 struct LoweringState {
   const ::hk::ChipInfo &chip;
+  LoweringSupport support;
   /// Buffers made at kernel entry, keyed by the memref they view.
   llvm::DenseMap<Value, GlobalBuffer> buffers;
 
@@ -58,23 +92,28 @@ void populateMmaToMFMAPatterns(TypeConverter &converter,
                                LoweringState &state);
 /// arith/math on tiles, splat constants.
 void populateElementwisePatterns(TypeConverter &converter,
-                                 RewritePatternSet &patterns);
+                                 RewritePatternSet &patterns,
+                                 LoweringState &state);
 /// Barriers, priorities and scheduler hints.
 void populateSyncToROCDLPatterns(TypeConverter &converter,
-                                 RewritePatternSet &patterns);
+                                 RewritePatternSet &patterns,
+                                 LoweringState &state);
 /// hk.row_reduce, hk.col_reduce.
 void populateReductionPatterns(TypeConverter &converter,
                                RewritePatternSet &patterns,
                                LoweringState &state);
 /// hk.row_broadcast, hk.col_broadcast.
 void populateBroadcastPatterns(TypeConverter &converter,
-                               RewritePatternSet &patterns);
+                               RewritePatternSet &patterns,
+                               LoweringState &state);
 /// hk.tril, hk.triu, hk.bounds_mask.
 void populateMaskPatterns(TypeConverter &converter,
-                          RewritePatternSet &patterns);
+                          RewritePatternSet &patterns,
+                          LoweringState &state);
 /// hk.transpose, hk.swap_layout.
 void populateLayoutChangePatterns(TypeConverter &converter,
-                                  RewritePatternSet &patterns);
+                                  RewritePatternSet &patterns,
+                                  LoweringState &state);
 /// hk.atomic_add into global memory.
 void populateAtomicAddPatterns(TypeConverter &converter,
                                RewritePatternSet &patterns,
@@ -83,7 +122,8 @@ void populateAtomicAddPatterns(TypeConverter &converter,
 /// calls); makes them illegal in `target`.
 void populateMathToROCDLPatterns(TypeConverter &converter,
                                  RewritePatternSet &patterns,
-                                 ConversionTarget &target);
+                                 ConversionTarget &target,
+                                 LoweringState &state);
 
 /// !hk.st -> LDS memref (see SharedMemory.cpp), !hk.token -> i32.
 void populateSharedMemoryTypeConversions(TypeConverter &converter);
@@ -105,20 +145,6 @@ Value emitSwizzleElems(OpBuilder &b, Location loc,
 SmallVector<Value> emitSharedIndices(OpBuilder &b, Location loc,
                                      const ::hk::SharedLayout &layout,
                                      Value row, Value col);
-
-/// Why `op` (an hk op or an op on register tiles) cannot be lowered for
-/// `chip` yet, or an empty string if it can.
-std::string unsupportedReason(Operation *op, const ::hk::ChipInfo &chip);
-/// The part of unsupportedReason that concerns shared tiles and copies.
-std::string unsupportedSharedMemoryReason(Operation *op,
-                                          const ::hk::ChipInfo &chip);
-/// The part of unsupportedReason that concerns hk.mma.
-std::string unsupportedMmaReason(Operation *op, const ::hk::ChipInfo &chip);
-/// The part of unsupportedReason that concerns hk.swap_layout.
-std::string unsupportedSwapLayoutReason(Operation *op);
-/// The part of unsupportedReason that concerns math ops: those that would
-/// become ROCm device library calls.
-std::string unsupportedMathReason(Operation *op);
 
 } // namespace mlir::hk
 
