@@ -3,7 +3,7 @@
 #include "KernelMetadata.h"
 
 #include "hk/Dialect/HK/HKDialect.h"
-#include "hk/Runtime/KernelInfoExtraction.h"
+#include "hk/Target/KernelInfo/KernelInfoExtraction.h"
 #include "hk/Target/Host/HostObject.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

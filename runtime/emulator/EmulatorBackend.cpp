@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../core/Objects.h"
-#include "HostObject.h"
+#include "HostObjectLoader.h"
 
 #include "hk/Runtime/Error.h"
 #include "hk/Target/Chip.h"

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "hk/Dialect/HK/HKDialect.h"
-#include "hk/Runtime/KernelInfoExtraction.h"
+#include "hk/Target/KernelInfo/KernelInfoExtraction.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -4,7 +4,7 @@
 // artifact's kernels, launched through the C API like compiled ones.
 //===----------------------------------------------------------------------===//
 
-#include "Tolerances.h"
+#include "TestTolerances.h"
 
 #include "hk/Runtime/Artifact.h"
 #include "hk/Runtime/Emulator.h"

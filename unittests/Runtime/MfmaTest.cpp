@@ -11,7 +11,7 @@
 // (see Mfma.cpp).
 //===----------------------------------------------------------------------===//
 
-#include "Tolerances.h"
+#include "TestTolerances.h"
 
 #include "hk/Runtime/Emulator.h"
 #include "hk/Target/Chip.h"

@@ -1,6 +1,6 @@
 //===- CodeGen.cpp - AMDGPU assembly and objects from LLVM IR -------------===//
 
-#include "TargetMachine.h"
+#include "AMDGPUTargetMachine.h"
 #include "hk/Target/Common/TargetMachine.h"
 
 #include "mlir/IR/Diagnostics.h"

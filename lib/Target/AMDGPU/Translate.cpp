@@ -1,6 +1,6 @@
 //===- Translate.cpp - LLVM dialect gpu.modules to one LLVM module --------===//
 
-#include "TargetMachine.h"
+#include "AMDGPUTargetMachine.h"
 #include "hk/Target/Common/Optimize.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

@@ -5,8 +5,8 @@
 // library (HKKernelInfo) so that hkrt itself stays free of MLIR.
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_RUNTIME_KERNELINFOEXTRACTION_H
-#define HK_RUNTIME_KERNELINFOEXTRACTION_H
+#ifndef HK_TARGET_KERNELINFO_KERNELINFOEXTRACTION_H
+#define HK_TARGET_KERNELINFO_KERNELINFOEXTRACTION_H
 
 #include "hk/Runtime/KernelInfo.h"
 
@@ -32,4 +32,4 @@ FailureOr<::hk::rt::KernelInfo> extractKernelInfo(gpu::GPUFuncOp kernel);
 
 } // namespace mlir::hk
 
-#endif // HK_RUNTIME_KERNELINFOEXTRACTION_H
+#endif // HK_TARGET_KERNELINFO_KERNELINFOEXTRACTION_H

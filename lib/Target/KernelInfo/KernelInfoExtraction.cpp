@@ -1,7 +1,7 @@
-//===- KernelInfo.cpp - hk.kernel -> runtime kernel metadata --------------===//
+//===- KernelInfoExtraction.cpp - hk.kernel -> kernel metadata ------------===//
 
 #include "hk/Runtime/Error.h"
-#include "hk/Runtime/KernelInfoExtraction.h"
+#include "hk/Target/KernelInfo/KernelInfoExtraction.h"
 #include "hk/Dialect/HK/HKDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

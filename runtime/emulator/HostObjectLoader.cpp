@@ -1,4 +1,4 @@
-//===- HostObject.cpp - lane code from an artifact's host object ----------===//
+//===- HostObjectLoader.cpp - lane code from a host object ----------------===//
 //
 // dlopen needs a file: the object is written to a private temporary file
 // (mkstemp: mode 0600, a fresh name) that is unlinked as soon as it is
@@ -6,7 +6,7 @@
 // visible globally first in case the program opened it RTLD_LOCAL.
 //===----------------------------------------------------------------------===//
 
-#include "HostObject.h"
+#include "HostObjectLoader.h"
 
 #include "hk/Runtime/Error.h"
 

@@ -1,11 +1,11 @@
-//===- TargetMachine.h - the AMDGPU TargetMachine for a chip --------------===//
+//===- AMDGPUTargetMachine.h - the TargetMachine for a chip ---------------===//
 //
 // Private to the library: the translation (for its optimization pipeline)
 // and the code generator build the same TargetMachine.
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_LIB_TARGET_AMDGPU_TARGETMACHINE_H
-#define HK_LIB_TARGET_AMDGPU_TARGETMACHINE_H
+#ifndef HK_LIB_TARGET_AMDGPU_AMDGPUTARGETMACHINE_H
+#define HK_LIB_TARGET_AMDGPU_AMDGPUTARGETMACHINE_H
 
 #include "hk/Target/AMDGPU/Backend.h"
 
@@ -22,4 +22,4 @@ createTargetMachine(const TargetOptions &options, std::string &error);
 
 } // namespace hk::target
 
-#endif // HK_LIB_TARGET_AMDGPU_TARGETMACHINE_H
+#endif // HK_LIB_TARGET_AMDGPU_AMDGPUTARGETMACHINE_H

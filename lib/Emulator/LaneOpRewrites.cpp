@@ -1,4 +1,4 @@
-//===- LaneOps.cpp - ids, barriers, hints, MFMA and math instructions -----===//
+//===- LaneOpRewrites.cpp - ids, barriers, hints, MFMA, math --------------===//
 //
 // The workgroup is 64*W x 1 x 1 lanes (the lowering's known_block_size), so
 // thread_id.x = wave * 64 + lane and the other thread dimensions are 0.

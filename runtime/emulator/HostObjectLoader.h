@@ -1,12 +1,12 @@
-//===- HostObject.h - lane code from an artifact's host object (internal) -===//
+//===- HostObjectLoader.h - lane code from a host object ------------------===//
 //
 // hkc --emit=artifact stores, for each chip, the host shared object of that
 // chip's lane-level IR under the code object key "emulator-<chip>"; it
 // exports `<kernel>__lane` with the hkemu_lane_fn ABI. See docs/emulator.md.
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_RUNTIME_EMULATOR_HOSTOBJECT_H
-#define HK_RUNTIME_EMULATOR_HOSTOBJECT_H
+#ifndef HK_RUNTIME_EMULATOR_HOSTOBJECTLOADER_H
+#define HK_RUNTIME_EMULATOR_HOSTOBJECTLOADER_H
 
 #include "../core/Objects.h"
 
@@ -27,4 +27,4 @@ std::unique_ptr<EmulatorModule> loadEmulatorModule(const Artifact &artifact,
 
 } // namespace hk::rt
 
-#endif // HK_RUNTIME_EMULATOR_HOSTOBJECT_H
+#endif // HK_RUNTIME_EMULATOR_HOSTOBJECTLOADER_H

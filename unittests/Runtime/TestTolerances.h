@@ -1,4 +1,4 @@
-//===- Tolerances.h - how close the emulator must come to float64 ---------===//
+//===- TestTolerances.h - how close the emulator must come ----------------===//
 //
 // The one place for the numeric tolerances of the runtime tests, each with
 // its reason. Errors are measured against a float64 reference and scaled by
@@ -6,8 +6,8 @@
 // size of any intermediate sum.
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_UNITTESTS_RUNTIME_TOLERANCES_H
-#define HK_UNITTESTS_RUNTIME_TOLERANCES_H
+#ifndef HK_UNITTESTS_RUNTIME_TESTTOLERANCES_H
+#define HK_UNITTESTS_RUNTIME_TESTTOLERANCES_H
 
 namespace hk::test {
 
@@ -28,4 +28,4 @@ constexpr double kVectorAddAbsTol = 0.0;
 
 } // namespace hk::test
 
-#endif // HK_UNITTESTS_RUNTIME_TOLERANCES_H
+#endif // HK_UNITTESTS_RUNTIME_TESTTOLERANCES_H
