@@ -8,6 +8,8 @@
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Target/AMDGPU/Backend.h"
 #include "hk/Target/Host/HostObject.h"
+#include "hk/Conversion/HKToAMDGPU/Passes.h"
+#include "hk/Emulator/Passes.h"
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -54,7 +56,9 @@ void registerDialects(DialectRegistry &registry) {
 
 void registerPassesAndPipelines() {
   registerAllPasses();
-  mlir::hk::registerHKPasses();
+  mlir::hk::registerHKTransformsPasses();
+  mlir::hk::registerHKConversionPasses();
+  mlir::hk::registerHKEmulatorPasses();
   registerPipelines();
 }
 

@@ -1,6 +1,8 @@
 //===- Pipelines.cpp - the compiler's pass pipelines ----------------------===//
 
 #include "hk/Compiler/Pipelines.h"
+#include "hk/Conversion/HKToAMDGPU/Passes.h"
+#include "hk/Emulator/Passes.h"
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

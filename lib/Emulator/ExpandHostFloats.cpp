@@ -11,7 +11,7 @@
 // value, which by then is only moved, becomes i16.
 //===----------------------------------------------------------------------===//
 
-#include "hk/Transforms/Passes.h"
+#include "hk/Emulator/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -24,7 +24,7 @@
 
 namespace mlir::hk {
 #define GEN_PASS_DEF_HKEXPANDHOSTFLOATS
-#include "hk/Dialect/HK/Passes.h.inc"
+#include "hk/Emulator/Passes.h.inc"
 } // namespace mlir::hk
 
 using namespace mlir;

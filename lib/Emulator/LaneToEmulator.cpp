@@ -15,7 +15,7 @@
 
 #include <cstddef>
 
-#include "hk/Transforms/Passes.h"
+#include "hk/Emulator/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,7 +30,7 @@
 
 namespace mlir::hk {
 #define GEN_PASS_DEF_CONVERTLANETOEMULATOR
-#include "hk/Dialect/HK/Passes.h.inc"
+#include "hk/Emulator/Passes.h.inc"
 } // namespace mlir::hk
 
 using namespace mlir;

@@ -23,7 +23,7 @@
 
 namespace mlir::hk {
 #define GEN_PASS_DEF_HKSCHEDULE
-#include "hk/Dialect/HK/Passes.h.inc"
+#include "hk/Transforms/Passes.h.inc"
 } // namespace mlir::hk
 
 using namespace mlir;

@@ -1,4 +1,4 @@
-//===- Passes.h - hk passes -----------------------------------------------===//
+//===- Passes.h - hk transforms on tile IR --------------------------------===//
 
 #ifndef HK_TRANSFORMS_PASSES_H
 #define HK_TRANSFORMS_PASSES_H
@@ -11,10 +11,10 @@
 namespace mlir::hk {
 
 #define GEN_PASS_DECL
-#include "hk/Dialect/HK/Passes.h.inc"
+#include "hk/Transforms/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
-#include "hk/Dialect/HK/Passes.h.inc"
+#include "hk/Transforms/Passes.h.inc"
 
 } // namespace mlir::hk
 

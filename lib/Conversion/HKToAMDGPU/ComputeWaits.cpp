@@ -26,7 +26,7 @@
 
 #include "Waits.h"
 #include "hk/Dialect/HK/HKDialect.h"
-#include "hk/Transforms/Passes.h"
+#include "hk/Conversion/HKToAMDGPU/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -41,7 +41,7 @@
 
 namespace mlir::hk {
 #define GEN_PASS_DEF_HKCOMPUTEWAITS
-#include "hk/Dialect/HK/Passes.h.inc"
+#include "hk/Conversion/HKToAMDGPU/Passes.h.inc"
 } // namespace mlir::hk
 
 using namespace mlir;

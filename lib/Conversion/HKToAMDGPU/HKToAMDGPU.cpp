@@ -7,7 +7,7 @@
 
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 #include "hk/Dialect/HK/HKDialect.h"
-#include "hk/Transforms/Passes.h"
+#include "hk/Conversion/HKToAMDGPU/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,7 +22,7 @@
 
 namespace mlir::hk {
 #define GEN_PASS_DEF_CONVERTHKTOAMDGPU
-#include "hk/Dialect/HK/Passes.h.inc"
+#include "hk/Conversion/HKToAMDGPU/Passes.h.inc"
 } // namespace mlir::hk
 
 using namespace mlir;

@@ -1,0 +1,21 @@
+//===- Passes.h - hk tiles to lane-level IR -------------------------------===//
+
+#ifndef HK_CONVERSION_HKTOAMDGPU_PASSES_H
+#define HK_CONVERSION_HKTOAMDGPU_PASSES_H
+
+#include "hk/Target/Chip.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::hk {
+
+#define GEN_PASS_DECL
+#include "hk/Conversion/HKToAMDGPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "hk/Conversion/HKToAMDGPU/Passes.h.inc"
+
+} // namespace mlir::hk
+
+#endif // HK_CONVERSION_HKTOAMDGPU_PASSES_H

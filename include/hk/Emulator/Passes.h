@@ -1,0 +1,19 @@
+//===- Passes.h - lane-level IR as host code ------------------------------===//
+
+#ifndef HK_EMULATOR_PASSES_H
+#define HK_EMULATOR_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::hk {
+
+#define GEN_PASS_DECL
+#include "hk/Emulator/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "hk/Emulator/Passes.h.inc"
+
+} // namespace mlir::hk
+
+#endif // HK_EMULATOR_PASSES_H

@@ -1,0 +1,99 @@
+//===- Passes.td - hk transforms on tile IR ----------------*- tablegen -*-===//
+
+#ifndef HK_TRANSFORMS_PASSES_TD
+#define HK_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def HKCheckTarget : Pass<"hk-check-target", "::mlir::ModuleOp"> {
+  let summary = "checks that every kernel fits the limits of a chip";
+  let description = [{
+    Rejects, with an error naming the op, the chip and the reason, what the
+    chip cannot run: more LDS than the chip has (64 KiB on gfx942, 160 KiB on
+    gfx950), 8-bit float formats the chip's MFMAs do not take (FNUZ on
+    gfx942, OCP on gfx950), and 16x128 fp8 base tiles on gfx942.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"::hk::kDefaultChip",
+           "target chip: gfx942 or gfx950">
+  ];
+}
+
+def HKVerifyBarriers : Pass<"hk-verify-barriers", "::mlir::ModuleOp"> {
+  let summary = "proves that every wave of a workgroup executes as many barriers";
+  let description = [{
+    For every `hk.kernel`, evaluates each wave id in `[0, waves)` through the
+    kernel and counts the workgroup barriers (`hk.barrier`) it executes.
+    `scf.if` conditions and `scf.for` bounds computed from `hk.wave_id` and
+    constants are evaluated per wave; conditions and bounds that are the same
+    for every wave of a workgroup (block ids, kernel arguments, constants)
+    stay symbolic, and a loop multiplies the count of its body by its trip
+    count. The kernel is rejected when two waves would execute different
+    numbers of barriers (the error points at the unbalanced branch and
+    names the waves), and when a branch or loop that holds a barrier has a
+    condition or trip count that neither is uniform over the workgroup nor
+    can be computed from the wave id. See docs/schedules.md.
+  }];
+}
+
+def HKExpandRemaps : Pass<"hk-expand-remaps"> {
+  let summary = "expands hk.xcd_remap and hk.group_remap into arith ops";
+  let description = [{
+    Rewrites the grid remaps into `arith` ops on `index` values with
+    HipKittens' formulas (`chiplet_transform_chunked` and the WGM grouping of
+    its GEMM kernels). See docs/schedules.md.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def HKSchedule : Pass<"hk-schedule", "::mlir::ModuleOp"> {
+  let summary = "expands hk.ping_pong and hk.interleave into explicit barriers, priorities and scheduling hints";
+  let description = [{
+    Inlines every `hk.ping_pong` and `hk.interleave` region and its
+    `hk.cluster`s. In a ping-pong, every cluster ends with `hk.barrier`,
+    compute clusters run between `hk.set_prio 1` and `hk.set_prio 0`,
+    `hk.sched_barrier 0` fences keep clusters apart, and waves 4-7 execute
+    one extra barrier before the region and waves 0-3 one after it, so the
+    two groups of four waves run one cluster apart and every wave executes
+    as many barriers; an `hk.barrier` written inside the region is an
+    error. In an interleave, each compute cluster and the memory cluster
+    that follows it share one fenced scheduling region that ends with
+    `hk.sched_group` pairs asking the backend to alternate single MFMAs
+    with single memory instructions. A compute cluster with
+    `pair = mfma_exp` or `pair = mfma_valu` also gets `hk.sched_group` pairs
+    asking for its MFMAs to alternate with transcendental or VALU
+    instructions. See docs/schedules.md.
+
+    With `plain`, the regions are expanded without the schedule: every
+    ping-pong cluster still ends with `hk.barrier` (with all waves in step
+    that orders more than the staggered schedule does), but there is no
+    stagger, no priority, no fence and no `hk.sched_group`; this is the
+    baseline `hkc --no-schedule` compares against.
+  }];
+  let options = [
+    Option<"plain", "plain", "bool", /*default=*/"false",
+           "expand the regions without stagger, priorities, fences or hints">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def HKLowerVectorForLLVM : Pass<"hk-lower-vector-for-llvm"> {
+  let summary = "rewrites the vector ops the LLVM conversions have no pattern for";
+  let description = [{
+    Strided slices (insert/extract), n-D shape casts and broadcasts, and
+    `vector.step` become ops that `convert-gpu-to-rocdl` and
+    `convert-vector-to-llvm` lower (upstream's own rewrite patterns, which
+    `convert-vector-to-llvm` applies inside its run and
+    `convert-gpu-to-rocdl` does not). Part of the `hk-lane-to-rocdl` and
+    `hk-lane-to-host` pipelines.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+#endif // HK_TRANSFORMS_PASSES_TD
