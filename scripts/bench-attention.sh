@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Emulator time of attention forward (examples/attention_fwd.mlir) at
-# B=1, H=4 (H_kv=4), N=512, D=128, not causal, on one core (taskset -c 0 when
+# Emulator time of attention forward (kernels/attention_fwd/) at B=1, H=4
+# (H_kv=4), N=512, D=128, not causal, on one core (taskset -c 0 when
 # available), for both chips' lowerings, run and checked by hk-run. Prints
 # hk-run's summary (its time is the launch to completion) and the process's
 # wall, user and system time. Usage: bash scripts/bench-attention.sh (after a

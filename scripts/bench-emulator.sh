@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Emulator timings of library kernels on one core (taskset -c 0 when
-# available): the 512x512x512 bf16 GEMM of examples/gemm_bf16.mlir, for both
+# available): the 512x512x512 bf16 GEMM of kernels/gemm_bf16/, for both
 # chips' lowerings, run and checked by hk-run. Usage: bash
 # scripts/bench-emulator.sh (after a build; BUILD_DIR overrides build/).
 set -uo pipefail

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The main job: sets everything up (scripts/setup.sh), then takes every kernel
-# in examples/ through the compiler for gfx942 and gfx950 and prints one table.
-# For each example and chip: the dialect verifier, the chip's limits
+# of the library (each directory kernels/<name>/, docs/kernels.md) through the
+# compiler for gfx942 and gfx950 and prints one table. For each kernel and
+# chip: the dialect verifier on its tile program, the chip's limits
 # (hk-check-target), code generation with hkc (code object + resources), and
-# a run of the library kernel compiled from it (build/kernels/) by hk-run on
-# ragged shapes, on a HIP GPU of that chip if one is usable, else on the CPU
-# emulator, checked against a float64 reference: PASS/FAIL, max abs error,
-# time. Exit status 1 if any example fails to verify or any run fails.
+# a run of the library kernel (build/kernels/<name>.hkrt) by hk-run on its
+# test shape (hk-run --test-shape: sizes off the tile multiples), on a HIP GPU
+# of that chip if one is usable, else on the CPU emulator, checked against
+# its float64 reference: PASS/FAIL, max abs error, time. Exit status 1 if any
+# kernel fails to verify or any run fails.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,33 +20,13 @@ BIN="$BUILD_DIR/bin"
 OUT="$BUILD_DIR/examples"
 mkdir -p "$OUT"
 
-# Shapes of the runs: not multiples of the tiles, so the ragged edges count.
-run_shape() {
-  case "$1" in
-    gemm_bf16) echo 300,200,136 ;;
-    rotary) echo 2,3,100 ;;
-    layernorm | rmsnorm) echo 300 ;;
-    softmax) echo 300,200 ;;
-    *) echo "" ;; # the kernel's default shape
-  esac
-}
-
-# The hk-run kernel built from examples/NAME.mlir, if the library has one.
-run_kernel() {
-  "$BIN/hk-run" --list 2>/dev/null |
-    awk -v ex="examples/$1.mlir," '/^  [a-z]/ { k = $1 } $1 == ex { print k; exit }'
-}
-
-# One cell of the run column for example $1 on chip $2.
+# One cell of the run column for kernel $1 on chip $2. hk-run knows the
+# kernel by its directory's name and takes the test shape from its entry.
 run_cell() {
-  local kernel shape line args
+  local line
   [[ -x "$BIN/hk-run" ]] || { echo "hk-run not built"; return 0; }
-  kernel="$(run_kernel "$1")"
-  [[ -n $kernel ]] || { echo "no runner yet"; return 0; }
-  shape="$(run_shape "$1")"
-  args=("$kernel" --chip "$2" --backend auto)
-  [[ -n $shape ]] && args+=(--shape "$shape")
-  line="$("$BIN/hk-run" "${args[@]}" 2>>"$OUT/$1.$2.err" | tail -n 1)"
+  line="$("$BIN/hk-run" "$1" --test-shape --chip "$2" --backend auto \
+    2>>"$OUT/$1.$2.err" | tail -n 1)"
   if [[ $line =~ ^(PASS|FAIL)\ [^\ ]+\ [^\ ]+\ ([^\ ]+)\ (.*):\ max\ abs\ error\ ([^,]+),.*time\ ([^ ]+\ s) ]]; then
     echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[3]}, max err ${BASH_REMATCH[4]}, ${BASH_REMATCH[5]}"
     [[ ${BASH_REMATCH[1]} == PASS ]]
@@ -55,10 +37,13 @@ run_cell() {
 }
 
 failures=0
-printf "%-15s %-7s %-7s %-7s %-12s %s\n" example chip verify limits "code object" \
+printf "%-15s %-7s %-7s %-7s %-12s %s\n" kernel chip verify limits "code object" \
   "run (hk-run, float64 reference)"
-for src in "$ROOT"/examples/*.mlir; do
-  name="$(basename "$src" .mlir)"
+# Every directory of kernels/ is a kernel, in the byte order of the names (as
+# hk-run --list and CMake order them).
+for dir in $(cd "$ROOT/kernels" && LC_ALL=C ls -d -- */); do
+  name="${dir%/}"
+  src="$ROOT/kernels/$name/$name.mlir"
   for chip in "${CHIPS[@]}"; do
     verify=ok; limits=ok; codegen="-"
     if ! "$BIN/hk-opt" "$src" >/dev/null 2>"$OUT/$name.$chip.err"; then
@@ -85,6 +70,6 @@ for src in "$ROOT"/examples/*.mlir; do
   done
 done
 echo
-echo "runs: hk-run KERNEL --chip CHIP --shape ... (bash scripts/bench-emulator.sh for timings)"
+echo "runs: hk-run KERNEL --test-shape --chip CHIP, or --shape ... (bash scripts/bench-emulator.sh for timings)"
 echo "diagnostics: $OUT/*.err"
 exit $((failures > 0))

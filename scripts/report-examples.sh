@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Prints hkc's code-quality report (docs/report.md) for every kernel in
-# examples/ on gfx942 and gfx950, once as hkc compiles it (hk-schedule
-# expands hk.ping_pong and hk.interleave) and once with --no-schedule, then
-# one summary table (Markdown) of all of them.
+# Prints hkc's code-quality report (docs/report.md) for every kernel of the
+# library (each directory kernels/<name>/) on gfx942 and gfx950, once as hkc
+# compiles it (hk-schedule expands hk.ping_pong and hk.interleave) and once
+# with --no-schedule, then one summary table (Markdown) of all of them.
 #
 # --no-schedule inlines hk.ping_pong and hk.interleave without the
 # schedule's priorities, fences, sched_group hints and wave-group stagger (a
@@ -53,8 +53,10 @@ summarize() {
 
 ROWS="$WORK/rows"
 : > "$ROWS"
-for src in "$ROOT"/examples/*.mlir; do
-  name="$(basename "$src" .mlir)"
+# In the byte order of the names, as hk-run --list and CMake order them.
+for dir in $(cd "$ROOT/kernels" && LC_ALL=C ls -d -- */); do
+  name="${dir%/}"
+  src="$ROOT/kernels/$name/$name.mlir"
   for chip in "${CHIPS[@]}"; do
     for mode in "${MODES[@]}"; do
       flags=(--chip "$chip" --report -o "$WORK/$name")

@@ -17,7 +17,11 @@ config.substitutions.append(("%hk_obj_root", config.hk_obj_root))
 config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%pkg_config", config.pkg_config))
 config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
-config.substitutions.append(("%examples", os.path.join(config.hk_src_root, "examples")))
+# %kernels/NAME/NAME.mlir is a kernel's tile program; %{kernel_names} lists
+# the kernels the build found, in byte order (test/Kernels/lit.local.cfg
+# makes one test of each).
+config.substitutions.append(("%kernels", os.path.join(config.hk_src_root, "kernels")))
+config.substitutions.append(("%{kernel_names}", " ".join(config.hk_kernels)))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -10,8 +10,10 @@
 
 namespace hk::kernels {
 
-#define HK_KERNEL(id) const KernelEntry &id##Entry();
+namespace entries {
+#define HK_KERNEL(name) const KernelEntry &name();
 #include "Kernels.def"
+} // namespace entries
 
 float bf16ToFloat(uint16_t bits) {
   uint32_t w = uint32_t(bits) << 16;
@@ -95,15 +97,15 @@ const HostTensor &Problem::tensor(const std::string &name) const {
 
 const std::vector<const KernelEntry *> &kernelTable() {
   static const std::vector<const KernelEntry *> table = {
-#define HK_KERNEL(id) &id##Entry(),
+#define HK_KERNEL(name) &entries::name(),
 #include "Kernels.def"
   };
   return table;
 }
 
-const KernelEntry *findKernel(const std::string &nameOrSymbol) {
+const KernelEntry *findKernel(const std::string &name) {
   for (const KernelEntry *e : kernelTable())
-    if (nameOrSymbol == e->name || nameOrSymbol == e->symbol)
+    if (name == e->name || name == e->artifact || name == e->symbol)
       return e;
   return nullptr;
 }

@@ -1,6 +1,7 @@
 //===- ProblemSupport.h - building problems for the kernel table ----------===//
 //
-// Shared by the kernel files: shape checks, random bf16 inputs, tensors.
+// Shared by the kernels' Reference.cpp files: shape checks, random bf16
+// inputs, tensors.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_RUNTIME_KERNELS_PROBLEMSUPPORT_H
@@ -13,8 +14,12 @@
 
 namespace hk::kernels {
 
-#define HK_KERNEL(id) const KernelEntry &id##Entry();
+/// The table entry of every kernel: each Reference.cpp defines its own and
+/// passes it to the checks below.
+namespace entries {
+#define HK_KERNEL(name) const KernelEntry &name();
 #include "Kernels.def"
+} // namespace entries
 
 /// Throws unless the shape has entry.shapeNames's length and no negative
 /// size.

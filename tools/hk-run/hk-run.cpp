@@ -1,12 +1,13 @@
 //===- hk-run.cpp - run a library kernel and check it ---------------------===//
 //
-// hk-run KERNEL [--shape S] [--eps E] [--chip C] [--backend B] [--seed N]
+// hk-run KERNEL [--shape S | --test-shape] [--eps E] [--chip C] [--backend B]
+//        [--seed N]
 // hk-run --artifact FILE.hkrt --kernel NAME ...
 // hk-run --artifact FILE.hkrt --kernel NAME --launch-only --args A1,A2,...
 //
 // Draws seeded random inputs, launches the kernel through hkrt, compares every
-// output with the float64 reference within the kernel's tolerance
-// (runtime/kernels/Tolerances.h) and prints the errors, the tolerance and its
+// output with the float64 reference within the kernel's tolerance (both in
+// kernels/<name>/Reference.cpp) and prints the errors, the tolerance and its
 // reason, PASS or FAIL and the time. Exit status: 0 PASS, 1 FAIL or error.
 // --launch-only runs any kernel of an artifact, reference or not, with
 // arguments built from its metadata (LaunchOnly.cpp): a kernel fault the
@@ -38,17 +39,20 @@ const char *kUsage = R"(usage: hk-run KERNEL [options]
        hk-run --artifact FILE.hkrt --kernel NAME --launch-only --args A1,...
        hk-run --list
 
-Runs a kernel of the library (the examples compiled at build time into
-build/kernels/) on seeded random inputs, compares every output element with
-a float64 reference written from the example's math, and prints the max
-absolute and relative errors, the tolerance with its reason, PASS or FAIL
-and the time of the launch. Exit status 0 on PASS, 1 on FAIL or any error.
+Runs a kernel of the library (the directories of kernels/, compiled at build
+time into build/kernels/) on seeded random inputs, compares every output
+element with a float64 reference written from the kernel's math, and prints
+the max absolute and relative errors, the tolerance with its reason, PASS or
+FAIL and the time of the launch. Exit status 0 on PASS, 1 on FAIL or any
+error.
 
 Kernels:
 %s
 Options:
   --shape S1,S2,...      the kernel's sizes (see the list above); any
                          non-negative values, not only tile multiples
+  --test-shape           the kernel's test shape (see the list above): sizes
+                         off the tile multiples, as scripts/examples.sh runs
   --eps E                the epsilon of layernorm and rmsnorm (> 0)
   --chip gfx942|gfx950   the chip whose lowering the emulator runs
                          (default %s; with HIP, must match the GPU)
@@ -80,7 +84,8 @@ Options:
                          in order; a memref's sizes joined by x (256x128,
                          its rank's count; empty for rank 0), a scalar's
                          value (i1: 0 or 1)
-  --list                 print the kernels and exit
+  --list                 print the kernels and exit (KERNEL is the first
+                         word of an entry or the directory's name)
   --help                 this text
 
 The last line is a summary for scripts:
@@ -91,6 +96,7 @@ The last line is a summary for scripts:
 struct Options {
   std::string kernel, artifact, chip, backend = "auto", kernelDir;
   std::optional<std::vector<int64_t>> shape;
+  bool testShape = false;
   std::optional<double> eps;
   uint32_t seed = 1;
   double toleranceScale = 1.0;
@@ -99,21 +105,29 @@ struct Options {
   bool launchOnly = false;
 };
 
+std::string joinShape(const std::vector<int64_t> &shape) {
+  std::string s;
+  for (int64_t v : shape)
+    s += (s.empty() ? "" : ",") + std::to_string(v);
+  return s;
+}
+
+/// Three lines per kernel: name, shapes; summary; the tile program (its
+/// directory) and symbol. Scripts and tests read the directory from the
+/// third line.
 std::string kernelList() {
   std::string s;
   for (const KernelEntry *e : kernelTable()) {
     char line[512];
-    std::string shape;
-    for (int64_t v : e->defaultShape)
-      shape += (shape.empty() ? "" : ",") + std::to_string(v);
+    std::string eps =
+        e->hasEps ? ", --eps " + std::to_string(e->defaultEps) : "";
     std::snprintf(line, sizeof line,
-                  "  %-10s --shape %-7s (default %s%s)\n             %s\n"
-                  "             examples/%s.mlir, kernel %s\n",
-                  e->name, e->shapeNames, shape.c_str(),
-                  e->hasEps ? (", --eps " + std::to_string(e->defaultEps))
-                                  .c_str()
-                            : "",
-                  e->summary, e->artifact, e->symbol);
+                  "  %-10s --shape %-7s (default %s%s; test %s)\n"
+                  "             %s\n"
+                  "             kernels/%s/%s.mlir, kernel %s\n",
+                  e->name, e->shapeNames, joinShape(e->defaultShape).c_str(),
+                  eps.c_str(), joinShape(e->testShape).c_str(), e->summary,
+                  e->artifact, e->artifact, e->symbol);
     s += line;
   }
   return s;
@@ -192,6 +206,8 @@ Options parseArgs(int argc, char **argv) {
       o.list = true;
     } else if (a == "--shape") {
       o.shape = parseShape(value());
+    } else if (a == "--test-shape") {
+      o.testShape = true;
     } else if (a == "--eps") {
       o.eps = parseEps(value());
     } else if (a == "--chip") {
@@ -275,6 +291,9 @@ int runLaunchOnly(const Options &o) {
     throw std::invalid_argument(
         "--shape, --eps and --tolerance-scale belong to the reference check; "
         "--launch-only takes --args");
+  if (o.testShape)
+    throw std::invalid_argument("--test-shape belongs to the reference "
+                                "check; --launch-only takes --args");
   hkrt::Device dev = openDevice(o);
   return hk::run::launchOnly(dev, o.artifact, o.kernel, o.args, o.seed);
 }
@@ -290,6 +309,8 @@ int run(const Options &o) {
     return runLaunchOnly(o);
   if (o.args)
     throw std::invalid_argument("--args needs --launch-only");
+  if (o.shape && o.testShape)
+    throw std::invalid_argument("--shape and --test-shape: give one");
   const KernelEntry *entry = findKernel(o.kernel);
   if (!entry)
     throw std::invalid_argument("no reference for a kernel named '" +
@@ -314,7 +335,10 @@ int run(const Options &o) {
       dev.kind() == HKRT_DEVICE_HIP ? "hip" : "emulator";
 
   Problem problem;
-  problem.shape = o.shape ? *o.shape : entry->defaultShape;
+  if (o.testShape)
+    problem.shape = entry->testShape;
+  else
+    problem.shape = o.shape ? *o.shape : entry->defaultShape;
   problem.eps = o.eps ? *o.eps : entry->defaultEps;
   std::mt19937 gen(o.seed);
   entry->setup(problem, gen);

@@ -1,8 +1,8 @@
 //===- KernelInfoExtractionTest.cpp - metadata from real hk kernels -------===//
 //
-// Parses the shipped examples and checks the metadata read from them against
-// what their sources say (signature, waves, LDS stages, #hk.grid), then
-// evaluates the extracted grid.
+// Parses the library's kernels (kernels/) and checks the metadata read from
+// them against what their sources say (signature, waves, LDS stages, #hk.grid),
+// then evaluates the extracted grid.
 //===----------------------------------------------------------------------===//
 
 #include "hk/Dialect/HK/HKDialect.h"
@@ -30,9 +30,10 @@ struct Extraction : ::testing::Test {
     ctx.appendDialectRegistry(registry);
     ctx.loadAllAvailableDialects();
   }
-  KernelOp kernel(const std::string &file) {
-    module = parseSourceFile<ModuleOp>(std::string(HK_EXAMPLES_DIR) + "/" +
-                                           file,
+  /// The hk.kernel of kernels/<name>/<name>.mlir.
+  KernelOp kernel(const std::string &name) {
+    module = parseSourceFile<ModuleOp>(std::string(HK_KERNELS_SOURCE_DIR) +
+                                           "/" + name + "/" + name + ".mlir",
                                        &ctx);
     if (!module)
       return nullptr;
@@ -45,7 +46,7 @@ struct Extraction : ::testing::Test {
 };
 
 TEST_F(Extraction, GemmExample) {
-  KernelOp k = kernel("gemm_bf16.mlir");
+  KernelOp k = kernel("gemm_bf16");
   ASSERT_TRUE(k);
   FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
   ASSERT_TRUE(succeeded(info));
@@ -74,7 +75,7 @@ TEST_F(Extraction, GemmExample) {
 }
 
 TEST_F(Extraction, ScalarArgumentsAndStaticShapes) {
-  KernelOp k = kernel("rmsnorm.mlir");
+  KernelOp k = kernel("rmsnorm");
   ASSERT_TRUE(k);
   FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
   ASSERT_TRUE(succeeded(info));
@@ -97,7 +98,7 @@ TEST_F(Extraction, ScalarArgumentsAndStaticShapes) {
 }
 
 TEST_F(Extraction, AttentionViewsAreStrided) {
-  KernelOp k = kernel("attention_fwd.mlir");
+  KernelOp k = kernel("attention_fwd");
   ASSERT_TRUE(k);
   FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
   ASSERT_TRUE(succeeded(info));
@@ -173,7 +174,7 @@ TEST_F(Extraction, NamesFromArgumentAttributes) {
 
 TEST_F(Extraction, AttentionCausalFlagIsABoolScalar) {
   // The last kernel of the file: attention_fwd_d64(Q, K, V, O, L, causal).
-  KernelOp k = kernel("attention_fwd.mlir");
+  KernelOp k = kernel("attention_fwd");
   ASSERT_TRUE(k);
   FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
   ASSERT_TRUE(succeeded(info));

@@ -1,18 +1,20 @@
 //===- Kernels.h - the kernel library over hkrt ---------------------------===//
 //
-// The examples in examples/ are compiled at build time for gfx942 and gfx950
-// into build/kernels/<example>.hkrt. This library launches them with shapes
-// given at run time on an hkrt device, and holds a float64 reference for each,
-// written from the math in the example's header comment:
+// Each kernel of the library is a directory kernels/<name>/ (docs/kernels.md):
+// its tile program <name>.mlir is compiled at build time for gfx942 and gfx950
+// into build/kernels/<name>.hkrt. This library launches the kernels with
+// shapes given at run time on an hkrt device, and holds a float64 reference
+// for each (kernels/<name>/Reference.cpp), written from the math in the tile
+// program's header comment:
 //
 //   hkrt::Device dev = hkrt::Device::emulator("gfx950");
 //   hk::kernels::Library lib(dev);
 //   hk::kernels::gemm(lib, A, B, C, M, N, K);      // C = A * B^T
 //
-// Every kernel also has an entry in a table (kernelTable(), one line per
-// kernel in runtime/kernels/Kernels.def) saying how to build a random problem,
-// launch it, compute the reference and compare; hk-run and the tests use it.
-// Adding a kernel is one file in runtime/kernels/ plus one line there.
+// Every kernel also has an entry in a table (kernelTable(), generated from the
+// directories) saying how to build a random problem, launch it, compute the
+// reference and compare; hk-run and the tests use it. Adding a kernel is
+// adding its directory; the typed entry points below are optional.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_RUNTIME_KERNELS_H
@@ -43,7 +45,7 @@ class Library {
 public:
   explicit Library(hkrt::Device &device, std::string dir = defaultKernelDir());
   hkrt::Device &device() { return device_; }
-  /// Load `artifact` (an example's name, e.g. "gemm_bf16") from `path`
+  /// Load `artifact` (a kernel's directory name, e.g. "gemm_bf16") from `path`
   /// instead of <dir>/<artifact>.hkrt.
   void overrideArtifact(const std::string &artifact, const std::string &path);
   std::string artifactPath(const std::string &artifact) const;
@@ -103,7 +105,8 @@ void softmaxReference(const double *x, double *y, int64_t M, int64_t N);
 
 /// Element i of an output passes when
 ///   |got - exact| <= scale * (rel * |exact| + abs * errorScale[i]).
-/// The constants and their reasons live in runtime/kernels/Tolerances.h.
+/// Each kernel's constants and their reasons live in its Reference.cpp; the
+/// shared ones (bf16 rounding) in runtime/kernels/Tolerances.h.
 struct Tolerance {
   double rel = 0;
   double abs = 0;
@@ -137,11 +140,16 @@ struct Problem {
 
 struct KernelEntry {
   const char *name;     // hk-run's name: "gemm"
-  const char *artifact; // the example: build/kernels/<artifact>.hkrt
+  const char *artifact; // its directory kernels/<artifact>/, compiled into
+                        // build/kernels/<artifact>.hkrt
   const char *symbol;   // the hk.kernel in it
   const char *summary;  // one line for --help
   const char *shapeNames;            // "M,N,K"
   std::vector<int64_t> defaultShape; // same length as shapeNames
+  /// What hk-run --test-shape runs (scripts/examples.sh, test/Kernels): sizes
+  /// that are not multiples of the kernel's tiles wherever it takes any size,
+  /// so that the ragged edges are checked.
+  std::vector<int64_t> testShape;
   bool hasEps;
   double defaultEps;
   /// Sizes the tensors and fills the inputs from `gen`; throws
@@ -155,10 +163,10 @@ struct KernelEntry {
   Tolerance (*tolerance)(const Problem &problem);
 };
 
-/// Every library kernel, in the order of Kernels.def.
+/// Every library kernel, in the byte order of their directories' names.
 const std::vector<const KernelEntry *> &kernelTable();
-/// By hk-run name or by kernel symbol; null when unknown.
-const KernelEntry *findKernel(const std::string &nameOrSymbol);
+/// By hk-run name, directory name or kernel symbol; null when unknown.
+const KernelEntry *findKernel(const std::string &name);
 
 struct CheckResult {
   struct Output {

@@ -4,15 +4,15 @@
 // the size to be a multiple of c; a quotient of sizes must be exact; each
 // tiled dimension must be a multiple of its tile; a condition implied by
 // another (x % 32 by x % 256) is not repeated.
-// RUN: hk-translate --hk-to-hipkittens %examples/gemm_bf16.mlir | FileCheck %s --check-prefix=GEMM
-// RUN: hk-translate --hk-to-hipkittens %examples/gemm_bf16.mlir | FileCheck %s --check-prefix=GEMM-NO
-// RUN: hk-translate --hk-to-hipkittens %examples/softmax.mlir | FileCheck %s --check-prefix=SOFTMAX
-// RUN: hk-translate --hk-to-hipkittens %examples/softmax.mlir | FileCheck %s --check-prefix=SOFTMAX-NO
-// RUN: hk-translate --hk-to-hipkittens %examples/layernorm.mlir | FileCheck %s --check-prefix=LAYERNORM
-// RUN: hk-translate --hk-to-hipkittens %examples/rmsnorm.mlir | FileCheck %s --check-prefix=RMSNORM
-// RUN: hk-translate --hk-to-hipkittens %examples/rotary.mlir | FileCheck %s --check-prefix=ROTARY
-// RUN: hk-translate --hk-to-hipkittens %examples/attention_fwd.mlir | FileCheck %s --check-prefix=FWD
-// RUN: hk-translate --hk-to-hipkittens %examples/attention_bwd.mlir | FileCheck %s --check-prefix=BWD
+// RUN: hk-translate --hk-to-hipkittens %kernels/gemm_bf16/gemm_bf16.mlir | FileCheck %s --check-prefix=GEMM
+// RUN: hk-translate --hk-to-hipkittens %kernels/gemm_bf16/gemm_bf16.mlir | FileCheck %s --check-prefix=GEMM-NO
+// RUN: hk-translate --hk-to-hipkittens %kernels/softmax/softmax.mlir | FileCheck %s --check-prefix=SOFTMAX
+// RUN: hk-translate --hk-to-hipkittens %kernels/softmax/softmax.mlir | FileCheck %s --check-prefix=SOFTMAX-NO
+// RUN: hk-translate --hk-to-hipkittens %kernels/layernorm/layernorm.mlir | FileCheck %s --check-prefix=LAYERNORM
+// RUN: hk-translate --hk-to-hipkittens %kernels/rmsnorm/rmsnorm.mlir | FileCheck %s --check-prefix=RMSNORM
+// RUN: hk-translate --hk-to-hipkittens %kernels/rotary/rotary.mlir | FileCheck %s --check-prefix=ROTARY
+// RUN: hk-translate --hk-to-hipkittens %kernels/attention_fwd/attention_fwd.mlir | FileCheck %s --check-prefix=FWD
+// RUN: hk-translate --hk-to-hipkittens %kernels/attention_bwd/attention_bwd.mlir | FileCheck %s --check-prefix=BWD
 
 // In the gemm, K steps of 64 (nk = (K + 63) / 64, the second 32-column half of a
 // partial last step lies wholly past A and B), and 256x256 output blocks

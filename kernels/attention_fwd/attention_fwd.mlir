@@ -18,7 +18,7 @@
 // and hk.load_async index the last two dimensions in tile units, so the
 // sequence dimension must be second to last. (HipKittens instead passes the
 // axis to load: load<1>(tile, gl, {b, i, h, 0}); the dialect has no such
-// axis, see examples/README.md.) The caller passes the strides of the
+// axis, see kernels/README.md.) The caller passes the strides of the
 // [B, N, H, D] buffer; nothing is copied.
 //
 // Grid: (ceildiv(N, 256), H, B), 8 waves. Wave w of workgroup (x, h, b) owns

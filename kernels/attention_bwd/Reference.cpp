@@ -1,4 +1,4 @@
-//===- AttentionBackward.cpp - examples/attention_bwd.mlir ----------------===//
+//===- attention_bwd/Reference.cpp - flash attention backward -------------===//
 //
 // Given Q, K, V, the forward's O and L and the output gradient dO (D = 128):
 //   P = exp(Q K^T / sqrt(D) - L) (0 where the causal mask hides key j > i),
@@ -7,7 +7,7 @@
 //   dQ = dS K / sqrt(D), dK = dS^T Q / sqrt(D)   (@attention_bwd)
 // With GQA, dK and dV of a key/value head sum over its H / H_kv query heads.
 // dQ is f32 (accumulated by atomic adds into a buffer zeroed here); dK, dV
-// are bf16. Layouts as in AttentionForward.cpp; the causal mask is
+// are bf16. Layouts as in attention_fwd/Reference.cpp; the causal mask is
 // top-left (key j <= query i), as in the forward kernel.
 //===----------------------------------------------------------------------===//
 
@@ -55,16 +55,39 @@ namespace {
 
 constexpr int64_t kHeadDim = 128;
 
+/// P = exp2(s - L log2 e) with relative error eps_P = the forward's eps_i +
+/// 2^-22 |L|. dS = P (dP - delta) is rounded to bf16 (2^-8 |dS|) after f32
+/// dP = dO.V and delta = dO.O whose absolute errors (D 2^-24 sum|dO V|,
+/// D 2^-24 sum|dO O|) are not relative to dS: where dP ~ delta the
+/// difference cancels, so E_ij = |dS|(2^-8 + eps_P + 2^-23) + P (D 2^-24
+/// (sum|dO V| + sum|dO O|)). Every gradient element sums such terms: dV =
+/// P^T dO over N H/H_kv queries (bf16 P), dK = dS^T Q / sqrt(D) (same
+/// count), dQ = dS K / sqrt(D) over N keys (f32 atomic adds of per-wave
+/// partial sums). Larger than the forward's because every term carries the
+/// bf16 rounding of dS or P with no normalisation dividing it out, the
+/// cancellation in dP - delta, and n 2^-24 for n = N H/H_kv terms.
+constexpr const char *kAttentionBackwardFormula =
+    "2 x [dV: 2^-8 |dV| + (2^-8 + eps_P + n 2^-24) sum_i P |dO|; "
+    "dK: 2^-8 |dK| + (1/sqrt D) sum_i (E_ij |Q| + n 2^-24 |dS Q|); "
+    "dQ: (1/sqrt D) sum_j (E_ij |K| + N 2^-24 |dS K|)], n = N H/H_kv, "
+    "E_ij = |dS|(2^-8 + eps_P + 2^-23) + P D 2^-24 (sum|dO V| + sum|dO O|)";
+constexpr const char *kAttentionBackwardReason =
+    "bf16 P and dS before the MFMAs (2^-8 per term, not divided out as in "
+    "the forward), cancellation in dP - delta (f32 errors of dO.V and "
+    "dO.O times P), f32 accumulation over N H/H_kv queries (dK, dV) and N "
+    "keys with atomic adds (dQ), bf16 dK, dV (2^-8); first-order bound, "
+    "factor 2 for second-order terms";
+
 attention::Dims dimsOf(const Problem &p) {
   return {p.shape[0], p.shape[1], p.shape[2],
           p.shape[3], kHeadDim,   p.shape[4] != 0};
 }
 
 void setup(Problem &p, std::mt19937 &gen) {
-  checkShape(attentionBackwardEntry(), p);
+  checkShape(entries::attention_bwd(), p);
   attention::Dims d = dimsOf(p);
   attention::checkHeads(d.H, d.Hkv);
-  checkTensorSizes(attentionBackwardEntry(), p,
+  checkTensorSizes(entries::attention_bwd(), p,
                    {{"Q", {d.B, d.N, d.H, d.D}},
                     {"K", {d.B, d.N, d.Hkv, d.D}},
                     {"L", {d.B, d.H, d.N}, HKRT_DTYPE_F32},
@@ -104,7 +127,7 @@ void launch(Library &lib, const Problem &p,
 }
 
 /// The gradients and, alongside, the first-order error bounds of
-/// Tolerances.h (kAttentionBackward*) per element.
+/// kAttentionBackwardFormula per element.
 void reference(Problem &p) {
   attention::Dims d = dimsOf(p);
   const double *Q = p.tensor("Q").values.data(),
@@ -185,14 +208,13 @@ void reference(Problem &p) {
 }
 
 Tolerance toleranceOf(const Problem &) {
-  return {0.0, hk::kernels::tolerance::kAttentionMargin,
-          hk::kernels::tolerance::kAttentionBackwardFormula,
-          hk::kernels::tolerance::kAttentionBackwardReason};
+  return {0.0, tolerance::kAttentionMargin, kAttentionBackwardFormula,
+          kAttentionBackwardReason};
 }
 
 } // namespace
 
-const KernelEntry &attentionBackwardEntry() {
+const KernelEntry &entries::attention_bwd() {
   static const KernelEntry entry{
       "attention_bwd",
       "attention_bwd",
@@ -200,6 +222,7 @@ const KernelEntry &attentionBackwardEntry() {
       "flash attention backward, D = 128: dQ (f32), dK, dV (bf16) from Q, K, "
       "V, O, dO ([B,N,heads,128] bf16) and L ([B,H,N] f32); causal 0/1",
       "B,H,H_kv,N,causal",
+      {1, 4, 1, 200, 1},
       {1, 4, 1, 200, 1},
       false,
       0.0,

@@ -1,9 +1,9 @@
-//===- AttentionForward.cpp - examples/attention_fwd.mlir -----------------===//
+//===- attention_fwd/Reference.cpp - flash attention forward --------------===//
 //
 // O = softmax(Q K^T / sqrt(D) [+ causal mask]) V and L = logsumexp per row
 // (natural log), GQA: query head h reads key/value head h / (H / H_kv).
 // Tensors are [B, N, heads, D] in memory, passed to the kernel as
-// [B, heads, N, D] strided views (examples/attention_fwd.mlir's header).
+// [B, heads, N, D] strided views (attention_fwd.mlir's header).
 //
 // Causal alignment, from the kernel (hk.tril with diagonal 0 at the tile's
 // query and key offsets keeps col - row <= 0): top-left, query i sees keys
@@ -57,18 +57,36 @@ void attentionForwardReference(const double *Q, const double *K,
 
 namespace {
 
+/// Scores s = Q.K log2(e)/sqrt(D) in f32: delta <= c D 2^-24
+/// max_j sum|q k| + 2^-21 max|s| (dot product, scale, minus the row max).
+/// Each P term is off by 2^-8 (P rounded to bf16 before P V; the row sum l
+/// uses the f32 P), ln(2) delta + 2^-23 (exp2 via v_exp_f32, ~1 ulp) twice
+/// (numerator and l), N 2^-24 twice (f32 sums of O and l, alpha rescalings).
+/// L = (m + log2 l) ln 2 in f32: ln(2) delta, l's relative error through
+/// log2, v_log_f32 and the add/multiply (2^-22 ln 2 (|m| + log2 N)).
+constexpr const char *kAttentionForwardFormula =
+    "2 x [O: 2^-8 |O| + (2^-8 + 2 eps_i + 2 N 2^-24) sum_j p_ij |V_jd|; "
+    "L: ln2 delta_i + (N 2^-24 + 2^-23) + 2^-22 ln2 (max|s_i| + log2 N)], "
+    "eps_i = ln2 delta_i + 2^-23, delta_i = D 2^-24 log2e/sqrt(D) "
+    "max_j sum_d |q k| + 2^-21 max_j |s_ij|";
+constexpr const char *kAttentionForwardReason =
+    "bf16 inputs (exact products), f32 scores (dot over D), P rounded to "
+    "bf16 before P V while l sums the f32 P, exp2 via v_exp_f32 (~1 ulp), "
+    "f32 accumulation over N keys with per-block rescaling, bf16 O "
+    "(2^-8); first-order bound, factor 2 for second-order terms";
+
 attention::Dims dimsOf(const Problem &p) {
   return {p.shape[0], p.shape[1], p.shape[2],
           p.shape[3], p.shape[4], p.shape[5] != 0};
 }
 
 void setup(Problem &p, std::mt19937 &gen) {
-  checkShape(attentionForwardEntry(), p);
+  checkShape(entries::attention_fwd(), p);
   attention::Dims d = dimsOf(p);
   attention::checkHeads(d.H, d.Hkv);
   if (d.D != 64 && d.D != 128)
     throw std::invalid_argument("attention_fwd: D must be 64 or 128");
-  checkTensorSizes(attentionForwardEntry(), p,
+  checkTensorSizes(entries::attention_fwd(), p,
                    {{"Q", {d.B, d.N, d.H, d.D}},
                     {"K", {d.B, d.N, d.Hkv, d.D}},
                     {"L", {d.B, d.H, d.N}, HKRT_DTYPE_F32}});
@@ -89,8 +107,8 @@ void launch(Library &lib, const Problem &p,
                    d.causal);
 }
 
-/// The first-order error bounds of Tolerances.h (kAttentionForward*), per
-/// element, from the same float64 quantities as the reference.
+/// The first-order error bounds of kAttentionForwardFormula, per element,
+/// from the same float64 quantities as the reference.
 void reference(Problem &p) {
   attention::Dims d = dimsOf(p);
   const std::vector<double> &Q = p.tensor("Q").values,
@@ -123,14 +141,13 @@ void reference(Problem &p) {
 }
 
 Tolerance toleranceOf(const Problem &) {
-  return {0.0, hk::kernels::tolerance::kAttentionMargin,
-          hk::kernels::tolerance::kAttentionForwardFormula,
-          hk::kernels::tolerance::kAttentionForwardReason};
+  return {0.0, tolerance::kAttentionMargin, kAttentionForwardFormula,
+          kAttentionForwardReason};
 }
 
 } // namespace
 
-const KernelEntry &attentionForwardEntry() {
+const KernelEntry &entries::attention_fwd() {
   static const KernelEntry entry{
       "attention_fwd",
       "attention_fwd",
@@ -139,6 +156,7 @@ const KernelEntry &attentionForwardEntry() {
       "row log-sum-exp L; Q, O: [B,N,H,D], K, V: [B,N,H_kv,D] bf16; D 64 "
       "or 128; causal 0/1 (key j <= query i)",
       "B,H,H_kv,N,D,causal",
+      {1, 4, 1, 200, 128, 1},
       {1, 4, 1, 200, 128, 1},
       false,
       0.0,
