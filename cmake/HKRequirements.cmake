@@ -40,6 +40,8 @@ foreach(tool mlir-opt mlir-runner)
   hk_require_file(${LLVM_TOOLS_BINARY_DIR}/${tool} mlir-22-tools)
 endforeach()
 hk_require_file(${LLVM_TOOLS_BINARY_DIR}/clang clang-22)
+# test/Format checks that the sources are formatted as .clang-format says.
+hk_require_file(${LLVM_TOOLS_BINARY_DIR}/clang-format clang-format-22)
 find_package(GTest)
 if(NOT GTest_FOUND)
   hk_missing("GoogleTest (GTestConfig.cmake)" libgtest-dev)

@@ -12,7 +12,8 @@ BUILD_TYPE="${BUILD_TYPE:-Release}"
 
 PACKAGES=(cmake ninja-build ccache python3 libgtest-dev pkgconf
           llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-          clang-22 lld-22 liblld-22-dev zlib1g-dev libzstd-dev)
+          clang-22 clang-format-22 lld-22 liblld-22-dev zlib1g-dev
+          libzstd-dev)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

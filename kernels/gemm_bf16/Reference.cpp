@@ -76,10 +76,19 @@ Tolerance toleranceFor(const Problem &) {
 
 const KernelEntry &entries::gemm_bf16() {
   static const KernelEntry entry{
-      "gemm", "gemm_bf16", "gemm_bf16",
+      "gemm",
+      "gemm_bf16",
+      "gemm_bf16",
       "bf16 GEMM C = A * B^T (A: MxK, B: NxK, C: MxN), f32 accumulation",
-      "M,N,K", {256, 256, 128}, {300, 200, 136}, false, 0.0, setup, launch,
-      reference, toleranceFor};
+      "M,N,K",
+      {256, 256, 128},
+      {300, 200, 136},
+      false,
+      0.0,
+      setup,
+      launch,
+      reference,
+      toleranceFor};
   return entry;
 }
 

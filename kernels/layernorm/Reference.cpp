@@ -28,10 +28,10 @@ RowStats rowStats(const double *r, double eps) {
 
 } // namespace
 
-void layernorm(Library &lib, const hkrt::Buffer &x, const hkrt::Buffer &residual,
-               const hkrt::Buffer &weight, const hkrt::Buffer &bias,
-               const hkrt::Buffer &resOut, const hkrt::Buffer &y, int64_t M,
-               float eps) {
+void layernorm(Library &lib, const hkrt::Buffer &x,
+               const hkrt::Buffer &residual, const hkrt::Buffer &weight,
+               const hkrt::Buffer &bias, const hkrt::Buffer &resOut,
+               const hkrt::Buffer &y, int64_t M, float eps) {
   lib.kernel("layernorm", "layernorm")
       .launch({x.memref(HKRT_DTYPE_BF16, {M, kD}),
                residual.memref(HKRT_DTYPE_BF16, {M, kD}),
@@ -80,13 +80,13 @@ void setup(Problem &p, std::mt19937 &gen) {
                input("residual", {M, kD}, randomBF16(M * kD, -1, 1, gen)),
                input("weight", {kD}, randomBF16(kD, -1, 1, gen)),
                input("bias", {kD}, randomBF16(kD, -1, 1, gen)),
-               output("res_out", {M, kD}), output("y", {M, kD})};
+               output("res_out", {M, kD}),
+               output("y", {M, kD})};
 }
 
 void launch(Library &lib, const Problem &p,
             const std::vector<hkrt::Buffer> &b) {
-  layernorm(lib, b[0], b[1], b[2], b[3], b[4], b[5], p.shape[0],
-            float(p.eps));
+  layernorm(lib, b[0], b[1], b[2], b[3], b[4], b[5], p.shape[0], float(p.eps));
 }
 
 void reference(Problem &p) {
@@ -118,10 +118,20 @@ Tolerance toleranceFor(const Problem &) {
 
 const KernelEntry &entries::layernorm() {
   static const KernelEntry entry{
-      "layernorm", "layernorm", "layernorm",
+      "layernorm",
+      "layernorm",
+      "layernorm",
       "fused residual add + LayerNorm over rows of 128 (x, residual, res_out, "
       "y: Mx128; weight, bias: 128)",
-      "M", {256}, {300}, true, 1e-5, setup, launch, reference, toleranceFor};
+      "M",
+      {256},
+      {300},
+      true,
+      1e-5,
+      setup,
+      launch,
+      reference,
+      toleranceFor};
   return entry;
 }
 

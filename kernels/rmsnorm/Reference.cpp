@@ -61,8 +61,8 @@ void reference(Problem &p) {
   HostTensor &y = p.tensor("y");
   // eps reaches the kernel as an f32 scalar: the reference uses that value.
   rmsnormReference(p.tensor("x").values.data(),
-                   p.tensor("weight").values.data(), y.exact.data(),
-                   p.shape[0], double(float(p.eps)));
+                   p.tensor("weight").values.data(), y.exact.data(), p.shape[0],
+                   double(float(p.eps)));
   for (size_t i = 0; i < y.exact.size(); ++i)
     y.errorScale[i] = std::fabs(y.exact[i]);
 }
@@ -76,9 +76,13 @@ Tolerance toleranceFor(const Problem &) {
 
 const KernelEntry &entries::rmsnorm() {
   static const KernelEntry entry{
-      "rmsnorm", "rmsnorm", "rmsnorm",
-      "RMSNorm over rows of 128 (x, y: Mx128; weight: 128)",
-      "M", {256}, {300}, true, 1e-6, setup, launch, reference, toleranceFor};
+      "rmsnorm",   "rmsnorm",
+      "rmsnorm",   "RMSNorm over rows of 128 (x, y: Mx128; weight: 128)",
+      "M",         {256},
+      {300},       true,
+      1e-6,        setup,
+      launch,      reference,
+      toleranceFor};
   return entry;
 }
 

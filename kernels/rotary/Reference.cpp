@@ -62,10 +62,10 @@ void setup(Problem &p, std::mt19937 &gen) {
   int64_t B = p.shape[0], H = p.shape[1], N = p.shape[2];
   checkTensorSizes(entries::rotary(), p,
                    {{"x", {B, H, N, kD}}, {"cos", {N, kHalf}}});
-  p.tensors = {input("x", {B, H, N, kD}, randomBF16(B * H * N * kD, -1, 1, gen)),
-               input("cos", {N, kHalf}, table(N, false)),
-               input("sin", {N, kHalf}, table(N, true)),
-               output("out", {B, H, N, kD})};
+  p.tensors = {
+      input("x", {B, H, N, kD}, randomBF16(B * H * N * kD, -1, 1, gen)),
+      input("cos", {N, kHalf}, table(N, false)),
+      input("sin", {N, kHalf}, table(N, true)), output("out", {B, H, N, kD})};
 }
 
 void launch(Library &lib, const Problem &p,
@@ -101,10 +101,19 @@ Tolerance toleranceFor(const Problem &) {
 
 const KernelEntry &entries::rotary() {
   static const KernelEntry entry{
-      "rotary", "rotary", "rotary",
+      "rotary",
+      "rotary",
+      "rotary",
       "rotate-half rotary embedding, D = 128 (x, out: BxHxNx128; cos, sin: "
       "Nx64 from positions 0..N-1)",
-      "B,H,N", {1, 2, 256}, {2, 3, 100}, false, 0.0, setup, launch, reference,
+      "B,H,N",
+      {1, 2, 256},
+      {2, 3, 100},
+      false,
+      0.0,
+      setup,
+      launch,
+      reference,
       toleranceFor};
   return entry;
 }

@@ -75,9 +75,13 @@ Tolerance toleranceFor(const Problem &) {
 
 const KernelEntry &entries::softmax() {
   static const KernelEntry entry{
-      "softmax", "softmax", "softmax",
-      "row softmax of an MxN matrix (inputs in [-4, 4))", "M,N", {256, 200},
-      {300, 200}, false, 0.0, setup, launch, reference, toleranceFor};
+      "softmax",   "softmax",
+      "softmax",   "row softmax of an MxN matrix (inputs in [-4, 4))",
+      "M,N",       {256, 200},
+      {300, 200},  false,
+      0.0,         setup,
+      launch,      reference,
+      toleranceFor};
   return entry;
 }
 

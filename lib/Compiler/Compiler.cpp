@@ -5,11 +5,11 @@
 #include "Reports.h"
 
 #include "hk/Compiler/Pipelines.h"
+#include "hk/Conversion/HKToAMDGPU/Passes.h"
 #include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Emulator/Passes.h"
 #include "hk/Target/AMDGPU/Backend.h"
 #include "hk/Target/Host/HostObject.h"
-#include "hk/Conversion/HKToAMDGPU/Passes.h"
-#include "hk/Emulator/Passes.h"
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -84,8 +84,7 @@ LogicalResult checkOptions(const Options &options, Output output,
 }
 
 static bool containsTileKernels(ModuleOp module) {
-  return module
-      .walk([](mlir::hk::KernelOp) { return WalkResult::interrupt(); })
+  return module.walk([](mlir::hk::KernelOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
 }
 
@@ -156,8 +155,7 @@ static FailureOr<std::string> emitCodeObject(llvm::Module &llvmModule,
 /// Everything after the lane-level IR for one chip, for `output` (LLVM IR,
 /// assembly or code object).
 static LogicalResult compileLaneLevel(ModuleOp module, Output output,
-                                      const Options &options,
-                                      ChipOutput &out) {
+                                      const Options &options, ChipOutput &out) {
   TargetOptions target = targetOptions(options, out.chip);
   if (module.getOps<gpu::GPUModuleOp>().empty())
     return module.emitError()
@@ -257,8 +255,7 @@ compileEmulatorObject(ModuleOp laneLevel, unsigned optLevel,
       translateForHost(laneLevel, llvmContext, optLevel);
   if (!llvmModule)
     return failure();
-  auto object =
-      emitHostSharedObject(*llvmModule, optLevel, laneLevel.getLoc());
+  auto object = emitHostSharedObject(*llvmModule, optLevel, laneLevel.getLoc());
   if (failed(object))
     return failure();
   return toString(*object);

@@ -3,8 +3,8 @@
 #include "KernelMetadata.h"
 
 #include "hk/Dialect/HK/HKDialect.h"
-#include "hk/Target/KernelInfo/KernelInfoExtraction.h"
 #include "hk/Target/Host/HostObject.h"
+#include "hk/Target/KernelInfo/KernelInfoExtraction.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

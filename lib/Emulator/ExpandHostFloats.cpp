@@ -18,8 +18,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::hk {
@@ -90,7 +90,8 @@ struct SplitWideExtension : OpRewritePattern<arith::ExtFOp> {
         getElementTypeOrSelf(op.getType()).isF32())
       return failure();
     Type f32 = withElement(op.getType(), rewriter.getF32Type());
-    Value narrow = arith::ExtFOp::create(rewriter, op.getLoc(), f32, op.getIn());
+    Value narrow =
+        arith::ExtFOp::create(rewriter, op.getLoc(), f32, op.getIn());
     rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, op.getType(), narrow);
     return success();
   }
@@ -115,8 +116,8 @@ struct ExtendHalf : OpRewritePattern<arith::ExtFOp> {
     Value exp = ib.andi(ib.shr(h, 10), 0x1f);
     Value man = ib.andi(h, 0x3ff);
     // Normal: the exponent rebiased from 15 to 127.
-    Value normal = ib.ori(ib.shl(ib.add(exp, ib.c(127 - 15)), 23),
-                          ib.shl(man, 13));
+    Value normal =
+        ib.ori(ib.shl(ib.add(exp, ib.c(127 - 15)), 23), ib.shl(man, 13));
     Value infOrNan = ib.ori(ib.c(0x7f800000), ib.shl(man, 13));
     // Subnormal or zero: man * 2^-24, exact in f32.
     Type f32 = op.getType();
@@ -145,8 +146,8 @@ struct TruncateToHalf : OpRewritePattern<arith::TruncFOp> {
       return failure();
     using P = arith::CmpIPredicate;
     IntBuilder ib(rewriter, op.getLoc(), in);
-    Value x = arith::BitcastOp::create(rewriter, op.getLoc(), ib.i32,
-                                       op.getIn());
+    Value x =
+        arith::BitcastOp::create(rewriter, op.getLoc(), ib.i32, op.getIn());
     Value sign = ib.andi(ib.shr(x, 16), 0x8000);
     Value abs = ib.andi(x, 0x7fffffff);
     // Normal results: the 13 dropped bits rounded to nearest even, then the
@@ -169,20 +170,20 @@ struct TruncateToHalf : OpRewritePattern<arith::TruncFOp> {
     Value rest = ib.andi(man, ib.sub(ib.shl(one, shift), one));
     Value half = ib.shl(one, ib.sub(shift, one));
     Value odd = ib.andi(q, 1);
-    Value roundUp = ib.select(ib.cmp(P::eq, rest, half), odd,
-                              arith::ExtUIOp::create(
-                                  rewriter, op.getLoc(), ib.i32,
-                                  ib.cmp(P::ugt, rest, half)));
+    Value roundUp =
+        ib.select(ib.cmp(P::eq, rest, half), odd,
+                  arith::ExtUIOp::create(rewriter, op.getLoc(), ib.i32,
+                                         ib.cmp(P::ugt, rest, half)));
     Value subnormal = ib.add(q, roundUp);
     Value nan = ib.ori(ib.c(0x7e00), ib.andi(ib.shr(abs, 13), 0x3ff));
-    Value magnitude = ib.select(
-        ib.cmp(P::ugt, abs, 0x7f800000), nan,
-        ib.select(ib.cmp(P::uge, abs, 0x477ff000), ib.c(0x7c00),
-                  ib.select(ib.cmp(P::uge, abs, 0x38800000), normal,
-                            subnormal)));
-    Value bits = arith::TruncIOp::create(
-        rewriter, op.getLoc(), withElement(in, rewriter.getI16Type()),
-        ib.ori(sign, magnitude));
+    Value magnitude =
+        ib.select(ib.cmp(P::ugt, abs, 0x7f800000), nan,
+                  ib.select(ib.cmp(P::uge, abs, 0x477ff000), ib.c(0x7c00),
+                            ib.select(ib.cmp(P::uge, abs, 0x38800000), normal,
+                                      subnormal)));
+    Value bits = arith::TruncIOp::create(rewriter, op.getLoc(),
+                                         withElement(in, rewriter.getI16Type()),
+                                         ib.ori(sign, magnitude));
     rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), bits);
     return success();
   }

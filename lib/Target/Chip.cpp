@@ -20,17 +20,29 @@ static const MfmaInstr kGfx942Mfmas[] = {
     {I::I8, 32, 32, 16},   {I::F32, 16, 16, 4},  {I::F32, 32, 32, 2},
     {I::XF32, 16, 16, 8}};
 static const MfmaInstr kGfx950Mfmas[] = {
-    {I::BF16, 16, 16, 16}, {I::BF16, 32, 32, 8},  {I::BF16, 16, 16, 32},
-    {I::BF16, 32, 32, 16}, {I::F16, 16, 16, 16},  {I::F16, 32, 32, 8},
-    {I::F16, 16, 16, 32},  {I::F16, 32, 32, 16},  {I::FP8, 16, 16, 32},
-    {I::FP8, 32, 32, 16},  {I::BF8, 16, 16, 32},  {I::BF8, 32, 32, 16},
-    {I::I8, 16, 16, 32},   {I::I8, 32, 32, 16},   {I::F32, 16, 16, 4},
+    {I::BF16, 16, 16, 16}, {I::BF16, 32, 32, 8}, {I::BF16, 16, 16, 32},
+    {I::BF16, 32, 32, 16}, {I::F16, 16, 16, 16}, {I::F16, 32, 32, 8},
+    {I::F16, 16, 16, 32},  {I::F16, 32, 32, 16}, {I::FP8, 16, 16, 32},
+    {I::FP8, 32, 32, 16},  {I::BF8, 16, 16, 32}, {I::BF8, 32, 32, 16},
+    {I::I8, 16, 16, 32},   {I::I8, 32, 32, 16},  {I::F32, 16, 16, 4},
     {I::F32, 32, 32, 2}};
 
 static const ChipInfo kChips[] = {
-    {"gfx942", 64 * 1024, Fp8Format::FNUZ, 4, false, false, false,
+    {"gfx942",
+     64 * 1024,
+     Fp8Format::FNUZ,
+     4,
+     false,
+     false,
+     false,
      {std::begin(kGfx942Mfmas), std::end(kGfx942Mfmas)}},
-    {"gfx950", 160 * 1024, Fp8Format::OCP, 16, true, true, true,
+    {"gfx950",
+     160 * 1024,
+     Fp8Format::OCP,
+     16,
+     true,
+     true,
+     true,
      {std::begin(kGfx950Mfmas), std::end(kGfx950Mfmas)}},
 };
 

@@ -263,9 +263,9 @@ void expandInterleave(InterleaveOp interleave) {
       partners.insert(partner);
     // Each MFMA step: the MFMA, then the paired ALU instruction, then the
     // memory instruction that runs under it.
-    alternate(rewriter, cluster.getLoc(), cluster,
-              {pairedClass(cluster),
-               partner ? memoryClasses(partner) : uint32_t(0)});
+    alternate(
+        rewriter, cluster.getLoc(), cluster,
+        {pairedClass(cluster), partner ? memoryClasses(partner) : uint32_t(0)});
     SchedBarrierOp::create(rewriter, last->getLoc(), 0);
   }
   for (ClusterOp cluster : clusters)

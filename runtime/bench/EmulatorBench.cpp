@@ -50,7 +50,8 @@ void gemmLane(hkemu_lane *lane, void *const *) {
   hkemu_buffer rc{C.data(), kN * kN * 4};
   for (uint32_t t = 0; t < 4; ++t)
     for (uint32_t r = 0; r < 4; ++r) {
-      uint32_t orow = hkemu_workgroup_id(lane, 0) * 64 + 16 * w + 4 * (l / 16) + r;
+      uint32_t orow =
+          hkemu_workgroup_id(lane, 0) * 64 + 16 * w + 4 * (l / 16) + r;
       hkemu_buffer_store(lane, rc, (orow * kN + col0 + 16 * t + l % 16) * 4, 4,
                          &acc[t][r]);
     }
@@ -107,7 +108,8 @@ int main() {
   // Spot check one element against a float64 dot product.
   double ref = 0;
   for (uint32_t k = 0; k < kN; ++k) {
-    uint32_t a = uint32_t(A[5 * kN + k]) << 16, b = uint32_t(B[9 * kN + k]) << 16;
+    uint32_t a = uint32_t(A[5 * kN + k]) << 16, b = uint32_t(B[9 * kN + k])
+                                                    << 16;
     float fa, fb;
     memcpy(&fa, &a, 4);
     memcpy(&fb, &b, 4);

@@ -99,9 +99,8 @@ std::string hk::rt::writeArtifact(const Artifact &a) {
     put(out, e.payload->size(), 8);
     std::string key = e.key;
     key.resize(kKeyBytes, '\0');
-    put(out, entryHash(e.kind, key.data(), e.payload->data(),
-                       e.payload->size()),
-        8);
+    put(out,
+        entryHash(e.kind, key.data(), e.payload->data(), e.payload->size()), 8);
     out += key;
     offset += e.payload->size();
   }
@@ -113,9 +112,8 @@ std::string hk::rt::writeArtifact(const Artifact &a) {
 Artifact hk::rt::readArtifact(const void *data, size_t size) {
   const auto *p = static_cast<const unsigned char *>(data);
   if (!p || size < kHeaderBytes)
-    corrupt("truncated: " + std::to_string(size) +
-            " bytes, shorter than the " + std::to_string(kHeaderBytes) +
-            "-byte header");
+    corrupt("truncated: " + std::to_string(size) + " bytes, shorter than the " +
+            std::to_string(kHeaderBytes) + "-byte header");
   if (memcmp(p, kMagic, sizeof(kMagic)) != 0)
     corrupt("bad magic (not an hkrt artifact)");
   uint32_t version = get(p + 8, 4);

@@ -60,8 +60,7 @@ std::unique_ptr<Backend> openEmulatorBackend(const std::string &chip);
 /// `device` and resolves device addresses; errors name the argument.
 std::vector<LaunchArg> checkLaunchArguments(const KernelInfo &kernel,
                                             const hkrt_arg *args,
-                                            size_t numArgs,
-                                            hkrt_device device);
+                                            size_t numArgs, hkrt_device device);
 /// Workgroup counts along x, y, z from the grid expressions.
 std::array<uint32_t, 3> computeGrid(const KernelInfo &kernel,
                                     const std::vector<LaunchArg> &args);

@@ -98,16 +98,26 @@ const char *hkrt_last_error(void) { return lastError.c_str(); }
 
 const char *hkrt_status_name(hkrt_status s) {
   switch (s) {
-  case HKRT_SUCCESS: return "success";
-  case HKRT_ERROR_INVALID_ARGUMENT: return "invalid argument";
-  case HKRT_ERROR_NOT_FOUND: return "not found";
-  case HKRT_ERROR_INVALID_ARTIFACT: return "invalid artifact";
-  case HKRT_ERROR_NO_RUNTIME: return "no HIP runtime";
-  case HKRT_ERROR_NO_DEVICE: return "no device";
-  case HKRT_ERROR_BACKEND: return "backend error";
-  case HKRT_ERROR_OUT_OF_MEMORY: return "out of memory";
-  case HKRT_ERROR_KERNEL_FAULT: return "kernel fault";
-  case HKRT_ERROR_UNSUPPORTED: return "unsupported";
+  case HKRT_SUCCESS:
+    return "success";
+  case HKRT_ERROR_INVALID_ARGUMENT:
+    return "invalid argument";
+  case HKRT_ERROR_NOT_FOUND:
+    return "not found";
+  case HKRT_ERROR_INVALID_ARTIFACT:
+    return "invalid artifact";
+  case HKRT_ERROR_NO_RUNTIME:
+    return "no HIP runtime";
+  case HKRT_ERROR_NO_DEVICE:
+    return "no device";
+  case HKRT_ERROR_BACKEND:
+    return "backend error";
+  case HKRT_ERROR_OUT_OF_MEMORY:
+    return "out of memory";
+  case HKRT_ERROR_KERNEL_FAULT:
+    return "kernel fault";
+  case HKRT_ERROR_UNSUPPORTED:
+    return "unsupported";
   }
   return "unknown status";
 }
@@ -230,8 +240,8 @@ static void loadArtifact(hkrt_device device, Artifact artifact,
   *out = Handles::get().add(std::move(mod), device);
 }
 
-hkrt_status hkrt_module_load(hkrt_device device, const void *data,
-                             size_t size, hkrt_module *out) {
+hkrt_status hkrt_module_load(hkrt_device device, const void *data, size_t size,
+                             hkrt_module *out) {
   return guard([&] {
     require(out, "output handle");
     *out = nullptr;
@@ -272,9 +282,9 @@ hkrt_status hkrt_kernel_get(hkrt_module module, const char *name,
       std::string known;
       for (const KernelInfo &k : mod->artifact.kernels)
         known += (known.empty() ? "" : ", ") + k.name;
-      throw Error(HKRT_ERROR_NOT_FOUND, "no kernel '" + std::string(name) +
-                                            "' in the module (it has: " +
-                                            known + ")");
+      throw Error(HKRT_ERROR_NOT_FOUND,
+                  "no kernel '" + std::string(name) +
+                      "' in the module (it has: " + known + ")");
     }
     *out = it->second.handle;
   });

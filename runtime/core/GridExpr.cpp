@@ -14,8 +14,7 @@ GridExpr GridExpr::symbol(unsigned index) {
   return GridExpr(std::make_shared<Node>(Node{Op::Sym, index, {}, {}}));
 }
 GridExpr GridExpr::binary(Op op, GridExpr lhs, GridExpr rhs) {
-  return GridExpr(
-      std::make_shared<Node>(Node{op, 0, lhs.node_, rhs.node_}));
+  return GridExpr(std::make_shared<Node>(Node{op, 0, lhs.node_, rhs.node_}));
 }
 GridExpr GridExpr::negate(GridExpr e) {
   return GridExpr(std::make_shared<Node>(Node{Op::Neg, 0, e.node_, {}}));
@@ -41,10 +40,9 @@ private:
   size_t pos = 0;
 
   [[noreturn]] void fail(const std::string &what) {
-    throw Error(HKRT_ERROR_INVALID_ARTIFACT, "grid expression '" + text +
-                                                 "' at column " +
-                                                 std::to_string(pos + 1) +
-                                                 ": " + what);
+    throw Error(HKRT_ERROR_INVALID_ARTIFACT,
+                "grid expression '" + text + "' at column " +
+                    std::to_string(pos + 1) + ": " + what);
   }
   void skip() {
     while (pos < text.size() && isspace(static_cast<unsigned char>(text[pos])))
@@ -66,7 +64,8 @@ private:
     if (pos >= text.size() || !isdigit(static_cast<unsigned char>(text[pos])))
       fail("expected a number");
     int64_t v = 0;
-    while (pos < text.size() && isdigit(static_cast<unsigned char>(text[pos]))) {
+    while (pos < text.size() &&
+           isdigit(static_cast<unsigned char>(text[pos]))) {
       int d = text[pos] - '0';
       if (v > (INT64_MAX - d) / 10)
         fail("number out of range");
@@ -155,8 +154,8 @@ static int precedence(GridExpr::Op op) {
 }
 
 std::string GridExpr::printNode(const Node &n, int parentPrec) {
-  static const char *names[] = {"", "", " + ", " - ", " * ", " floordiv ",
-                                " ceildiv ", " mod ", "-"};
+  static const char *names[] = {
+      "", "", " + ", " - ", " * ", " floordiv ", " ceildiv ", " mod ", "-"};
   std::string s;
   int prec = precedence(n.op);
   switch (n.op) {

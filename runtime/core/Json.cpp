@@ -200,14 +200,31 @@ private:
         fail("unterminated escape");
       char e = text[pos++];
       switch (e) {
-      case '"': case '\\': case '/': out += e; break;
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'u': out += parseUnicodeEscape(); break;
-      default: fail("unknown escape");
+      case '"':
+      case '\\':
+      case '/':
+        out += e;
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'u':
+        out += parseUnicodeEscape();
+        break;
+      default:
+        fail("unknown escape");
       }
     }
   }
@@ -221,10 +238,14 @@ private:
     for (int i = 0; i < 4; ++i) {
       char h = text[pos++];
       cp <<= 4;
-      if (h >= '0' && h <= '9') cp |= h - '0';
-      else if (h >= 'a' && h <= 'f') cp |= h - 'a' + 10;
-      else if (h >= 'A' && h <= 'F') cp |= h - 'A' + 10;
-      else fail("bad hex digit in \\u escape");
+      if (h >= '0' && h <= '9')
+        cp |= h - '0';
+      else if (h >= 'a' && h <= 'f')
+        cp |= h - 'a' + 10;
+      else if (h >= 'A' && h <= 'F')
+        cp |= h - 'A' + 10;
+      else
+        fail("bad hex digit in \\u escape");
     }
     if (cp >= 0xD800 && cp <= 0xDFFF)
       fail("surrogate in \\u escape");
@@ -247,11 +268,21 @@ void writeString(const std::string &s, std::string &out) {
   out += '"';
   for (char c : s) {
     switch (c) {
-    case '"': out += "\\\""; break;
-    case '\\': out += "\\\\"; break;
-    case '\n': out += "\\n"; break;
-    case '\t': out += "\\t"; break;
-    case '\r': out += "\\r"; break;
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
     default:
       if (static_cast<unsigned char>(c) < 0x20) {
         static const char *hex = "0123456789abcdef";
@@ -269,10 +300,18 @@ void writeString(const std::string &s, std::string &out) {
 void writeValue(const Value &v, int indent, std::string &out) {
   std::string pad(indent + 2, ' ');
   switch (v.kind()) {
-  case Value::Kind::Null: out += "null"; return;
-  case Value::Kind::Bool: out += v.asBool() ? "true" : "false"; return;
-  case Value::Kind::Int: out += std::to_string(v.asInt()); return;
-  case Value::Kind::String: writeString(v.asString(), out); return;
+  case Value::Kind::Null:
+    out += "null";
+    return;
+  case Value::Kind::Bool:
+    out += v.asBool() ? "true" : "false";
+    return;
+  case Value::Kind::Int:
+    out += std::to_string(v.asInt());
+    return;
+  case Value::Kind::String:
+    writeString(v.asString(), out);
+    return;
   case Value::Kind::Array: {
     // Arrays of scalars stay on one line: they are short (dims, symbols).
     bool flat = true;

@@ -16,13 +16,20 @@ struct DTypeEntry {
   int64_t bytes;
 };
 const DTypeEntry kDTypes[] = {
-    {HKRT_DTYPE_BF16, "bf16", 2},        {HKRT_DTYPE_F16, "f16", 2},
-    {HKRT_DTYPE_F32, "f32", 4},          {HKRT_DTYPE_F64, "f64", 8},
-    {HKRT_DTYPE_I8, "i8", 1},            {HKRT_DTYPE_I16, "i16", 2},
-    {HKRT_DTYPE_I32, "i32", 4},          {HKRT_DTYPE_I64, "i64", 8},
-    {HKRT_DTYPE_INDEX, "index", 8},      {HKRT_DTYPE_F8E4M3FNUZ, "f8E4M3FNUZ", 1},
-    {HKRT_DTYPE_F8E5M2FNUZ, "f8E5M2FNUZ", 1}, {HKRT_DTYPE_F8E4M3FN, "f8E4M3FN", 1},
-    {HKRT_DTYPE_F8E5M2, "f8E5M2", 1}, {HKRT_DTYPE_BOOL, "i1", 1},
+    {HKRT_DTYPE_BF16, "bf16", 2},
+    {HKRT_DTYPE_F16, "f16", 2},
+    {HKRT_DTYPE_F32, "f32", 4},
+    {HKRT_DTYPE_F64, "f64", 8},
+    {HKRT_DTYPE_I8, "i8", 1},
+    {HKRT_DTYPE_I16, "i16", 2},
+    {HKRT_DTYPE_I32, "i32", 4},
+    {HKRT_DTYPE_I64, "i64", 8},
+    {HKRT_DTYPE_INDEX, "index", 8},
+    {HKRT_DTYPE_F8E4M3FNUZ, "f8E4M3FNUZ", 1},
+    {HKRT_DTYPE_F8E5M2FNUZ, "f8E5M2FNUZ", 1},
+    {HKRT_DTYPE_F8E4M3FN, "f8E4M3FN", 1},
+    {HKRT_DTYPE_F8E5M2, "f8E5M2", 1},
+    {HKRT_DTYPE_BOOL, "i1", 1},
 };
 } // namespace
 
@@ -62,8 +69,8 @@ std::string hk::rt::argTypeText(const ArgInfo &a) {
   std::vector<int64_t> shape = a.shape;
   if (shape.empty())
     shape.assign(size_t(std::max<int64_t>(a.rank, 0)), kDynamic);
-  std::string s = "memref<" + dimsText(shape, "x") + (shape.empty() ? "" : "x") +
-                  dtypeName(a.dtype);
+  std::string s = "memref<" + dimsText(shape, "x") +
+                  (shape.empty() ? "" : "x") + dtypeName(a.dtype);
   if (a.layout == MemrefLayout::Strided)
     s += ", strided<[" + dimsText(a.strides, ", ") + "]>";
   return s + ">";
@@ -144,9 +151,8 @@ void KernelInfo::validate() const {
     const ArgInfo &a = args[g.arg];
     if (g.isScalar()) {
       if (a.kind != HKRT_ARG_SCALAR || a.dtype == HKRT_DTYPE_BOOL ||
-          a.dtype == HKRT_DTYPE_BF16 ||
-          a.dtype == HKRT_DTYPE_F16 || a.dtype == HKRT_DTYPE_F32 ||
-          a.dtype == HKRT_DTYPE_F64)
+          a.dtype == HKRT_DTYPE_BF16 || a.dtype == HKRT_DTYPE_F16 ||
+          a.dtype == HKRT_DTYPE_F32 || a.dtype == HKRT_DTYPE_F64)
         invalid(name, which + " = arg(" + std::to_string(g.arg) +
                           ") needs an integer scalar argument");
     } else if (a.kind != HKRT_ARG_MEMREF || g.dim >= a.rank) {
@@ -195,7 +201,8 @@ static Value toJson(const KernelInfo &k) {
   for (const ArgInfo &a : k.args) {
     Value j = Value::object();
     j.set("name", Value::string(a.name));
-    j.set("kind", Value::string(a.kind == HKRT_ARG_MEMREF ? "memref" : "scalar"));
+    j.set("kind",
+          Value::string(a.kind == HKRT_ARG_MEMREF ? "memref" : "scalar"));
     j.set("dtype", Value::string(dtypeName(a.dtype)));
     if (a.kind == HKRT_ARG_MEMREF) {
       j.set("rank", Value::integer(a.rank));
@@ -256,8 +263,8 @@ public:
     return field(obj, key, Value::Kind::String).asString();
   }
   [[noreturn]] void fail(const std::string &what) {
-    throw Error(HKRT_ERROR_INVALID_ARTIFACT, "kernel metadata: " + where +
-                                                 " " + what);
+    throw Error(HKRT_ERROR_INVALID_ARTIFACT,
+                "kernel metadata: " + where + " " + what);
   }
   std::string where;
 };
@@ -329,8 +336,8 @@ static KernelInfo kernelFromJson(const Value &v, size_t index) {
   k.ldsBytes = r.integer(v, "lds_bytes");
   const Value &args = r.field(v, "args", Value::Kind::Array);
   for (size_t i = 0; i < args.items().size(); ++i)
-    k.args.push_back(argFromJson(args.items()[i], r.where + " argument " +
-                                                      std::to_string(i)));
+    k.args.push_back(argFromJson(args.items()[i],
+                                 r.where + " argument " + std::to_string(i)));
   const Value &grid = r.field(v, "grid", Value::Kind::Object);
   for (const Value &s : r.field(grid, "symbols", Value::Kind::Array).items()) {
     GridSymbol g;

@@ -42,11 +42,13 @@ static void checkNonNegative(size_t i, const ArgInfo &info,
                              const hkrt_arg &arg) {
   for (int d = 0; d < arg.rank; ++d) {
     if (arg.sizes[d] < 0)
-      mismatch(i, info, "negative size " + std::to_string(arg.sizes[d]) +
-                            " in dimension " + std::to_string(d));
+      mismatch(i, info,
+               "negative size " + std::to_string(arg.sizes[d]) +
+                   " in dimension " + std::to_string(d));
     if (arg.strides[d] < 0)
-      mismatch(i, info, "negative stride in dimension " + std::to_string(d) +
-                            " is not supported");
+      mismatch(i, info,
+               "negative stride in dimension " + std::to_string(d) +
+                   " is not supported");
   }
 }
 
@@ -55,10 +57,10 @@ static void checkStaticSizes(size_t i, const ArgInfo &info,
                              const hkrt_arg &arg) {
   for (size_t d = 0; d < info.shape.size(); ++d)
     if (info.shape[d] != kDynamic && arg.sizes[d] != info.shape[d])
-      mismatch(i, info, "dimension " + std::to_string(d) + " of " +
-                            argTypeText(info) + " must be " +
-                            std::to_string(info.shape[d]) + ", got " +
-                            std::to_string(arg.sizes[d]));
+      mismatch(i, info,
+               "dimension " + std::to_string(d) + " of " + argTypeText(info) +
+                   " must be " + std::to_string(info.shape[d]) + ", got " +
+                   std::to_string(arg.sizes[d]));
 }
 
 /// The strides hkrt_arg_memref computes when given none: contiguous
@@ -85,18 +87,19 @@ static void checkStrides(size_t i, const ArgInfo &info, const hkrt_arg &arg) {
   if (info.layout == MemrefLayout::RowMajor) {
     std::vector<int64_t> expected = rowMajorStrides(i, info, arg);
     if (!std::equal(expected.begin(), expected.end(), arg.strides))
-      mismatch(i, info, argTypeText(info) +
-                            " is contiguous row-major: its strides must be " +
-                            listText(expected.data(), arg.rank) + " for sizes " +
-                            shapeText(arg) + ", got " +
-                            listText(arg.strides, arg.rank));
+      mismatch(i, info,
+               argTypeText(info) +
+                   " is contiguous row-major: its strides must be " +
+                   listText(expected.data(), arg.rank) + " for sizes " +
+                   shapeText(arg) + ", got " + listText(arg.strides, arg.rank));
   } else if (info.layout == MemrefLayout::Strided) {
     for (size_t d = 0; d < info.strides.size(); ++d)
       if (info.strides[d] != kDynamic && arg.strides[d] != info.strides[d])
-        mismatch(i, info, "stride of dimension " + std::to_string(d) +
-                              " of " + argTypeText(info) + " must be " +
-                              std::to_string(info.strides[d]) + ", got " +
-                              std::to_string(arg.strides[d]));
+        mismatch(i, info,
+                 "stride of dimension " + std::to_string(d) + " of " +
+                     argTypeText(info) + " must be " +
+                     std::to_string(info.strides[d]) + ", got " +
+                     std::to_string(arg.strides[d]));
   }
 }
 
@@ -124,9 +127,9 @@ static uint64_t memrefExtent(size_t i, const ArgInfo &info,
 }
 
 /// The live buffer of a memref argument, on `device`.
-static std::shared_ptr<BufferObject>
-liveBuffer(size_t i, const ArgInfo &info, const hkrt_arg &arg,
-           hkrt_device device) {
+static std::shared_ptr<BufferObject> liveBuffer(size_t i, const ArgInfo &info,
+                                                const hkrt_arg &arg,
+                                                hkrt_device device) {
   if (!arg.buffer)
     mismatch(i, info, "null buffer");
   std::shared_ptr<BufferObject> buffer = Handles::get().find(arg.buffer);
@@ -137,11 +140,12 @@ liveBuffer(size_t i, const ArgInfo &info, const hkrt_arg &arg,
   return buffer;
 }
 
-static LaunchArg checkMemref(size_t i, const ArgInfo &info,
-                             const hkrt_arg &arg, hkrt_device device) {
+static LaunchArg checkMemref(size_t i, const ArgInfo &info, const hkrt_arg &arg,
+                             hkrt_device device) {
   if (arg.kind != HKRT_ARG_MEMREF)
-    mismatch(i, info, "expected " + describe(info) + ", got scalar " +
-                          dtypeName(arg.dtype));
+    mismatch(i, info,
+             "expected " + describe(info) + ", got scalar " +
+                 dtypeName(arg.dtype));
   bool dtypeOk = arg.dtype == info.dtype, rankOk = arg.rank == info.rank;
   if (!dtypeOk || !rankOk) {
     std::string got = !rankOk && !dtypeOk
@@ -200,12 +204,14 @@ std::vector<LaunchArg> hk::rt::checkLaunchArguments(const KernelInfo &kernel,
       continue;
     }
     if (arg.kind != HKRT_ARG_SCALAR)
-      mismatch(i, info, "expected " + describe(info) + ", got memref of rank " +
-                            std::to_string(arg.rank) + " with dtype " +
-                            dtypeName(arg.dtype));
+      mismatch(i, info,
+               "expected " + describe(info) + ", got memref of rank " +
+                   std::to_string(arg.rank) + " with dtype " +
+                   dtypeName(arg.dtype));
     if (arg.dtype != info.dtype)
-      mismatch(i, info, "expected " + describe(info) + ", got scalar " +
-                            dtypeName(arg.dtype));
+      mismatch(i, info,
+               "expected " + describe(info) + ", got scalar " +
+                   dtypeName(arg.dtype));
     out.push_back(LaunchArg{&info, &arg});
   }
   return out;
@@ -231,9 +237,9 @@ hk::rt::computeGrid(const KernelInfo &kernel,
       throw Error(HKRT_ERROR_INVALID_ARGUMENT, where + ": " + e.what());
     }
     if (v < 0 || v > INT32_MAX)
-      throw Error(HKRT_ERROR_INVALID_ARGUMENT,
-                  where + " is " + std::to_string(v) +
-                      ", outside [0, 2^31 - 1]");
+      throw Error(HKRT_ERROR_INVALID_ARGUMENT, where + " is " +
+                                                   std::to_string(v) +
+                                                   ", outside [0, 2^31 - 1]");
     grid[d] = uint32_t(v);
   }
   return grid;

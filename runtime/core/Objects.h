@@ -47,8 +47,8 @@ struct ModuleObject {
 struct BufferObject {
   BufferObject(std::shared_ptr<DeviceObject> device, hkrt_device deviceHandle,
                void *address, size_t size)
-      : device(std::move(device)), deviceHandle(deviceHandle),
-        address(address), size(size) {}
+      : device(std::move(device)), deviceHandle(deviceHandle), address(address),
+        size(size) {}
   BufferObject(const BufferObject &) = delete;
   BufferObject &operator=(const BufferObject &) = delete;
   /// Device memory goes when the last holder lets go: after the free, or

@@ -41,15 +41,31 @@ ScalarSlot scalarValue(const hkrt_arg &a) {
   ScalarSlot s;
   memset(&s, 0, sizeof(s));
   switch (a.dtype) {
-  case HKRT_DTYPE_BOOL: s.i8 = a.i != 0; break;
-  case HKRT_DTYPE_I8: s.i8 = int8_t(a.i); break;
-  case HKRT_DTYPE_I16: s.i16 = int16_t(a.i); break;
-  case HKRT_DTYPE_I32: s.i32 = int32_t(a.i); break;
+  case HKRT_DTYPE_BOOL:
+    s.i8 = a.i != 0;
+    break;
+  case HKRT_DTYPE_I8:
+    s.i8 = int8_t(a.i);
+    break;
+  case HKRT_DTYPE_I16:
+    s.i16 = int16_t(a.i);
+    break;
+  case HKRT_DTYPE_I32:
+    s.i32 = int32_t(a.i);
+    break;
   case HKRT_DTYPE_I64:
-  case HKRT_DTYPE_INDEX: s.i64 = a.i; break;
-  case HKRT_DTYPE_F32: s.f32 = float(a.f); break;
-  case HKRT_DTYPE_F64: s.f64 = a.f; break;
-  case HKRT_DTYPE_BF16: s.half = toBF16(float(a.f)); break;
+  case HKRT_DTYPE_INDEX:
+    s.i64 = a.i;
+    break;
+  case HKRT_DTYPE_F32:
+    s.f32 = float(a.f);
+    break;
+  case HKRT_DTYPE_F64:
+    s.f64 = a.f;
+    break;
+  case HKRT_DTYPE_BF16:
+    s.half = toBF16(float(a.f));
+    break;
   case HKRT_DTYPE_F16: {
     _Float16 h = _Float16(a.f);
     memcpy(&s.half, &h, 2);
@@ -114,8 +130,9 @@ void EmulatorBackend::launch(LoadedModule &module, const KernelInfo &kernel,
   hkemu_lane_fn fn = emu.laneCode(kernel.name);
   if (!fn)
     throw Error(HKRT_ERROR_UNSUPPORTED,
-                "kernel '" + kernel.name + "' has no lane code on the "
-                "emulator: " +
+                "kernel '" + kernel.name +
+                    "' has no lane code on the "
+                    "emulator: " +
                     (emu.hasLaneLevelIR
                          ? "the artifact carries its lane-level IR, but no "
                            "compiler for it is registered"
@@ -159,8 +176,8 @@ void EmulatorBackend::launch(LoadedModule &module, const KernelInfo &kernel,
 
 std::unique_ptr<Backend> hk::rt::openEmulatorBackend(const std::string &chip) {
   if (!hk::lookupChip(chip))
-    throw Error(HKRT_ERROR_INVALID_ARGUMENT,
-                "the emulator models " + hk::supportedChipNames() +
-                    ", not '" + chip + "'");
+    throw Error(HKRT_ERROR_INVALID_ARGUMENT, "the emulator models " +
+                                                 hk::supportedChipNames() +
+                                                 ", not '" + chip + "'");
   return std::make_unique<EmulatorBackend>(chip);
 }

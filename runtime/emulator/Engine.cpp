@@ -21,17 +21,28 @@ using namespace hk::emu;
 
 const char *hk::emu::collectiveName(Collective c) {
   switch (c) {
-  case Collective::None: return "none";
-  case Collective::Mfma: return "mfma";
-  case Collective::Bpermute: return "bpermute";
-  case Collective::Shuffle: return "shuffle";
-  case Collective::Dpp: return "dpp";
-  case Collective::PermlaneSwap: return "permlane_swap";
-  case Collective::ReadFirstLane: return "readfirstlane";
-  case Collective::WaveAny: return "wave_any";
-  case Collective::LdsLoad: return "lds_load";
-  case Collective::LdsStore: return "lds_store";
-  case Collective::LdsDma: return "lds_dma";
+  case Collective::None:
+    return "none";
+  case Collective::Mfma:
+    return "mfma";
+  case Collective::Bpermute:
+    return "bpermute";
+  case Collective::Shuffle:
+    return "shuffle";
+  case Collective::Dpp:
+    return "dpp";
+  case Collective::PermlaneSwap:
+    return "permlane_swap";
+  case Collective::ReadFirstLane:
+    return "readfirstlane";
+  case Collective::WaveAny:
+    return "wave_any";
+  case Collective::LdsLoad:
+    return "lds_load";
+  case Collective::LdsStore:
+    return "lds_store";
+  case Collective::LdsDma:
+    return "lds_dma";
   }
   return "?";
 }
@@ -67,7 +78,8 @@ void Engine::arrive(hkemu_lane *lane, Collective kind, const void *operands) {
     w.pending = kind;
   } else if (w.pending != kind) {
     fail(lane, "lanes of the wave reached different wave-collective ops: "
-               "lane " + std::to_string(lane->id) + " reached " +
+               "lane " +
+                   std::to_string(lane->id) + " reached " +
                    collectiveName(kind) + " while " +
                    std::to_string(w.arrived) + " lanes wait at " +
                    collectiveName(w.pending));
@@ -117,10 +129,14 @@ static bool startLanes(Engine &e) {
 
 static const char *stateText(LaneState s) {
   switch (s) {
-  case LaneState::Runnable: return "can run";
-  case LaneState::Collective: return "wait at a wave-collective op";
-  case LaneState::Barrier: return "wait at a barrier";
-  case LaneState::Done: return "finished";
+  case LaneState::Runnable:
+    return "can run";
+  case LaneState::Collective:
+    return "wait at a wave-collective op";
+  case LaneState::Barrier:
+    return "wait at a barrier";
+  case LaneState::Done:
+    return "finished";
   }
   return "?";
 }
@@ -159,8 +175,7 @@ static void diagnoseStall(Engine &e) {
                "barrier count mismatch: this wave waits at its barrier #" +
                    std::to_string(waiting->lanes[0].barriers) + " but wave " +
                    std::to_string(finished->id) + " finished after " +
-                   std::to_string(finished->lanes[0].barriers) +
-                   " barrier(s)");
+                   std::to_string(finished->lanes[0].barriers) + " barrier(s)");
       return;
     }
     for (const Wave &w : e.waves)
@@ -255,8 +270,9 @@ extern "C" int hkemu_launch(const hkemu_launch_desc *desc, char *error,
     return report("kernel '" + std::string(desc->kernel ? desc->kernel : "?") +
                   "': " + bad);
   size_t page = size_t(sysconf(_SC_PAGESIZE));
-  e.stackBytes = ((desc->stack_bytes ? desc->stack_bytes : 64 * 1024) +
-                  page - 1) / page * page;
+  e.stackBytes =
+      ((desc->stack_bytes ? desc->stack_bytes : 64 * 1024) + page - 1) / page *
+      page;
   uint32_t numLanes = desc->waves * kWaveLanes;
   Stacks stacks;
   stacks.total = (e.stackBytes + page) * numLanes;
@@ -305,9 +321,7 @@ extern "C" {
 
 uint32_t hkemu_lane_id(hkemu_lane *lane) { return lane->id; }
 uint32_t hkemu_wave_id(hkemu_lane *lane) { return lane->wave_id; }
-uint32_t hkemu_num_waves(hkemu_lane *lane) {
-  return lane->engine->desc.waves;
-}
+uint32_t hkemu_num_waves(hkemu_lane *lane) { return lane->engine->desc.waves; }
 uint32_t hkemu_workgroup_id(hkemu_lane *lane, uint32_t dim) {
   return dim < 3 ? lane->engine->workgroup[dim] : 0;
 }

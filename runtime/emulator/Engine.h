@@ -18,8 +18,17 @@ enum class LaneState { Runnable, Collective, Barrier, Done };
 
 /// Wave-collective operations; a wave's lanes must all reach the same one.
 enum class Collective {
-  None, Mfma, Bpermute, Shuffle, Dpp, PermlaneSwap, ReadFirstLane, WaveAny,
-  LdsLoad, LdsStore, LdsDma
+  None,
+  Mfma,
+  Bpermute,
+  Shuffle,
+  Dpp,
+  PermlaneSwap,
+  ReadFirstLane,
+  WaveAny,
+  LdsLoad,
+  LdsStore,
+  LdsDma
 };
 const char *collectiveName(Collective c);
 
@@ -31,10 +40,10 @@ struct Wave;
 struct hkemu_lane {
   hk::emu::Engine *engine;
   hk::emu::Wave *wave;
-  uint32_t id;   ///< lane in its wave
+  uint32_t id; ///< lane in its wave
   uint32_t wave_id;
   hk::emu::LaneState state;
-  uint32_t barriers; ///< barriers this lane has arrived at
+  uint32_t barriers;    ///< barriers this lane has arrived at
   const void *operands; ///< this lane's operands of the pending collective
   ucontext_t context;
   char *stack;
@@ -60,8 +69,8 @@ struct Engine {
   uint32_t barrierArrived = 0;
   uint32_t epoch = 0; ///< barriers completed in this workgroup
   std::vector<uint8_t> lds;
-  std::vector<uint8_t> ldsWriter;   ///< per byte: writer wave + 1, 0: none
-  std::vector<uint32_t> ldsEpoch;   ///< per byte: epoch of that write
+  std::vector<uint8_t> ldsWriter; ///< per byte: writer wave + 1, 0: none
+  std::vector<uint32_t> ldsEpoch; ///< per byte: epoch of that write
   bool failed = false;
   std::string error;
 

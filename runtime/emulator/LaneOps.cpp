@@ -46,14 +46,22 @@ int dppSource(uint32_t l, uint32_t ctrl) {
   if (ctrl >= 0x121 && ctrl <= 0x12F)
     return row * 16 + (rl - int(ctrl & 0xF) + 16) % 16;
   switch (ctrl) {
-  case 0x130: return l < 63 ? int(l + 1) : -1;   // wave_shl:1
-  case 0x134: return int((l + 1) % 64);          // wave_rol:1
-  case 0x138: return l > 0 ? int(l - 1) : -1;    // wave_shr:1
-  case 0x13C: return int((l + 63) % 64);         // wave_ror:1
-  case 0x140: return row * 16 + (15 - rl);       // row_mirror
-  case 0x141: return row * 16 + (rl & 8) + (7 - (rl & 7)); // row_half_mirror
-  case 0x142: return row > 0 ? row * 16 - 1 : -1; // row_bcast:15
-  case 0x143: return row > 1 ? 31 : -1;           // row_bcast:31
+  case 0x130:
+    return l < 63 ? int(l + 1) : -1; // wave_shl:1
+  case 0x134:
+    return int((l + 1) % 64); // wave_rol:1
+  case 0x138:
+    return l > 0 ? int(l - 1) : -1; // wave_shr:1
+  case 0x13C:
+    return int((l + 63) % 64); // wave_ror:1
+  case 0x140:
+    return row * 16 + (15 - rl); // row_mirror
+  case 0x141:
+    return row * 16 + (rl & 8) + (7 - (rl & 7)); // row_half_mirror
+  case 0x142:
+    return row > 0 ? row * 16 - 1 : -1; // row_bcast:15
+  case 0x143:
+    return row > 1 ? 31 : -1; // row_bcast:31
   }
   return -2; // unknown control
 }
@@ -98,8 +106,8 @@ static void executeCrossLane(Engine &e, Wave &w, Collective kind) {
       bool enabled = ((op.rowMask >> (l / 16)) & 1) &&
                      ((op.bankMask >> ((l >> 2) & 3)) & 1);
       int src = dppSource(l, op.offset);
-      op.result = !enabled ? op.old
-                  : src >= 0 ? values[src]
+      op.result = !enabled       ? op.old
+                  : src >= 0     ? values[src]
                   : op.boundCtrl ? 0
                                  : op.old;
       break;
@@ -173,10 +181,12 @@ static void executeLds(Engine &e, Wave &w, Collective kind) {
       continue;
     }
     if (kind == Collective::LdsDma) {
-      uint32_t base0 = static_cast<const LdsAccess *>(w.lanes[0].operands)->addr;
+      uint32_t base0 =
+          static_cast<const LdsAccess *>(w.lanes[0].operands)->addr;
       if (a.addr != base0) {
         e.failAt(w.id, "LDS DMA base differs across lanes (it is M0): lane 0 "
-                       "has " + std::to_string(base0) + ", " + laneText(l) +
+                       "has " +
+                           std::to_string(base0) + ", " + laneText(l) +
                            " has " + std::to_string(a.addr));
         return;
       }
@@ -278,9 +288,8 @@ uint32_t hkemu_shuffle(hkemu_lane *lane, uint32_t value, uint32_t offset,
   return r;
 }
 
-uint32_t hkemu_dpp(hkemu_lane *lane, uint32_t old, uint32_t src,
-                   uint32_t ctrl, uint32_t rowMask, uint32_t bankMask,
-                   int32_t boundCtrl) {
+uint32_t hkemu_dpp(hkemu_lane *lane, uint32_t old, uint32_t src, uint32_t ctrl,
+                   uint32_t rowMask, uint32_t bankMask, int32_t boundCtrl) {
   if (!validDppCtrl(ctrl))
     lane->engine->fail(lane, "unsupported DPP control " + std::to_string(ctrl));
   CrossLane op{};
@@ -299,8 +308,8 @@ void hkemu_permlane_swap(hkemu_lane *lane, uint32_t rows, uint32_t *vdst,
   if (!e.chip->hasPermlaneSwap)
     e.fail(lane, std::string("permlane swaps do not exist on ") + e.chip->name);
   if (rows != 16 && rows != 32)
-    e.fail(lane, "permlane swap of " + std::to_string(rows) +
-                     " lanes (16 or 32)");
+    e.fail(lane,
+           "permlane swap of " + std::to_string(rows) + " lanes (16 or 32)");
   Swap op{rows, vdst, vsrc};
   e.arrive(lane, Collective::PermlaneSwap, &op);
 }
@@ -354,8 +363,8 @@ void hkemu_buffer_atomic_fadd(hkemu_lane *lane, hkemu_buffer rsrc,
   *p += value;
 }
 
-void hkemu_lds_load(hkemu_lane *lane, uint32_t addr, uint32_t bytes,
-                    void *dst, int32_t active) {
+void hkemu_lds_load(hkemu_lane *lane, uint32_t addr, uint32_t bytes, void *dst,
+                    int32_t active) {
   checkAccessSize(lane, bytes, "LDS load");
   LdsAccess a{addr, bytes, dst, active, {}, 0};
   lane->engine->arrive(lane, Collective::LdsLoad, &a);

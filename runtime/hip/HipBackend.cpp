@@ -46,9 +46,9 @@ struct HipApi {
   hipError_t (*moduleLoadData)(hipModule_t *, const void *);
   hipError_t (*moduleUnload)(hipModule_t);
   hipError_t (*moduleGetFunction)(hipFunction_t *, hipModule_t, const char *);
-  hipError_t (*moduleLaunchKernel)(hipFunction_t, unsigned, unsigned,
+  hipError_t (*moduleLaunchKernel)(hipFunction_t, unsigned, unsigned, unsigned,
                                    unsigned, unsigned, unsigned, unsigned,
-                                   unsigned, void *, void **, void **);
+                                   void *, void **, void **);
   hipError_t (*deviceSynchronize)();
   const char *(*getErrorString)(hipError_t);
 };
@@ -183,13 +183,11 @@ HipBackend::HipBackend(int index) {
                                           " present)");
   check(api.setDevice(index), "hipSetDevice");
   std::vector<char> props(16384, 0);
-  check(api.getDeviceProperties(props.data(), index),
-        "hipGetDeviceProperties");
+  check(api.getDeviceProperties(props.data(), index), "hipGetDeviceProperties");
   arch_ = archFromProperties(props.data(), props.size());
   if (arch_.empty())
-    throw Error(HKRT_ERROR_NO_DEVICE,
-                "HIP device " + std::to_string(index) +
-                    " reports no gfx architecture name");
+    throw Error(HKRT_ERROR_NO_DEVICE, "HIP device " + std::to_string(index) +
+                                          " reports no gfx architecture name");
   chip_ = stripTargetFeatures(arch_);
 }
 
@@ -271,8 +269,8 @@ void HipBackend::launch(LoadedModule &module, const KernelInfo &kernel,
   void *extra[] = {kLaunchParamBufferPointer, kernarg.data(),
                    kLaunchParamBufferSize, &size, kLaunchParamEnd};
   check(api.moduleLaunchKernel(mod.functions.at(kernel.name), grid[0], grid[1],
-                               grid[2], unsigned(kernel.workgroupSize), 1, 1,
-                               0, nullptr, nullptr, extra),
+                               grid[2], unsigned(kernel.workgroupSize), 1, 1, 0,
+                               nullptr, nullptr, extra),
         ("hipModuleLaunchKernel(" + kernel.name + ")").c_str());
 }
 

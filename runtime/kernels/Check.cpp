@@ -94,8 +94,9 @@ CheckResult::Output compare(HostTensor &t, const std::vector<uint8_t> &raw,
     if (!(err <= bound)) { // NaN fails too
       if (o.mismatches++ == 0) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, "got %.8g, expected %.8g (tolerance %.3g)",
-                      got, exact, bound);
+        std::snprintf(buf, sizeof buf,
+                      "got %.8g, expected %.8g (tolerance %.3g)", got, exact,
+                      bound);
         o.firstMismatch = describeIndex(t, i) + ": " + buf;
       }
     }
@@ -123,8 +124,7 @@ CheckResult runAndCheck(Library &lib, const KernelEntry &entry,
     size_t bytes = size_t(n) * elementBytes(t.dtype);
     // hkrt refuses empty buffers; a zero-sized tensor still gets one byte.
     buffers.push_back(dev.alloc(bytes ? bytes : 1));
-    std::vector<uint8_t> raw =
-        t.output ? sentinelFill(t.dtype, n) : encode(t);
+    std::vector<uint8_t> raw = t.output ? sentinelFill(t.dtype, n) : encode(t);
     if (!raw.empty())
       buffers.back().write(raw.data(), raw.size());
   }

@@ -60,11 +60,16 @@ std::string signatureText(const KernelInfo &k) {
 /// The range of an integer scalar of type `t`.
 std::pair<int64_t, int64_t> integerRange(hkrt_dtype t) {
   switch (t) {
-  case HKRT_DTYPE_BOOL: return {0, 1};
-  case HKRT_DTYPE_I8: return {INT8_MIN, INT8_MAX};
-  case HKRT_DTYPE_I16: return {INT16_MIN, INT16_MAX};
-  case HKRT_DTYPE_I32: return {INT32_MIN, INT32_MAX};
-  default: return {INT64_MIN, INT64_MAX};
+  case HKRT_DTYPE_BOOL:
+    return {0, 1};
+  case HKRT_DTYPE_I8:
+    return {INT8_MIN, INT8_MAX};
+  case HKRT_DTYPE_I16:
+    return {INT16_MIN, INT16_MAX};
+  case HKRT_DTYPE_I32:
+    return {INT32_MIN, INT32_MAX};
+  default:
+    return {INT64_MIN, INT64_MAX};
   }
 }
 
@@ -73,17 +78,16 @@ std::pair<int64_t, int64_t> integerRange(hkrt_dtype t) {
 int64_t parseInteger(const std::string &label, const std::string &text,
                      int64_t min, int64_t max) {
   size_t digits = !text.empty() && text[0] == '-' ? 1 : 0;
-  bool decimal =
-      digits < text.size() &&
-      std::all_of(text.begin() + digits, text.end(),
-                  [](unsigned char c) { return std::isdigit(c); });
+  bool decimal = digits < text.size() &&
+                 std::all_of(
+                     text.begin() + digits, text.end(),
+                     [](unsigned char c) { return std::isdigit(c); });
   errno = 0;
   long long v = decimal ? std::strtoll(text.c_str(), nullptr, 10) : 0;
   if (!decimal || errno == ERANGE || v < min || v > max)
-    throw std::invalid_argument("--args: " + label + ": '" + text +
-                                "' is not an integer in [" +
-                                std::to_string(min) + ", " +
-                                std::to_string(max) + "]");
+    throw std::invalid_argument(
+        "--args: " + label + ": '" + text + "' is not an integer in [" +
+        std::to_string(min) + ", " + std::to_string(max) + "]");
   return v;
 }
 
@@ -105,10 +109,14 @@ std::vector<int64_t> parseSizes(const KernelInfo &k, size_t i,
 /// The largest finite value of a float type.
 double largestFinite(hkrt_dtype t) {
   switch (t) {
-  case HKRT_DTYPE_F16: return 65504.0;
-  case HKRT_DTYPE_BF16: return 3.3895313892515355e38;
-  case HKRT_DTYPE_F32: return FLT_MAX;
-  default: return DBL_MAX;
+  case HKRT_DTYPE_F16:
+    return 65504.0;
+  case HKRT_DTYPE_BF16:
+    return 3.3895313892515355e38;
+  case HKRT_DTYPE_F32:
+    return FLT_MAX;
+  default:
+    return DBL_MAX;
   }
 }
 
@@ -126,8 +134,7 @@ hkrt_arg parseScalar(const KernelInfo &k, size_t i, const std::string &item,
                                   "' is not a number");
     if (std::fabs(v) > largestFinite(t))
       throw std::invalid_argument("--args: " + argLabel(k, i) + ": '" + item +
-                                  "' is out of range for " +
-                                  rt::dtypeName(t));
+                                  "' is out of range for " + rt::dtypeName(t));
     return hkrt_arg_float(t, v);
   }
   auto [min, max] = integerRange(t);

@@ -313,26 +313,23 @@ int run(const Options &o) {
     throw std::invalid_argument("--shape and --test-shape: give one");
   const KernelEntry *entry = findKernel(o.kernel);
   if (!entry)
-    throw std::invalid_argument("no reference for a kernel named '" +
-                                o.kernel + "'; known: " + [] {
-                                  std::string s;
-                                  for (const KernelEntry *e : kernelTable())
-                                    s += (s.empty() ? "" : ", ") +
-                                         std::string(e->name);
-                                  return s;
-                                }());
+    throw std::invalid_argument(
+        "no reference for a kernel named '" + o.kernel + "'; known: " + [] {
+          std::string s;
+          for (const KernelEntry *e : kernelTable())
+            s += (s.empty() ? "" : ", ") + std::string(e->name);
+          return s;
+        }());
   if (!o.eps || entry->hasEps) {
   } else {
-    throw std::invalid_argument(std::string(entry->name) +
-                                " takes no --eps");
+    throw std::invalid_argument(std::string(entry->name) + " takes no --eps");
   }
 
   hkrt::Device dev = openDevice(o);
   Library lib(dev, o.kernelDir.empty() ? defaultKernelDir() : o.kernelDir);
   if (!o.artifact.empty())
     lib.overrideArtifact(entry->artifact, o.artifact);
-  const char *backend =
-      dev.kind() == HKRT_DEVICE_HIP ? "hip" : "emulator";
+  const char *backend = dev.kind() == HKRT_DEVICE_HIP ? "hip" : "emulator";
 
   Problem problem;
   if (o.testShape)

@@ -46,8 +46,7 @@ struct Loaded {
     std::string bytes = onesArtifact();
     EXPECT_EQ(hkrt_module_load(dev, bytes.data(), bytes.size(), &mod),
               HKRT_SUCCESS);
-    EXPECT_EQ(hkrt_emulator_set_lane_code(mod, "ones", fillOnes),
-              HKRT_SUCCESS);
+    EXPECT_EQ(hkrt_emulator_set_lane_code(mod, "ones", fillOnes), HKRT_SUCCESS);
     EXPECT_EQ(hkrt_kernel_get(mod, "ones", &kernel), HKRT_SUCCESS);
     EXPECT_EQ(hkrt_buffer_alloc(dev, 256, &buf), HKRT_SUCCESS);
   }
@@ -62,10 +61,10 @@ struct Loaded {
   hkrt_buffer buf = nullptr;
 };
 
-#define EXPECT_FAILS(call, status, message)                                  \
-  do {                                                                       \
-    EXPECT_EQ(call, status);                                                 \
-    EXPECT_STREQ(hkrt_last_error(), message);                                \
+#define EXPECT_FAILS(call, status, message)                                    \
+  do {                                                                         \
+    EXPECT_EQ(call, status);                                                   \
+    EXPECT_STREQ(hkrt_last_error(), message);                                  \
   } while (0)
 
 TEST(ApiMisuse, HugeAllocationsAreRefused) {
@@ -189,8 +188,7 @@ TEST(ApiMisuse, ForeignPointersAreNotHandles) {
   Loaded s;
   int local = 0;
   std::vector<char> heap(4096);
-  for (void *p : {static_cast<void *>(&local),
-                  static_cast<void *>(heap.data()),
+  for (void *p : {static_cast<void *>(&local), static_cast<void *>(heap.data()),
                   reinterpret_cast<void *>(uintptr_t(0x1000)),
                   reinterpret_cast<void *>(uintptr_t(-16))}) {
     EXPECT_FAILS(hkrt_buffer_free(static_cast<hkrt_buffer>(p)),
@@ -245,8 +243,8 @@ TEST(ApiMisuse, NullPointers) {
   EXPECT_FAILS(hkrt_module_load_file(s.dev, nullptr, &m),
                HKRT_ERROR_INVALID_ARGUMENT, "null path");
   hkrt_kernel k = nullptr;
-  EXPECT_FAILS(hkrt_kernel_get(s.mod, nullptr, &k),
-               HKRT_ERROR_INVALID_ARGUMENT, "null kernel name");
+  EXPECT_FAILS(hkrt_kernel_get(s.mod, nullptr, &k), HKRT_ERROR_INVALID_ARGUMENT,
+               "null kernel name");
   EXPECT_FAILS(hkrt_kernel_get(nullptr, "ones", &k),
                HKRT_ERROR_INVALID_ARGUMENT, "null module");
   EXPECT_FAILS(hkrt_buffer_alloc(s.dev, 16, nullptr),
@@ -255,8 +253,8 @@ TEST(ApiMisuse, NullPointers) {
                HKRT_ERROR_INVALID_ARGUMENT, "null source");
   EXPECT_FAILS(hkrt_buffer_read(s.buf, 0, nullptr, 4),
                HKRT_ERROR_INVALID_ARGUMENT, "null destination");
-  EXPECT_FAILS(hkrt_buffer_read(nullptr, 0, &k, 4),
-               HKRT_ERROR_INVALID_ARGUMENT, "null buffer");
+  EXPECT_FAILS(hkrt_buffer_read(nullptr, 0, &k, 4), HKRT_ERROR_INVALID_ARGUMENT,
+               "null buffer");
   EXPECT_EQ(hkrt_buffer_size(nullptr), 0u);
   EXPECT_FAILS(hkrt_launch(s.kernel, nullptr, 1), HKRT_ERROR_INVALID_ARGUMENT,
                "null argument array");
@@ -290,9 +288,8 @@ TEST(ApiMisuse, ConcurrentFreesAndLaunches) {
         }
         hkrt_status st = hkrt_buffer_free(b);
         (st == HKRT_SUCCESS ? freed : refused)++;
-        if (st != HKRT_SUCCESS &&
-            std::string(hkrt_last_error()) !=
-                "unknown or already freed buffer handle")
+        if (st != HKRT_SUCCESS && std::string(hkrt_last_error()) !=
+                                      "unknown or already freed buffer handle")
           ADD_FAILURE() << hkrt_last_error();
       }
     });

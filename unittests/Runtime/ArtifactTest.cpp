@@ -28,8 +28,12 @@ KernelInfo gemmInfo() {
 Artifact sample() {
   Artifact a;
   a.kernels = {gemmInfo()};
-  a.codeObjects["gfx942"] = std::string("\x7f" "ELF942", 7);
-  a.codeObjects["gfx950"] = std::string("\x7f" "ELF950\0x", 9);
+  a.codeObjects["gfx942"] = std::string("\x7f"
+                                        "ELF942",
+                                        7);
+  a.codeObjects["gfx950"] = std::string("\x7f"
+                                        "ELF950\0x",
+                                        9);
   a.emulatorModule = "gpu.module @gemm_module {}";
   return a;
 }
@@ -197,9 +201,9 @@ TEST(KernelInfo, JsonLayoutErrors) {
             "'col-major'");
   EXPECT_EQ(message("{" + memref + R"("layout": "strided"})"),
             "kernel metadata: kernel 'k' argument 0 has no 'strides'");
-  EXPECT_EQ(message("{" + memref +
-                    R"("layout": "strided", "strides": [1, 2, 3]})"),
-            "metadata of kernel 'k': argument 0 'x' has rank 2 but 3 strides");
+  EXPECT_EQ(
+      message("{" + memref + R"("layout": "strided", "strides": [1, 2, 3]})"),
+      "metadata of kernel 'k': argument 0 'x' has rank 2 but 3 strides");
 }
 
 TEST(Artifact, RoundTrip) {

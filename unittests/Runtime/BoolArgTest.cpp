@@ -139,7 +139,8 @@ std::string hipPacked(int64_t flag) {
   setenv("FAKE_HIP_ARCH", "gfx942:sramecc+:xnack-", 1);
   Artifact art;
   art.kernels = {flagInfo()};
-  art.codeObjects["gfx942"] = "\x7f" "ELF-gfx942";
+  art.codeObjects["gfx942"] = "\x7f"
+                              "ELF-gfx942";
   std::string bytes = writeArtifact(art);
   std::string packed;
   {
@@ -152,9 +153,9 @@ std::string hipPacked(int64_t flag) {
     dev.synchronize();
     void *lib = dlopen(HK_FAKE_HIP, RTLD_NOW | RTLD_NOLOAD);
     EXPECT_TRUE(lib);
-    auto last = reinterpret_cast<const char *(*)(unsigned *, unsigned *,
-                                                 size_t *)>(
-        dlsym(lib, "fake_hip_last_launch"));
+    auto last =
+        reinterpret_cast<const char *(*)(unsigned *, unsigned *, size_t *)>(
+            dlsym(lib, "fake_hip_last_launch"));
     unsigned grid[3], block[3];
     size_t n = 0;
     const char *args = last(grid, block, &n);

@@ -32,9 +32,9 @@ Result run(const char *name, hkemu_lane_fn fn, uint32_t waves,
   char error[1024] = "";
   auto t0 = std::chrono::steady_clock::now();
   int status = hkemu_launch(&desc, error, sizeof(error));
-  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                           t0)
-                 .count();
+  double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   return {status, error, s};
 }
 

@@ -49,7 +49,12 @@ int hipMemcpy(void *d, const void *s, size_t n, int) {
 int hipModuleLoadData(void **m, const void *image) {
   *m = &moduleToken;
   // A code object must look like an ELF file.
-  return memcmp(image, "\x7f" "ELF", 4) == 0 ? 0 : 200;
+  return memcmp(image,
+                "\x7f"
+                "ELF",
+                4) == 0
+             ? 0
+             : 200;
 }
 int hipModuleUnload(void *) { return 0; }
 int hipModuleGetFunction(void **f, void *, const char *) {

@@ -42,7 +42,9 @@ std::string artifactFor(std::initializer_list<const char *> chips) {
   k.grid = {GridExpr::parse("s0 ceildiv 64"), GridExpr::parse("s1")};
   a.kernels = {k};
   for (const char *c : chips)
-    a.codeObjects[c] = std::string("\x7f" "ELF-") + c;
+    a.codeObjects[c] = std::string("\x7f"
+                                   "ELF-") +
+                       c;
   return writeArtifact(a);
 }
 
@@ -102,14 +104,14 @@ TEST_F(HipEnv, LaunchPacksArgumentsAndGrid) {
   std::string bytes = artifactFor({"gfx942", "gfx950"});
   hkrt::Module m = dev.load(bytes.data(), bytes.size());
   hkrt::Buffer x = dev.alloc(130 * 8 * 4);
-  m.kernel("scale").launch({x.memref(HKRT_DTYPE_F32, {130, 8}),
-                            hkrt_arg_int(HKRT_DTYPE_I32, 5)});
+  m.kernel("scale").launch(
+      {x.memref(HKRT_DTYPE_F32, {130, 8}), hkrt_arg_int(HKRT_DTYPE_I32, 5)});
   dev.synchronize();
   void *lib = dlopen(HK_FAKE_HIP, RTLD_NOW | RTLD_NOLOAD);
   ASSERT_TRUE(lib);
-  auto last = reinterpret_cast<const char *(*)(unsigned *, unsigned *,
-                                               size_t *)>(
-      dlsym(lib, "fake_hip_last_launch"));
+  auto last =
+      reinterpret_cast<const char *(*)(unsigned *, unsigned *, size_t *)>(
+          dlsym(lib, "fake_hip_last_launch"));
   ASSERT_TRUE(last);
   unsigned grid[3], block[3];
   size_t n;

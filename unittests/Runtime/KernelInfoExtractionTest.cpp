@@ -5,20 +5,20 @@
 // then evaluates the extracted grid.
 //===----------------------------------------------------------------------===//
 
-#include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Target/KernelInfo/KernelInfoExtraction.h"
+#include "hk/Dialect/HK/HKDialect.h"
 
-#include "mlir/InitAllDialects.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
 
 #include <gtest/gtest.h>
 
 using namespace mlir;
+using ::mlir::hk::extractKernelInfo;
 using ::mlir::hk::HKDialect;
 using ::mlir::hk::KernelOp;
-using ::mlir::hk::extractKernelInfo;
 
 namespace {
 

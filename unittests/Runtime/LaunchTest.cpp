@@ -90,16 +90,16 @@ void gemmLane(hkemu_lane *lane, void *const *args) {
   for (uint32_t kk = 0; kk < 64; kk += 16) {
     uint16_t a[4];
     for (uint32_t i = 0; i < 4; ++i)
-      hkemu_buffer_load(lane, rsrc(A),
-                        ((row0 + 16 * w + l % 16) * lda + kk + 4 * (l / 16) +
-                         i) * 2,
-                        2, &a[i]);
+      hkemu_buffer_load(
+          lane, rsrc(A),
+          ((row0 + 16 * w + l % 16) * lda + kk + 4 * (l / 16) + i) * 2, 2,
+          &a[i]);
     for (uint32_t t = 0; t < 4; ++t) {
       uint16_t b[4];
       for (uint32_t i = 0; i < 4; ++i)
-        hkemu_lds_load(lane, ((kk + 4 * (l / 16) + i) * 64 + 16 * t + l % 16) *
-                                 2,
-                       2, &b[i], 1);
+        hkemu_lds_load(lane,
+                       ((kk + 4 * (l / 16) + i) * 64 + 16 * t + l % 16) * 2, 2,
+                       &b[i], 1);
       hkemu_mfma(lane, 16, 16, 16, HKEMU_BF16, HKEMU_BF16, a, b, acc[t],
                  acc[t]);
     }
@@ -110,8 +110,7 @@ void gemmLane(hkemu_lane *lane, void *const *args) {
       uint32_t row = row0 + 16 * w + 4 * (l / 16) + r;
       uint32_t col = col0 + 16 * t + l % 16;
       auto *C = static_cast<hkemu_memref *>(args[2]);
-      hkemu_buffer_store(lane, rsrc(C), (row * C->strides[0] + col) * 4, 4,
-                         &v);
+      hkemu_buffer_store(lane, rsrc(C), (row * C->strides[0] + col) * 4, 4, &v);
     }
 }
 
@@ -184,10 +183,10 @@ TEST_F(EmulatorFixture, MfmaGemm64AgainstFloat64) {
   bA.write(A.data(), A.size() * 2);
   bB.write(B.data(), B.size() * 2);
   const float alpha = 0.5f;
-  mod->kernel("gemm64").launch(
-      {bA.memref(HKRT_DTYPE_BF16, {M, K}), bB.memref(HKRT_DTYPE_BF16, {K, N}),
-       bC.memref(HKRT_DTYPE_F32, {M, N}),
-       hkrt_arg_float(HKRT_DTYPE_F32, alpha)});
+  mod->kernel("gemm64").launch({bA.memref(HKRT_DTYPE_BF16, {M, K}),
+                                bB.memref(HKRT_DTYPE_BF16, {K, N}),
+                                bC.memref(HKRT_DTYPE_F32, {M, N}),
+                                hkrt_arg_float(HKRT_DTYPE_F32, alpha)});
   std::vector<float> C(M * N);
   bC.read(C.data(), C.size() * 4);
   for (int64_t i = 0; i < M; ++i)
@@ -225,10 +224,10 @@ TEST_F(EmulatorFixture, ArgumentChecksNameTheArgument) {
   EXPECT_EQ(launchError(g, {A, A, A, alpha}),
             "argument 2 'C': expected memref of rank 2 with dtype f32, got "
             "bf16");
-  EXPECT_EQ(launchError(g, {A, b.memref(HKRT_DTYPE_BF16, {64, 64, 1}), C,
-                            alpha}),
-            "argument 1 'B': expected memref of rank 2 with dtype bf16, got "
-            "rank 3");
+  EXPECT_EQ(
+      launchError(g, {A, b.memref(HKRT_DTYPE_BF16, {64, 64, 1}), C, alpha}),
+      "argument 1 'B': expected memref of rank 2 with dtype bf16, got "
+      "rank 3");
   EXPECT_EQ(launchError(g, {A, b.memref(HKRT_DTYPE_F16, {64}), C, alpha}),
             "argument 1 'B': expected memref of rank 2 with dtype bf16, got "
             "memref of rank 1 with dtype f16");
@@ -247,9 +246,9 @@ TEST_F(EmulatorFixture, ArgumentChecksNameTheArgument) {
             "offset 4 needs 16384 bytes, but its buffer has 16384 bytes");
   hkrt::Device other = hkrt::Device::emulator("gfx942");
   hkrt::Buffer foreign = other.alloc(64 * 64 * 4);
-  EXPECT_EQ(launchError(g, {foreign.memref(HKRT_DTYPE_BF16, {64, 64}), A, C,
-                            alpha}),
-            "argument 0 'A': buffer belongs to another device");
+  EXPECT_EQ(
+      launchError(g, {foreign.memref(HKRT_DTYPE_BF16, {64, 64}), A, C, alpha}),
+      "argument 0 'A': buffer belongs to another device");
   // A zero-sized output gives an empty grid: nothing runs, no error.
   EXPECT_EQ(launchError(g, {A, A, b.memref(HKRT_DTYPE_F32, {0, 64}), alpha}),
             "");
@@ -366,12 +365,11 @@ TEST_F(EmulatorFixture, KernelFaultReachesTheLaunch) {
   art.kernels = {k};
   std::string bytes2 = writeArtifact(art);
   hkrt::Module m = dev.load(bytes2.data(), bytes2.size());
-  ASSERT_EQ(hkrt_emulator_set_lane_code(
-                m.get(), "vadd",
-                [](hkemu_lane *lane, void *const *) {
-                  if (hkemu_wave_id(lane) == 0)
-                    hkemu_barrier(lane);
-                }),
+  ASSERT_EQ(hkrt_emulator_set_lane_code(m.get(), "vadd",
+                                        [](hkemu_lane *lane, void *const *) {
+                                          if (hkemu_wave_id(lane) == 0)
+                                            hkemu_barrier(lane);
+                                        }),
             HKRT_SUCCESS);
   hkrt::Buffer b = dev.alloc(256);
   hkrt_kernel kernel;

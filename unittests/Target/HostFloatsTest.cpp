@@ -14,8 +14,8 @@
 #include "hk/Target/Host/HostObject.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -27,8 +27,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <dlfcn.h>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -106,9 +106,10 @@ uint16_t roundNearestEven(double x, int manBits) {
   double below = a - decode(lo, manBits);
   // Past the largest finite value, "hi" is infinity; it is chosen from half
   // an ulp above that value on, as if the next binade continued.
-  double above = hi == inf ? decode(lo, manBits) +
-                                 (decode(lo, manBits) - decode(lo - 1, manBits)) - a
-                           : decode(hi, manBits) - a;
+  double above = hi == inf
+                     ? decode(lo, manBits) +
+                           (decode(lo, manBits) - decode(lo - 1, manBits)) - a
+                     : decode(hi, manBits) - a;
   uint16_t r = below < above ? lo : above < below ? hi : (lo & 1 ? hi : lo);
   return sign | r;
 }
@@ -169,7 +170,8 @@ std::vector<float> truncationInputs(int manBits) {
     if (!std::isfinite(hi))
       break;
     float mid = float((lo + hi) / 2); // exact: a tie
-    for (float x : {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, INFINITY)}) {
+    for (float x :
+         {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, INFINITY)}) {
       in.push_back(x);
       in.push_back(-x);
     }
@@ -191,9 +193,13 @@ void checkTruncation(uint16_t (*trunc)(float), int manBits, const char *name) {
     }
     uint16_t want = roundNearestEven(x, manBits);
     if (got != want && ++failures <= 10)
-      ADD_FAILURE() << name << "(" << x << " = 0x" << std::hex
-                    << [&] { uint32_t b; std::memcpy(&b, &x, 4); return b; }()
-                    << "): got 0x" << got << ", want 0x" << want;
+      ADD_FAILURE() << name << "(" << x << " = 0x" << std::hex <<
+          [&] {
+            uint32_t b;
+            std::memcpy(&b, &x, 4);
+            return b;
+          }() << "): got 0x"
+                    << got << ", want 0x" << want;
   }
   EXPECT_EQ(failures, 0);
 }

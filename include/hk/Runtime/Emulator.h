@@ -54,19 +54,18 @@ typedef struct hkemu_buffer {
 typedef void (*hkemu_lane_fn)(hkemu_lane *lane, void *const *args);
 
 typedef struct hkemu_launch_desc {
-  const char *kernel;     /* for messages */
-  const char *chip;       /* "gfx942" or "gfx950": MFMA set, fp8 formats */
+  const char *kernel; /* for messages */
+  const char *chip;   /* "gfx942" or "gfx950": MFMA set, fp8 formats */
   uint32_t grid[3];
-  uint32_t waves;         /* per workgroup */
-  uint32_t lds_bytes;     /* LDS of one workgroup */
+  uint32_t waves;     /* per workgroup */
+  uint32_t lds_bytes; /* LDS of one workgroup */
   hkemu_lane_fn fn;
   void *const *args;
-  size_t stack_bytes;     /* per lane; 0: 64 KiB */
+  size_t stack_bytes; /* per lane; 0: 64 KiB */
 } hkemu_launch_desc;
 
 /* Runs the whole grid. Returns 0, or nonzero with a message in `error`. */
-int hkemu_launch(const hkemu_launch_desc *desc, char *error,
-                 size_t error_size);
+int hkemu_launch(const hkemu_launch_desc *desc, char *error, size_t error_size);
 
 /* Ids. dim: 0 = x, 1 = y, 2 = z. */
 uint32_t hkemu_lane_id(hkemu_lane *lane);
@@ -156,8 +155,8 @@ void hkemu_buffer_atomic_fadd(hkemu_lane *lane, hkemu_buffer rsrc,
                               uint32_t offset, float value);
 
 /* LDS accesses of `bytes` (1..16) at byte address addr. Collective. */
-void hkemu_lds_load(hkemu_lane *lane, uint32_t addr, uint32_t bytes,
-                    void *dst, int32_t active);
+void hkemu_lds_load(hkemu_lane *lane, uint32_t addr, uint32_t bytes, void *dst,
+                    int32_t active);
 void hkemu_lds_store(hkemu_lane *lane, uint32_t addr, uint32_t bytes,
                      const void *src, int32_t active);
 
@@ -166,13 +165,12 @@ void hkemu_lds_store(hkemu_lane *lane, uint32_t addr, uint32_t bytes,
  * range semantics, and lane i writes them at lds_base + i * bytes_per_lane.
  * lds_base must be the same in all lanes (it is M0). Collective. */
 void hkemu_lds_dma(hkemu_lane *lane, hkemu_buffer rsrc, uint32_t offset,
-                   uint32_t lds_base, uint32_t bytes_per_lane,
-                   int32_t active);
+                   uint32_t lds_base, uint32_t bytes_per_lane, int32_t active);
 
 /* Native lane code for a kernel of a module loaded on the emulator (the
  * host-compiled form of its lane-level IR). */
-hkrt_status hkrt_emulator_set_lane_code(hkrt_module module,
-                                        const char *kernel, hkemu_lane_fn fn);
+hkrt_status hkrt_emulator_set_lane_code(hkrt_module module, const char *kernel,
+                                        hkemu_lane_fn fn);
 
 #ifdef __cplusplus
 }

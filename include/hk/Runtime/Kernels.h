@@ -73,10 +73,10 @@ void rotary(Library &lib, const hkrt::Buffer &x, const hkrt::Buffer &cos,
             int64_t H, int64_t N);
 /// r = x + residual; y = LayerNorm(r) * weight + bias. x, residual, resOut,
 /// y: Mx128; weight, bias: 128.
-void layernorm(Library &lib, const hkrt::Buffer &x, const hkrt::Buffer &residual,
-               const hkrt::Buffer &weight, const hkrt::Buffer &bias,
-               const hkrt::Buffer &resOut, const hkrt::Buffer &y, int64_t M,
-               float eps);
+void layernorm(Library &lib, const hkrt::Buffer &x,
+               const hkrt::Buffer &residual, const hkrt::Buffer &weight,
+               const hkrt::Buffer &bias, const hkrt::Buffer &resOut,
+               const hkrt::Buffer &y, int64_t M, float eps);
 /// y = x / sqrt(mean(x^2) + eps) * weight. x, y: Mx128; weight: 128.
 void rmsnorm(Library &lib, const hkrt::Buffer &x, const hkrt::Buffer &weight,
              const hkrt::Buffer &y, int64_t M, float eps);
@@ -139,12 +139,12 @@ struct Problem {
 };
 
 struct KernelEntry {
-  const char *name;     // hk-run's name: "gemm"
-  const char *artifact; // its directory kernels/<artifact>/, compiled into
-                        // build/kernels/<artifact>.hkrt
-  const char *symbol;   // the hk.kernel in it
-  const char *summary;  // one line for --help
-  const char *shapeNames;            // "M,N,K"
+  const char *name;       // hk-run's name: "gemm"
+  const char *artifact;   // its directory kernels/<artifact>/, compiled into
+                          // build/kernels/<artifact>.hkrt
+  const char *symbol;     // the hk.kernel in it
+  const char *summary;    // one line for --help
+  const char *shapeNames; // "M,N,K"
   std::vector<int64_t> defaultShape; // same length as shapeNames
   /// What hk-run --test-shape runs (scripts/examples.sh, test/Kernels): sizes
   /// that are not multiples of the kernel's tiles wherever it takes any size,

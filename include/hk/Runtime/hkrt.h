@@ -33,7 +33,7 @@ typedef enum hkrt_status {
   HKRT_ERROR_NO_DEVICE = 5,        /* no GPU, or no code object for it */
   HKRT_ERROR_BACKEND = 6,          /* a HIP call failed */
   HKRT_ERROR_OUT_OF_MEMORY = 7,
-  HKRT_ERROR_KERNEL_FAULT = 8,     /* the emulator caught a kernel bug */
+  HKRT_ERROR_KERNEL_FAULT = 8, /* the emulator caught a kernel bug */
   HKRT_ERROR_UNSUPPORTED = 9
 } hkrt_status;
 
@@ -62,7 +62,10 @@ typedef enum hkrt_dtype {
   HKRT_DTYPE_COUNT
 } hkrt_dtype;
 
-typedef enum hkrt_arg_kind { HKRT_ARG_MEMREF = 0, HKRT_ARG_SCALAR = 1 } hkrt_arg_kind;
+typedef enum hkrt_arg_kind {
+  HKRT_ARG_MEMREF = 0,
+  HKRT_ARG_SCALAR = 1
+} hkrt_arg_kind;
 
 #define HKRT_MAX_RANK 8
 
@@ -117,8 +120,8 @@ hkrt_device_kind hkrt_device_get_kind(hkrt_device device);
 /* The chip's gfx name ("gfx942"), valid until the device is closed. */
 const char *hkrt_device_chip(hkrt_device device);
 
-hkrt_status hkrt_module_load(hkrt_device device, const void *data,
-                             size_t size, hkrt_module *out);
+hkrt_status hkrt_module_load(hkrt_device device, const void *data, size_t size,
+                             hkrt_module *out);
 hkrt_status hkrt_module_load_file(hkrt_device device, const char *path,
                                   hkrt_module *out);
 hkrt_status hkrt_module_unload(hkrt_module module);

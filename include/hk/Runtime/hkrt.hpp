@@ -60,8 +60,8 @@ public:
   size_t size() const { return hkrt_buffer_size(h_.get()); }
   /// A contiguous row-major memref argument over this buffer.
   hkrt_arg memref(hkrt_dtype dtype, const std::vector<int64_t> &sizes) const {
-    return hkrt_arg_memref(h_.get(), dtype, int32_t(sizes.size()),
-                           sizes.data(), nullptr);
+    return hkrt_arg_memref(h_.get(), dtype, int32_t(sizes.size()), sizes.data(),
+                           nullptr);
   }
   hkrt_buffer get() const { return h_.get(); }
 

@@ -41,13 +41,13 @@ struct MfmaRange {
 };
 
 struct ChipInfo {
-  const char *name;        ///< LLVM processor name, e.g. "gfx942"
-  int64_t ldsBytes;        ///< LDS available to one workgroup
-  Fp8Format fp8;           ///< the 8-bit float formats its MFMAs take
-  int64_t ldsDmaBytes;     ///< bytes per lane of one global->LDS DMA load
-  bool hasTransposeLoad;   ///< ds_read_b64_tr_b16
-  bool hasPermlaneSwap;    ///< v_permlane16/32_swap
-  bool hasScaledMfma;      ///< f8f6f4 16x16x128 / 32x32x64
+  const char *name;      ///< LLVM processor name, e.g. "gfx942"
+  int64_t ldsBytes;      ///< LDS available to one workgroup
+  Fp8Format fp8;         ///< the 8-bit float formats its MFMAs take
+  int64_t ldsDmaBytes;   ///< bytes per lane of one global->LDS DMA load
+  bool hasTransposeLoad; ///< ds_read_b64_tr_b16
+  bool hasPermlaneSwap;  ///< v_permlane16/32_swap
+  bool hasScaledMfma;    ///< f8f6f4 16x16x128 / 32x32x64
   /// The MFMA instructions the lowering selects and the emulator executes.
   MfmaRange mfmas;
 };

@@ -232,7 +232,8 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto func = op->getParentOfType<gpu::GPUFuncOp>();
     auto kernelWaves =
-        func ? func->getAttrOfType<IntegerAttr>(HKDialect::kWavesAttrName) : IntegerAttr();
+        func ? func->getAttrOfType<IntegerAttr>(HKDialect::kWavesAttrName)
+             : IntegerAttr();
     if (!kernelWaves)
       return rewriter.notifyMatchFailure(op, "kernel not lowered yet");
     int64_t waves = op.getWaves() ? *op.getWaves() : kernelWaves.getInt();

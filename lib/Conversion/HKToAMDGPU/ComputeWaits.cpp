@@ -25,8 +25,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Waits.h"
-#include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Conversion/HKToAMDGPU/Passes.h"
+#include "hk/Dialect/HK/HKDialect.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -371,7 +371,8 @@ struct HKComputeWaits : mlir::hk::impl::HKComputeWaitsBase<HKComputeWaits> {
     getOperation().walk([&](gpu::GPUFuncOp func) {
       if (failed || !func.isKernel())
         return;
-      auto waves = func->getAttrOfType<IntegerAttr>(mlir::hk::HKDialect::kWavesAttrName);
+      auto waves =
+          func->getAttrOfType<IntegerAttr>(mlir::hk::HKDialect::kWavesAttrName);
       int64_t n = waves ? waves.getInt() : 1;
       WaitCounter counter(func, n);
       SmallVector<vector::FromElementsOp> markers;

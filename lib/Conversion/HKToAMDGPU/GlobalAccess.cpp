@@ -59,8 +59,8 @@ const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder, Value memref) {
   for (auto [size, stride] : llvm::zip(g.sizes, g.strides)) {
     Value isEmpty = arith::CmpIOp::create(builder, loc,
                                           arith::CmpIPredicate::eq, size, zero);
-    empty = empty ? arith::OrIOp::create(builder, loc, empty, isEmpty)
-                  : isEmpty;
+    empty =
+        empty ? arith::OrIOp::create(builder, loc, empty, isEmpty) : isEmpty;
     Value reach = arith::MulIOp::create(
         builder, loc, arith::SubIOp::create(builder, loc, size, one), stride);
     last = arith::AddIOp::create(builder, loc, last, reach);
@@ -252,8 +252,8 @@ static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
   auto vecType = VectorType::get({run.count}, elt);
   Value v = vector::LoadOp::create(b, loc, vecType, a.buf->buffer, off);
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vecType));
-  Value left = arith::SubIOp::create(b, loc, a.buf->sizes[a.colDim],
-                                     pos[a.colDim]);
+  Value left =
+      arith::SubIOp::create(b, loc, a.buf->sizes[a.colDim], pos[a.colDim]);
   SmallVector<Value> inRow = {arith::ConstantIntOp::create(b, loc, 1, 1)};
   for (int64_t j = 1; j < run.count; ++j)
     inRow.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,

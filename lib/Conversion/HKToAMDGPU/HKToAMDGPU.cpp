@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
-#include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Conversion/HKToAMDGPU/Passes.h"
+#include "hk/Dialect/HK/HKDialect.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -5,9 +5,9 @@
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace mlir::hk;
@@ -116,8 +116,8 @@ struct NumBlocksLowering : OpConversionPattern<NumBlocksOp> {
     Block &entry = kernel->getRegion(0).front();
     AffineExpr expr = map.getResult(dim);
     SmallVector<Value> symbols;
-    for (auto [i, arg, d] : llvm::enumerate(grid.getSymbolArgs(),
-                                            grid.getSymbolDims())) {
+    for (auto [i, arg, d] :
+         llvm::enumerate(grid.getSymbolArgs(), grid.getSymbolDims())) {
       // Only the symbols this dimension uses are materialised.
       if (!expr.isFunctionOfSymbol(i)) {
         symbols.push_back(Value());

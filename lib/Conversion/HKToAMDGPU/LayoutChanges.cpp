@@ -201,6 +201,7 @@ void mlir::hk::populateLayoutChangePatterns(TypeConverter &converter,
   patterns.add<TransposeLowering, SwapLayoutLowering>(converter,
                                                       patterns.getContext());
   state.support.add<TransposeOp>();
-  state.support.add<SwapLayoutOp>(
-      [](Operation *op, const ::hk::ChipInfo &) { return swapLayoutReason(op); });
+  state.support.add<SwapLayoutOp>([](Operation *op, const ::hk::ChipInfo &) {
+    return swapLayoutReason(op);
+  });
 }

@@ -16,7 +16,6 @@
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
-
 using namespace mlir;
 using namespace mlir::hk;
 
@@ -73,16 +72,16 @@ static FailureOr<::hk::MfmaInstr> chooseMfma(const ::hk::ChipInfo &chip,
   }
   using I = ::hk::MfmaInput;
   if (!llvm::is_contained({I::BF16, I::F16, I::FP8, I::BF8}, *input)) {
-    llvm::raw_string_ostream(why)
-        << "the lowering emits no " << ::hk::mfmaInputName(*input)
-        << " MFMA yet";
+    llvm::raw_string_ostream(why) << "the lowering emits no "
+                                  << ::hk::mfmaInputName(*input) << " MFMA yet";
     return failure();
   }
-  if (const ::hk::MfmaInstr *mfma = ::hk::selectMfma(chip, *input, base, kPerLane))
+  if (const ::hk::MfmaInstr *mfma =
+          ::hk::selectMfma(chip, *input, base, kPerLane))
     return *mfma;
   llvm::raw_string_ostream os(why);
-  os << "operands keep " << kPerLane << " K values per lane; no " << base
-     << "x" << base << " MFMA for " << elt << " on " << chip.name
+  os << "operands keep " << kPerLane << " K values per lane; no " << base << "x"
+     << base << " MFMA for " << elt << " on " << chip.name
      << " takes a divisor of that (";
   bool first = true;
   for (const ::hk::MfmaInstr &mfma : chip.mfmas)
@@ -155,11 +154,11 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     };
     auto emit = [&](int64_t mi, int64_t ni, Value a, Value b) {
       Value &acc = accs[t.cTile(mi, ni)];
-      acc = amdgpu::MFMAOp::create(
-          rewriter, loc, acc.getType(), rewriter.getI32IntegerAttr(mfma->m),
-          rewriter.getI32IntegerAttr(mfma->n),
-          rewriter.getI32IntegerAttr(mfma->k), rewriter.getI32IntegerAttr(1),
-          a, b, acc);
+      acc = amdgpu::MFMAOp::create(rewriter, loc, acc.getType(),
+                                   rewriter.getI32IntegerAttr(mfma->m),
+                                   rewriter.getI32IntegerAttr(mfma->n),
+                                   rewriter.getI32IntegerAttr(mfma->k),
+                                   rewriter.getI32IntegerAttr(1), a, b, acc);
     };
     // One row of A (all N tiles) per (mi, ki, chunk).
     auto row = [&](int64_t mi, int64_t ki, int64_t chunk) {

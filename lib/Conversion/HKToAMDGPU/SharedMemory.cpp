@@ -204,15 +204,15 @@ static SmallVector<Value> runIndices(OpBuilder &b, Location loc,
                                      const SharedAccess &a, int64_t reg) {
   ::hk::Coord c = a.map.regs[reg];
   const ::hk::SharedLayout &l = a.shared;
-  Value row = arith::AddIOp::create(b, loc, a.laneRow,
-                                    cst(b, loc, c.row % l.subRows));
-  Value col = arith::AddIOp::create(b, loc, a.laneCol,
-                                    cst(b, loc, c.col % l.subCols));
+  Value row =
+      arith::AddIOp::create(b, loc, a.laneRow, cst(b, loc, c.row % l.subRows));
+  Value col =
+      arith::AddIOp::create(b, loc, a.laneCol, cst(b, loc, c.col % l.subCols));
   SmallVector<Value> idx = emitSharedIndices(b, loc, l, row, col);
-  idx[0] = arith::AddIOp::create(b, loc, idx[0],
-                                 cst(b, loc, c.row / l.subRows));
-  idx[1] = arith::AddIOp::create(b, loc, idx[1],
-                                 cst(b, loc, c.col / l.subCols));
+  idx[0] =
+      arith::AddIOp::create(b, loc, idx[0], cst(b, loc, c.row / l.subRows));
+  idx[1] =
+      arith::AddIOp::create(b, loc, idx[1], cst(b, loc, c.col / l.subCols));
   return idx;
 }
 
@@ -291,8 +291,7 @@ static std::string allocSharedReason(Operation *op,
 }
 
 /// Why this hk.load or hk.store of a register tile cannot be lowered, or "".
-static std::string registerAccessReason(Operation *op,
-                                        const ::hk::ChipInfo &) {
+static std::string registerAccessReason(Operation *op, const ::hk::ChipInfo &) {
   Type tile = isa<LoadOp>(op) ? cast<LoadOp>(op).getType()
                               : cast<StoreOp>(op).getValue().getType();
   if (isRegTile(tile) &&

@@ -145,9 +145,9 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
                       TypeAttr::get(b.getFunctionType(argTypes, resultTypes)));
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
-  call_interface_impl::addArgAndResultAttrs(
-      b, result, args, resultAttrs, getArgAttrsAttrName(result.name),
-      getResAttrsAttrName(result.name));
+  call_interface_impl::addArgAndResultAttrs(b, result, args, resultAttrs,
+                                            getArgAttrsAttrName(result.name),
+                                            getResAttrsAttrName(result.name));
   // A missing body is the verifier's to report, with its own message.
   OptionalParseResult body = parser.parseOptionalRegion(
       *result.addRegion(), args, /*enableNameShadowing=*/false);
@@ -175,9 +175,10 @@ void KernelOp::print(OpAsmPrinter &p) {
   call_interface_impl::printFunctionSignature(
       p, getArgumentTypes(), argAttrs, /*isVariadic=*/false, getResultTypes(),
       getResAttrsAttr(), &getBody(), /*printEmptyResult=*/false);
-  function_interface_impl::printFunctionAttributes(
-      p, *this,
-      {getFunctionTypeAttrName(), getArgAttrsAttrName(), getResAttrsAttrName()});
+  function_interface_impl::printFunctionAttributes(p, *this,
+                                                   {getFunctionTypeAttrName(),
+                                                    getArgAttrsAttrName(),
+                                                    getResAttrsAttrName()});
   p << ' ';
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                 /*printBlockTerminators=*/true);
@@ -188,7 +189,8 @@ void KernelOp::getAsmBlockArgumentNames(Region &region,
   if (region.empty())
     return;
   for (BlockArgument arg : region.getArguments())
-    if (auto name = getArgAttrOfType<StringAttr>(arg.getArgNumber(), kArgNameAttr))
+    if (auto name =
+            getArgAttrOfType<StringAttr>(arg.getArgNumber(), kArgNameAttr))
       setNameFn(arg, name.getValue());
 }
 
@@ -276,8 +278,8 @@ LogicalResult KernelOp::verifyRegions() {
   int64_t bytes = getSharedMemoryBytes();
   if (bytes > ::hk::maxLdsBytes())
     return emitOpError("allocates ")
-           << bytes << " bytes of LDS, more than the "
-           << ::hk::maxLdsBytes() << " bytes of the largest chip";
+           << bytes << " bytes of LDS, more than the " << ::hk::maxLdsBytes()
+           << " bytes of the largest chip";
   return success();
 }
 
@@ -664,10 +666,10 @@ LogicalResult ClusterOp::verify() {
     // The math ops that lower to transcendental instructions (v_exp_f32,
     // v_log_f32, v_rsq_f32, v_sqrt_f32), by name: the dialect does not
     // depend on math.
-    hasTranscendental |= llvm::is_contained(
-        {"math.exp2", "math.exp", "math.log2", "math.log", "math.rsqrt",
-         "math.sqrt"},
-        inner->getName().getStringRef());
+    hasTranscendental |=
+        llvm::is_contained({"math.exp2", "math.exp", "math.log2", "math.log",
+                            "math.rsqrt", "math.sqrt"},
+                           inner->getName().getStringRef());
   });
   if (!hasMma)
     return emitOpError("pair = ")

@@ -105,8 +105,7 @@ SharedTileType::verify(function_ref<InFlightDiagnostic()> emitError,
   int64_t bytes = shape[0] * shape[1] * bits / 8;
   if (bytes > ::hk::maxLdsBytes())
     return emitError() << "shared tile needs " << bytes
-                       << " bytes of LDS, more than the "
-                       << ::hk::maxLdsBytes()
+                       << " bytes of LDS, more than the " << ::hk::maxLdsBytes()
                        << " bytes of the largest chip";
   return success();
 }

@@ -88,8 +88,8 @@ int64_t VectorLayout::valuesPerBaseTile() const {
 }
 
 int64_t VectorLayout::regsPerLane() const {
-  int64_t blocks = axis == Major::Row ? tile.baseTilesPerCol()
-                                      : tile.baseTilesPerRow();
+  int64_t blocks =
+      axis == Major::Row ? tile.baseTilesPerCol() : tile.baseTilesPerRow();
   return blocks * valuesPerBaseTile();
 }
 

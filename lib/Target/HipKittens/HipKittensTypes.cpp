@@ -132,7 +132,7 @@ FailureOr<std::string> mlir::hk::spellSharedTile(Type type, Operation *user,
   static const int64_t shapes[][2] = {{16, 16}, {32, 32}, {16, 32},
                                       {32, 16}, {8, 32},  {16, 128}};
   ArrayRef<int64_t> sub = st.getSubtileShape();
-  if (!llvm::any_of(shapes, [&](const int64_t(&s)[2]) {
+  if (!llvm::any_of(shapes, [&](const int64_t (&s)[2]) {
         return s[0] == sub[0] && s[1] == sub[1];
       })) {
     user->emitError("HipKittens has no shared subtile shape ")

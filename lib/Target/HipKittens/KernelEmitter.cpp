@@ -157,8 +157,8 @@ std::optional<std::string> KernelEmitter::valueName(Value value) {
   std::optional<StringRef> name;
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (arg.getOwner() == &kernel.getBody().front())
-      if (auto attr = kernel.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                          HKDialect::kArgNameAttrName))
+      if (auto attr = kernel.getArgAttrOfType<StringAttr>(
+              arg.getArgNumber(), HKDialect::kArgNameAttrName))
         name = attr.getValue();
     if (!name)
       name = locName(arg.getLoc());

@@ -83,8 +83,8 @@ linkHostObject(ArrayRef<char> object, Location loc) {
   llvm::MemoryBufferRef buffer(StringRef(shared->data(), shared->size()),
                                "host object");
   auto file = llvm::object::ObjectFile::createObjectFile(buffer);
-  auto *elf = file ? dyn_cast<llvm::object::ELFObjectFileBase>(file->get())
-                   : nullptr;
+  auto *elf =
+      file ? dyn_cast<llvm::object::ELFObjectFileBase>(file->get()) : nullptr;
   if (!elf) {
     llvm::consumeError(file.takeError());
     return emitError(loc) << "the linked host object is not an ELF file";

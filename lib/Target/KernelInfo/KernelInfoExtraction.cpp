@@ -1,8 +1,8 @@
 //===- KernelInfoExtraction.cpp - hk.kernel -> kernel metadata ------------===//
 
-#include "hk/Runtime/Error.h"
 #include "hk/Target/KernelInfo/KernelInfoExtraction.h"
 #include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Runtime/Error.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AffineExpr.h"
@@ -13,25 +13,40 @@ using namespace mlir::hk;
 namespace rt = ::hk::rt;
 
 static std::optional<hkrt_dtype> dtypeOf(Type t) {
-  if (t.isBF16()) return HKRT_DTYPE_BF16;
-  if (t.isF16()) return HKRT_DTYPE_F16;
-  if (t.isF32()) return HKRT_DTYPE_F32;
-  if (t.isF64()) return HKRT_DTYPE_F64;
-  if (t.isIndex()) return HKRT_DTYPE_INDEX;
-  if (t.isInteger(8)) return HKRT_DTYPE_I8;
-  if (t.isInteger(16)) return HKRT_DTYPE_I16;
-  if (t.isInteger(32)) return HKRT_DTYPE_I32;
-  if (t.isInteger(64)) return HKRT_DTYPE_I64;
-  if (isa<Float8E4M3FNUZType>(t)) return HKRT_DTYPE_F8E4M3FNUZ;
-  if (isa<Float8E5M2FNUZType>(t)) return HKRT_DTYPE_F8E5M2FNUZ;
-  if (isa<Float8E4M3FNType>(t)) return HKRT_DTYPE_F8E4M3FN;
-  if (isa<Float8E5M2Type>(t)) return HKRT_DTYPE_F8E5M2;
-  if (t.isInteger(1)) return HKRT_DTYPE_BOOL;
+  if (t.isBF16())
+    return HKRT_DTYPE_BF16;
+  if (t.isF16())
+    return HKRT_DTYPE_F16;
+  if (t.isF32())
+    return HKRT_DTYPE_F32;
+  if (t.isF64())
+    return HKRT_DTYPE_F64;
+  if (t.isIndex())
+    return HKRT_DTYPE_INDEX;
+  if (t.isInteger(8))
+    return HKRT_DTYPE_I8;
+  if (t.isInteger(16))
+    return HKRT_DTYPE_I16;
+  if (t.isInteger(32))
+    return HKRT_DTYPE_I32;
+  if (t.isInteger(64))
+    return HKRT_DTYPE_I64;
+  if (isa<Float8E4M3FNUZType>(t))
+    return HKRT_DTYPE_F8E4M3FNUZ;
+  if (isa<Float8E5M2FNUZType>(t))
+    return HKRT_DTYPE_F8E5M2FNUZ;
+  if (isa<Float8E4M3FNType>(t))
+    return HKRT_DTYPE_F8E4M3FN;
+  if (isa<Float8E5M2Type>(t))
+    return HKRT_DTYPE_F8E5M2;
+  if (t.isInteger(1))
+    return HKRT_DTYPE_BOOL;
   return std::nullopt;
 }
 
 static std::string argName(KernelOp kernel, unsigned i) {
-  if (auto name = kernel.getArgAttrOfType<StringAttr>(i, HKDialect::kArgNameAttrName))
+  if (auto name =
+          kernel.getArgAttrOfType<StringAttr>(i, HKDialect::kArgNameAttrName))
     return name.str();
   if (!kernel.getBody().empty())
     if (auto loc = dyn_cast<NameLoc>(kernel.getArgument(i).getLoc()))
@@ -54,11 +69,21 @@ static FailureOr<rt::GridExpr> gridExpr(Operation *kernel, AffineExpr e) {
     return failure();
   rt::GridExpr::Op op;
   switch (bin.getKind()) {
-  case AffineExprKind::Add: op = rt::GridExpr::Op::Add; break;
-  case AffineExprKind::Mul: op = rt::GridExpr::Op::Mul; break;
-  case AffineExprKind::Mod: op = rt::GridExpr::Op::Mod; break;
-  case AffineExprKind::FloorDiv: op = rt::GridExpr::Op::FloorDiv; break;
-  case AffineExprKind::CeilDiv: op = rt::GridExpr::Op::CeilDiv; break;
+  case AffineExprKind::Add:
+    op = rt::GridExpr::Op::Add;
+    break;
+  case AffineExprKind::Mul:
+    op = rt::GridExpr::Op::Mul;
+    break;
+  case AffineExprKind::Mod:
+    op = rt::GridExpr::Op::Mod;
+    break;
+  case AffineExprKind::FloorDiv:
+    op = rt::GridExpr::Op::FloorDiv;
+    break;
+  case AffineExprKind::CeilDiv:
+    op = rt::GridExpr::Op::CeilDiv;
+    break;
   default:
     return kernel->emitOpError("unexpected grid expression kind");
   }
@@ -145,8 +170,7 @@ static FailureOr<rt::KernelInfo> buildKernelInfo(const KernelFacts &k) {
     arg.dtype = *dtype;
     info.args.push_back(arg);
   }
-  for (auto [a, d] :
-       llvm::zip(k.grid.getSymbolArgs(), k.grid.getSymbolDims()))
+  for (auto [a, d] : llvm::zip(k.grid.getSymbolArgs(), k.grid.getSymbolDims()))
     info.gridSymbols.push_back(
         rt::GridSymbol{a, d == GridAttr::kScalarArg ? -1 : d});
   for (AffineExpr e : k.grid.getMap().getResults()) {
@@ -178,7 +202,8 @@ FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(gpu::GPUFuncOp kernel) {
            << "kernel has no hk.waves and hk.grid attributes (which "
               "convert-hk-to-amdgpu sets); the runtime could not launch it";
   int64_t lds = 0;
-  if (auto attr = kernel->getAttrOfType<IntegerAttr>(HKDialect::kLdsBytesAttrName))
+  if (auto attr =
+          kernel->getAttrOfType<IntegerAttr>(HKDialect::kLdsBytesAttrName))
     lds = attr.getInt();
   auto name = [](unsigned i) { return "arg" + std::to_string(i); };
   return buildKernelInfo({kernel, kernel.getName().str(), waves.getInt(), lds,

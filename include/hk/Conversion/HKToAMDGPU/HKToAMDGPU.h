@@ -107,8 +107,7 @@ void populateBroadcastPatterns(TypeConverter &converter,
                                RewritePatternSet &patterns,
                                LoweringState &state);
 /// hk.tril, hk.triu, hk.bounds_mask.
-void populateMaskPatterns(TypeConverter &converter,
-                          RewritePatternSet &patterns,
+void populateMaskPatterns(TypeConverter &converter, RewritePatternSet &patterns,
                           LoweringState &state);
 /// hk.transpose, hk.swap_layout.
 void populateLayoutChangePatterns(TypeConverter &converter,

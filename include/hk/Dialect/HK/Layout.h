@@ -39,7 +39,9 @@ struct Coord {
 /// A (lane, register) slot of a wave.
 struct Slot {
   int64_t lane, reg;
-  bool operator==(const Slot &o) const { return lane == o.lane && reg == o.reg; }
+  bool operator==(const Slot &o) const {
+    return lane == o.lane && reg == o.reg;
+  }
 };
 
 /// The lane layout of one base tile.

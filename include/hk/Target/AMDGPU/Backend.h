@@ -33,7 +33,7 @@ namespace hk::target {
 /// What the compiler is asked to produce for one chip.
 struct TargetOptions {
   std::string chip = kDefaultChip; ///< LLVM processor name
-  unsigned optLevel = 3;       ///< 0..3, for the LLVM IR and codegen pipelines
+  unsigned optLevel = 3; ///< 0..3, for the LLVM IR and codegen pipelines
   unsigned codeObjectVersion = 5; ///< 5 or 6 (the AMDHSA ABI version)
 };
 

@@ -8,14 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    hkrt_status s_ = (call);                                                  \
-    if (s_ != HKRT_SUCCESS) {                                                 \
-      fprintf(stderr, "%s: %s: %s\n", #call, hkrt_status_name(s_),            \
-              hkrt_last_error());                                             \
-      return 1;                                                               \
-    }                                                                         \
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    hkrt_status s_ = (call);                                                   \
+    if (s_ != HKRT_SUCCESS) {                                                  \
+      fprintf(stderr, "%s: %s: %s\n", #call, hkrt_status_name(s_),             \
+              hkrt_last_error());                                              \
+      return 1;                                                                \
+    }                                                                          \
   } while (0)
 
 enum { M = 100, N = 70 };
@@ -41,10 +41,10 @@ int main(int argc, char **argv) {
   CHECK(hkrt_buffer_alloc(dev, sizeof(y), &by));
   CHECK(hkrt_buffer_write(bx, 0, x, sizeof(x)));
   const int64_t sizes[2] = {M, N};
-  hkrt_arg args[4] = {
-      hkrt_arg_memref(bx, HKRT_DTYPE_F32, 2, sizes, NULL),
-      hkrt_arg_memref(by, HKRT_DTYPE_F32, 2, sizes, NULL),
-      hkrt_arg_float(HKRT_DTYPE_F32, a), hkrt_arg_float(HKRT_DTYPE_F32, b)};
+  hkrt_arg args[4] = {hkrt_arg_memref(bx, HKRT_DTYPE_F32, 2, sizes, NULL),
+                      hkrt_arg_memref(by, HKRT_DTYPE_F32, 2, sizes, NULL),
+                      hkrt_arg_float(HKRT_DTYPE_F32, a),
+                      hkrt_arg_float(HKRT_DTYPE_F32, b)};
   CHECK(hkrt_launch(kernel, args, 4));
   CHECK(hkrt_synchronize(dev));
   CHECK(hkrt_buffer_read(by, 0, y, sizeof(y)));
