@@ -25,7 +25,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace mlir;
-using namespace ::hk::target;
+using namespace hk::target;
 
 namespace hk::compiler {
 
@@ -51,14 +51,14 @@ void registerDialects(DialectRegistry &registry) {
   // lowerings such as convert-gpu-to-rocdl rely on.
   registerAllExtensions(registry);
   registerBackendTranslations(registry);
-  registry.insert<mlir::hk::HKDialect>();
+  registry.insert<hk::HKDialect>();
 }
 
 void registerPassesAndPipelines() {
   registerAllPasses();
-  mlir::hk::registerHKTransformsPasses();
-  mlir::hk::registerHKConversionPasses();
-  mlir::hk::registerHKEmulatorPasses();
+  hk::registerHKTransformsPasses();
+  hk::registerHKConversionPasses();
+  hk::registerHKEmulatorPasses();
   registerPipelines();
 }
 
@@ -84,7 +84,7 @@ LogicalResult checkOptions(const Options &options, Output output,
 }
 
 static bool containsTileKernels(ModuleOp module) {
-  return module.walk([](mlir::hk::KernelOp) { return WalkResult::interrupt(); })
+  return module.walk([](hk::KernelOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
 }
 
@@ -228,7 +228,7 @@ FailureOr<std::vector<ChipOutput>> compile(ModuleOp input, Output output,
       return failure();
     if (output == Output::EmulatorIR) {
       PassManager pm(module->getContext());
-      pm.addPass(mlir::hk::createConvertLaneToEmulator());
+      pm.addPass(hk::createConvertLaneToEmulator());
       if (failed(pm.run(*module)))
         return failure();
     }
@@ -245,7 +245,7 @@ static FailureOr<std::string>
 compileEmulatorObject(ModuleOp laneLevel, unsigned optLevel,
                       ArrayRef<rt::KernelInfo> kernels) {
   PassManager toEmulator(laneLevel.getContext());
-  toEmulator.addPass(mlir::hk::createConvertLaneToEmulator());
+  toEmulator.addPass(hk::createConvertLaneToEmulator());
   if (failed(toEmulator.run(laneLevel)) ||
       failed(checkEmulatorLds(laneLevel, kernels)) ||
       failed(runPipeline(laneLevel, buildEmulatorToLLVMPipeline)))

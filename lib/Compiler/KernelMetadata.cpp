@@ -11,15 +11,15 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
-namespace rt = ::hk::rt;
+namespace rt = hk::rt;
 
 namespace hk::compiler {
 
 FailureOr<std::vector<rt::KernelInfo>> collectKernelInfo(ModuleOp module) {
   std::vector<rt::KernelInfo> kernels;
   bool failedAny = false;
-  module.walk([&](mlir::hk::KernelOp kernel) {
-    auto info = mlir::hk::extractKernelInfo(kernel);
+  module.walk([&](hk::KernelOp kernel) {
+    auto info = hk::extractKernelInfo(kernel);
     if (failed(info))
       failedAny = true;
     else
@@ -28,7 +28,7 @@ FailureOr<std::vector<rt::KernelInfo>> collectKernelInfo(ModuleOp module) {
   module.walk([&](gpu::GPUFuncOp kernel) {
     if (!kernel.isKernel())
       return;
-    auto info = mlir::hk::extractKernelInfo(kernel);
+    auto info = hk::extractKernelInfo(kernel);
     if (failed(info))
       failedAny = true;
     else
@@ -45,12 +45,12 @@ LogicalResult checkEmulatorLds(ModuleOp emulatorModule,
                                const std::vector<rt::KernelInfo> &kernels) {
   for (const rt::KernelInfo &k : kernels) {
     auto func = emulatorModule.lookupSymbol<func::FuncOp>(
-        ::hk::target::laneFunctionName(k.name));
+        hk::target::laneFunctionName(k.name));
     if (!func)
       return emulatorModule.emitError()
              << "kernel '" << k.name << "' has no lane function";
     auto lds = func->getAttrOfType<IntegerAttr>(
-        mlir::hk::HKDialect::kEmulatorLdsBytesAttrName);
+        hk::HKDialect::kEmulatorLdsBytesAttrName);
     if (lds && lds.getInt() > k.ldsBytes)
       return func.emitError()
              << "kernel '" << k.name << "' uses " << lds.getInt()

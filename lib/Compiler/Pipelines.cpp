@@ -23,14 +23,14 @@ void buildTileToLanePipeline(OpPassManager &pm,
   // Schedules first (they insert barriers), then prove every wave executes
   // the same barriers, then the chip's limits, then the lowering, then the
   // vmcnt of each wait from the copies it leaves in flight.
-  mlir::hk::HKScheduleOptions schedule;
+  hk::HKScheduleOptions schedule;
   schedule.plain = !options.schedule;
-  pm.addPass(mlir::hk::createHKSchedule(schedule));
-  pm.addPass(mlir::hk::createHKVerifyBarriers());
-  pm.addPass(mlir::hk::createHKCheckTarget({options.chip}));
-  pm.addPass(mlir::hk::createHKExpandRemaps());
-  pm.addPass(mlir::hk::createConvertHKToAMDGPU({options.chip}));
-  pm.addPass(mlir::hk::createHKComputeWaits());
+  pm.addPass(hk::createHKSchedule(schedule));
+  pm.addPass(hk::createHKVerifyBarriers());
+  pm.addPass(hk::createHKCheckTarget({options.chip}));
+  pm.addPass(hk::createHKExpandRemaps());
+  pm.addPass(hk::createConvertHKToAMDGPU({options.chip}));
+  pm.addPass(hk::createHKComputeWaits());
 }
 
 void buildLaneToROCDLPipeline(OpPassManager &pm,
@@ -39,7 +39,7 @@ void buildLaneToROCDLPipeline(OpPassManager &pm,
   // vector to LLVM patterns itself; what it does not handle (strided slices,
   // scf, affine, strided-metadata views) is lowered first.
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
-  gpu.addPass(mlir::hk::createHKLowerVectorForLLVM());
+  gpu.addPass(hk::createHKLowerVectorForLLVM());
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
   gpu.addPass(mlir::amdgpu::createAmdgpuResolveStridedMetadataPass());
@@ -65,8 +65,8 @@ void buildEmulatorToLLVMPipeline(OpPassManager &pm) {
   emulate.sourceTypeStrs = {"bf16", "f16"};
   pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
   pm.addPass(arith::createArithExpandOpsPass());
-  pm.addPass(mlir::hk::createHKExpandHostFloats());
-  pm.addPass(mlir::hk::createHKLowerVectorForLLVM());
+  pm.addPass(hk::createHKExpandHostFloats());
+  pm.addPass(hk::createHKLowerVectorForLLVM());
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());

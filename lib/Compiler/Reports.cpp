@@ -16,7 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-using namespace ::hk::target;
+using namespace hk::target;
 
 namespace hk::compiler {
 
@@ -41,7 +41,7 @@ copyModule(const llvm::Module &module, Location loc) {
 
 std::string resourceUsageTable(StringRef chip,
                                ArrayRef<KernelResources> kernels) {
-  const ::hk::ChipInfo *info = ::hk::lookupChip(chip.str());
+  const hk::ChipInfo *info = hk::lookupChip(chip.str());
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "resource usage for " << chip
@@ -96,7 +96,7 @@ FailureOr<std::string> codeQualityReport(const llvm::Module &llvmModule,
   if (!resources)
     return emitError(loc) << "cannot read the code object's metadata: "
                           << llvm::toString(resources.takeError());
-  const ::hk::ChipInfo *info = ::hk::lookupChip(options.chip);
+  const hk::ChipInfo *info = hk::lookupChip(options.chip);
   std::string text;
   llvm::raw_string_ostream os(text);
   printReport(os, options.chip, *kernels, *resources, info->ldsBytes);

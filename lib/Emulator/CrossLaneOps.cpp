@@ -15,7 +15,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk::emulator;
+using namespace hk::emulator;
 
 namespace {
 
@@ -211,9 +211,9 @@ LogicalResult rewriteShuffle(OpBuilder &b, gpu::ShuffleOp op,
 
 } // namespace
 
-LogicalResult mlir::hk::emulator::rewriteCrossLaneOp(Operation *op,
-                                                     EmulatorCalls &calls,
-                                                     bool &handled) {
+LogicalResult hk::emulator::rewriteCrossLaneOp(Operation *op,
+                                               EmulatorCalls &calls,
+                                               bool &handled) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   handled = true;

@@ -8,9 +8,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk::emulator;
+using namespace hk::emulator;
 
-int64_t mlir::hk::emulator::storageBytes(Type type) {
+int64_t hk::emulator::storageBytes(Type type) {
   int64_t count = 1;
   if (auto vector = dyn_cast<VectorType>(type)) {
     if (vector.getRank() != 1 || vector.isScalable())

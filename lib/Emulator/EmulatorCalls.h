@@ -9,13 +9,15 @@
 #ifndef HK_LIB_EMULATOR_EMULATORCALLS_H
 #define HK_LIB_EMULATOR_EMULATORCALLS_H
 
+#include "hk/Support/MLIR.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include "llvm/ADT/DenseMap.h"
 
-namespace mlir::hk::emulator {
+namespace hk::emulator {
 
 /// Prefix of every error this conversion reports.
 inline constexpr llvm::StringLiteral kPassName = "convert-lane-to-emulator";
@@ -65,6 +67,6 @@ private:
 /// 0 if its elements are not whole bytes.
 int64_t storageBytes(Type type);
 
-} // namespace mlir::hk::emulator
+} // namespace hk::emulator
 
 #endif // HK_LIB_EMULATOR_EMULATORCALLS_H

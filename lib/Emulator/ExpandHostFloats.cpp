@@ -22,10 +22,10 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace mlir::hk {
+namespace hk {
 #define GEN_PASS_DEF_HKEXPANDHOSTFLOATS
 #include "hk/Emulator/Passes.h.inc"
-} // namespace mlir::hk
+} // namespace hk
 
 using namespace mlir;
 
@@ -246,8 +246,7 @@ void retypeAsIntegers(Operation *root) {
                                         /*replaceTypes=*/true);
 }
 
-struct ExpandHostFloats
-    : mlir::hk::impl::HKExpandHostFloatsBase<ExpandHostFloats> {
+struct ExpandHostFloats : hk::impl::HKExpandHostFloatsBase<ExpandHostFloats> {
   void runOnOperation() override {
     Operation *root = getOperation();
     // Through f32, a truncation from f64 would round twice.

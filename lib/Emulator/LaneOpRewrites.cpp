@@ -19,7 +19,7 @@
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
-using namespace mlir::hk::emulator;
+using namespace hk::emulator;
 
 namespace {
 
@@ -193,8 +193,8 @@ LogicalResult rewriteOne(Operation *op, EmulatorCalls &calls, bool &erase) {
 
 } // namespace
 
-LogicalResult mlir::hk::emulator::rewriteLaneOps(func::FuncOp func,
-                                                 EmulatorCalls &calls) {
+LogicalResult hk::emulator::rewriteLaneOps(func::FuncOp func,
+                                           EmulatorCalls &calls) {
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) { ops.push_back(op); });
   for (Operation *op : ops) {

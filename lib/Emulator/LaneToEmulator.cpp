@@ -28,16 +28,15 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 
-namespace mlir::hk {
+namespace hk {
 #define GEN_PASS_DEF_CONVERTLANETOEMULATOR
 #include "hk/Emulator/Passes.h.inc"
-} // namespace mlir::hk
+} // namespace hk
 
 using namespace mlir;
-using namespace mlir::hk::emulator;
+using namespace hk::emulator;
 
-LogicalResult mlir::hk::emulator::noEmulation(Operation *op,
-                                              const Twine &detail) {
+LogicalResult hk::emulator::noEmulation(Operation *op, const Twine &detail) {
   return op->emitError() << kPassName << ": '" << op->getName() << "'" << detail
                          << " has no emulation";
 }
@@ -246,7 +245,7 @@ FailureOr<func::FuncOp> convertKernel(gpu::GPUFuncOp kernel, ModuleOp top) {
   auto lds = placeLds(kernel, oldEntry, numArgs, b);
   if (failed(lds))
     return failure();
-  func->setAttr(mlir::hk::HKDialect::kEmulatorLdsBytesAttrName,
+  func->setAttr(hk::HKDialect::kEmulatorLdsBytesAttrName,
                 b.getI64IntegerAttr(*lds));
   for (BlockArgument attribution : kernel.getWorkgroupAttributions())
     replacements.push_back(attribution); // already without uses
@@ -313,7 +312,7 @@ LogicalResult convertModule(gpu::GPUModuleOp gpuModule, ModuleOp top) {
 }
 
 struct ConvertLaneToEmulator
-    : mlir::hk::impl::ConvertLaneToEmulatorBase<ConvertLaneToEmulator> {
+    : hk::impl::ConvertLaneToEmulatorBase<ConvertLaneToEmulator> {
   void runOnOperation() override {
     ModuleOp top = getOperation();
     for (auto gpuModule :

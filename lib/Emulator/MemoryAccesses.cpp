@@ -21,7 +21,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk::emulator;
+using namespace hk::emulator;
 
 namespace {
 
@@ -335,8 +335,8 @@ LogicalResult MemoryRewriter::rewrite(Operation *op, bool &erase) {
 
 } // namespace
 
-LogicalResult mlir::hk::emulator::rewriteMemoryAccesses(func::FuncOp func,
-                                                        EmulatorCalls &calls) {
+LogicalResult hk::emulator::rewriteMemoryAccesses(func::FuncOp func,
+                                                  EmulatorCalls &calls) {
   SmallVector<Operation *> ops;
   func.walk([&](Operation *op) { ops.push_back(op); });
   MemoryRewriter rewriter(calls);

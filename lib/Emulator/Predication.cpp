@@ -28,7 +28,7 @@
 #include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
-using namespace mlir::hk::emulator;
+using namespace hk::emulator;
 
 namespace {
 
@@ -160,8 +160,7 @@ void flatten(scf::IfOp ifOp) {
 
 } // namespace
 
-LogicalResult
-mlir::hk::emulator::predicateDivergentBranches(func::FuncOp func) {
+LogicalResult hk::emulator::predicateDivergentBranches(func::FuncOp func) {
   SmallVector<scf::IfOp> ifs;
   func.walk([&](scf::IfOp ifOp) { ifs.push_back(ifOp); }); // inner first
   for (scf::IfOp ifOp : ifs)

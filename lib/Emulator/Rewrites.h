@@ -3,9 +3,11 @@
 #ifndef HK_LIB_EMULATOR_REWRITES_H
 #define HK_LIB_EMULATOR_REWRITES_H
 
+#include "hk/Support/MLIR.h"
+
 #include "EmulatorCalls.h"
 
-namespace mlir::hk::emulator {
+namespace hk::emulator {
 
 /// Accesses to fat raw buffers become hkemu_buffer_* calls, accesses to
 /// workgroup memory hkemu_lds_* calls, gather_to_lds hkemu_lds_dma. Runs
@@ -28,6 +30,6 @@ LogicalResult predicateDivergentBranches(func::FuncOp func);
 /// Reports `op` as having no emulation.
 LogicalResult noEmulation(Operation *op, const Twine &detail = "");
 
-} // namespace mlir::hk::emulator
+} // namespace hk::emulator
 
 #endif // HK_LIB_EMULATOR_REWRITES_H

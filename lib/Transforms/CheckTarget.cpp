@@ -5,24 +5,24 @@
 #include "hk/Target/Chip.h"
 #include "hk/Transforms/Passes.h"
 
-namespace mlir::hk {
+namespace hk {
 #define GEN_PASS_DEF_HKCHECKTARGET
 #include "hk/Transforms/Passes.h.inc"
-} // namespace mlir::hk
+} // namespace hk
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 namespace {
 
-struct CheckTarget : mlir::hk::impl::HKCheckTargetBase<CheckTarget> {
+struct CheckTarget : hk::impl::HKCheckTargetBase<CheckTarget> {
   using Base::Base;
 
   void runOnOperation() override {
-    const ::hk::ChipInfo *info = ::hk::lookupChip(chip);
+    const hk::ChipInfo *info = hk::lookupChip(chip);
     if (!info) {
       getOperation().emitError("unknown chip '")
-          << chip << "'; supported: " << ::hk::supportedChipNames();
+          << chip << "'; supported: " << hk::supportedChipNames();
       return signalPassFailure();
     }
     bool ok = true;
@@ -34,7 +34,7 @@ struct CheckTarget : mlir::hk::impl::HKCheckTargetBase<CheckTarget> {
   }
 
   /// Points at the allocation that crosses the chip's LDS budget.
-  bool checkLds(KernelOp kernel, const ::hk::ChipInfo &info) {
+  bool checkLds(KernelOp kernel, const hk::ChipInfo &info) {
     int64_t used = 0;
     for (AllocSharedOp alloc : kernel.getBody().getOps<AllocSharedOp>()) {
       used += alloc.getType().getSizeInBytes();
@@ -49,7 +49,7 @@ struct CheckTarget : mlir::hk::impl::HKCheckTargetBase<CheckTarget> {
     return true;
   }
 
-  bool checkMma(MmaOp mma, const ::hk::ChipInfo &info) {
+  bool checkMma(MmaOp mma, const hk::ChipInfo &info) {
     auto a = cast<RankedTensorType>(mma.getA().getType());
     Type elt = a.getElementType();
     if (isa<FloatType>(elt) && elt.getIntOrFloatBitWidth() == 8 &&

@@ -15,13 +15,13 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 
-namespace mlir::hk {
+namespace hk {
 #define GEN_PASS_DEF_HKEXPANDREMAPS
 #include "hk/Transforms/Passes.h.inc"
-} // namespace mlir::hk
+} // namespace hk
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 namespace {
 
@@ -76,7 +76,7 @@ static std::pair<Value, Value> expandGroupRemap(OpBuilder &b, GroupRemapOp op) {
   return {row, col};
 }
 
-struct ExpandRemaps : mlir::hk::impl::HKExpandRemapsBase<ExpandRemaps> {
+struct ExpandRemaps : hk::impl::HKExpandRemapsBase<ExpandRemaps> {
   void runOnOperation() override {
     getOperation()->walk([](Operation *op) {
       OpBuilder b(op);

@@ -15,17 +15,17 @@
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace mlir::hk {
+namespace hk {
 #define GEN_PASS_DEF_HKLOWERVECTORFORLLVM
 #include "hk/Transforms/Passes.h.inc"
-} // namespace mlir::hk
+} // namespace hk
 
 using namespace mlir;
 
 namespace {
 
 struct LowerVectorForLLVM
-    : mlir::hk::impl::HKLowerVectorForLLVMBase<LowerVectorForLLVM> {
+    : hk::impl::HKLowerVectorForLLVMBase<LowerVectorForLLVM> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     vector::populateVectorInsertExtractStridedSliceTransforms(patterns);

@@ -21,13 +21,13 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
-namespace mlir::hk {
+namespace hk {
 #define GEN_PASS_DEF_HKSCHEDULE
 #include "hk/Transforms/Passes.h.inc"
-} // namespace mlir::hk
+} // namespace hk
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 namespace {
 
@@ -273,7 +273,7 @@ void expandInterleave(InterleaveOp interleave) {
   inlineBody(rewriter, interleave);
 }
 
-struct Schedule : mlir::hk::impl::HKScheduleBase<Schedule> {
+struct Schedule : hk::impl::HKScheduleBase<Schedule> {
   using Base::Base;
 
   void runOnOperation() override {

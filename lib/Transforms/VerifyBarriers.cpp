@@ -27,13 +27,13 @@
 
 #include <map>
 
-namespace mlir::hk {
+namespace hk {
 #define GEN_PASS_DEF_HKVERIFYBARRIERS
 #include "hk/Transforms/Passes.h.inc"
-} // namespace mlir::hk
+} // namespace hk
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 namespace {
 
@@ -562,7 +562,7 @@ LogicalResult BarrierVerifier::reportImbalance(ArrayRef<Count> totals) {
   return failure();
 }
 
-struct VerifyBarriers : mlir::hk::impl::HKVerifyBarriersBase<VerifyBarriers> {
+struct VerifyBarriers : hk::impl::HKVerifyBarriersBase<VerifyBarriers> {
   void runOnOperation() override {
     bool ok = true;
     getOperation().walk([&](KernelOp kernel) {

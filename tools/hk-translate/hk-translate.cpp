@@ -5,7 +5,7 @@
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
-  mlir::hk::registerToHipKittensTranslation();
+  hk::registerToHipKittensTranslation();
   return mlir::failed(mlir::mlirTranslateMain(argc, argv,
                                               "hk-translate: hk IR to C++\n"))
              ? 1

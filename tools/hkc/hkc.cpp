@@ -22,8 +22,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-namespace compiler = ::hk::compiler;
-namespace rt = ::hk::rt;
+namespace compiler = hk::compiler;
+namespace rt = hk::rt;
 namespace cl = llvm::cl;
 
 namespace {
@@ -55,7 +55,7 @@ cl::opt<std::string> outputOption(
 cl::list<std::string>
     chipOption("chip", cl::CommaSeparated, cl::value_desc("gfx942,gfx950"),
                cl::desc("Chips to compile for, comma separated (default " +
-                        std::string(::hk::kDefaultChip) + ")"),
+                        std::string(hk::kDefaultChip) + ")"),
                cl::cat(hkcCategory));
 
 cl::opt<EmitKind> emitOption(

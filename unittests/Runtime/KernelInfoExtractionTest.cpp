@@ -16,9 +16,9 @@
 #include <gtest/gtest.h>
 
 using namespace mlir;
-using ::mlir::hk::extractKernelInfo;
-using ::mlir::hk::HKDialect;
-using ::mlir::hk::KernelOp;
+using hk::extractKernelInfo;
+using hk::HKDialect;
+using hk::KernelOp;
 
 namespace {
 
@@ -48,7 +48,7 @@ struct Extraction : ::testing::Test {
 TEST_F(Extraction, GemmExample) {
   KernelOp k = kernel("gemm_bf16");
   ASSERT_TRUE(k);
-  FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
+  FailureOr<hk::rt::KernelInfo> info = extractKernelInfo(k);
   ASSERT_TRUE(succeeded(info));
   EXPECT_EQ(info->name, "gemm_bf16");
   EXPECT_EQ(info->waves, 8);
@@ -70,14 +70,14 @@ TEST_F(Extraction, GemmExample) {
   EXPECT_EQ(info->grid[0].evaluate({1000, 300}), 8);
   EXPECT_EQ(info->grid[0].evaluate({256, 256}), 1);
   // The JSON form reads back to the same grid.
-  auto back = ::hk::rt::kernelInfoFromJson(::hk::rt::kernelInfoToJson({*info}));
+  auto back = hk::rt::kernelInfoFromJson(hk::rt::kernelInfoToJson({*info}));
   EXPECT_EQ(back[0].grid[0].evaluate({1000, 300}), 8);
 }
 
 TEST_F(Extraction, ScalarArgumentsAndStaticShapes) {
   KernelOp k = kernel("rmsnorm");
   ASSERT_TRUE(k);
-  FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
+  FailureOr<hk::rt::KernelInfo> info = extractKernelInfo(k);
   ASSERT_TRUE(succeeded(info));
   EXPECT_EQ(info->waves, 4);
   ASSERT_EQ(info->args.size(), 4u);
@@ -87,30 +87,30 @@ TEST_F(Extraction, ScalarArgumentsAndStaticShapes) {
   EXPECT_EQ(info->grid[0].evaluate({1000}), 8); // 1000 ceildiv 128
   // x: memref<?x128xbf16>, weight: memref<128xbf16>: the static sizes the
   // kernel's code has built in, and the identity layout.
-  using ::hk::rt::kDynamic;
-  using ::hk::rt::MemrefLayout;
+  using hk::rt::kDynamic;
+  using hk::rt::MemrefLayout;
   EXPECT_EQ(info->args[0].shape, (std::vector<int64_t>{kDynamic, 128}));
   EXPECT_EQ(info->args[0].layout, MemrefLayout::RowMajor);
   EXPECT_EQ(info->args[1].shape, (std::vector<int64_t>{128}));
   EXPECT_TRUE(info->args[3].shape.empty());
   EXPECT_EQ(info->args[3].layout, MemrefLayout::Unknown);
-  EXPECT_EQ(::hk::rt::argTypeText(info->args[0]), "memref<?x128xbf16>");
+  EXPECT_EQ(hk::rt::argTypeText(info->args[0]), "memref<?x128xbf16>");
 }
 
 TEST_F(Extraction, AttentionViewsAreStrided) {
   KernelOp k = kernel("attention_fwd");
   ASSERT_TRUE(k);
-  FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
+  FailureOr<hk::rt::KernelInfo> info = extractKernelInfo(k);
   ASSERT_TRUE(succeeded(info));
-  using ::hk::rt::kDynamic;
+  using hk::rt::kDynamic;
   // Q: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>; L: memref<?x?x?xf32>.
-  EXPECT_EQ(info->args[0].layout, ::hk::rt::MemrefLayout::Strided);
+  EXPECT_EQ(info->args[0].layout, hk::rt::MemrefLayout::Strided);
   EXPECT_EQ(info->args[0].strides,
             (std::vector<int64_t>{kDynamic, kDynamic, kDynamic, 1}));
-  EXPECT_EQ(::hk::rt::argTypeText(info->args[0]),
+  EXPECT_EQ(hk::rt::argTypeText(info->args[0]),
             "memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>");
-  EXPECT_EQ(info->args[4].layout, ::hk::rt::MemrefLayout::RowMajor);
-  auto back = ::hk::rt::kernelInfoFromJson(::hk::rt::kernelInfoToJson({*info}));
+  EXPECT_EQ(info->args[4].layout, hk::rt::MemrefLayout::RowMajor);
+  auto back = hk::rt::kernelInfoFromJson(hk::rt::kernelInfoToJson({*info}));
   EXPECT_EQ(back[0].args[0].strides, info->args[0].strides);
   EXPECT_EQ(back[0].args[4].shape, info->args[4].shape);
 }
@@ -161,7 +161,7 @@ TEST_F(Extraction, NamesFromArgumentAttributes) {
   ASSERT_TRUE(module);
   KernelOp k;
   module->walk([&](KernelOp op) { k = op; });
-  FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
+  FailureOr<hk::rt::KernelInfo> info = extractKernelInfo(k);
   ASSERT_TRUE(succeeded(info));
   EXPECT_EQ(info->args[0].name, "input");
   // The source's own name, kept by the parser.
@@ -176,7 +176,7 @@ TEST_F(Extraction, AttentionCausalFlagIsABoolScalar) {
   // The last kernel of the file: attention_fwd_d64(Q, K, V, O, L, causal).
   KernelOp k = kernel("attention_fwd");
   ASSERT_TRUE(k);
-  FailureOr<::hk::rt::KernelInfo> info = extractKernelInfo(k);
+  FailureOr<hk::rt::KernelInfo> info = extractKernelInfo(k);
   ASSERT_TRUE(succeeded(info));
   EXPECT_EQ(info->name, "attention_fwd_d64");
   ASSERT_EQ(info->args.size(), 6u);
@@ -184,7 +184,7 @@ TEST_F(Extraction, AttentionCausalFlagIsABoolScalar) {
   EXPECT_EQ(info->args[5].name, "causal");
   EXPECT_EQ(info->args[5].kind, HKRT_ARG_SCALAR);
   EXPECT_EQ(info->args[5].dtype, HKRT_DTYPE_BOOL);
-  auto back = ::hk::rt::kernelInfoFromJson(::hk::rt::kernelInfoToJson({*info}));
+  auto back = hk::rt::kernelInfoFromJson(hk::rt::kernelInfoToJson({*info}));
   EXPECT_EQ(back[0].args[5].dtype, HKRT_DTYPE_BOOL);
 }
 

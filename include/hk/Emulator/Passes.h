@@ -6,7 +6,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace mlir::hk {
+namespace hk {
 
 #define GEN_PASS_DECL
 #include "hk/Emulator/Passes.h.inc"
@@ -14,6 +14,6 @@ namespace mlir::hk {
 #define GEN_PASS_REGISTRATION
 #include "hk/Emulator/Passes.h.inc"
 
-} // namespace mlir::hk
+} // namespace hk
 
 #endif // HK_EMULATOR_PASSES_H

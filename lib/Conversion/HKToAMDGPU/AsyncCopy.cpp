@@ -25,7 +25,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 static Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
@@ -40,13 +40,13 @@ namespace {
 /// How a copy walks the shared tile: `bytes` per lane per instruction,
 /// `perSubtile` instructions per subtile, `count` in all.
 struct CopyPlan {
-  ::hk::SharedLayout shared;
+  hk::SharedLayout shared;
   int64_t bytes, perSubtile, count;
 
-  CopyPlan(const ::hk::SharedLayout &l, int64_t maxBytes) : shared(l) {
-    bytes = std::min({maxBytes, ::hk::SharedLayout::kChunkBytes, l.rowBytes(),
-                      l.subtileBytes() / ::hk::kWaveSize});
-    perSubtile = l.subtileBytes() / (bytes * ::hk::kWaveSize);
+  CopyPlan(const hk::SharedLayout &l, int64_t maxBytes) : shared(l) {
+    bytes = std::min({maxBytes, hk::SharedLayout::kChunkBytes, l.rowBytes(),
+                      l.subtileBytes() / hk::kWaveSize});
+    perSubtile = l.subtileBytes() / (bytes * hk::kWaveSize);
     count = perSubtile * (l.rows / l.subRows) * l.subtilesPerRow();
   }
   int64_t elems() const { return bytes / shared.elemBytes; }
@@ -71,14 +71,14 @@ struct GlobalTile {
 
 static LanePiece lanePiece(OpBuilder &b, Location loc, const CopyPlan &p,
                            Value inst, Value lane) {
-  const ::hk::SharedLayout &l = p.shared;
+  const hk::SharedLayout &l = p.shared;
   Value perSub = cst(b, loc, p.perSubtile);
   Value sub = arith::DivUIOp::create(b, loc, inst, perSub);
   Value part = arith::RemUIOp::create(b, loc, inst, perSub);
   Value spr = cst(b, loc, l.subtilesPerRow());
   Value si = arith::DivUIOp::create(b, loc, sub, spr);
   Value sj = arith::RemUIOp::create(b, loc, sub, spr);
-  Value instElems = cst(b, loc, p.elems() * ::hk::kWaveSize);
+  Value instElems = cst(b, loc, p.elems() * hk::kWaveSize);
   Value base = arith::MulIOp::create(b, loc, part, instElems);
   Value inSub = arith::AddIOp::create(
       b, loc, base,
@@ -101,7 +101,7 @@ static LanePiece lanePiece(OpBuilder &b, Location loc, const CopyPlan &p,
 
 static GlobalTile globalTile(OpBuilder &b, Location loc, LoweringState &state,
                              Value memref, ValueRange indices,
-                             const ::hk::SharedLayout &l) {
+                             const hk::SharedLayout &l) {
   GlobalTile g;
   g.buf = &state.getBuffer(b, memref);
   auto type = cast<MemRefType>(memref.getType());
@@ -185,7 +185,7 @@ instructionsPerWave(const CopyPlan &plan, int64_t waves, int64_t kernelWaves) {
 /// Lane id and wave id (uniform, through readfirstlane).
 static std::pair<Value, Value> laneAndWave(OpBuilder &b, Location loc) {
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value size = cst(b, loc, ::hk::kWaveSize);
+  Value size = cst(b, loc, hk::kWaveSize);
   Value lane = arith::RemUIOp::create(b, loc, tid, size);
   Type i32 = b.getI32Type();
   Value wave32 = arith::IndexCastUIOp::create(
@@ -342,7 +342,7 @@ struct SharedToGlobalLowering : OpConversionPattern<StoreOp> {
     if (!st)
       return rewriter.notifyMatchFailure(op, "not a shared-to-global store");
     Location loc = op.getLoc();
-    CopyPlan plan(sharedLayoutOf(st), ::hk::SharedLayout::kChunkBytes);
+    CopyPlan plan(sharedLayoutOf(st), hk::SharedLayout::kChunkBytes);
     GlobalTile g = globalTile(rewriter, loc, state, adaptor.getDest(),
                               adaptor.getIndices(), plan.shared);
     Type elt = st.getElementType();
@@ -387,9 +387,9 @@ struct SharedToGlobalLowering : OpConversionPattern<StoreOp> {
 
 } // namespace
 
-void mlir::hk::populateAsyncCopyPatterns(TypeConverter &converter,
-                                         RewritePatternSet &patterns,
-                                         LoweringState &state) {
+void hk::populateAsyncCopyPatterns(TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state) {
   patterns.add<LoadAsyncLowering, SharedToGlobalLowering>(
       converter, patterns.getContext(), state);
   patterns.add<WaitLowering>(converter, patterns.getContext());

@@ -22,7 +22,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 static Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
@@ -107,9 +107,9 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
 
 } // namespace
 
-void mlir::hk::populateAtomicAddPatterns(TypeConverter &converter,
-                                         RewritePatternSet &patterns,
-                                         LoweringState &state) {
+void hk::populateAtomicAddPatterns(TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state) {
   patterns.add<AtomicAddLowering>(converter, patterns.getContext(), state);
   state.support.add<AtomicAddOp>();
 }

@@ -2,12 +2,12 @@
 
 #include "AxisMap.h"
 
-using namespace mlir::hk;
-using ::hk::Coord;
-using ::hk::kWaveSize;
-using ::hk::Major;
-using ::hk::TileLayout;
-using ::hk::VectorLayout;
+using namespace hk;
+using hk::Coord;
+using hk::kWaveSize;
+using hk::Major;
+using hk::TileLayout;
+using hk::VectorLayout;
 
 static int64_t along(Major axis, Coord c) {
   return axis == Major::Row ? c.row : c.col;
@@ -29,8 +29,8 @@ static bool sameIndices(const VectorLayout &vec, int64_t d) {
   return true;
 }
 
-std::optional<AxisMap> mlir::hk::axisMapOf(const TileLayout &tile,
-                                           const VectorLayout &vec) {
+std::optional<AxisMap> hk::axisMapOf(const TileLayout &tile,
+                                     const VectorLayout &vec) {
   AxisMap map;
   for (int64_t reg = 0; reg < tile.regsPerLane(); ++reg) {
     int64_t v = vectorRegOf(tile, vec, 0, reg);

@@ -10,13 +10,15 @@
 #ifndef HK_LIB_CONVERSION_HKTOAMDGPU_AXISMAP_H
 #define HK_LIB_CONVERSION_HKTOAMDGPU_AXISMAP_H
 
+#include "hk/Support/MLIR.h"
+
 #include "hk/Dialect/HK/Layout.h"
 
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 
-namespace mlir::hk {
+namespace hk {
 
 struct AxisMap {
   /// For each tile register, the vector register holding its row (column);
@@ -30,9 +32,9 @@ struct AxisMap {
 
 /// The map between `tile` and its row or column vector layout `vec`, or
 /// nothing if Layout.h gives none that is the same in every lane.
-std::optional<AxisMap> axisMapOf(const ::hk::TileLayout &tile,
-                                 const ::hk::VectorLayout &vec);
+std::optional<AxisMap> axisMapOf(const hk::TileLayout &tile,
+                                 const hk::VectorLayout &vec);
 
-} // namespace mlir::hk
+} // namespace hk
 
 #endif // HK_LIB_CONVERSION_HKTOAMDGPU_AXISMAP_H

@@ -15,7 +15,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 /// `x <kind> y`; max and min are IEEE maxNum / minNum as in HK (fmaxf).
 static Value combineBroadcast(OpBuilder &b, Location loc, BroadcastKind kind,
@@ -73,9 +73,9 @@ struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
 
 } // namespace
 
-void mlir::hk::populateBroadcastPatterns(TypeConverter &converter,
-                                         RewritePatternSet &patterns,
-                                         LoweringState &state) {
+void hk::populateBroadcastPatterns(TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state) {
   patterns.add<BroadcastLowering<RowBroadcastOp>,
                BroadcastLowering<ColBroadcastOp>>(converter,
                                                   patterns.getContext());

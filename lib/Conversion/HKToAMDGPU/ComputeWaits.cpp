@@ -39,13 +39,13 @@
 #include <map>
 #include <vector>
 
-namespace mlir::hk {
+namespace hk {
 #define GEN_PASS_DEF_HKCOMPUTEWAITS
 #include "hk/Conversion/HKToAMDGPU/Passes.h.inc"
-} // namespace mlir::hk
+} // namespace hk
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 namespace {
 
@@ -365,14 +365,14 @@ private:
   std::map<std::vector<const void *>, int64_t> sameOperands;
 };
 
-struct HKComputeWaits : mlir::hk::impl::HKComputeWaitsBase<HKComputeWaits> {
+struct HKComputeWaits : hk::impl::HKComputeWaitsBase<HKComputeWaits> {
   void runOnOperation() override {
     bool failed = false;
     getOperation().walk([&](gpu::GPUFuncOp func) {
       if (failed || !func.isKernel())
         return;
       auto waves =
-          func->getAttrOfType<IntegerAttr>(mlir::hk::HKDialect::kWavesAttrName);
+          func->getAttrOfType<IntegerAttr>(hk::HKDialect::kWavesAttrName);
       int64_t n = waves ? waves.getInt() : 1;
       WaitCounter counter(func, n);
       SmallVector<vector::FromElementsOp> markers;

@@ -14,7 +14,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 static bool isRegister(Type t) { return isRegTile(t) || isRegVec(t); }
 
@@ -104,9 +104,9 @@ static std::optional<std::string> registerTileReason(Operation *op) {
   return std::nullopt;
 }
 
-void mlir::hk::populateElementwisePatterns(TypeConverter &converter,
-                                           RewritePatternSet &patterns,
-                                           LoweringState &state) {
+void hk::populateElementwisePatterns(TypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     LoweringState &state) {
   patterns.add<ElementwiseLowering>(converter, patterns.getContext());
   // Above the generic pattern: constants are not elementwise-mappable, but
   // say so explicitly rather than rely on that.

@@ -21,7 +21,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 /// Elements past a memref's last one that a dword access can reach: with
 /// accesses starting at any element, the dword holding the last element may
@@ -378,9 +378,9 @@ struct GlobalStoreLowering : OpConversionPattern<StoreOp> {
 
 } // namespace
 
-void mlir::hk::populateGlobalAccessPatterns(TypeConverter &converter,
-                                            RewritePatternSet &patterns,
-                                            LoweringState &state) {
+void hk::populateGlobalAccessPatterns(TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      LoweringState &state) {
   patterns.add<GlobalLoadLowering, GlobalStoreLowering>(
       converter, patterns.getContext(), state);
   state.support.add<LoadOp, StoreOp>();

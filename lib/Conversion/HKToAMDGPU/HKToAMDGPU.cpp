@@ -20,15 +20,15 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
-namespace mlir::hk {
+namespace hk {
 #define GEN_PASS_DEF_CONVERTHKTOAMDGPU
 #include "hk/Conversion/HKToAMDGPU/Passes.h.inc"
-} // namespace mlir::hk
+} // namespace hk
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
-void mlir::hk::populateHKToAMDGPUTypeConversions(TypeConverter &converter) {
+void hk::populateHKToAMDGPUTypeConversions(TypeConverter &converter) {
   converter.addConversion([](Type t) { return t; });
   converter.addConversion([](RankedTensorType t) -> std::optional<Type> {
     if (isRegTile(t))
@@ -45,7 +45,7 @@ void mlir::hk::populateHKToAMDGPUTypeConversions(TypeConverter &converter) {
 static bool isRegister(Type t) { return isRegTile(t) || isRegVec(t); }
 
 std::string LoweringSupport::reason(Operation *op,
-                                    const ::hk::ChipInfo &chip) const {
+                                    const hk::ChipInfo &chip) const {
   if (isa<HKDialect>(op->getDialect())) {
     auto it = checks.find(op->getName().getTypeID());
     if (it == checks.end())
@@ -69,16 +69,15 @@ std::string LoweringSupport::reason(Operation *op,
 
 namespace {
 
-struct ConvertHKToAMDGPU
-    : mlir::hk::impl::ConvertHKToAMDGPUBase<ConvertHKToAMDGPU> {
+struct ConvertHKToAMDGPU : hk::impl::ConvertHKToAMDGPUBase<ConvertHKToAMDGPU> {
   using Base::Base;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    const ::hk::ChipInfo *info = ::hk::lookupChip(chip);
+    const hk::ChipInfo *info = hk::lookupChip(chip);
     if (!info) {
       module.emitError("convert-hk-to-amdgpu: unknown chip '")
-          << chip << "'; supported: " << ::hk::supportedChipNames();
+          << chip << "'; supported: " << hk::supportedChipNames();
       return signalPassFailure();
     }
     MLIRContext *ctx = &getContext();
@@ -111,7 +110,7 @@ struct ConvertHKToAMDGPU
     // The grid remaps are index arithmetic whose formulas hk-expand-remaps
     // owns; it runs first in the hk-tile-to-lane pipeline.
     state.support.add<XcdRemapOp, GroupRemapOp>(
-        [](Operation *, const ::hk::ChipInfo &) -> std::string {
+        [](Operation *, const hk::ChipInfo &) -> std::string {
           return "is expanded by hk-expand-remaps, which must run first (as "
                  "in the hk-tile-to-lane pipeline)";
         });

@@ -10,7 +10,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 namespace {
 
@@ -163,9 +163,9 @@ struct WaveIdLowering : OpConversionPattern<WaveIdOp> {
 
 } // namespace
 
-void mlir::hk::populateKernelToGPUPatterns(TypeConverter &converter,
-                                           RewritePatternSet &patterns,
-                                           LoweringState &state) {
+void hk::populateKernelToGPUPatterns(TypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     LoweringState &state) {
   patterns.add<KernelLowering, ReturnLowering, BlockIdLowering,
                NumBlocksLowering, WaveIdLowering>(converter,
                                                   patterns.getContext());

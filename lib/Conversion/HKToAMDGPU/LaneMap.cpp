@@ -6,23 +6,23 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 using namespace mlir;
-using namespace mlir::hk;
-using ::hk::Coord;
+using namespace hk;
+using hk::Coord;
 
 static Coord sub(Coord a, Coord b) { return {a.row - b.row, a.col - b.col}; }
 
 std::optional<LaneMap>
-mlir::hk::buildLaneMap(int64_t extent, int64_t numRegs,
-                       llvm::function_ref<Coord(int64_t, int64_t)> coordOf) {
+hk::buildLaneMap(int64_t extent, int64_t numRegs,
+                 llvm::function_ref<Coord(int64_t, int64_t)> coordOf) {
   LaneMap map;
   map.extent = extent;
   Coord origin = coordOf(0, 0);
   map.perLane = extent > 1 ? sub(coordOf(1, 0), origin) : Coord{0, 0};
   map.perGroup =
-      extent < ::hk::kWaveSize ? sub(coordOf(extent, 0), origin) : Coord{0, 0};
+      extent < hk::kWaveSize ? sub(coordOf(extent, 0), origin) : Coord{0, 0};
   for (int64_t reg = 0; reg < numRegs; ++reg)
     map.regs.push_back(coordOf(0, reg));
-  for (int64_t lane = 0; lane < ::hk::kWaveSize; ++lane) {
+  for (int64_t lane = 0; lane < hk::kWaveSize; ++lane) {
     int64_t r = lane % extent, g = lane / extent;
     for (int64_t reg = 0; reg < numRegs; ++reg) {
       Coord want = coordOf(lane, reg);
@@ -35,13 +35,13 @@ mlir::hk::buildLaneMap(int64_t extent, int64_t numRegs,
   return map;
 }
 
-std::optional<LaneMap> mlir::hk::laneMapOf(const ::hk::TileLayout &layout) {
+std::optional<LaneMap> hk::laneMapOf(const hk::TileLayout &layout) {
   return buildLaneMap(
       layout.base.laneExtent(), layout.regsPerLane(),
       [&](int64_t lane, int64_t reg) { return layout.elementOf(lane, reg); });
 }
 
-std::optional<LaneMap> mlir::hk::laneMapOf(const ::hk::VectorLayout &layout) {
+std::optional<LaneMap> hk::laneMapOf(const hk::VectorLayout &layout) {
   return buildLaneMap(layout.tile.base.laneExtent(), layout.regsPerLane(),
                       [&](int64_t lane, int64_t reg) {
                         return Coord{0, layout.indexOf(lane, reg)};
@@ -67,13 +67,13 @@ static Value affine2(OpBuilder &b, Location loc, Value x, int64_t a, Value y,
   return arith::ConstantIndexOp::create(b, loc, 0);
 }
 
-std::pair<Value, Value> mlir::hk::emitLaneOffset(OpBuilder &b, Location loc,
-                                                 const LaneMap &map) {
+std::pair<Value, Value> hk::emitLaneOffset(OpBuilder &b, Location loc,
+                                           const LaneMap &map) {
   // Kernels run with (64 * waves) x 1 x 1 threads, so the lane is the x
   // thread id modulo the wave size.
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value lane = arith::RemUIOp::create(
-      b, loc, tid, arith::ConstantIndexOp::create(b, loc, ::hk::kWaveSize));
+      b, loc, tid, arith::ConstantIndexOp::create(b, loc, hk::kWaveSize));
   Value ext = arith::ConstantIndexOp::create(b, loc, map.extent);
   Value r = arith::RemUIOp::create(b, loc, lane, ext);
   Value g = arith::DivUIOp::create(b, loc, lane, ext);

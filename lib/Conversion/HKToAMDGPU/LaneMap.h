@@ -12,6 +12,8 @@
 #ifndef HK_LIB_CONVERSION_HKTOAMDGPU_LANEMAP_H
 #define HK_LIB_CONVERSION_HKTOAMDGPU_LANEMAP_H
 
+#include "hk/Support/MLIR.h"
+
 #include "hk/Dialect/HK/Layout.h"
 
 #include "mlir/IR/Builders.h"
@@ -20,28 +22,28 @@
 
 #include <optional>
 
-namespace mlir::hk {
+namespace hk {
 
 struct LaneMap {
   int64_t extent;
-  ::hk::Coord perLane, perGroup;
-  SmallVector<::hk::Coord> regs;
+  hk::Coord perLane, perGroup;
+  SmallVector<hk::Coord> regs;
 };
 
 /// The affine form of `coordOf`, or nothing if it has none.
-std::optional<LaneMap> buildLaneMap(
-    int64_t extent, int64_t numRegs,
-    llvm::function_ref<::hk::Coord(int64_t lane, int64_t reg)> coordOf);
+std::optional<LaneMap>
+buildLaneMap(int64_t extent, int64_t numRegs,
+             llvm::function_ref<hk::Coord(int64_t lane, int64_t reg)> coordOf);
 
 /// Of a register tile: coordinates are (row, col) in the tile.
-std::optional<LaneMap> laneMapOf(const ::hk::TileLayout &layout);
+std::optional<LaneMap> laneMapOf(const hk::TileLayout &layout);
 /// Of a register vector: coordinates are (0, index) in the vector.
-std::optional<LaneMap> laneMapOf(const ::hk::VectorLayout &layout);
+std::optional<LaneMap> laneMapOf(const hk::VectorLayout &layout);
 
 /// The lane-dependent part of the map, (row, col), for the running lane.
 std::pair<Value, Value> emitLaneOffset(OpBuilder &b, Location loc,
                                        const LaneMap &map);
 
-} // namespace mlir::hk
+} // namespace hk
 
 #endif // HK_LIB_CONVERSION_HKTOAMDGPU_LANEMAP_H

@@ -28,10 +28,10 @@
 #include <array>
 
 using namespace mlir;
-using namespace mlir::hk;
-using ::hk::kWaveSize;
-using ::hk::Slot;
-using ::hk::TileLayout;
+using namespace hk;
+using hk::kWaveSize;
+using hk::Slot;
+using hk::TileLayout;
 
 namespace {
 
@@ -195,13 +195,12 @@ struct SwapLayoutLowering : OpConversionPattern<SwapLayoutOp> {
 
 } // namespace
 
-void mlir::hk::populateLayoutChangePatterns(TypeConverter &converter,
-                                            RewritePatternSet &patterns,
-                                            LoweringState &state) {
+void hk::populateLayoutChangePatterns(TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      LoweringState &state) {
   patterns.add<TransposeLowering, SwapLayoutLowering>(converter,
                                                       patterns.getContext());
   state.support.add<TransposeOp>();
-  state.support.add<SwapLayoutOp>([](Operation *op, const ::hk::ChipInfo &) {
-    return swapLayoutReason(op);
-  });
+  state.support.add<SwapLayoutOp>(
+      [](Operation *op, const hk::ChipInfo &) { return swapLayoutReason(op); });
 }

@@ -15,7 +15,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 namespace {
 
@@ -54,7 +54,7 @@ static FailureOr<Positions> positionsOf(OpBuilder &b, Location loc,
   Positions p;
   p.rowBase = toI32(b, loc, arith::AddIOp::create(b, loc, laneRow, rowOffset));
   p.colBase = toI32(b, loc, arith::AddIOp::create(b, loc, laneCol, colOffset));
-  for (::hk::Coord c : map->regs) {
+  for (hk::Coord c : map->regs) {
     p.rows.push_back(static_cast<int32_t>(c.row));
     p.cols.push_back(static_cast<int32_t>(c.col));
   }
@@ -129,9 +129,9 @@ struct BoundsMaskLowering : OpConversionPattern<BoundsMaskOp> {
 
 } // namespace
 
-void mlir::hk::populateMaskPatterns(TypeConverter &converter,
-                                    RewritePatternSet &patterns,
-                                    LoweringState &state) {
+void hk::populateMaskPatterns(TypeConverter &converter,
+                              RewritePatternSet &patterns,
+                              LoweringState &state) {
   patterns.add<TriangleLowering<TrilOp, arith::CmpIPredicate::sle>,
                TriangleLowering<TriuOp, arith::CmpIPredicate::sge>,
                BoundsMaskLowering>(converter, patterns.getContext());

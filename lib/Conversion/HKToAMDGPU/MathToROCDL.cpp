@@ -23,7 +23,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 static bool hasDeviceInstruction(Type t) {
   Type elt = getElementTypeOrSelf(t);
@@ -114,10 +114,10 @@ struct RsqrtLowering : OpConversionPattern<math::RsqrtOp> {
 
 } // namespace
 
-void mlir::hk::populateMathToROCDLPatterns(TypeConverter &converter,
-                                           RewritePatternSet &patterns,
-                                           ConversionTarget &target,
-                                           LoweringState &state) {
+void hk::populateMathToROCDLPatterns(TypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     ConversionTarget &target,
+                                     LoweringState &state) {
   // Above the generic elementwise pattern, which would keep them as math.
   patterns.add<UnaryToROCDL<math::Exp2Op, ROCDL::ROCDLExp2>,
                UnaryToROCDL<math::Log2Op, ROCDL::ROCDLLog>, RsqrtLowering>(

@@ -17,7 +17,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 namespace {
 
@@ -60,31 +60,29 @@ static MmaTiling tilingOf(MmaOp op) {
 
 /// The MFMA for a `base` x `base` product whose operands keep `kPerLane` K
 /// values per lane, from the chip's table; or why there is none.
-static FailureOr<::hk::MfmaInstr> chooseMfma(const ::hk::ChipInfo &chip,
-                                             Type elt, int64_t base,
-                                             int64_t kPerLane,
-                                             std::string &why) {
-  std::optional<::hk::MfmaInput> input = mfmaInputOf(elt, chip);
+static FailureOr<hk::MfmaInstr> chooseMfma(const hk::ChipInfo &chip, Type elt,
+                                           int64_t base, int64_t kPerLane,
+                                           std::string &why) {
+  std::optional<hk::MfmaInput> input = mfmaInputOf(elt, chip);
   if (!input) {
     llvm::raw_string_ostream(why)
         << "no MFMA on " << chip.name << " takes " << elt << " inputs";
     return failure();
   }
-  using I = ::hk::MfmaInput;
+  using I = hk::MfmaInput;
   if (!llvm::is_contained({I::BF16, I::F16, I::FP8, I::BF8}, *input)) {
-    llvm::raw_string_ostream(why) << "the lowering emits no "
-                                  << ::hk::mfmaInputName(*input) << " MFMA yet";
+    llvm::raw_string_ostream(why)
+        << "the lowering emits no " << hk::mfmaInputName(*input) << " MFMA yet";
     return failure();
   }
-  if (const ::hk::MfmaInstr *mfma =
-          ::hk::selectMfma(chip, *input, base, kPerLane))
+  if (const hk::MfmaInstr *mfma = hk::selectMfma(chip, *input, base, kPerLane))
     return *mfma;
   llvm::raw_string_ostream os(why);
   os << "operands keep " << kPerLane << " K values per lane; no " << base << "x"
      << base << " MFMA for " << elt << " on " << chip.name
      << " takes a divisor of that (";
   bool first = true;
-  for (const ::hk::MfmaInstr &mfma : chip.mfmas)
+  for (const hk::MfmaInstr &mfma : chip.mfmas)
     if (mfma.input == *input && mfma.m == base) {
       os << (first ? "" : ", ") << mfma.m << "x" << mfma.n << "x" << mfma.k
          << " takes " << mfma.kPerLane();
@@ -95,7 +93,7 @@ static FailureOr<::hk::MfmaInstr> chooseMfma(const ::hk::ChipInfo &chip,
 }
 
 /// Why this hk.mma cannot be lowered on `chip`, or "".
-static std::string mmaReason(Operation *op, const ::hk::ChipInfo &chip) {
+static std::string mmaReason(Operation *op, const hk::ChipInfo &chip) {
   auto mma = cast<MmaOp>(op);
   MmaTiling t = tilingOf(mma);
   Type elt = cast<RankedTensorType>(mma.getA().getType()).getElementType();
@@ -122,7 +120,7 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     MmaTiling t = tilingOf(op);
     Type elt = cast<RankedTensorType>(op.getA().getType()).getElementType();
     std::string why;
-    FailureOr<::hk::MfmaInstr> mfma =
+    FailureOr<hk::MfmaInstr> mfma =
         chooseMfma(state.chip, elt, t.baseM, t.kPerLane, why);
     if (failed(mfma))
       return rewriter.notifyMatchFailure(op, why);
@@ -198,9 +196,9 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
 
 } // namespace
 
-void mlir::hk::populateMmaToMFMAPatterns(TypeConverter &converter,
-                                         RewritePatternSet &patterns,
-                                         LoweringState &state) {
+void hk::populateMmaToMFMAPatterns(TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state) {
   patterns.add<MmaLowering>(converter, patterns.getContext(), state);
   state.support.add<MmaOp>(mmaReason);
 }

@@ -21,7 +21,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 /// max and min are IEEE maxNum / minNum, as HK's `max` (fmaxf): a NaN
 /// operand is ignored, so a masked row of -inf stays -inf.
@@ -61,7 +61,7 @@ static Value dppEach(OpBuilder &b, Location loc, Value v, amdgpu::DPPPerm perm,
 /// Otherwise gpu.shuffle xor (ds_swizzle or ds_bpermute, through the LDS
 /// crossbar without touching memory).
 static Value xorLanes(OpBuilder &b, Location loc, Value v, int64_t d,
-                      const ::hk::ChipInfo &chip) {
+                      const hk::ChipInfo &chip) {
   auto perm = [&](ArrayRef<int32_t> p) {
     SmallVector<Attribute> attrs;
     for (int32_t x : p)
@@ -76,7 +76,7 @@ static Value xorLanes(OpBuilder &b, Location loc, Value v, int64_t d,
     return dppEach(b, loc, v, amdgpu::DPPPerm::row_ror, b.getI32IntegerAttr(8));
   if ((d == 16 || d == 32) && chip.hasPermlaneSwap)
     return amdgpu::PermlaneSwapOp::create(b, loc, v, d);
-  return gpu::ShuffleOp::create(b, loc, v, d, ::hk::kWaveSize,
+  return gpu::ShuffleOp::create(b, loc, v, d, hk::kWaveSize,
                                 gpu::ShuffleMode::XOR)
       .getShuffleResult();
 }
@@ -143,9 +143,9 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
 
 } // namespace
 
-void mlir::hk::populateReductionPatterns(TypeConverter &converter,
-                                         RewritePatternSet &patterns,
-                                         LoweringState &state) {
+void hk::populateReductionPatterns(TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state) {
   patterns.add<ReduceLowering<RowReduceOp>, ReduceLowering<ColReduceOp>>(
       converter, patterns.getContext(), state);
   state.support.add<RowReduceOp, ColReduceOp>();

@@ -20,9 +20,9 @@
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
-::hk::SharedLayout mlir::hk::sharedLayoutOf(Type sharedTile) {
+hk::SharedLayout hk::sharedLayoutOf(Type sharedTile) {
   auto t = cast<SharedTileType>(sharedTile);
   return {t.getRows(), t.getCols(), t.getSubtileShape()[0],
           t.getSubtileShape()[1],
@@ -33,7 +33,7 @@ using namespace mlir::hk;
 /// in workgroup memory. The row pitch and offset are dynamic because a view
 /// (hk.subtile) keeps its parent's pitch and starts inside it.
 static MemRefType sharedTileMemRefType(SharedTileType t) {
-  ::hk::SharedLayout l = sharedLayoutOf(t);
+  hk::SharedLayout l = sharedLayoutOf(t);
   int64_t sub = l.subRows * l.subCols;
   MLIRContext *ctx = t.getContext();
   auto layout = StridedLayoutAttr::get(ctx, ShapedType::kDynamic,
@@ -44,7 +44,7 @@ static MemRefType sharedTileMemRefType(SharedTileType t) {
                              ctx, gpu::GPUDialect::getWorkgroupAddressSpace()));
 }
 
-void mlir::hk::populateSharedMemoryTypeConversions(TypeConverter &converter) {
+void hk::populateSharedMemoryTypeConversions(TypeConverter &converter) {
   converter.addConversion(
       [](SharedTileType t) -> Type { return sharedTileMemRefType(t); });
   // Waits are conservative (everything outstanding), so a token carries
@@ -57,8 +57,8 @@ static Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-Value mlir::hk::emitSwizzleElems(OpBuilder &b, Location loc,
-                                 const ::hk::SharedLayout &l, Value row) {
+Value hk::emitSwizzleElems(OpBuilder &b, Location loc,
+                           const hk::SharedLayout &l, Value row) {
   if (l.chunkMask() == 0)
     return cst(b, loc, 0);
   int64_t lo = l.swizzleShift();
@@ -67,12 +67,12 @@ Value mlir::hk::emitSwizzleElems(OpBuilder &b, Location loc,
   Value f = arith::AndIOp::create(b, loc, arith::XOrIOp::create(b, loc, a, c),
                                   cst(b, loc, l.chunkMask()));
   return arith::MulIOp::create(
-      b, loc, f, cst(b, loc, ::hk::SharedLayout::kChunkBytes / l.elemBytes));
+      b, loc, f, cst(b, loc, hk::SharedLayout::kChunkBytes / l.elemBytes));
 }
 
-SmallVector<Value> mlir::hk::emitSharedIndices(OpBuilder &b, Location loc,
-                                               const ::hk::SharedLayout &l,
-                                               Value row, Value col) {
+SmallVector<Value> hk::emitSharedIndices(OpBuilder &b, Location loc,
+                                         const hk::SharedLayout &l, Value row,
+                                         Value col) {
   Value sr = cst(b, loc, l.subRows), sc = cst(b, loc, l.subCols);
   Value rr = arith::RemUIOp::create(b, loc, row, sr);
   Value cc = arith::RemUIOp::create(b, loc, col, sc);
@@ -100,7 +100,7 @@ struct AllocSharedLowering : OpConversionPattern<AllocSharedOp> {
     if (!func || !module)
       return rewriter.notifyMatchFailure(op, "kernel not lowered yet");
     SharedTileType type = op.getType();
-    ::hk::SharedLayout l = sharedLayoutOf(type);
+    hk::SharedLayout l = sharedLayoutOf(type);
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
 
@@ -152,7 +152,7 @@ struct SubtileLowering : OpConversionPattern<SubtileOp> {
   LogicalResult
   matchAndRewrite(SubtileOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    ::hk::SharedLayout l = sharedLayoutOf(op.getType());
+    hk::SharedLayout l = sharedLayoutOf(op.getType());
     Location loc = op.getLoc();
     int64_t subRowsPerView = l.rows / l.subRows,
             subColsPerView = l.cols / l.subCols;
@@ -175,20 +175,20 @@ struct SubtileLowering : OpConversionPattern<SubtileOp> {
 
 /// Where the running lane's runs of a register tile lie in a shared tile.
 struct SharedAccess {
-  ::hk::SharedLayout shared;
+  hk::SharedLayout shared;
   LaneMap map;
-  std::vector<::hk::SharedRun> runs;
+  std::vector<hk::SharedRun> runs;
   Value laneRow, laneCol;
 };
 
 static FailureOr<SharedAccess> buildSharedAccess(OpBuilder &b, Location loc,
                                                  Type regType, Type stType) {
-  ::hk::TileLayout tile = getTileLayout(cast<RankedTensorType>(regType));
+  hk::TileLayout tile = getTileLayout(cast<RankedTensorType>(regType));
   std::optional<LaneMap> map = laneMapOf(tile);
   if (!map)
     return failure();
   SharedAccess a{sharedLayoutOf(stType), *map, {}, {}, {}};
-  a.runs = ::hk::sharedAccessRuns(tile, a.shared);
+  a.runs = hk::sharedAccessRuns(tile, a.shared);
   std::tie(a.laneRow, a.laneCol) = emitLaneOffset(b, loc, *map);
   return a;
 }
@@ -202,8 +202,8 @@ static FailureOr<SharedAccess> buildSharedAccess(OpBuilder &b, Location loc,
 /// an address register.
 static SmallVector<Value> runIndices(OpBuilder &b, Location loc,
                                      const SharedAccess &a, int64_t reg) {
-  ::hk::Coord c = a.map.regs[reg];
-  const ::hk::SharedLayout &l = a.shared;
+  hk::Coord c = a.map.regs[reg];
+  const hk::SharedLayout &l = a.shared;
   Value row =
       arith::AddIOp::create(b, loc, a.laneRow, cst(b, loc, c.row % l.subRows));
   Value col =
@@ -236,7 +236,7 @@ struct SharedLoadLowering : OpConversionPattern<LoadOp> {
     Type elt = type.getElementType();
     Value result =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
-    for (::hk::SharedRun run : a->runs) {
+    for (hk::SharedRun run : a->runs) {
       SmallVector<Value> idx = runIndices(rewriter, loc, *a, run.reg);
       auto vecType = VectorType::get({run.count}, elt);
       Value v = vector::LoadOp::create(rewriter, loc, vecType,
@@ -264,7 +264,7 @@ struct SharedStoreLowering : OpConversionPattern<StoreOp> {
     if (failed(a))
       return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
     Value value = adaptor.getValue();
-    for (::hk::SharedRun run : a->runs) {
+    for (hk::SharedRun run : a->runs) {
       SmallVector<Value> idx = runIndices(rewriter, loc, *a, run.reg);
       Value part = vector::ExtractStridedSliceOp::create(
           rewriter, loc, value, ArrayRef<int64_t>{run.reg},
@@ -279,8 +279,7 @@ struct SharedStoreLowering : OpConversionPattern<StoreOp> {
 } // namespace
 
 /// Why this hk.alloc_shared cannot be lowered on `chip`, or "".
-static std::string allocSharedReason(Operation *op,
-                                     const ::hk::ChipInfo &chip) {
+static std::string allocSharedReason(Operation *op, const hk::ChipInfo &chip) {
   auto kernel = op->getParentOfType<KernelOp>();
   int64_t bytes = kernel ? kernel.getSharedMemoryBytes() : 0;
   if (bytes > chip.ldsBytes)
@@ -291,7 +290,7 @@ static std::string allocSharedReason(Operation *op,
 }
 
 /// Why this hk.load or hk.store of a register tile cannot be lowered, or "".
-static std::string registerAccessReason(Operation *op, const ::hk::ChipInfo &) {
+static std::string registerAccessReason(Operation *op, const hk::ChipInfo &) {
   Type tile = isa<LoadOp>(op) ? cast<LoadOp>(op).getType()
                               : cast<StoreOp>(op).getValue().getType();
   if (isRegTile(tile) &&
@@ -300,9 +299,9 @@ static std::string registerAccessReason(Operation *op, const ::hk::ChipInfo &) {
   return "";
 }
 
-void mlir::hk::populateSharedMemoryPatterns(TypeConverter &converter,
-                                            RewritePatternSet &patterns,
-                                            LoweringState &state) {
+void hk::populateSharedMemoryPatterns(TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      LoweringState &state) {
   patterns.add<AllocSharedLowering, SubtileLowering, SharedLoadLowering,
                SharedStoreLowering>(converter, patterns.getContext());
   state.support.add<AllocSharedOp>(allocSharedReason);

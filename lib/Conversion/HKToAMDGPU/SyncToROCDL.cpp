@@ -8,7 +8,7 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 namespace {
 
@@ -66,9 +66,9 @@ struct SchedGroupLowering : OpConversionPattern<SchedGroupOp> {
 
 } // namespace
 
-void mlir::hk::populateSyncToROCDLPatterns(TypeConverter &converter,
-                                           RewritePatternSet &patterns,
-                                           LoweringState &state) {
+void hk::populateSyncToROCDLPatterns(TypeConverter &converter,
+                                     RewritePatternSet &patterns,
+                                     LoweringState &state) {
   patterns.add<BarrierLowering, SetPrioLowering, SchedBarrierLowering,
                SchedGroupLowering>(converter, patterns.getContext());
   state.support.add<BarrierOp, SetPrioOp, SchedBarrierOp, SchedGroupOp>();

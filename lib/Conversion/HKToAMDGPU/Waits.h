@@ -8,9 +8,11 @@
 #ifndef HK_CONVERSION_HKTOAMDGPU_WAITS_H
 #define HK_CONVERSION_HKTOAMDGPU_WAITS_H
 
+#include "hk/Support/MLIR.h"
+
 #include "llvm/ADT/StringRef.h"
 
-namespace mlir::hk {
+namespace hk {
 
 /// On the outermost op of a lowered hk.load_async: per wave id, the
 /// instructions of the copy that wave issues (dense i64 array).
@@ -22,6 +24,6 @@ inline constexpr llvm::StringLiteral kCopyTokenAttr = "hk.copy_token";
 /// lowered wait.
 inline constexpr llvm::StringLiteral kWaitTokensAttr = "hk.wait_tokens";
 
-} // namespace mlir::hk
+} // namespace hk
 
 #endif // HK_CONVERSION_HKTOAMDGPU_WAITS_H

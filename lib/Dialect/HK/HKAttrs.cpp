@@ -8,7 +8,7 @@
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 #include "hk/Dialect/HK/HKEnums.cpp.inc"
 
@@ -52,7 +52,7 @@ Attribute RegTileLayoutAttr::parse(AsmParser &parser, Type) {
     parser.emitError(shapeLoc, "expected a base tile shape RxC");
     return {};
   }
-  int64_t group = shape[0] * shape[1] / ::hk::kWaveSize;
+  int64_t group = shape[0] * shape[1] / hk::kWaveSize;
   if (succeeded(parser.parseOptionalComma())) {
     if (parser.parseKeyword("group") || parser.parseEqual() ||
         parser.parseInteger(group))
@@ -76,9 +76,9 @@ LogicalResult
 RegTileLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           Layout layout, int64_t baseRows, int64_t baseCols,
                           int64_t group) {
-  ::hk::BaseTileLayout base{layout == Layout::Row ? ::hk::Major::Row
-                                                  : ::hk::Major::Col,
-                            baseRows, baseCols, group};
+  hk::BaseTileLayout base{layout == Layout::Row ? hk::Major::Row
+                                                : hk::Major::Col,
+                          baseRows, baseCols, group};
   if (std::string err = base.validate(); !err.empty())
     return emitError() << err;
   return success();
@@ -104,13 +104,13 @@ verifyRegisterBudget(ArrayRef<int64_t> shape, int64_t bits,
   bool overflow = false;
   for (int64_t d : shape)
     overflow |= llvm::MulOverflow(bytes, d, bytes) != 0;
-  if (!overflow && bytes / ::hk::kWaveSize <= kRegisterBytesPerLane)
+  if (!overflow && bytes / hk::kWaveSize <= kRegisterBytesPerLane)
     return success();
   InFlightDiagnostic diag = emitError() << "register tile needs ";
   if (overflow)
     diag << "more than 2^63 bytes";
   else
-    diag << bytes / ::hk::kWaveSize << " bytes per lane";
+    diag << bytes / hk::kWaveSize << " bytes per lane";
   return diag << ", more than the " << kRegisterBytesPerLane
               << " bytes of registers (512 VGPRs and AGPRs) a lane has";
 }
@@ -132,10 +132,10 @@ LogicalResult RegTileLayoutAttr::verifyEncoding(
     return emitError() << "base tile " << getBaseRows() << "x" << getBaseCols()
                        << " is only for 8-bit element types, got "
                        << elementType;
-  ::hk::TileLayout layout{shape[0],
-                          shape[1],
-                          {isRow() ? ::hk::Major::Row : ::hk::Major::Col,
-                           getBaseRows(), getBaseCols(), getGroup()}};
+  hk::TileLayout layout{shape[0],
+                        shape[1],
+                        {isRow() ? hk::Major::Row : hk::Major::Col,
+                         getBaseRows(), getBaseCols(), getGroup()}};
   if (std::string err = layout.validate(); !err.empty())
     return emitError() << err;
   return verifyRegisterBudget(shape, bits, emitError);

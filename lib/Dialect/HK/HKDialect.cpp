@@ -3,7 +3,7 @@
 #include "hk/Dialect/HK/HKDialect.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 #include "hk/Dialect/HK/HKDialect.cpp.inc"
 
@@ -35,38 +35,38 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
   return success();
 }
 
-bool mlir::hk::isRegTile(Type type) {
+bool hk::isRegTile(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
   return t && isa_and_nonnull<RegTileLayoutAttr>(t.getEncoding());
 }
 
-bool mlir::hk::isRegVec(Type type) {
+bool hk::isRegVec(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
   return t && isa_and_nonnull<RegVecLayoutAttr>(t.getEncoding());
 }
 
-static ::hk::Major toMajor(Layout l) {
-  return l == Layout::Row ? ::hk::Major::Row : ::hk::Major::Col;
+static hk::Major toMajor(Layout l) {
+  return l == Layout::Row ? hk::Major::Row : hk::Major::Col;
 }
 
-::hk::BaseTileLayout mlir::hk::getBaseLayout(RegTileLayoutAttr attr) {
+hk::BaseTileLayout hk::getBaseLayout(RegTileLayoutAttr attr) {
   return {toMajor(attr.getLayout()), attr.getBaseRows(), attr.getBaseCols(),
           attr.getGroup()};
 }
 
-::hk::TileLayout mlir::hk::getTileLayout(RankedTensorType type) {
+hk::TileLayout hk::getTileLayout(RankedTensorType type) {
   auto attr = cast<RegTileLayoutAttr>(type.getEncoding());
   return {type.getDimSize(0), type.getDimSize(1), getBaseLayout(attr)};
 }
 
-::hk::VectorLayout mlir::hk::getVectorLayout(RankedTensorType type) {
+hk::VectorLayout hk::getVectorLayout(RankedTensorType type) {
   auto attr = cast<RegVecLayoutAttr>(type.getEncoding());
   auto tile = getBaseLayout(attr.getTile());
   // A vector only fixes the tile's extent along its own axis; the other
   // extent does not change which lane holds which value, so one base tile
   // stands for it.
   bool rows = attr.getAxis() == Layout::Row;
-  ::hk::TileLayout layout{rows ? type.getDimSize(0) : tile.rows,
-                          rows ? tile.cols : type.getDimSize(0), tile};
+  hk::TileLayout layout{rows ? type.getDimSize(0) : tile.rows,
+                        rows ? tile.cols : type.getDimSize(0), tile};
   return {toMajor(attr.getAxis()), layout};
 }

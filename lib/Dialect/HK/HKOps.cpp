@@ -11,7 +11,7 @@
 #include "mlir/Interfaces/ShapedOpInterfaces.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 #define GET_OP_CLASSES
 #include "hk/Dialect/HK/HKOps.cpp.inc"
@@ -276,9 +276,9 @@ LogicalResult KernelOp::verifyRegions() {
   if (failed(verifyConstantDimIndices(getBody())))
     return failure();
   int64_t bytes = getSharedMemoryBytes();
-  if (bytes > ::hk::maxLdsBytes())
+  if (bytes > hk::maxLdsBytes())
     return emitOpError("allocates ")
-           << bytes << " bytes of LDS, more than the " << ::hk::maxLdsBytes()
+           << bytes << " bytes of LDS, more than the " << hk::maxLdsBytes()
            << " bytes of the largest chip";
   return success();
 }

@@ -8,7 +8,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 #define GET_TYPEDEF_CLASSES
 #include "hk/Dialect/HK/HKTypes.cpp.inc"
@@ -57,7 +57,7 @@ int64_t SharedTileType::getSizeInBytes() const {
 
 int64_t SharedTileType::getBytesPerLane() const {
   return getSubtileShape()[0] * getSubtileShape()[1] *
-         getElementType().getIntOrFloatBitWidth() / 8 / ::hk::kWaveSize;
+         getElementType().getIntOrFloatBitWidth() / 8 / hk::kWaveSize;
 }
 
 static bool isPowerOf2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -90,22 +90,22 @@ SharedTileType::verify(function_ref<InFlightDiagnostic()> emitError,
   int64_t bits = f.getWidth();
   int64_t subBytes = subtile[0] * subtile[1] * bits / 8;
   // A wave copies one subtile per instruction, 4, 8 or 16 bytes per lane.
-  int64_t perLane = subBytes / ::hk::kWaveSize;
-  if (subBytes % ::hk::kWaveSize ||
+  int64_t perLane = subBytes / hk::kWaveSize;
+  if (subBytes % hk::kWaveSize ||
       (perLane != 4 && perLane != 8 && perLane != 16))
     return emitError() << "subtile " << subtile[0] << "x" << subtile[1]
                        << " of " << elementType << " is " << subBytes
                        << " bytes; a wave moves one subtile at 4, 8 or 16 "
                           "bytes per lane (256, 512 or 1024 bytes)";
   // Each extent is at most the LDS size, so the product cannot overflow.
-  if (shape[0] > ::hk::maxLdsBytes() || shape[1] > ::hk::maxLdsBytes())
+  if (shape[0] > hk::maxLdsBytes() || shape[1] > hk::maxLdsBytes())
     return emitError() << "shared tile " << shape[0] << "x" << shape[1]
-                       << " needs more than the " << ::hk::maxLdsBytes()
+                       << " needs more than the " << hk::maxLdsBytes()
                        << " bytes of LDS of the largest chip";
   int64_t bytes = shape[0] * shape[1] * bits / 8;
-  if (bytes > ::hk::maxLdsBytes())
+  if (bytes > hk::maxLdsBytes())
     return emitError() << "shared tile needs " << bytes
-                       << " bytes of LDS, more than the " << ::hk::maxLdsBytes()
+                       << " bytes of LDS, more than the " << hk::maxLdsBytes()
                        << " bytes of the largest chip";
   return success();
 }

@@ -5,11 +5,11 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
-using ::hk::Fp8Format;
-using ::hk::MfmaInput;
+using hk::Fp8Format;
+using hk::MfmaInput;
 
-std::optional<MfmaInput> mlir::hk::mfmaInputOf(Type element,
-                                               const ::hk::ChipInfo &chip) {
+std::optional<MfmaInput> hk::mfmaInputOf(Type element,
+                                         const hk::ChipInfo &chip) {
   if (element.isBF16())
     return MfmaInput::BF16;
   if (element.isF16())
@@ -26,7 +26,7 @@ std::optional<MfmaInput> mlir::hk::mfmaInputOf(Type element,
   return std::nullopt;
 }
 
-const char *mlir::hk::fp8FormatNames(Fp8Format format) {
+const char *hk::fp8FormatNames(Fp8Format format) {
   return format == Fp8Format::FNUZ ? "FNUZ formats (f8E4M3FNUZ, f8E5M2FNUZ)"
                                    : "OCP formats (f8E4M3FN, f8E5M2)";
 }

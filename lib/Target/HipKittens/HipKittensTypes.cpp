@@ -8,10 +8,10 @@
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
-FailureOr<std::string> mlir::hk::spellElementType(Type type, Operation *user,
-                                                  HipKittensArch arch) {
+FailureOr<std::string> hk::spellElementType(Type type, Operation *user,
+                                            HipKittensArch arch) {
   if (type.isBF16())
     return std::string("bf16");
   if (type.isF16())
@@ -30,7 +30,7 @@ FailureOr<std::string> mlir::hk::spellElementType(Type type, Operation *user,
   return failure();
 }
 
-FailureOr<std::string> mlir::hk::spellScalarType(Type type, Operation *user) {
+FailureOr<std::string> hk::spellScalarType(Type type, Operation *user) {
   if (type.isIndex() || type.isInteger(32))
     return std::string("int");
   if (type.isInteger(64))
@@ -95,9 +95,9 @@ static FailureOr<std::string> spellTile(Type elemType, int64_t rows,
       .str();
 }
 
-FailureOr<std::string> mlir::hk::spellRegisterType(RankedTensorType type,
-                                                   Operation *user,
-                                                   HipKittensArch arch) {
+FailureOr<std::string> hk::spellRegisterType(RankedTensorType type,
+                                             Operation *user,
+                                             HipKittensArch arch) {
   if (auto tile = dyn_cast_or_null<RegTileLayoutAttr>(type.getEncoding()))
     return spellTile(type.getElementType(), type.getDimSize(0),
                      type.getDimSize(1), tile, user, arch);
@@ -122,8 +122,8 @@ FailureOr<std::string> mlir::hk::spellRegisterType(RankedTensorType type,
   return *tileType + (perRow ? "::col_vec" : "::row_vec");
 }
 
-FailureOr<std::string> mlir::hk::spellSharedTile(Type type, Operation *user,
-                                                 HipKittensArch arch) {
+FailureOr<std::string> hk::spellSharedTile(Type type, Operation *user,
+                                           HipKittensArch arch) {
   auto st = cast<SharedTileType>(type);
   FailureOr<std::string> elem =
       spellElementType(st.getElementType(), user, arch);
@@ -144,8 +144,8 @@ FailureOr<std::string> mlir::hk::spellSharedTile(Type type, Operation *user,
       .str();
 }
 
-FailureOr<std::string> mlir::hk::spellGlobal(MemRefType type, Operation *user,
-                                             HipKittensArch arch) {
+FailureOr<std::string> hk::spellGlobal(MemRefType type, Operation *user,
+                                       HipKittensArch arch) {
   if (type.getRank() > 4) {
     user->emitError("HipKittens global views have at most 4 dimensions, got ")
         << type;
@@ -165,7 +165,7 @@ FailureOr<std::string> mlir::hk::spellGlobal(MemRefType type, Operation *user,
   return llvm::formatv("gl<{0}, -1, -1, -1, -1>", *elem).str();
 }
 
-bool mlir::hk::isPermutedView(MemRefType type) {
+bool hk::isPermutedView(MemRefType type) {
   auto layout = dyn_cast<StridedLayoutAttr>(type.getLayout());
   if (!layout || type.getRank() != 4 || layout.getOffset() != 0)
     return false;
@@ -192,7 +192,7 @@ bool mlir::hk::isPermutedView(MemRefType type) {
          agrees(strides[0], product({n, h, d}));
 }
 
-int64_t mlir::hk::glDim(MemRefType type, int64_t dim) {
+int64_t hk::glDim(MemRefType type, int64_t dim) {
   static const int64_t permuted[] = {0, 2, 1, 3};
   if (isPermutedView(type))
     return permuted[dim];

@@ -9,13 +9,15 @@
 #ifndef HK_LIB_TARGET_HIPKITTENS_HIPKITTENSTYPES_H
 #define HK_LIB_TARGET_HIPKITTENS_HIPKITTENSTYPES_H
 
+#include "hk/Support/MLIR.h"
+
 #include "hk/Target/HipKittens/HipKittensEmitter.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <string>
 
-namespace mlir::hk {
+namespace hk {
 
 /// Each function returns the C++ spelling of `type`, or emits an error at
 /// `user` (the op that needs the type) and fails.
@@ -44,6 +46,6 @@ bool isPermutedView(MemRefType type);
 /// dimension `dim` of `type`.
 int64_t glDim(MemRefType type, int64_t dim);
 
-} // namespace mlir::hk
+} // namespace hk
 
 #endif // HK_LIB_TARGET_HIPKITTENS_HIPKITTENSTYPES_H

@@ -8,7 +8,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 //===----------------------------------------------------------------------===//
 // Names

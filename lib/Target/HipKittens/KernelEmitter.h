@@ -13,7 +13,7 @@
 
 #include <string>
 
-namespace mlir::hk {
+namespace hk {
 
 /// HipKittens' fill for a splat tile constant (zero, ones, neg_infty,
 /// pos_infty), if it has one.
@@ -101,6 +101,6 @@ private:
   llvm::StringSet<> taken;
 };
 
-} // namespace mlir::hk
+} // namespace hk
 
 #endif // HK_LIB_TARGET_HIPKITTENS_KERNELEMITTER_H

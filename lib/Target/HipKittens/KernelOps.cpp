@@ -17,7 +17,7 @@
 #include <cstdlib>
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 static LogicalResult noEquivalent(Operation *op, StringRef why = "") {
   InFlightDiagnostic diag =
@@ -561,7 +561,7 @@ LogicalResult KernelEmitter::emitTileArith(Operation *op) {
 
 /// HipKittens' fill for a splat tile constant: zero, ones, neg_infty or
 /// pos_infty.
-std::optional<std::string> mlir::hk::fillCall(Value value) {
+std::optional<std::string> hk::fillCall(Value value) {
   SplatElementsAttr attr;
   if (!isa<RankedTensorType>(value.getType()) ||
       !matchPattern(value, m_Constant(&attr)) ||

@@ -19,7 +19,7 @@
 #include <set>
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 /// Sizes of non-negative extents: ceildiv becomes `(a + b - 1) / b`.
 static std::string printAffine(AffineExpr expr, ArrayRef<std::string> symbols) {

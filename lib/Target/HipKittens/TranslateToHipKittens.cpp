@@ -21,7 +21,7 @@
 #include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
-using namespace mlir::hk;
+using namespace hk;
 
 /// WGM grouping has no HipKittens function (its kernels spell it out); the
 /// translation defines it once per file when a kernel uses hk.group_remap.
@@ -112,7 +112,7 @@ __device__ inline void tile_atomic_add(const GL &dst, const RT &src,
 
 )";
 
-StringRef mlir::hk::resultNamesTag() { return "hk.result_names"; }
+StringRef hk::resultNamesTag() { return "hk.result_names"; }
 
 /// Runs the schedules the regions describe: what the C++ must hold is the
 /// kernel after `hk-schedule`, whose barriers `hk-verify-barriers` then
@@ -127,9 +127,9 @@ static LogicalResult scheduleKernels(ModuleOp module) {
 static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
                                      HipKittensArch arch);
 
-LogicalResult mlir::hk::translateToHipKittens(Operation *moduleOp,
-                                              raw_ostream &output,
-                                              HipKittensArch arch) {
+LogicalResult hk::translateToHipKittens(Operation *moduleOp,
+                                        raw_ostream &output,
+                                        HipKittensArch arch) {
   auto module = dyn_cast<ModuleOp>(moduleOp);
   if (!module)
     return moduleOp->emitError("expected a builtin.module of hk.kernel ops");
@@ -278,7 +278,7 @@ static llvm::cl::opt<std::string>
                               "(gfx950, default) or cdna3 (gfx942)"),
                llvm::cl::init("cdna4"));
 
-void mlir::hk::registerToHipKittensTranslation() {
+void hk::registerToHipKittensTranslation() {
   TranslateRegistration registration(
       "hk-to-hipkittens", "translate hk kernels to HipKittens HIP C++",
       [](const std::shared_ptr<llvm::SourceMgr> &sm, raw_ostream &os,

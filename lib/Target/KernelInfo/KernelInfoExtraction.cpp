@@ -9,8 +9,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
-using namespace mlir::hk;
-namespace rt = ::hk::rt;
+using namespace hk;
+namespace rt = hk::rt;
 
 static std::optional<hkrt_dtype> dtypeOf(Type t) {
   if (t.isBF16())
@@ -187,14 +187,14 @@ static FailureOr<rt::KernelInfo> buildKernelInfo(const KernelFacts &k) {
   return info;
 }
 
-FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(KernelOp kernel) {
+FailureOr<rt::KernelInfo> hk::extractKernelInfo(KernelOp kernel) {
   auto name = [&](unsigned i) { return argName(kernel, i); };
   return buildKernelInfo({kernel, kernel.getSymName().str(), kernel.getWaves(),
                           kernel.getSharedMemoryBytes(),
                           kernel.getArgumentTypes(), name, kernel.getGrid()});
 }
 
-FailureOr<rt::KernelInfo> mlir::hk::extractKernelInfo(gpu::GPUFuncOp kernel) {
+FailureOr<rt::KernelInfo> hk::extractKernelInfo(gpu::GPUFuncOp kernel) {
   auto waves = kernel->getAttrOfType<IntegerAttr>(HKDialect::kWavesAttrName);
   auto grid = kernel->getAttrOfType<GridAttr>(HKDialect::kGridAttrName);
   if (!waves || !grid)

@@ -131,7 +131,7 @@ func.func private @f(tensor<16xf32, #hk.rv<row, #hk.rt<col, 8x8>>>)
 
 // -----
 
-// expected-error @+2 {{expected ::mlir::hk::Layout to be one of: row, col}}
+// expected-error @+2 {{expected ::hk::Layout to be one of: row, col}}
 // expected-error @+1 {{failed to parse HK_RegVecLayoutAttr parameter 'axis'}}
 func.func private @f(tensor<16xf32, #hk.rv<diag, #hk.rt<col, 16x16>>>)
 

@@ -1062,7 +1062,7 @@ hk.kernel @k() attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
 
 hk.kernel @k() attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
   hk.ping_pong {
-    // expected-error @+2 {{expected ::mlir::hk::Pairing to be one of: mfma_exp, mfma_valu}}
+    // expected-error @+2 {{expected ::hk::Pairing to be one of: mfma_exp, mfma_valu}}
     // expected-error @+1 {{failed to parse HK_PairingAttr parameter 'value'}}
     hk.cluster compute pair = mfma_sin {
     }

@@ -8,6 +8,8 @@
 #ifndef HK_CONVERSION_HKTOAMDGPU_HKTOAMDGPU_H
 #define HK_CONVERSION_HKTOAMDGPU_HKTOAMDGPU_H
 
+#include "hk/Support/MLIR.h"
+
 #include "hk/Dialect/HK/SharedLayout.h"
 #include "hk/Target/Chip.h"
 
@@ -19,7 +21,7 @@
 #include <optional>
 #include <string>
 
-namespace mlir::hk {
+namespace hk {
 
 /// A global memref seen as a buffer: its flat fat-buffer view, its sizes and
 /// strides (in elements), and its extent: the first offset past its data plus
@@ -38,7 +40,7 @@ class LoweringSupport {
 public:
   /// Why `op` cannot be lowered on `chip`, or "" if it can.
   using Check =
-      std::function<std::string(Operation *op, const ::hk::ChipInfo &chip)>;
+      std::function<std::string(Operation *op, const hk::ChipInfo &chip)>;
 
   /// The hk ops `OpTys` are lowered, subject to `check` if given.
   template <typename... OpTys> void add(Check check = nullptr) {
@@ -54,7 +56,7 @@ public:
   /// "" if `op` can be lowered on `chip`, else why not. An hk op no family
   /// declared, or an op of another dialect on register tiles that none
   /// handles, cannot.
-  std::string reason(Operation *op, const ::hk::ChipInfo &chip) const;
+  std::string reason(Operation *op, const hk::ChipInfo &chip) const;
 
 private:
   llvm::DenseMap<TypeID, SmallVector<Check>> checks;
@@ -63,12 +65,12 @@ private:
 
 /// State shared by the patterns of one run of the pass.
 struct LoweringState {
-  const ::hk::ChipInfo &chip;
+  const hk::ChipInfo &chip;
   LoweringSupport support;
   /// Buffers made at kernel entry, keyed by the memref they view.
   llvm::DenseMap<Value, GlobalBuffer> buffers;
 
-  explicit LoweringState(const ::hk::ChipInfo &chip) : chip(chip) {}
+  explicit LoweringState(const hk::ChipInfo &chip) : chip(chip) {}
 
   /// The buffer of `memref`, made at the entry of its gpu.func (or right
   /// after its definition) the first time it is asked for.
@@ -136,15 +138,15 @@ void populateAsyncCopyPatterns(TypeConverter &converter,
                                RewritePatternSet &patterns,
                                LoweringState &state);
 /// SharedLayout.h's layout of a shared tile type.
-::hk::SharedLayout sharedLayoutOf(Type sharedTile);
+SharedLayout sharedLayoutOf(Type sharedTile);
 /// SharedLayout::swizzle of `row` (a row inside a subtile), in elements.
 Value emitSwizzleElems(OpBuilder &b, Location loc,
-                       const ::hk::SharedLayout &layout, Value row);
+                       const hk::SharedLayout &layout, Value row);
 /// The indices, into the lowered shared tile, of its element (row, col).
 SmallVector<Value> emitSharedIndices(OpBuilder &b, Location loc,
-                                     const ::hk::SharedLayout &layout,
-                                     Value row, Value col);
+                                     const hk::SharedLayout &layout, Value row,
+                                     Value col);
 
-} // namespace mlir::hk
+} // namespace hk
 
 #endif // HK_CONVERSION_HKTOAMDGPU_HKTOAMDGPU_H

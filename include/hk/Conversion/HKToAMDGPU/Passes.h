@@ -8,7 +8,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace mlir::hk {
+namespace hk {
 
 #define GEN_PASS_DECL
 #include "hk/Conversion/HKToAMDGPU/Passes.h.inc"
@@ -16,6 +16,6 @@ namespace mlir::hk {
 #define GEN_PASS_REGISTRATION
 #include "hk/Conversion/HKToAMDGPU/Passes.h.inc"
 
-} // namespace mlir::hk
+} // namespace hk
 
 #endif // HK_CONVERSION_HKTOAMDGPU_PASSES_H

@@ -3,6 +3,8 @@
 #ifndef HK_DIALECT_HK_HKDIALECT_H
 #define HK_DIALECT_HK_HKDIALECT_H
 
+#include "hk/Support/MLIR.h"
+
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -27,18 +29,18 @@
 
 #include "hk/Dialect/HK/Layout.h"
 
-namespace mlir::hk {
+namespace hk {
 /// A ranked tensor with a #hk.rt encoding.
 bool isRegTile(Type type);
 /// A ranked tensor with a #hk.rv encoding.
 bool isRegVec(Type type);
 /// The lane layout of a register tile type.
-::hk::TileLayout getTileLayout(RankedTensorType type);
+TileLayout getTileLayout(RankedTensorType type);
 /// The lane layout of a register vector type.
-::hk::VectorLayout getVectorLayout(RankedTensorType type);
+VectorLayout getVectorLayout(RankedTensorType type);
 /// The lane layout of a tile described by an #hk.rt attribute.
-::hk::BaseTileLayout getBaseLayout(RegTileLayoutAttr attr);
-} // namespace mlir::hk
+BaseTileLayout getBaseLayout(RegTileLayoutAttr attr);
+} // namespace hk
 
 #define GET_OP_CLASSES
 #include "hk/Dialect/HK/HKOps.h.inc"

@@ -7,23 +7,25 @@
 #ifndef HK_DIALECT_HK_MFMATYPES_H
 #define HK_DIALECT_HK_MFMATYPES_H
 
+#include "hk/Support/MLIR.h"
+
 #include "hk/Target/Chip.h"
 
 #include "mlir/IR/Types.h"
 
 #include <optional>
 
-namespace mlir::hk {
+namespace hk {
 
 /// What MFMAs of `chip` take `element` as, or nullopt if none can: an 8-bit
 /// float must be in the chip's format (FNUZ on gfx942, OCP on gfx950).
-std::optional<::hk::MfmaInput> mfmaInputOf(Type element,
-                                           const ::hk::ChipInfo &chip);
+std::optional<hk::MfmaInput> mfmaInputOf(Type element,
+                                         const hk::ChipInfo &chip);
 
 /// The chip's 8-bit float formats, for messages: "FNUZ formats (f8E4M3FNUZ,
 /// f8E5M2FNUZ)" or "OCP formats (f8E4M3FN, f8E5M2)".
-const char *fp8FormatNames(::hk::Fp8Format format);
+const char *fp8FormatNames(hk::Fp8Format format);
 
-} // namespace mlir::hk
+} // namespace hk
 
 #endif // HK_DIALECT_HK_MFMATYPES_H

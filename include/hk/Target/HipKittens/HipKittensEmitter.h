@@ -10,10 +10,12 @@
 #ifndef HK_TARGET_HIPKITTENS_HIPKITTENSEMITTER_H
 #define HK_TARGET_HIPKITTENS_HIPKITTENSEMITTER_H
 
+#include "hk/Support/MLIR.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
-namespace mlir::hk {
+namespace hk {
 
 /// HipKittens ships one include tree per architecture, selected by a macro
 /// (`KITTENS_CDNA3` for gfx942, `KITTENS_CDNA4` for gfx950).
@@ -42,6 +44,6 @@ StringRef resultNamesTag();
 /// mlir-translate.
 void registerToHipKittensTranslation();
 
-} // namespace mlir::hk
+} // namespace hk
 
 #endif // HK_TARGET_HIPKITTENS_HIPKITTENSEMITTER_H

@@ -14,7 +14,7 @@ include "mlir/IR/TensorEncoding.td"
 def HK_Layout : I32EnumAttr<"Layout", "register tile layout", [
     I32EnumAttrCase<"Row", 0, "row">,
     I32EnumAttrCase<"Col", 1, "col">]> {
-  let cppNamespace = "::mlir::hk";
+  let cppNamespace = "::hk";
 }
 
 def HK_MmaKind : I32EnumAttr<"MmaKind", "which operands of an MMA are transposed", [
@@ -22,14 +22,14 @@ def HK_MmaKind : I32EnumAttr<"MmaKind", "which operands of an MMA are transposed
     I32EnumAttrCase<"ABt", 1, "abt">,
     I32EnumAttrCase<"AtB", 2, "atb">,
     I32EnumAttrCase<"AtBt", 3, "atbt">]> {
-  let cppNamespace = "::mlir::hk";
+  let cppNamespace = "::hk";
 }
 
 def HK_ReduceKind : I32EnumAttr<"ReduceKind", "reduction operator", [
     I32EnumAttrCase<"Max", 0, "max">,
     I32EnumAttrCase<"Min", 1, "min">,
     I32EnumAttrCase<"Sum", 2, "sum">]> {
-  let cppNamespace = "::mlir::hk";
+  let cppNamespace = "::hk";
 }
 
 def HK_BroadcastKind : I32EnumAttr<"BroadcastKind",
@@ -41,27 +41,27 @@ def HK_BroadcastKind : I32EnumAttr<"BroadcastKind",
     I32EnumAttrCase<"Max", 4, "max">,
     I32EnumAttrCase<"Min", 5, "min">,
     I32EnumAttrCase<"Copy", 6, "copy">]> {
-  let cppNamespace = "::mlir::hk";
+  let cppNamespace = "::hk";
 }
 
 def HK_GridDim : I32EnumAttr<"GridDim", "grid dimension", [
     I32EnumAttrCase<"X", 0, "x">,
     I32EnumAttrCase<"Y", 1, "y">,
     I32EnumAttrCase<"Z", 2, "z">]> {
-  let cppNamespace = "::mlir::hk";
+  let cppNamespace = "::hk";
 }
 
 def HK_ClusterKind : I32EnumAttr<"ClusterKind", "schedule cluster kind", [
     I32EnumAttrCase<"Compute", 0, "compute">,
     I32EnumAttrCase<"Memory", 1, "memory">]> {
-  let cppNamespace = "::mlir::hk";
+  let cppNamespace = "::hk";
 }
 
 def HK_Pairing : I32EnumAttr<"Pairing",
     "what a compute cluster's MFMAs alternate with", [
     I32EnumAttrCase<"MfmaExp", 0, "mfma_exp">,
     I32EnumAttrCase<"MfmaValu", 1, "mfma_valu">]> {
-  let cppNamespace = "::mlir::hk";
+  let cppNamespace = "::hk";
   let genSpecializedAttr = 0;
 }
 

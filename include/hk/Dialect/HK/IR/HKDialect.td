@@ -12,7 +12,7 @@ include "mlir/IR/AttrTypeBase.td"
 
 def HK_Dialect : Dialect {
   let name = "hk";
-  let cppNamespace = "::mlir::hk";
+  let cppNamespace = "::hk";
   let summary = "Tile programs for AMD CDNA GPUs, after HipKittens";
   let description = [{
     The `hk` dialect describes GPU kernels the way HipKittens writes them: from

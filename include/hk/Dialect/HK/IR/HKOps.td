@@ -18,9 +18,9 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def HK_RegTile : Type<CPred<"::mlir::hk::isRegTile($_self)">,
+def HK_RegTile : Type<CPred<"::hk::isRegTile($_self)">,
     "register tile (tensor with #hk.rt encoding)", "::mlir::RankedTensorType">;
-def HK_RegVec : Type<CPred<"::mlir::hk::isRegVec($_self)">,
+def HK_RegVec : Type<CPred<"::hk::isRegVec($_self)">,
     "register vector (tensor with #hk.rv encoding)", "::mlir::RankedTensorType">;
 def HK_Register : AnyTypeOf<[HK_RegTile, HK_RegVec]>;
 def HK_Global : Type<CPred<"::llvm::isa<::mlir::MemRefType>($_self)">,
