@@ -125,6 +125,13 @@ static LogicalResult lowerToLaneLevel(ModuleOp module, const Options &options,
   });
 }
 
+/// convert-lane-to-emulator on the lane-level `module`, in place.
+static LogicalResult convertToEmulator(ModuleOp module) {
+  return runPipeline(module, [](OpPassManager &pm) {
+    pm.addPass(hk::createConvertLaneToEmulator());
+  });
+}
+
 static std::string toString(ArrayRef<char> bytes) {
   return std::string(bytes.data(), bytes.size());
 }
@@ -226,12 +233,8 @@ FailureOr<std::vector<ChipOutput>> compile(ModuleOp input, Output output,
     OwningOpRef<ModuleOp> module = input.clone();
     if (failed(lowerToLaneLevel(*module, options, chip)))
       return failure();
-    if (output == Output::EmulatorIR) {
-      PassManager pm(module->getContext());
-      pm.addPass(hk::createConvertLaneToEmulator());
-      if (failed(pm.run(*module)))
-        return failure();
-    }
+    if (output == Output::EmulatorIR && failed(convertToEmulator(*module)))
+      return failure();
     if (output == Output::LaneIR || output == Output::EmulatorIR)
       out.bytes = print(*module);
     else if (failed(compileLaneLevel(*module, output, options, out)))
@@ -244,9 +247,7 @@ FailureOr<std::vector<ChipOutput>> compile(ModuleOp input, Output output,
 static FailureOr<std::string>
 compileEmulatorObject(ModuleOp laneLevel, unsigned optLevel,
                       ArrayRef<rt::KernelInfo> kernels) {
-  PassManager toEmulator(laneLevel.getContext());
-  toEmulator.addPass(hk::createConvertLaneToEmulator());
-  if (failed(toEmulator.run(laneLevel)) ||
+  if (failed(convertToEmulator(laneLevel)) ||
       failed(checkEmulatorLds(laneLevel, kernels)) ||
       failed(runPipeline(laneLevel, buildEmulatorToLLVMPipeline)))
     return failure();
