@@ -99,6 +99,13 @@ int64_t maxLdsBytes() {
   return most;
 }
 
+std::vector<std::string> supportedChips() {
+  std::vector<std::string> names;
+  for (const ChipInfo &chip : kChips)
+    names.push_back(chip.name);
+  return names;
+}
+
 std::string supportedChipNames() {
   std::string names;
   for (const ChipInfo &chip : kChips)

@@ -14,6 +14,7 @@
 // emulator catches is an error.
 //===----------------------------------------------------------------------===//
 
+#include "CompileSource.h"
 #include "LaunchOnly.h"
 
 #include "hk/Runtime/Kernels.h"
@@ -63,7 +64,9 @@ Options:
                          (default 1)
   --artifact FILE.hkrt   run the kernel from this compiled file instead of the
                          library's; --kernel names it (a library name or the
-                         hk.kernel symbol) and so picks the reference
+                         hk.kernel symbol) and so picks the reference. A
+                         FILE.mlir (tile program) is compiled first, in
+                         process, for every chip, as hkc --emit=artifact does
   --kernel NAME          see --artifact
   --kernel-dir DIR       where the library's artifacts are (default
                          $HK_KERNELS_DIR, else %s)
@@ -378,7 +381,10 @@ int run(const Options &o) {
 
 int main(int argc, char **argv) {
   try {
-    return run(parseArgs(argc, argv));
+    Options options = parseArgs(argc, argv);
+    if (hk::run::isSource(options.artifact))
+      options.artifact = hk::run::compileSource(options.artifact);
+    return run(options);
   } catch (const hkrt::Error &e) {
     std::fprintf(stderr, "hk-run: error: %s\n", e.what());
   } catch (const std::bad_alloc &) {

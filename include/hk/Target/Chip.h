@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace hk {
 
@@ -72,6 +73,9 @@ int64_t maxLdsBytes();
 
 /// "gfx942, gfx950": for messages.
 std::string supportedChipNames();
+
+/// The names of the supported chips ({"gfx942", "gfx950"}).
+std::vector<std::string> supportedChips();
 
 } // namespace hk
 
