@@ -16,6 +16,7 @@
 
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Transforms/Passes.h"
+#include "hk/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -277,24 +278,29 @@ struct Schedule : hk::impl::HKScheduleBase<Schedule> {
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<PingPongOp> pingPongs;
-    SmallVector<InterleaveOp> interleaves;
-    getOperation()->walk([&](Operation *op) {
-      if (auto pingPong = dyn_cast<PingPongOp>(op))
-        pingPongs.push_back(pingPong);
-      else if (auto interleave = dyn_cast<InterleaveOp>(op))
-        interleaves.push_back(interleave);
-    });
-    bool anyFailed = false;
-    for (PingPongOp pingPong : pingPongs)
-      anyFailed |= failed(plain ? expandPingPongPlainly(pingPong)
-                                : expandPingPong(pingPong));
-    if (anyFailed)
-      return signalPassFailure();
-    for (InterleaveOp interleave : interleaves)
-      plain ? expandInterleavePlainly(interleave)
-            : expandInterleave(interleave);
+    if (failed(expandSchedules(getOperation(), plain)))
+      signalPassFailure();
   }
 };
 
 } // namespace
+
+LogicalResult hk::expandSchedules(Operation *root, bool plain) {
+  SmallVector<PingPongOp> pingPongs;
+  SmallVector<InterleaveOp> interleaves;
+  root->walk([&](Operation *op) {
+    if (auto pingPong = dyn_cast<PingPongOp>(op))
+      pingPongs.push_back(pingPong);
+    else if (auto interleave = dyn_cast<InterleaveOp>(op))
+      interleaves.push_back(interleave);
+  });
+  bool anyFailed = false;
+  for (PingPongOp pingPong : pingPongs)
+    anyFailed |= failed(plain ? expandPingPongPlainly(pingPong)
+                              : expandPingPong(pingPong));
+  if (anyFailed)
+    return failure();
+  for (InterleaveOp interleave : interleaves)
+    plain ? expandInterleavePlainly(interleave) : expandInterleave(interleave);
+  return success();
+}

@@ -17,6 +17,7 @@
 
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Transforms/Passes.h"
+#include "hk/Transforms/Transforms.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
@@ -564,13 +565,17 @@ LogicalResult BarrierVerifier::reportImbalance(ArrayRef<Count> totals) {
 
 struct VerifyBarriers : hk::impl::HKVerifyBarriersBase<VerifyBarriers> {
   void runOnOperation() override {
-    bool ok = true;
-    getOperation().walk([&](KernelOp kernel) {
-      ok &= succeeded(BarrierVerifier(kernel).verify());
-    });
-    if (!ok)
+    if (failed(verifyBarrierBalance(getOperation())))
       signalPassFailure();
   }
 };
 
 } // namespace
+
+LogicalResult hk::verifyBarrierBalance(Operation *root) {
+  bool ok = true;
+  root->walk([&](KernelOp kernel) {
+    ok &= succeeded(BarrierVerifier(kernel).verify());
+  });
+  return success(ok);
+}

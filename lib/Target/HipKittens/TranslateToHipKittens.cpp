@@ -4,7 +4,7 @@
 
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Target/HipKittens/HipKittensEmitter.h"
-#include "hk/Transforms/Passes.h"
+#include "hk/Transforms/Transforms.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -16,7 +16,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -118,10 +117,8 @@ StringRef hk::resultNamesTag() { return "hk.result_names"; }
 /// kernel after `hk-schedule`, whose barriers `hk-verify-barriers` then
 /// proves balanced, as the AMDGPU lowering does.
 static LogicalResult scheduleKernels(ModuleOp module) {
-  PassManager pm(module.getContext());
-  pm.addPass(createHKSchedule());
-  pm.addPass(createHKVerifyBarriers());
-  return pm.run(module);
+  return success(succeeded(expandSchedules(module, /*plain=*/false)) &&
+                 succeeded(verifyBarrierBalance(module)));
 }
 
 static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
