@@ -29,6 +29,7 @@ static const MfmaInstr kGfx950Mfmas[] = {
 
 static const ChipInfo kChips[] = {
     {"gfx942",
+     "cdna3",
      64 * 1024,
      Fp8Format::FNUZ,
      4,
@@ -37,6 +38,7 @@ static const ChipInfo kChips[] = {
      false,
      {std::begin(kGfx942Mfmas), std::end(kGfx942Mfmas)}},
     {"gfx950",
+     "cdna4",
      160 * 1024,
      Fp8Format::OCP,
      16,
@@ -90,6 +92,13 @@ const MfmaInstr *selectMfma(const ChipInfo &chip, MfmaInput input, int m,
         (!best || mfma.kPerLane() > best->kPerLane()))
       best = &mfma;
   return best;
+}
+
+const ChipInfo *lookupFamily(const std::string &family) {
+  for (const ChipInfo &chip : kChips)
+    if (family == chip.family)
+      return &chip;
+  return nullptr;
 }
 
 int64_t maxLdsBytes() {

@@ -43,6 +43,7 @@ struct MfmaRange {
 
 struct ChipInfo {
   const char *name;      ///< LLVM processor name, e.g. "gfx942"
+  const char *family;    ///< "cdna3" or "cdna4" (HipKittens' tree for it)
   int64_t ldsBytes;      ///< LDS available to one workgroup
   Fp8Format fp8;         ///< the 8-bit float formats its MFMAs take
   int64_t ldsDmaBytes;   ///< bytes per lane of one global->LDS DMA load
@@ -70,6 +71,9 @@ const MfmaInstr *selectMfma(const ChipInfo &chip, MfmaInput input, int m,
 /// The LDS of the supported chip that has the most: what a kernel may
 /// allocate before any chip is chosen.
 int64_t maxLdsBytes();
+
+/// The chip of a family ("cdna3"), or null.
+const ChipInfo *lookupFamily(const std::string &family);
 
 /// "gfx942, gfx950": for messages.
 std::string supportedChipNames();

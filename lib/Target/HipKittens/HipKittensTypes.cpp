@@ -2,6 +2,8 @@
 
 #include "HipKittensTypes.h"
 
+#include "hk/Dialect/HK/MfmaTypes.h"
+
 #include "hk/Dialect/HK/HKDialect.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -11,22 +13,19 @@ using namespace mlir;
 using namespace hk;
 
 FailureOr<std::string> hk::spellElementType(Type type, Operation *user,
-                                            HipKittensArch arch) {
+                                            const ChipInfo &chip) {
   if (type.isBF16())
     return std::string("bf16");
   if (type.isF16())
     return std::string("half");
   if (type.isF32())
     return std::string("float");
-  // HipKittens' `fp8e4m3` is the OCP format on CDNA4 and the FNUZ format on
-  // CDNA3, following what each chip's MFMAs take.
-  if (isa<Float8E4M3FNType>(type) && arch == HipKittensArch::CDNA4)
-    return std::string("fp8e4m3");
-  if (isa<Float8E4M3FNUZType>(type) && arch == HipKittensArch::CDNA3)
+  // HipKittens' `fp8e4m3` is the E4M3 format each chip's MFMAs take (OCP
+  // on CDNA4, FNUZ on CDNA3).
+  if (mfmaInputOf(type, chip) == MfmaInput::FP8)
     return std::string("fp8e4m3");
   user->emitError("HipKittens (")
-      << (arch == HipKittensArch::CDNA4 ? "cdna4" : "cdna3")
-      << ") has no tile element type for " << type;
+      << chip.family << ") has no tile element type for " << type;
   return failure();
 }
 
@@ -75,8 +74,8 @@ static std::string tileAlias(StringRef prefix, StringRef elem) {
 /// `rt_bf<R, C, row_l, rt_16x32_s>` for a tile of `rows x cols` elements.
 static FailureOr<std::string> spellTile(Type elemType, int64_t rows,
                                         int64_t cols, RegTileLayoutAttr layout,
-                                        Operation *user, HipKittensArch arch) {
-  FailureOr<std::string> elem = spellElementType(elemType, user, arch);
+                                        Operation *user, const ChipInfo &chip) {
+  FailureOr<std::string> elem = spellElementType(elemType, user, chip);
   if (failed(elem))
     return failure();
   const char *shape = rtShapeName(layout);
@@ -86,7 +85,7 @@ static FailureOr<std::string> spellTile(Type elemType, int64_t rows,
         << " with runs of " << layout.getGroup() << " elements per lane";
     return failure();
   }
-  if (arch == HipKittensArch::CDNA3 && layout.getBaseCols() == 128) {
+  if (!chip.hasScaledMfma && layout.getBaseCols() == 128) {
     user->emitError("16x128 register base tiles need CDNA4 (gfx950)");
     return failure();
   }
@@ -97,10 +96,10 @@ static FailureOr<std::string> spellTile(Type elemType, int64_t rows,
 
 FailureOr<std::string> hk::spellRegisterType(RankedTensorType type,
                                              Operation *user,
-                                             HipKittensArch arch) {
+                                             const ChipInfo &chip) {
   if (auto tile = dyn_cast_or_null<RegTileLayoutAttr>(type.getEncoding()))
     return spellTile(type.getElementType(), type.getDimSize(0),
-                     type.getDimSize(1), tile, user, arch);
+                     type.getDimSize(1), tile, user, chip);
   auto vec = dyn_cast_or_null<RegVecLayoutAttr>(type.getEncoding());
   if (!vec) {
     user->emitError("expected a register tile or vector, got ") << type;
@@ -114,19 +113,19 @@ FailureOr<std::string> hk::spellRegisterType(RankedTensorType type,
   int64_t len = type.getDimSize(0);
   FailureOr<std::string> tileType =
       perRow ? spellTile(type.getElementType(), len, tile.getBaseCols(), tile,
-                         user, arch)
+                         user, chip)
              : spellTile(type.getElementType(), tile.getBaseRows(), len, tile,
-                         user, arch);
+                         user, chip);
   if (failed(tileType))
     return failure();
   return *tileType + (perRow ? "::col_vec" : "::row_vec");
 }
 
 FailureOr<std::string> hk::spellSharedTile(Type type, Operation *user,
-                                           HipKittensArch arch) {
+                                           const ChipInfo &chip) {
   auto st = cast<SharedTileType>(type);
   FailureOr<std::string> elem =
-      spellElementType(st.getElementType(), user, arch);
+      spellElementType(st.getElementType(), user, chip);
   if (failed(elem))
     return failure();
   static const int64_t shapes[][2] = {{16, 16}, {32, 32}, {16, 32},
@@ -145,7 +144,7 @@ FailureOr<std::string> hk::spellSharedTile(Type type, Operation *user,
 }
 
 FailureOr<std::string> hk::spellGlobal(MemRefType type, Operation *user,
-                                       HipKittensArch arch) {
+                                       const ChipInfo &chip) {
   if (type.getRank() > 4) {
     user->emitError("HipKittens global views have at most 4 dimensions, got ")
         << type;
@@ -159,7 +158,7 @@ FailureOr<std::string> hk::spellGlobal(MemRefType type, Operation *user,
     return failure();
   }
   FailureOr<std::string> elem =
-      spellElementType(type.getElementType(), user, arch);
+      spellElementType(type.getElementType(), user, chip);
   if (failed(elem))
     return failure();
   return llvm::formatv("gl<{0}, -1, -1, -1, -1>", *elem).str();

@@ -22,17 +22,17 @@ namespace hk {
 /// Each function returns the C++ spelling of `type`, or emits an error at
 /// `user` (the op that needs the type) and fails.
 FailureOr<std::string> spellElementType(Type type, Operation *user,
-                                        HipKittensArch arch);
+                                        const ChipInfo &chip);
 FailureOr<std::string> spellScalarType(Type type, Operation *user);
 FailureOr<std::string> spellRegisterType(RankedTensorType type, Operation *user,
-                                         HipKittensArch arch);
+                                         const ChipInfo &chip);
 FailureOr<std::string> spellSharedTile(Type type, Operation *user,
-                                       HipKittensArch arch);
+                                       const ChipInfo &chip);
 /// HipKittens views global memory as 4-D `gl<T, -1, -1, -1, -1>`; a memref of
 /// rank r < 4 fills the last r dimensions. A permuted view (see
 /// isPermutedView) is the `gl` of the dense array under it.
 FailureOr<std::string> spellGlobal(MemRefType type, Operation *user,
-                                   HipKittensArch arch);
+                                   const ChipInfo &chip);
 
 /// True for a rank-4 `[B, H, N, D]` memref with a `strided<[s0, s1, s2, 1]>`
 /// layout and offset 0 whose static strides and sizes agree with a dense

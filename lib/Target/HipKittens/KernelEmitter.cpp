@@ -239,7 +239,7 @@ bool KernelEmitter::isDeadAfter(Value value, Operation *op) {
 FailureOr<std::string> KernelEmitter::spellType(Value value, Operation *user) {
   Type type = value.getType();
   if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return spellRegisterType(tensor, user, arch);
+    return spellRegisterType(tensor, user, chip);
   return spellScalarType(type, user);
 }
 
@@ -478,7 +478,7 @@ LogicalResult KernelEmitter::emitKernel() {
     names[arg] = name;
     FailureOr<std::string> type =
         isa<MemRefType>(arg.getType())
-            ? spellGlobal(cast<MemRefType>(arg.getType()), kernel, arch)
+            ? spellGlobal(cast<MemRefType>(arg.getType()), kernel, chip)
             : spellScalarType(arg.getType(), kernel);
     if (failed(type))
       return failure();

@@ -47,8 +47,8 @@ struct HostExpr {
 /// kernel says `mma_ABt(acc, a, b, acc)`.
 class KernelEmitter {
 public:
-  KernelEmitter(KernelOp kernel, raw_indented_ostream &os, HipKittensArch arch)
-      : kernel(kernel), os(os), arch(arch) {}
+  KernelEmitter(KernelOp kernel, raw_indented_ostream &os, const ChipInfo &chip)
+      : kernel(kernel), os(os), chip(chip) {}
 
   LogicalResult emitKernel();
   LogicalResult emitLauncher();
@@ -93,7 +93,7 @@ private:
 
   KernelOp kernel;
   raw_indented_ostream &os;
-  HipKittensArch arch;
+  const ChipInfo &chip;
   llvm::DenseMap<Value, std::string> names;
   llvm::DenseSet<Value> composite;
   /// Variables declared ahead of a value's definition (scf.if results).

@@ -170,7 +170,7 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](AllocSharedOp alloc) -> LogicalResult {
         FailureOr<std::string> type =
-            spellSharedTile(alloc.getType(), op, arch);
+            spellSharedTile(alloc.getType(), op, chip);
         if (failed(type))
           return failure();
         std::string name = nameFor(alloc, "smem");
@@ -190,7 +190,7 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         return success();
       })
       .Case([&](LoadAsyncOp load) -> LogicalResult {
-        if (failed(spellSharedTile(load.getDest().getType(), op, arch)))
+        if (failed(spellSharedTile(load.getDest().getType(), op, chip)))
           return failure();
         std::string group = "G";
         if (load.getWaves() && *load.getWaves() != kernel.getWaves())

@@ -433,8 +433,8 @@ LogicalResult KernelEmitter::emitLauncher() {
       continue;
     }
     FailureOr<std::string> elem =
-        spellElementType(memref.getElementType(), kernel, arch);
-    FailureOr<std::string> view = spellGlobal(memref, kernel, arch);
+        spellElementType(memref.getElementType(), kernel, chip);
+    FailureOr<std::string> view = spellGlobal(memref, kernel, chip);
     if (failed(elem) || failed(view))
       return failure();
     params.push_back(*elem + " *" + name);

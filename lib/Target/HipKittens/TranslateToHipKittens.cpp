@@ -122,11 +122,11 @@ static LogicalResult scheduleKernels(ModuleOp module) {
 }
 
 static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
-                                     HipKittensArch arch);
+                                     const ChipInfo &chip);
 
 LogicalResult hk::translateToHipKittens(Operation *moduleOp,
                                         raw_ostream &output,
-                                        HipKittensArch arch) {
+                                        const ChipInfo &chip) {
   auto module = dyn_cast<ModuleOp>(moduleOp);
   if (!module)
     return moduleOp->emitError("expected a builtin.module of hk.kernel ops");
@@ -135,25 +135,25 @@ LogicalResult hk::translateToHipKittens(Operation *moduleOp,
   MLIRContext *context = module.getContext();
   bool printOp = context->shouldPrintOpOnDiagnostic();
   context->printOpOnDiagnostic(false);
-  LogicalResult result = translateModule(module, output, arch);
+  LogicalResult result = translateModule(module, output, chip);
   context->printOpOnDiagnostic(printOp);
   return result;
 }
 
 static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
-                                     HipKittensArch arch) {
+                                     const ChipInfo &chip) {
   if (failed(scheduleKernels(module)))
     return failure();
   // Printed to a buffer so that a failure writes nothing.
   std::string buffer;
   llvm::raw_string_ostream bufferStream(buffer);
   raw_indented_ostream os(bufferStream);
-  bool cdna4 = arch == HipKittensArch::CDNA4;
-  os << "// Generated from hk IR for HipKittens ("
-     << (cdna4 ? "CDNA4, gfx950" : "CDNA3, gfx942") << ").\n";
-  os << "// Build: hipcc -std=c++20 --offload-arch="
-     << (cdna4 ? "gfx950" : "gfx942") << " -I$HIPKITTENS_ROOT/include\n";
-  const char *macro = cdna4 ? "KITTENS_CDNA4" : "KITTENS_CDNA3";
+  std::string family = StringRef(chip.family).upper();
+  os << "// Generated from hk IR for HipKittens (" << family << ", "
+     << chip.name << ").\n";
+  os << "// Build: hipcc -std=c++20 --offload-arch=" << chip.name
+     << " -I$HIPKITTENS_ROOT/include\n";
+  std::string macro = "KITTENS_" + family;
   os << "#ifndef " << macro << "\n#define " << macro << "\n#endif\n";
   os << "#include \"kittens.cuh\"\n\n#include <algorithm>\n\n";
   os << "using namespace kittens;\n\n";
@@ -181,7 +181,7 @@ static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
     if (!first)
       os << "\n";
     first = false;
-    KernelEmitter emitter(kernel, os, arch);
+    KernelEmitter emitter(kernel, os, chip);
     if (failed(emitter.emitKernel()))
       return failure();
     os << "\n";
@@ -244,7 +244,7 @@ static void attachSourceNames(const AsmParserState &state) {
 /// schedule passes carry along with the ops they move).
 static LogicalResult translateSource(const std::shared_ptr<llvm::SourceMgr> &sm,
                                      raw_ostream &os, MLIRContext *context,
-                                     HipKittensArch arch) {
+                                     const ChipInfo &chip) {
   // func is loaded only to reject it with a clear message.
   context->loadDialect<HKDialect, arith::ArithDialect, func::FuncDialect,
                        math::MathDialect, memref::MemRefDialect,
@@ -266,7 +266,7 @@ static LogicalResult translateSource(const std::shared_ptr<llvm::SourceMgr> &sm,
   if (failed(verify(*module)))
     return failure();
   attachSourceNames(state);
-  return translateToHipKittens(*module, os, arch);
+  return translateToHipKittens(*module, os, chip);
 }
 
 static llvm::cl::opt<std::string>
@@ -280,14 +280,11 @@ void hk::registerToHipKittensTranslation() {
       "hk-to-hipkittens", "translate hk kernels to HipKittens HIP C++",
       [](const std::shared_ptr<llvm::SourceMgr> &sm, raw_ostream &os,
          MLIRContext *context) -> LogicalResult {
-        HipKittensArch arch;
-        if (archOption == "cdna4")
-          arch = HipKittensArch::CDNA4;
-        else if (archOption == "cdna3")
-          arch = HipKittensArch::CDNA3;
-        else
+        // HipKittens ships one include tree per chip family.
+        const ChipInfo *chip = lookupFamily(archOption);
+        if (!chip)
           return emitError(UnknownLoc::get(context), "unknown --hk-arch '")
                  << archOption << "': expected cdna4 or cdna3";
-        return translateSource(sm, os, context, arch);
+        return translateSource(sm, os, context, *chip);
       });
 }

@@ -12,14 +12,12 @@
 
 #include "hk/Support/MLIR.h"
 
+#include "hk/Target/Chip.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
 namespace hk {
-
-/// HipKittens ships one include tree per architecture, selected by a macro
-/// (`KITTENS_CDNA3` for gfx942, `KITTENS_CDNA4` for gfx950).
-enum class HipKittensArch { CDNA3, CDNA4 };
 
 /// Writes the C++ translation of `module` (a `builtin.module`) to `os`.
 ///
@@ -34,7 +32,7 @@ enum class HipKittensArch { CDNA3, CDNA4 };
 /// offending op, on anything HipKittens cannot express or the passes reject;
 /// nothing is written then.
 LogicalResult translateToHipKittens(Operation *module, raw_ostream &os,
-                                    HipKittensArch arch);
+                                    const ChipInfo &chip);
 
 /// The metadata of the `FusedLoc` that names the results of an op with
 /// several results, one `NameLoc` per result.
