@@ -1,0 +1,70 @@
+/*===- hkc.h - the hk compiler, C API -------------------------------------===*
+ *
+ * The compiler library (include/hk/Compiler/Compiler.h) for programs that
+ * are not C++: hk source text and options in; a runtime artifact (the bytes
+ * of a .hkrt file, loadable with hkrt_module_load) or each chip's output
+ * out; or the compiler's located diagnostics. Every function returns a
+ * status; on failure hkc_last_error() (per thread) holds the message, with
+ * each diagnostic as `name:line:col: error: ...`. Nothing aborts.
+ *===----------------------------------------------------------------------===*/
+
+#ifndef HK_COMPILER_HKC_H
+#define HK_COMPILER_HKC_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum hkc_status {
+  HKC_SUCCESS = 0,
+  HKC_ERROR_INVALID_ARGUMENT = 1, /* null pointer, bad option value */
+  HKC_ERROR_COMPILE = 2,          /* the source does not compile */
+  HKC_ERROR_OUT_OF_MEMORY = 3
+} hkc_status;
+
+typedef enum hkc_output {
+  HKC_OUTPUT_ARTIFACT = 0,    /* one .hkrt for all chips */
+  HKC_OUTPUT_LANE_IR = 1,     /* per chip: lane-level MLIR */
+  HKC_OUTPUT_EMULATOR_IR = 2, /* per chip: after convert-lane-to-emulator */
+  HKC_OUTPUT_LLVM_IR = 3,     /* per chip: optimized LLVM IR */
+  HKC_OUTPUT_ASSEMBLY = 4,    /* per chip: AMDGPU assembly */
+  HKC_OUTPUT_CODE_OBJECT = 5  /* per chip: ELF code object */
+} hkc_output;
+
+typedef struct hkc_options {
+  const char *const *chips; /* num_chips names; none: the default chip */
+  size_t num_chips;
+  unsigned opt_level;           /* 0 to 3 */
+  unsigned code_object_version; /* 5 or 6 */
+  int schedule; /* nonzero: expand schedules with hk-schedule's stagger,
+                   priorities and hints; 0: the plain expansion */
+} hkc_options;
+
+/* The defaults of hkc: the default chip, -O3, code object v5, scheduled. */
+void hkc_options_init(hkc_options *options);
+
+typedef struct hkc_result_t *hkc_result;
+
+/* Compiles `size` bytes of `source` (named `name` in diagnostics). */
+hkc_status hkc_compile(const char *source, size_t size, const char *name,
+                       hkc_output output, const hkc_options *options,
+                       hkc_result *out);
+
+/* The outputs of a result: one for an artifact, else one per chip. */
+size_t hkc_result_count(hkc_result result);
+/* Output `index`: its bytes (NULL if index is out of range) and size. */
+const void *hkc_result_data(hkc_result result, size_t index, size_t *size);
+/* The chip of output `index` ("" for an artifact). */
+const char *hkc_result_chip(hkc_result result, size_t index);
+void hkc_result_free(hkc_result result);
+
+/* The last error message of this thread ("" if none). */
+const char *hkc_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HK_COMPILER_HKC_H */
