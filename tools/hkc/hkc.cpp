@@ -234,22 +234,14 @@ LogicalResult compileChips(ModuleOp input, const Request &request) {
   return success();
 }
 
-/// Flag combinations, checked before the input is read; the compiler
-/// library checks the values themselves.
+/// Checked before the input is read: the combinations of flags that only
+/// hkc has, then the option values (by the compiler library).
 LogicalResult checkRequest(const Request &request) {
   auto fail = [](const llvm::Twine &message) {
     llvm::errs() << "hkc: " << message << "\n";
     return failure();
   };
   const compiler::Options &options = request.options;
-  if (options.optLevel > 3)
-    return fail("-O" + llvm::Twine(options.optLevel) +
-                " is not a level; use -O0 to -O3");
-  if (options.codeObjectVersion != 5 && options.codeObjectVersion != 6)
-    return fail("--code-object-version must be 5 or 6, got " +
-                llvm::Twine(options.codeObjectVersion));
-  if (options.chips.empty())
-    return fail("--chip names no chip");
   if (!options.schedule && request.emit == EmitKind::Artifact)
     return fail("--no-schedule does not apply to --emit=artifact");
   if (options.report && (request.emit == EmitKind::LaneMlir ||
