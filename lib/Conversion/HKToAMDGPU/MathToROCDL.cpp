@@ -48,12 +48,26 @@ static std::optional<std::string> mathReason(Operation *op) {
            "linked";
   }
   // Lowered upstream to llvm intrinsics the backend expands inline.
-  if (isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::ExpOp,
-          math::LogOp, math::FmaOp, math::SqrtOp, math::RoundOp,
-          math::RoundEvenOp, math::TruncOp>(op))
+  using Inline = std::tuple<math::AbsFOp, math::AbsIOp, math::CopySignOp,
+                            math::ExpOp, math::LogOp, math::FmaOp, math::SqrtOp,
+                            math::RoundOp, math::RoundEvenOp, math::TruncOp>;
+  bool inlined = std::apply(
+      [&](auto... ops) { return (isa<decltype(ops)>(op) || ...); }, Inline());
+  if (inlined)
     return "";
+  // The hint names every math op that lowers, from the lists above.
+  std::string hint = "exp2, log2, rsqrt";
+  std::apply(
+      [&](auto... ops) {
+        ((hint +=
+          ", " +
+          decltype(ops)::getOperationName().drop_front(strlen("math.")).str()),
+         ...);
+      },
+      Inline());
   return "would become a call into the ROCm device library (ocml), which is "
-         "not linked; use exp2, log2, rsqrt, sqrt or arith instead";
+         "not linked; the math ops that lower are " +
+         hint + ", besides arith";
 }
 
 /// `f` on every element of `v` (a scalar or a 1-D vector), in f32.

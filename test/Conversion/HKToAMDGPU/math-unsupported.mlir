@@ -2,7 +2,7 @@
 
 // Math ops that upstream would turn into ROCm device library calls stop the
 // pass before any rewrite.
-// CHECK: error: convert-hk-to-amdgpu: 'math.tanh' would become a call into the ROCm device library (ocml), which is not linked; use exp2, log2, rsqrt, sqrt or arith instead (chip gfx950)
+// CHECK: error: convert-hk-to-amdgpu: 'math.tanh' would become a call into the ROCm device library (ocml), which is not linked; the math ops that lower are exp2, log2, rsqrt, absf, absi, copysign, exp, log, fma, sqrt, round, roundeven, trunc, besides arith (chip gfx950)
 hk.kernel @tanh(%X: memref<?x?xf32>) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
   %c0 = arith.constant 0 : index
   %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<16x16xf32, #hk.rt<col, 16x16>>
