@@ -55,3 +55,21 @@ find_package(Python3 COMPONENTS Interpreter)
 if(NOT Python3_FOUND)
   hk_missing("Python 3 (lit runs on it)" python3)
 endif()
+# The Python package (python/hk) runs on NumPy, accepts PyTorch tensors, and
+# its tests run under pytest (scripts/test.sh): Debian's modules, so Debian's
+# interpreter, whatever python3 comes first in PATH.
+find_program(HK_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT HK_PYTHON)
+  hk_missing("Debian's Python 3 (/usr/bin/python3)" python3)
+endif()
+foreach(module_package numpy:python3-numpy pytest:python3-pytest
+                       torch:python3-torch)
+  string(REPLACE ":" ";" module_package ${module_package})
+  list(GET module_package 0 module)
+  list(GET module_package 1 package)
+  execute_process(COMMAND ${HK_PYTHON} -c "import ${module}"
+    RESULT_VARIABLE import_failed OUTPUT_QUIET ERROR_QUIET)
+  if(import_failed)
+    hk_missing("the Python module ${module}" ${package})
+  endif()
+endforeach()

@@ -12,6 +12,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -65,10 +66,35 @@ std::optional<compiler::Output> perChipOutput(hkc_output output) {
   return std::nullopt;
 }
 
-/// Compiles with diagnostics going to `diagnostics`; fills `result`.
-LogicalResult compileInto(llvm::StringRef source, llvm::StringRef name,
-                          hkc_output output, const compiler::Options &options,
-                          hkc_result_t &result, std::string &diagnostics) {
+/// Compiles `module` into `result`.
+LogicalResult compileModule(ModuleOp module, hkc_output output,
+                            const compiler::Options &options,
+                            hkc_result_t &result) {
+  if (output == HKC_OUTPUT_ARTIFACT) {
+    FailureOr<hk::rt::Artifact> artifact =
+        compiler::compileArtifact(module, options);
+    if (failed(artifact))
+      return failure();
+    result.chips.push_back("");
+    result.outputs.push_back(hk::rt::writeArtifact(*artifact));
+    return success();
+  }
+  auto outputs = compiler::compile(module, *perChipOutput(output), options);
+  if (failed(outputs))
+    return failure();
+  for (compiler::ChipOutput &out : *outputs) {
+    result.chips.push_back(out.chip);
+    result.outputs.push_back(std::move(out.bytes));
+  }
+  return success();
+}
+
+/// Parses (and so verifies) `source` with diagnostics going to
+/// `diagnostics`, then calls `body` on the module.
+LogicalResult
+withParsedModule(llvm::StringRef source, llvm::StringRef name,
+                 std::string &diagnostics,
+                 llvm::function_ref<LogicalResult(ModuleOp)> body) {
   DialectRegistry registry;
   compiler::registerDialects(registry);
   MLIRContext context(registry);
@@ -81,23 +107,16 @@ LogicalResult compileInto(llvm::StringRef source, llvm::StringRef name,
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return failure();
-  if (output == HKC_OUTPUT_ARTIFACT) {
-    FailureOr<hk::rt::Artifact> artifact =
-        compiler::compileArtifact(*module, options);
-    if (failed(artifact))
-      return failure();
-    result.chips.push_back("");
-    result.outputs.push_back(hk::rt::writeArtifact(*artifact));
-    return success();
-  }
-  auto outputs = compiler::compile(*module, *perChipOutput(output), options);
-  if (failed(outputs))
-    return failure();
-  for (compiler::ChipOutput &out : *outputs) {
-    result.chips.push_back(out.chip);
-    result.outputs.push_back(std::move(out.bytes));
-  }
-  return success();
+  return body(*module);
+}
+
+/// Compiles with diagnostics going to `diagnostics`; fills `result`.
+LogicalResult compileInto(llvm::StringRef source, llvm::StringRef name,
+                          hkc_output output, const compiler::Options &options,
+                          hkc_result_t &result, std::string &diagnostics) {
+  return withParsedModule(source, name, diagnostics, [&](ModuleOp module) {
+    return compileModule(module, output, options, result);
+  });
 }
 
 } // namespace
@@ -206,5 +225,26 @@ void hkc_result_free(hkc_result result) {
 }
 
 const char *hkc_last_error(void) { return lastError.c_str(); }
+
+const char *hkc_version(void) {
+  return "hk-mlir " HK_PROJECT_VERSION " (LLVM " LLVM_VERSION_STRING ")";
+}
+
+hkc_status hkc_verify(const char *source, size_t size, const char *name) {
+  if (!source && size)
+    return fail(HKC_ERROR_INVALID_ARGUMENT, "null source");
+  try {
+    std::string diagnostics;
+    if (failed(withParsedModule(llvm::StringRef(source ? source : "", size),
+                                name ? name : "<source>", diagnostics,
+                                [](ModuleOp) { return success(); })))
+      return fail(HKC_ERROR_COMPILE,
+                  diagnostics.empty() ? "verification failed" : diagnostics);
+  } catch (const std::bad_alloc &) {
+    return fail(HKC_ERROR_OUT_OF_MEMORY, "out of host memory");
+  }
+  lastError.clear();
+  return HKC_SUCCESS;
+}
 
 } // extern "C"

@@ -63,6 +63,15 @@ void hkc_result_free(hkc_result result);
 /* The last error message of this thread ("" if none). */
 const char *hkc_last_error(void);
 
+/* The compiler's version: "hk-mlir <project version> (LLVM <version>)".
+ * Front ends put it in the keys of their caches of compiled output. */
+const char *hkc_version(void);
+
+/* Parses and verifies `size` bytes of `source` (named `name` in
+ * diagnostics) without compiling: HKC_SUCCESS if the dialects' verifiers
+ * accept it, else HKC_ERROR_COMPILE with the located diagnostics. */
+hkc_status hkc_verify(const char *source, size_t size, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,175 @@
+"""Compiling hk source through libhkc, with a disk cache of artifacts.
+
+The cache (like Triton's) keeps each compiled artifact under a key: the
+SHA-256 of the source text, the options (chips, opt_level,
+code_object_version, schedule), the compiler's version (hkc_version()) and
+the SHA-256 of libhkc itself, so a rebuilt compiler never reuses an older
+one's output. Where it lives:
+
+  HK_CACHE_DIR   the cache directory (default: $XDG_CACHE_HOME/hk, else
+                 ~/.cache/hk)
+  HK_CACHE=0     no cache: every compile runs the compiler, nothing is
+                 read or written (also hk.compile(..., cache=False))
+
+Entries are written atomically (a temporary file renamed into place); an
+entry that does not read back as an artifact is compiled again and
+replaced. Compile errors are never cached.
+"""
+
+import ctypes
+import hashlib
+import json
+import os
+import tempfile
+
+from . import _capi
+from .artifact import ArtifactFormatError, read_metadata
+from .errors import CompileError, Error
+from .runtime import Module
+
+_library_hash = None
+
+
+def version():
+    """The compiler's version string (hkc_version())."""
+    return _capi.hkc().hkc_version().decode()
+
+
+def _compiler_identity():
+    global _library_hash
+    if _library_hash is None:
+        path = os.path.join(_capi._config.LIBDIR, "libhkc.so")
+        with open(path, "rb") as f:
+            _library_hash = hashlib.sha256(f.read()).hexdigest()
+    return version(), _library_hash
+
+
+def cache_enabled():
+    """False when HK_CACHE is 0 (or "off", "no", "false")."""
+    return os.environ.get("HK_CACHE", "1").strip().lower() not in (
+        "0", "off", "no", "false")
+
+
+def cache_dir():
+    """The cache directory in force ($HK_CACHE_DIR, else ~/.cache/hk)."""
+    if os.environ.get("HK_CACHE_DIR"):
+        return os.environ["HK_CACHE_DIR"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "hk")
+
+
+def cache_key(source, options):
+    """The cache key of `source` (bytes) compiled with `options`."""
+    ver, lib = _compiler_identity()
+    h = hashlib.sha256()
+    h.update(json.dumps({"compiler": ver, "libhkc": lib,
+                         "options": options}, sort_keys=True).encode())
+    h.update(b"\0")
+    h.update(source)
+    return h.hexdigest()
+
+
+def _run_compiler(source, name, options):
+    lib = _capi.hkc()
+    opts = _capi.hkc_options()
+    lib.hkc_options_init(ctypes.byref(opts))
+    chips = options["chips"]
+    chip_array = None
+    if chips:
+        chip_array = (ctypes.c_char_p * len(chips))(
+            *[c.encode() for c in chips])
+        opts.chips = chip_array
+        opts.num_chips = len(chips)
+    opts.opt_level = options["opt_level"]
+    opts.code_object_version = options["code_object_version"]
+    opts.schedule = 1 if options["schedule"] else 0
+    result = ctypes.c_void_p()
+    status = lib.hkc_compile(source, len(source), name.encode(),
+                             _capi.HKC_OUTPUT_ARTIFACT, ctypes.byref(opts),
+                             ctypes.byref(result))
+    if status != _capi.HKC_SUCCESS:
+        message = lib.hkc_last_error().decode("utf-8", "replace")
+        if status == _capi.HKC_ERROR_COMPILE:
+            raise CompileError(message)
+        raise Error(f"hk.compile: {message}")
+    try:
+        size = ctypes.c_size_t()
+        data = lib.hkc_result_data(result, 0, ctypes.byref(size))
+        return ctypes.string_at(data, size.value)
+    finally:
+        lib.hkc_result_free(result)
+
+
+def _read_entry(path):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        read_metadata(data)
+        return data
+    except (OSError, ArtifactFormatError, ValueError):
+        return None
+
+
+def _write_entry(path, data):
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def compile(path=None, *, source=None, chips=None, opt_level=3,
+            code_object_version=5, schedule=True, name=None, cache=None):
+    """Compiles a tile program (a file `path`, or `source` text) for
+    `chips` (default: hkc's default chip) into a Module.
+
+    Compiler diagnostics raise CompileError with the located messages,
+    named after `path` (or `name`, default "<source>").
+    `cache=False` bypasses the disk cache for this call."""
+    if (path is None) == (source is None):
+        raise TypeError("hk.compile takes a path or source=, not both")
+    if path is not None:
+        with open(path, "rb") as f:
+            text = f.read()
+        name = name or str(path)
+    else:
+        text = source.encode() if isinstance(source, str) else bytes(source)
+        name = name or "<source>"
+    if isinstance(chips, str):
+        chips = [chips]
+    options = {"chips": list(chips or []), "opt_level": int(opt_level),
+               "code_object_version": int(code_object_version),
+               "schedule": bool(schedule)}
+    use_cache = cache_enabled() if cache is None else bool(cache)
+    entry = None
+    if use_cache:
+        entry = os.path.join(cache_dir(), cache_key(text, options) + ".hkrt")
+        data = _read_entry(entry)
+        if data is not None:
+            return Module(data, name=name, cache_hit=True, cache_path=entry)
+    data = _run_compiler(text, name, options)
+    if entry is not None:
+        _write_entry(entry, data)
+    return Module(data, name=name, cache_hit=False, cache_path=entry)
+
+
+def verify(source, name="<source>"):
+    """Parses and verifies IR text without compiling it (hkc_verify);
+    raises CompileError with the located diagnostics if it is invalid."""
+    text = source.encode() if isinstance(source, str) else bytes(source)
+    lib = _capi.hkc()
+    status = lib.hkc_verify(text, len(text), name.encode())
+    if status != _capi.HKC_SUCCESS:
+        message = lib.hkc_last_error().decode("utf-8", "replace")
+        if status == _capi.HKC_ERROR_COMPILE:
+            raise CompileError(message)
+        raise Error(f"hk.verify: {message}")

@@ -1,0 +1,69 @@
+"""The exceptions of the hk package.
+
+Every error the package raises is an ``hk.Error``:
+
+* ``CompileError``: the compiler rejected the source; ``diagnostics`` holds
+  each located message (``name:line:col: error: ...``).
+* ``ArgumentError`` (also a ``ValueError``): a launch's arguments do not fit
+  the kernel's metadata, found before anything runs.
+* ``RuntimeError`` (also the built-in ``RuntimeError``): a runtime call
+  failed; ``status`` is the hkrt status name (``HKRT_ERROR_NOT_FOUND``, ...)
+  and the message is the runtime's.
+* ``KernelFault`` (a ``RuntimeError``): the emulator caught a kernel bug
+  (``HKRT_ERROR_KERNEL_FAULT``), with the engine's report.
+* ``DeviceUnavailable`` (a ``RuntimeError``): the requested device cannot be
+  opened, or this build of the runtime does not have it.
+"""
+
+import builtins
+import re
+
+
+class Error(Exception):
+    """Base class of every error raised by hk."""
+
+
+class CompileError(Error):
+    """The compiler rejected the source.
+
+    ``diagnostics`` lists the located messages, each starting with
+    ``name:line:col:``; ``str()`` is the compiler's whole report.
+    """
+
+    _LOCATED = re.compile(r"^(.+?):(\d+):(\d+): (error|warning|note|remark): ")
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+        self.diagnostics = [
+            line for line in message.splitlines() if self._LOCATED.match(line)
+        ]
+
+    def locations(self):
+        """(name, line, column) of each located diagnostic."""
+        result = []
+        for line in self.diagnostics:
+            m = self._LOCATED.match(line)
+            result.append((m.group(1), int(m.group(2)), int(m.group(3))))
+        return result
+
+
+class ArgumentError(Error, ValueError):
+    """A launch's arguments do not match the kernel's metadata."""
+
+
+class RuntimeError(Error, builtins.RuntimeError):
+    """A runtime (hkrt) call failed; ``status`` names the hkrt status."""
+
+    def __init__(self, message, status=None):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class KernelFault(RuntimeError):
+    """The emulator caught a kernel bug (HKRT_ERROR_KERNEL_FAULT)."""
+
+
+class DeviceUnavailable(RuntimeError):
+    """The requested device cannot be opened or is not in this runtime."""
