@@ -8,7 +8,7 @@
 docs/python.md is the guide.
 """
 
-from . import bf16, ir
+from . import artifact, bf16, ir
 from .compiler import cache_dir, cache_enabled, cache_key, compile, verify, version
 from .errors import (ArgumentError, CompileError, DeviceUnavailable, Error,
                      KernelFault, RuntimeError)

@@ -145,7 +145,7 @@ def check_rt(status, what):
     name = lib.hkrt_status_name(status).decode()
     text = f"{what}: {message}" if message else f"{what}: {name}"
     if status == HKRT_ERROR_KERNEL_FAULT:
-        raise KernelFault(text, name)
+        raise KernelFault(text, status, name)
     if status in (HKRT_ERROR_NO_RUNTIME, HKRT_ERROR_NO_DEVICE):
-        raise DeviceUnavailable(text, name)
-    raise RuntimeError(text, name)
+        raise DeviceUnavailable(text, status, name)
+    raise RuntimeError(text, status, name)

@@ -49,5 +49,7 @@ def read_metadata(data):
 
 
 def chips(data):
-    """The gfx names of the artifact's code objects."""
-    return [key for kind, key, _ in _entries(data) if kind == KIND_CODE_OBJECT]
+    """The gfx names of the artifact's GPU code objects (the emulator's
+    host objects, keyed "emulator-<chip>", are left out)."""
+    return [key for kind, key, _ in _entries(data)
+            if kind == KIND_CODE_OBJECT and not key.startswith("emulator-")]

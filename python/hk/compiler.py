@@ -2,7 +2,7 @@
 
 The cache (like Triton's) keeps each compiled artifact under a key: the
 SHA-256 of the source text, the options (chips, opt_level,
-code_object_version, schedule), the compiler's version (hkc_version()) and
+code_object_version), the compiler's version (hkc_version()) and
 the SHA-256 of libhkc itself, so a rebuilt compiler never reuses an older
 one's output. Where it lives:
 
@@ -83,7 +83,6 @@ def _run_compiler(source, name, options):
         opts.num_chips = len(chips)
     opts.opt_level = options["opt_level"]
     opts.code_object_version = options["code_object_version"]
-    opts.schedule = 1 if options["schedule"] else 0
     result = ctypes.c_void_p()
     status = lib.hkc_compile(source, len(source), name.encode(),
                              _capi.HKC_OUTPUT_ARTIFACT, ctypes.byref(opts),
@@ -128,9 +127,13 @@ def _write_entry(path, data):
 
 
 def compile(path=None, *, source=None, chips=None, opt_level=3,
-            code_object_version=5, schedule=True, name=None, cache=None):
+            code_object_version=5, name=None, cache=None):
     """Compiles a tile program (a file `path`, or `source` text) for
-    `chips` (default: hkc's default chip) into a Module.
+    `chips` (default: hkc's default chip) into a Module: an artifact
+    holding each chip's code object and the emulator's code, with the
+    schedules of hk.ping_pong / hk.interleave expanded as hkc does.
+    `opt_level` (0-3) and `code_object_version` (5 or 6) are hkc's -O and
+    --code-object-version.
 
     Compiler diagnostics raise CompileError with the located messages,
     named after `path` (or `name`, default "<source>").
@@ -147,8 +150,7 @@ def compile(path=None, *, source=None, chips=None, opt_level=3,
     if isinstance(chips, str):
         chips = [chips]
     options = {"chips": list(chips or []), "opt_level": int(opt_level),
-               "code_object_version": int(code_object_version),
-               "schedule": bool(schedule)}
+               "code_object_version": int(code_object_version)}
     use_cache = cache_enabled() if cache is None else bool(cache)
     entry = None
     if use_cache:

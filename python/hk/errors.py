@@ -7,8 +7,9 @@ Every error the package raises is an ``hk.Error``:
 * ``ArgumentError`` (also a ``ValueError``): a launch's arguments do not fit
   the kernel's metadata, found before anything runs.
 * ``RuntimeError`` (also the built-in ``RuntimeError``): a runtime call
-  failed; ``status`` is the hkrt status name (``HKRT_ERROR_NOT_FOUND``, ...)
-  and the message is the runtime's.
+  failed; ``status`` is the hkrt status code (``hk.errors.HKRT_ERROR_*``),
+  ``status_name`` the runtime's name for it (``"not found"``, ...), and the
+  message is the runtime's.
 * ``KernelFault`` (a ``RuntimeError``): the emulator caught a kernel bug
   (``HKRT_ERROR_KERNEL_FAULT``), with the engine's report.
 * ``DeviceUnavailable`` (a ``RuntimeError``): the requested device cannot be
@@ -52,13 +53,27 @@ class ArgumentError(Error, ValueError):
     """A launch's arguments do not match the kernel's metadata."""
 
 
-class RuntimeError(Error, builtins.RuntimeError):
-    """A runtime (hkrt) call failed; ``status`` names the hkrt status."""
+# hkrt_status (include/hk/Runtime/hkrt.h).
+HKRT_ERROR_INVALID_ARGUMENT = 1
+HKRT_ERROR_NOT_FOUND = 2
+HKRT_ERROR_INVALID_ARTIFACT = 3
+HKRT_ERROR_NO_RUNTIME = 4
+HKRT_ERROR_NO_DEVICE = 5
+HKRT_ERROR_BACKEND = 6
+HKRT_ERROR_OUT_OF_MEMORY = 7
+HKRT_ERROR_KERNEL_FAULT = 8
+HKRT_ERROR_UNSUPPORTED = 9
 
-    def __init__(self, message, status=None):
+
+class RuntimeError(Error, builtins.RuntimeError):
+    """A runtime (hkrt) call failed; ``status`` is its hkrt status code and
+    ``status_name`` the runtime's name for it."""
+
+    def __init__(self, message, status=None, status_name=None):
         super().__init__(message)
         self.message = message
         self.status = status
+        self.status_name = status_name
 
 
 class KernelFault(RuntimeError):

@@ -99,7 +99,8 @@ def set_device(name="auto", chip=None, index=0):
     if name == "isa" and _config.DEVICE_ISA is None:
         raise DeviceUnavailable(
             "device 'isa' is not available: the runtime this package was "
-            "built with (hkrt.h) has no HKRT_DEVICE_ISA", "HKRT_ERROR_NO_DEVICE")
+            "built with (hkrt.h) has no HKRT_DEVICE_ISA",
+            _capi.HKRT_ERROR_NO_DEVICE, "no device")
     if chip is not None and name != "emulator":
         raise ValueError("chip= selects the emulator's chip; "
                          f"device '{name}' takes none")

@@ -1,0 +1,210 @@
+"""Errors: compiler diagnostics as CompileError with their locations,
+argument mismatches found before a launch, runtime failures and kernel
+faults with the runtime's message, and devices that are not there."""
+
+import os
+import re
+
+import numpy as np
+import pytest
+
+import hk
+from conftest import SRC_ROOT, kernel_path
+
+HKRT_H = os.path.join(SRC_ROOT, "include", "hk", "Runtime", "hkrt.h")
+
+UNDEFINED = """\
+hk.kernel @k(%x: memref<?xf32>) attributes {waves = 1 : i32,
+    grid = #hk.grid<[dim(0, 0)] -> (s0 ceildiv 64)>} {
+  %c = arith.constant 0 : index
+  %bad = arith.addi %c, %undefined : index
+  hk.return
+}
+"""
+
+# 2 x 128 KiB of LDS: more than either chip has (64 KiB gfx942, 160 KiB
+# gfx950), refused by hk-check-target at the second allocation's line.
+TOO_MUCH_LDS = """\
+hk.kernel @big(%x: memref<?x?xbf16>) attributes {waves = 1 : i32,
+    grid = #hk.grid<[dim(0, 0)] -> (s0 ceildiv 64)>} {
+  %a = hk.alloc_shared : !hk.st<256x256xbf16, 16x32>
+  %b = hk.alloc_shared : !hk.st<256x256xbf16, 16x32>
+  hk.return
+}
+"""
+
+
+def test_parse_error_is_located():
+    with pytest.raises(hk.CompileError) as info:
+        hk.compile(source=UNDEFINED, name="undefined.mlir", cache=False)
+    e = info.value
+    line = UNDEFINED.splitlines()[3]
+    column = line.index("%undefined") + 1
+    assert e.locations() == [("undefined.mlir", 4, column)]
+    assert "undefined.mlir:4:%d: error:" % column in str(e)
+    assert "undeclared SSA value" in e.diagnostics[0]
+
+
+def test_error_in_file_names_the_file(tmp_path):
+    path = tmp_path / "broken.mlir"
+    path.write_text(UNDEFINED)
+    with pytest.raises(hk.CompileError) as info:
+        hk.compile(str(path), cache=False)
+    assert info.value.locations()[0][:2] == (str(path), 4)
+
+
+def test_target_check_is_located():
+    with pytest.raises(hk.CompileError) as info:
+        hk.compile(source=TOO_MUCH_LDS, name="lds.mlir", chips=["gfx942"],
+                   cache=False)
+    locations = info.value.locations()
+    assert locations, str(info.value)
+    name, line, _ = locations[0]
+    assert name == "lds.mlir" and line in (1, 3, 4)
+    assert re.search(r"LDS|shared", info.value.diagnostics[0])
+
+
+def test_bad_option_is_not_a_compile_error():
+    with pytest.raises(hk.Error) as info:
+        hk.compile(kernel_path("softmax"), chips=["gfx999"], cache=False)
+    assert not isinstance(info.value, hk.CompileError)
+    assert "gfx999" in str(info.value)
+
+
+def test_verify():
+    with open(kernel_path("softmax")) as f:
+        hk.verify(f.read())
+    with pytest.raises(hk.CompileError) as info:
+        hk.verify(UNDEFINED, name="v.mlir")
+    assert info.value.locations()[0][:2] == ("v.mlir", 4)
+
+
+@pytest.fixture
+def softmax():
+    return hk.compile(kernel_path("softmax"), chips=["gfx942", "gfx950"])
+
+
+def test_argument_count(softmax):
+    x = np.zeros((4, 4), np.uint16)
+    with pytest.raises(hk.ArgumentError,
+                       match="'softmax' takes 2 arguments, got 1"):
+        softmax.softmax(x)
+
+
+def test_argument_dtype(softmax):
+    x = np.zeros((4, 4), np.float32)
+    with pytest.raises(hk.ArgumentError,
+                       match=r"argument 0 'x': memref<\?x\?xbf16> takes "
+                       r"uint16 \(bf16 bit patterns\).*got float32"):
+        softmax.softmax(x, np.zeros((4, 4), np.uint16))
+
+
+def test_argument_rank(softmax):
+    x = np.zeros((4, 4), np.uint16)
+    with pytest.raises(hk.ArgumentError,
+                       match=r"argument 1 'y'.*rank 2.*shape \(16,\)"):
+        softmax.softmax(x, np.zeros(16, np.uint16))
+
+
+def test_argument_not_an_array(softmax):
+    with pytest.raises(hk.ArgumentError, match="expected a numpy array"):
+        softmax.softmax([[1, 2]], np.zeros((1, 2), np.uint16))
+
+
+def test_scalar_checks():
+    mod = hk.compile(os.path.join(SRC_ROOT, "test", "Install", "Inputs",
+                                  "axpb.mlir"), chips=["gfx950"])
+    x = np.zeros((4, 4), np.float32)
+    with pytest.raises(hk.ArgumentError, match="argument 2 .*f32 takes a number"):
+        mod.axpb(x, x.copy(), "1", 0.0)
+    with pytest.raises(hk.ArgumentError, match="argument 3 .*not finite"):
+        mod.axpb(x, x.copy(), 1.0, float("inf"))
+
+
+def test_static_dimension():
+    source = """\
+hk.kernel @rows(%x: memref<?x64xf32>, %y: memref<?x64xf32>)
+    attributes {waves = 1 : i32, grid = #hk.grid<[dim(0, 0)] -> (s0 ceildiv 32)>} {
+  %i = hk.block_id x
+  %c0 = arith.constant 0 : index
+  %t = hk.load %x[%i, %c0] : memref<?x64xf32> -> tensor<32x64xf32, #hk.rt<row, 16x16>>
+  hk.store %t, %y[%i, %c0] : tensor<32x64xf32, #hk.rt<row, 16x16>>, memref<?x64xf32>
+  hk.return
+}
+"""
+    mod = hk.compile(source=source, chips=["gfx950"])
+    with pytest.raises(hk.ArgumentError,
+                       match=r"dimension 1 of memref<\?x64xf32> must be 64, got 32"):
+        mod.rows(np.zeros((8, 32), np.float32), np.zeros((8, 64), np.float32))
+    x = np.arange(40 * 64, dtype=np.float32).reshape(40, 64)
+    y = np.zeros_like(x)
+    hk.set_device("emulator", chip="gfx950")
+    mod.rows(x, y)
+    assert np.array_equal(x, y)
+
+
+def test_runtime_error_carries_the_runtimes_message(softmax):
+    # Compiled for gfx942 only: the gfx950 emulator has no code for it.
+    mod = hk.compile(kernel_path("softmax"), chips=["gfx942"])
+    hk.set_device("emulator", chip="gfx950")
+    x = np.zeros((4, 4), np.uint16)
+    with pytest.raises(hk.RuntimeError) as info:
+        mod.softmax(x, x.copy())
+    assert not isinstance(info.value, hk.KernelFault)
+    assert info.value.status == hk.errors.HKRT_ERROR_UNSUPPORTED
+    assert "kernel 'softmax'" in str(info.value)
+    assert "emulator" in str(info.value)
+
+
+@pytest.mark.parametrize("chip", ["gfx942", "gfx950"])
+def test_kernel_fault(chip):
+    # test/Run/Inputs/fault-lds-range.mlir: the store index is tid + 1, so
+    # lane 63 of wave 1 (tid 127) writes bytes 512..515 of 512.
+    mod = hk.compile(os.path.join(SRC_ROOT, "test", "Run", "Inputs",
+                                  "fault-lds-range.mlir"),
+                     chips=["gfx942", "gfx950"])
+    hk.set_device("emulator", chip=chip)
+    x = np.zeros(256, np.float32)
+    with pytest.raises(hk.KernelFault) as info:
+        mod.fault_lds_range(x, x.copy())
+    e = info.value
+    assert isinstance(e, hk.RuntimeError)
+    assert e.status == hk.errors.HKRT_ERROR_KERNEL_FAULT
+    assert ("out-of-range LDS access: lane 63 writes 4 bytes at address 512"
+            in str(e))
+    assert "wave 1" in str(e)
+
+
+def test_isa_device_follows_hkrt_h():
+    with open(HKRT_H) as f:
+        has_isa = "HKRT_DEVICE_ISA" in f.read()
+    if has_isa:
+        try:
+            dev = hk.set_device("isa")
+        except hk.DeviceUnavailable as e:
+            assert "isa" in str(e)
+        else:
+            assert dev.kind == "isa"  # never another device in its place
+    else:
+        with pytest.raises(hk.DeviceUnavailable,
+                           match="device 'isa' is not available.*"
+                           "HKRT_DEVICE_ISA"):
+            hk.set_device("isa")
+    hk.set_device("emulator")
+
+
+def test_hip_device_is_hip_or_an_error():
+    hip_present = any(os.path.exists(os.path.join(d, "libamdhip64.so"))
+                      for d in ("/opt/rocm/lib", "/usr/lib/x86_64-linux-gnu"))
+    try:
+        dev = hk.set_device("hip")
+    except hk.DeviceUnavailable as e:
+        assert "hip" in str(e).lower()
+    else:
+        assert hip_present and dev.kind == "hip"
+    hk.set_device("emulator")
+
+
+def test_unknown_device():
+    with pytest.raises(ValueError, match="unknown device 'cuda'"):
+        hk.set_device("cuda")
