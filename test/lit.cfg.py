@@ -17,6 +17,7 @@ config.substitutions.append(("%hk_obj_root", config.hk_obj_root))
 config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%pkg_config", config.pkg_config))
 config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
+config.substitutions.append(("%hk_python", config.hk_python))
 # %kernels/NAME/NAME.mlir is a kernel's tile program; %{kernel_names} lists
 # the kernels the build found, in byte order (test/Kernels/lit.local.cfg
 # makes one test of each).

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaunchOnly.h"
+#include "Npy.h"
 
 #include "hk/Runtime/Artifact.h"
 #include "hk/Runtime/Kernels.h"
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -199,14 +201,88 @@ int64_t checkedElements(const KernelInfo &k, size_t i,
   return int64_t(n);
 }
 
+bool isNpyItem(const std::string &item) {
+  return item.size() > 4 && item.compare(item.size() - 4, 4, ".npy") == 0;
+}
+
+/// The .npy file of memref argument `i`, checked against the metadata:
+/// element type, rank and the sizes the kernel's type fixes.
+NpyArray readNpyArgument(const KernelInfo &k, size_t i,
+                         const std::string &path) {
+  const ArgInfo &info = k.args[i];
+  NpyArray array = readNpyFile(path);
+  std::string want = npyDescr(info.dtype);
+  // Single bytes have no byte order: '|i1' and '<i1' are the same type.
+  bool same = array.descr == want ||
+              (want.size() == 3 && want[0] == '|' && array.descr.size() == 3 &&
+               array.descr.substr(1) == want.substr(1));
+  if (!same)
+    throw std::invalid_argument(
+        argLabel(k, i) + ": " + path + " holds '" + array.descr +
+        "' elements, but a " + rt::argTypeText(info) + " takes '" + want + "'" +
+        (info.dtype == HKRT_DTYPE_BF16 ? " (uint16 arrays of bf16 bit "
+                                         "patterns, as NumPy has no bfloat16)"
+                                       : ""));
+  if (int64_t(array.shape.size()) != info.rank)
+    throw std::invalid_argument(argLabel(k, i) + ": " + path + " has " +
+                                std::to_string(array.shape.size()) +
+                                " dimensions, but a " + rt::argTypeText(info) +
+                                " has rank " + std::to_string(info.rank));
+  for (size_t d = 0; d < info.shape.size(); ++d)
+    if (info.shape[d] != rt::kDynamic && info.shape[d] != array.shape[d])
+      throw std::invalid_argument(argLabel(k, i) + ": " + path + " has size " +
+                                  std::to_string(array.shape[d]) +
+                                  " in dimension " + std::to_string(d) +
+                                  ", but a " + rt::argTypeText(info) +
+                                  " needs " + std::to_string(info.shape[d]));
+  return array;
+}
+
+std::string sizesText(const std::vector<int64_t> &sizes) {
+  std::string s;
+  for (int64_t v : sizes)
+    s += (s.empty() ? "" : "x") + std::to_string(v);
+  return s;
+}
+
 /// The launch's arguments, owning their buffers.
 struct Arguments {
   std::vector<hkrt::Buffer> buffers;
   std::vector<hkrt_arg> args;
   std::vector<std::vector<int64_t>> sizes; ///< per argument (memrefs)
   std::vector<int64_t> scalars;            ///< per argument (integers)
+  std::map<size_t, size_t> memrefBuffer;   ///< argument -> buffers index
   std::string text;                        ///< for the report
 };
+
+/// The --save items: memref argument -> file, checked before the launch.
+std::vector<std::pair<size_t, std::string>>
+parseSaves(const KernelInfo &k, const std::vector<std::string> &saves) {
+  std::vector<std::pair<size_t, std::string>> result;
+  for (const std::string &item : saves) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || !isNpyItem(item.substr(eq + 1)))
+      throw std::invalid_argument("--save: expected ARG=FILE.npy, got '" +
+                                  item + "'");
+    std::string arg = item.substr(0, eq);
+    std::optional<size_t> index;
+    for (size_t i = 0; i < k.args.size(); ++i)
+      if (k.args[i].name == arg || std::to_string(i) == arg)
+        index = i;
+    if (!index)
+      throw std::invalid_argument("--save: kernel '" + k.name +
+                                  "' has no argument '" + arg + "' (it takes " +
+                                  signatureText(k) + ")");
+    if (k.args[*index].kind != HKRT_ARG_MEMREF)
+      throw std::invalid_argument("--save: " + argLabel(k, *index) +
+                                  " is a scalar; only memrefs are saved");
+    if (!*npyDescr(k.args[*index].dtype))
+      throw std::invalid_argument("--save: " + argLabel(k, *index) +
+                                  " has no .npy element type");
+    result.emplace_back(*index, item.substr(eq + 1));
+  }
+  return result;
+}
 
 Arguments buildArguments(hkrt::Device &dev, const KernelInfo &k,
                          const std::vector<std::string> &items,
@@ -221,18 +297,30 @@ Arguments buildArguments(hkrt::Device &dev, const KernelInfo &k,
       a.args.push_back(parseScalar(k, i, items[i], a.scalars[i]));
       shown += std::string(rt::dtypeName(info.dtype)) + " = " + items[i];
     } else {
-      a.sizes[i] = parseSizes(k, i, items[i]);
-      int64_t n = checkedElements(k, i, a.sizes[i], items[i]),
-              bytes = rt::dtypeBytes(info.dtype);
-      std::vector<uint8_t> host(size_t(n * bytes));
-      for (int64_t e = 0; e < n; ++e)
-        randomElement(info.dtype, gen, &host[size_t(e * bytes)]);
+      std::vector<uint8_t> host;
+      std::string source = "random";
+      if (isNpyItem(items[i])) {
+        NpyArray array = readNpyArgument(k, i, items[i]);
+        a.sizes[i] = array.shape;
+        checkedElements(k, i, a.sizes[i], sizesText(a.sizes[i]));
+        host = std::move(array.data);
+        source = items[i];
+      } else {
+        a.sizes[i] = parseSizes(k, i, items[i]);
+        int64_t n = checkedElements(k, i, a.sizes[i], items[i]),
+                bytes = rt::dtypeBytes(info.dtype);
+        host.resize(size_t(n * bytes));
+        for (int64_t e = 0; e < n; ++e)
+          randomElement(info.dtype, gen, &host[size_t(e * bytes)]);
+      }
       a.buffers.push_back(dev.alloc(host.size()));
+      a.memrefBuffer[i] = a.buffers.size() - 1;
       if (!host.empty())
         a.buffers.back().write(host.data(), host.size());
       a.args.push_back(a.buffers.back().memref(info.dtype, a.sizes[i]));
-      shown += "memref<" + (items[i].empty() ? "" : items[i] + "x") +
-               rt::dtypeName(info.dtype) + "> (random)";
+      std::string sizes = sizesText(a.sizes[i]);
+      shown += "memref<" + (sizes.empty() ? "" : sizes + "x") +
+               rt::dtypeName(info.dtype) + "> (" + source + ")";
     }
     a.text += (a.text.empty() ? "" : ", ") + shown;
   }
@@ -269,9 +357,12 @@ const KernelInfo &findKernelInfo(const rt::Artifact &art,
 
 int launchOnly(hkrt::Device &dev, const std::string &path,
                const std::string &kernel,
-               const std::optional<std::string> &argsText, uint32_t seed) {
+               const std::optional<std::string> &argsText,
+               const std::vector<std::string> &saveItems, uint32_t seed) {
   rt::Artifact art = rt::readArtifactFile(path);
   const KernelInfo &info = findKernelInfo(art, path, kernel);
+  std::vector<std::pair<size_t, std::string>> saves =
+      parseSaves(info, saveItems);
   if (!argsText && !info.args.empty())
     throw std::invalid_argument("--launch-only: kernel '" + kernel +
                                 "' takes (" + signatureText(info) +
@@ -318,6 +409,19 @@ int launchOnly(hkrt::Device &dev, const std::string &path,
   }
   std::printf("LAUNCHED %s %s %s: time %.3f s\n", kernel.c_str(),
               dev.chip().c_str(), backend, seconds());
+  for (const auto &[i, file] : saves) {
+    NpyArray array;
+    array.descr = npyDescr(info.args[i].dtype);
+    array.shape = args.sizes[i];
+    hkrt::Buffer &buffer = args.buffers[args.memrefBuffer.at(i)];
+    array.data.resize(buffer.size());
+    if (!array.data.empty())
+      buffer.read(array.data.data(), array.data.size());
+    writeNpyFile(file, array);
+    std::printf("saved:     %s (%s, '%s') to %s\n", info.args[i].name.c_str(),
+                rt::argTypeText(info.args[i]).c_str(), array.descr.c_str(),
+                file.c_str());
+  }
   return 0;
 }
 

@@ -23,13 +23,18 @@ std::vector<std::string> split(const std::string &text, char sep);
 
 /// Launches `kernel` of the artifact at `path` on `dev`. `args` is the
 /// --args text (one comma-separated item per argument; may be absent only
-/// for a kernel without arguments). Prints the kernel, device, arguments
-/// and grid, then LAUNCHED or FAULT with the time. Returns 0 when the launch
-/// completes; a kernel fault is thrown as hkrt::Error after the FAULT line,
-/// other runtime errors as hkrt::Error, bad --args as std::invalid_argument.
+/// for a kernel without arguments): a memref's sizes (random contents) or a
+/// .npy file (its contents), a scalar's value. `saves` are the --save
+/// items, ARG=FILE.npy (ARG an argument's name or position): after the
+/// launch, each memref is written to its file. Prints the kernel, device,
+/// arguments and grid, then LAUNCHED or FAULT with the time, then the files
+/// saved. Returns 0 when the launch completes; a kernel fault is thrown as
+/// hkrt::Error after the FAULT line, other runtime errors as hkrt::Error,
+/// bad --args, --save or .npy files as std::invalid_argument.
 int launchOnly(hkrt::Device &dev, const std::string &path,
                const std::string &kernel,
-               const std::optional<std::string> &args, uint32_t seed);
+               const std::optional<std::string> &args,
+               const std::vector<std::string> &saves, uint32_t seed);
 
 } // namespace hk::run
 

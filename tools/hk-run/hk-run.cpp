@@ -4,6 +4,7 @@
 //        [--seed N]
 // hk-run --artifact FILE.hkrt --kernel NAME ...
 // hk-run --artifact FILE.hkrt --kernel NAME --launch-only --args A1,A2,...
+//        [--save ARG=FILE.npy ...]
 //
 // Draws seeded random inputs, launches the kernel through hkrt, compares every
 // output with the float64 reference within the kernel's tolerance (both in
@@ -11,7 +12,8 @@
 // reason, PASS or FAIL and the time. Exit status: 0 PASS, 1 FAIL or error.
 // --launch-only runs any kernel of an artifact, reference or not, with
 // arguments built from its metadata (LaunchOnly.cpp): a kernel fault the
-// emulator catches is an error.
+// emulator catches is an error. Its memrefs may come from .npy files and
+// be saved to .npy files after the launch (Npy.h).
 //===----------------------------------------------------------------------===//
 
 #include "CompileSource.h"
@@ -38,6 +40,7 @@ namespace {
 const char *kUsage = R"(usage: hk-run KERNEL [options]
        hk-run --artifact FILE.hkrt --kernel NAME [options]
        hk-run --artifact FILE.hkrt --kernel NAME --launch-only --args A1,...
+              [--save ARG=FILE.npy ...]
        hk-run --list
 
 Runs a kernel of the library (the directories of kernels/, compiled at build
@@ -85,8 +88,16 @@ Options:
                          kernel, workgroup and wave, exit status 1
   --args A1,A2,...       with --launch-only: one item per kernel argument,
                          in order; a memref's sizes joined by x (256x128,
-                         its rank's count; empty for rank 0), a scalar's
-                         value (i1: 0 or 1)
+                         its rank's count; empty for rank 0) for random
+                         contents, or a FILE.npy holding its contents (C
+                         order, little-endian; its element type, rank and
+                         the sizes the kernel's type fixes must match), a
+                         scalar's value (i1: 0 or 1). .npy element types:
+                         f2 f4 f8 i1 i2 i4 i8 as named; bf16 as u2 (uint16
+                         bit patterns: NumPy has no bfloat16); fp8 as u1
+  --save ARG=FILE.npy    with --launch-only, repeatable: after the launch,
+                         write memref argument ARG (its name or position)
+                         to FILE.npy, in the types above
   --list                 print the kernels and exit (KERNEL is the first
                          word of an entry or the directory's name)
   --help                 this text
@@ -104,6 +115,7 @@ struct Options {
   uint32_t seed = 1;
   double toleranceScale = 1.0;
   std::optional<std::string> args;
+  std::vector<std::string> saves;
   bool list = false;
   bool launchOnly = false;
 };
@@ -235,6 +247,8 @@ Options parseArgs(int argc, char **argv) {
       o.launchOnly = true;
     } else if (a == "--args") {
       o.args = value();
+    } else if (a == "--save") {
+      o.saves.push_back(value());
     } else if (a == "--tolerance-scale") {
       o.toleranceScale = parsePositive(a, value());
     } else if (!a.empty() && a[0] == '-') {
@@ -298,7 +312,8 @@ int runLaunchOnly(const Options &o) {
     throw std::invalid_argument("--test-shape belongs to the reference "
                                 "check; --launch-only takes --args");
   hkrt::Device dev = openDevice(o);
-  return hk::run::launchOnly(dev, o.artifact, o.kernel, o.args, o.seed);
+  return hk::run::launchOnly(dev, o.artifact, o.kernel, o.args, o.saves,
+                             o.seed);
 }
 
 int run(const Options &o) {
@@ -312,6 +327,8 @@ int run(const Options &o) {
     return runLaunchOnly(o);
   if (o.args)
     throw std::invalid_argument("--args needs --launch-only");
+  if (!o.saves.empty())
+    throw std::invalid_argument("--save needs --launch-only");
   if (o.shape && o.testShape)
     throw std::invalid_argument("--shape and --test-shape: give one");
   const KernelEntry *entry = findKernel(o.kernel);
