@@ -111,6 +111,26 @@ int main(int argc, char **argv) {
                                   HKC_OUTPUT_ARTIFACT, &options, &result);
   printf("broken: status %d, result %s\n%s", (int)status,
          result ? "set" : "null", hkc_last_error());
+  /* hkc_verify parses and verifies only: the broken kernel is refused
+   * with the same located message, the valid one is accepted, and so is
+   * one that verifies but needs more LDS than gfx942 has (the chip's limit
+   * is checked when compiling). */
+  status = hkc_verify(broken, strlen(broken), "verify.mlir");
+  printf("verify broken: status %d\n%s", (int)status, hkc_last_error());
+  printf("verify valid: status %d\n", (int)hkc_verify(source, size, argv[1]));
+  const char *big = "hk.kernel @big(%x: memref<?xf32>) attributes {waves = "
+                    "1 : i32, grid = #hk.grid<[dim(0, 0)] -> (s0)>} {\n"
+                    "  %a = hk.alloc_shared : !hk.st<256x128xf32, 16x16>\n"
+                    "  hk.return\n}\n";
+  printf("verify big: status %d\n", (int)hkc_verify(big, strlen(big), "big"));
+  const char *gfx942[] = {"gfx942"};
+  hkc_options big_options = options;
+  big_options.chips = gfx942;
+  big_options.num_chips = 1;
+  status = hkc_compile(big, strlen(big), "big.mlir", HKC_OUTPUT_ARTIFACT,
+                       &big_options, &result);
+  printf("compile big: status %d\n%s", (int)status, hkc_last_error());
+  printf("version: %s\n", hkc_version());
   options.opt_level = 7;
   status = hkc_compile(source, size, argv[1], HKC_OUTPUT_ARTIFACT, &options,
                        &result);
