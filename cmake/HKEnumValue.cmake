@@ -1,0 +1,35 @@
+# hk_enum_value(HEADER ENUM NAME OUT): the value of enumerator NAME of
+# `typedef enum ENUM {...}` in the C header HEADER, explicit or counted from
+# the enumerators before it as C counts them; OUT is "None" when the enum
+# has no such enumerator. Comments in the enum are ignored; an enumerator
+# this cannot read stops the configure step naming it.
+function(hk_enum_value header enum name out)
+  file(READ ${header} text)
+  string(REGEX MATCH "typedef enum ${enum} {[^}]*}" body "${text}")
+  if(NOT body)
+    message(FATAL_ERROR "no enum ${enum} in ${header}")
+  endif()
+  string(REGEX REPLACE "/\\*([^*]|\\*+[^*/])*\\*+/" "" body "${body}")
+  string(REGEX REPLACE "^typedef enum ${enum} {|}$" "" body "${body}")
+  string(REPLACE "," ";" items "${body}")
+  set(value None)
+  set(next 0)
+  foreach(item ${items})
+    string(STRIP "${item}" item)
+    if(item STREQUAL "")
+      continue()
+    endif()
+    if(item MATCHES "^([A-Za-z_][A-Za-z0-9_]*) *= *([0-9]+)$")
+      set(next ${CMAKE_MATCH_2})
+      set(item ${CMAKE_MATCH_1})
+    elseif(NOT item MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+      message(FATAL_ERROR "cannot read the enumerator '${item}' of ${enum} "
+        "in ${header}")
+    endif()
+    if(item STREQUAL name)
+      set(value ${next})
+    endif()
+    math(EXPR next "${next} + 1")
+  endforeach()
+  set(${out} ${value} PARENT_SCOPE)
+endfunction()
