@@ -22,6 +22,7 @@ import threading
 import numpy as np
 
 from . import _capi, _config
+from . import grid as _grid
 from .artifact import read_metadata
 from .errors import ArgumentError, DeviceUnavailable
 
@@ -178,6 +179,7 @@ class Kernel:
         self.info = info
         self.name = info["name"]
         self.args = info["args"]
+        self.last_grid = None  # the grid of the last launch
 
     def __repr__(self):
         sig = ", ".join(
@@ -217,11 +219,54 @@ class Kernel:
             arg.f = float(value)
         return arg
 
-    def __call__(self, *values):
+    def _check(self, values):
+        """Checks `values` against the metadata before anything is
+        allocated: (host arrays by argument, scalar args by argument, the
+        grid)."""
         if len(values) != len(self.args):
             raise ArgumentError(
                 f"kernel '{self.name}' takes {len(self.args)} arguments, "
                 f"got {len(values)}")
+        hosts, scalars, sizes, ints = {}, {}, {}, {}
+        for i, (value, spec) in enumerate(zip(values, self.args)):
+            if spec["kind"] == "scalar":
+                scalars[i] = self._scalar(value, spec, i)
+                ints[i] = scalars[i].i
+                continue
+            host, host_type = _as_host_array(value, spec, i)
+            want = _HOST_DTYPE[spec["dtype"]]
+            if host.dtype != want:
+                raise ArgumentError(
+                    f"{_label(spec, i)}: {_type_text(spec)} takes "
+                    f"{_expected_host(spec)}, got {host_type}")
+            if host.ndim != spec["rank"]:
+                raise ArgumentError(
+                    f"{_label(spec, i)}: {_type_text(spec)} has rank "
+                    f"{spec['rank']}, got an array of shape "
+                    f"{tuple(host.shape)}")
+            for d, size in enumerate(spec.get("shape") or []):
+                if size is not None and host.shape[d] != size:
+                    raise ArgumentError(
+                        f"{_label(spec, i)}: dimension {d} of "
+                        f"{_type_text(spec)} must be {size}, got "
+                        f"{host.shape[d]}")
+            hosts[i] = host
+            sizes[i] = host.shape
+        try:
+            launch_grid = _grid.grid(self.info, sizes, ints)
+        except _grid.GridError as e:
+            raise ArgumentError(f"kernel '{self.name}': {e}") from None
+        return hosts, scalars, launch_grid
+
+    def grid(self, *values):
+        """The (x, y, z) workgroup grid a launch with `values` would use,
+        from the kernel's metadata; checks the arguments as a launch
+        does."""
+        return self._check(values)[2]
+
+    def __call__(self, *values):
+        hosts, scalars, launch_grid = self._check(values)
+        self.last_grid = launch_grid
         with _lock:
             dev = device()
             handle = self.module._kernel_handle(dev, self.name)
@@ -229,27 +274,11 @@ class Kernel:
             args = (_capi.hkrt_arg * max(1, len(values)))()
             buffers = []  # (buffer, original, contiguous copy)
             try:
-                for i, (value, spec) in enumerate(zip(values, self.args)):
-                    if spec["kind"] == "scalar":
-                        args[i] = self._scalar(value, spec, i)
+                for i, spec in enumerate(self.args):
+                    if i in scalars:
+                        args[i] = scalars[i]
                         continue
-                    host, host_type = _as_host_array(value, spec, i)
-                    want = _HOST_DTYPE[spec["dtype"]]
-                    if host.dtype != want:
-                        raise ArgumentError(
-                            f"{_label(spec, i)}: {_type_text(spec)} takes "
-                            f"{_expected_host(spec)}, got {host_type}")
-                    if host.ndim != spec["rank"]:
-                        raise ArgumentError(
-                            f"{_label(spec, i)}: {_type_text(spec)} has rank "
-                            f"{spec['rank']}, got an array of shape "
-                            f"{tuple(host.shape)}")
-                    for d, size in enumerate(spec.get("shape") or []):
-                        if size is not None and host.shape[d] != size:
-                            raise ArgumentError(
-                                f"{_label(spec, i)}: dimension {d} of "
-                                f"{_type_text(spec)} must be {size}, got "
-                                f"{host.shape[d]}")
+                    host = hosts[i]
                     data = np.ascontiguousarray(host)
                     buf = ctypes.c_void_p()
                     _capi.check_rt(
