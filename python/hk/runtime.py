@@ -361,6 +361,20 @@ class Module:
     def __dir__(self):
         return list(super().__dir__()) + list(self._kernels)
 
+    def unload(self):
+        """Unloads the module from the device it was loaded on (it loads
+        again on the next launch)."""
+        for dev, handle, _ in self._loaded.values():
+            if dev.handle is not None:
+                _capi.hkrt().hkrt_module_unload(handle)
+        self._loaded = {}
+
+    def __del__(self):
+        try:
+            self.unload()
+        except Exception:
+            pass  # interpreter shutdown: the runtime may be gone already
+
     def _kernel_handle(self, dev, name):
         entry = self._loaded.get(id(dev))
         if entry is None or entry[0] is not dev or dev.handle is None:
@@ -370,6 +384,7 @@ class Module:
                 lib.hkrt_module_load(dev.handle, self.artifact,
                                      len(self.artifact), ctypes.byref(handle)),
                 f"loading '{self.name}' on {dev.kind} {dev.chip}")
+            self.unload()
             entry = (dev, handle, {})
             self._loaded = {id(dev): entry}
         kernels = entry[2]

@@ -108,3 +108,8 @@ def test_load_artifact_file(tmp_path, emulator, rng):
     y = np.zeros_like(x)
     loaded.softmax(x, y)
     check_softmax(y, x)
+    # Unloaded, it loads again on the next launch.
+    loaded.unload()
+    y[:] = 0
+    loaded.softmax(x, y)
+    check_softmax(y, x)
