@@ -5,6 +5,7 @@ reader and writer of the .npy format.
   npy_io.py softmax X Y       checks Y = softmax(X) (bf16 as uint16 bits)
   npy_io.py axpb X Y A B      checks Y = A X + B (f32)
   npy_io.py copy X Y          checks Y == X exactly (same dtype and shape)
+  npy_io.py types DIR         checks each t-NAME.npy saved back as o-NAME.npy
 """
 
 import sys
@@ -21,6 +22,13 @@ def to_bf16(x):
 def from_bf16(b):
     assert b.dtype == np.uint16, b.dtype
     return (b.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+TYPES = [("f16", np.float16, (5,)), ("f64", np.float64, (3, 4)),
+         ("i8", np.int8, (7,)), ("i16", np.int16, (6,)),
+         ("i32", np.int32, (9,)), ("i64", np.int64, (2,)),
+         ("index", np.int64, (4,)), ("fp8", np.uint8, (8,)),
+         ("bf16", np.uint16, (1,))]
 
 
 def make(d):
@@ -40,6 +48,15 @@ def make(d):
     np.save(f"{d}/rows.npy", rng.standard_normal((40, 64)).astype(np.float32))
     np.save(f"{d}/rows32.npy", np.zeros((40, 32), np.float32))
     np.save(f"{d}/empty.npy", np.zeros((0, 64), np.float32))
+    # One array per element type of npy-types.mlir.
+    for name, dtype, shape in TYPES:
+        info = np.iinfo(dtype) if np.dtype(dtype).kind in "iu" else None
+        if info is not None:
+            a = rng.integers(info.min, info.max, shape, dtype=dtype,
+                             endpoint=True)
+        else:
+            a = rng.standard_normal(shape).astype(dtype)
+        np.save(f"{d}/t-{name}.npy", a)
 
 
 def softmax(xp, yp):
@@ -75,6 +92,12 @@ def copy(xp, yp):
     print(f"copy {y.shape}: equal")
 
 
+def types(d):
+    for name, _, _ in TYPES:
+        copy(f"{d}/t-{name}.npy", f"{d}/o-{name}.npy")
+
+
 if __name__ == "__main__":
     cmd, *args = sys.argv[1:]
-    {"make": make, "softmax": softmax, "axpb": axpb, "copy": copy}[cmd](*args)
+    {"make": make, "softmax": softmax, "axpb": axpb, "copy": copy,
+     "types": types}[cmd](*args)
