@@ -16,6 +16,7 @@ from .runtime import Device, Kernel, Module, device, load, set_device
 
 __all__ = [
     "ArgumentError", "CompileError", "Device", "DeviceUnavailable", "Error",
+    "artifact",
     "Kernel", "KernelFault", "Module", "RuntimeError", "bf16", "cache_dir",
     "cache_enabled", "cache_key", "compile", "device", "ir", "load",
     "set_device", "verify", "version",
