@@ -36,6 +36,7 @@ def make(d):
     x = to_bf16(rng.uniform(-4, 4, (130, 200)))
     np.save(f"{d}/x.npy", x)
     np.lib.format.write_array(open(f"{d}/x-v2.npy", "wb"), x, version=(2, 0))
+    np.lib.format.write_array(open(f"{d}/x-v3.npy", "wb"), x, version=(3, 0))
     np.save(f"{d}/x-f32.npy", from_bf16(x).astype(np.float32))
     np.save(f"{d}/x-fortran.npy", np.asfortranarray(x))
     np.save(f"{d}/x-big-endian.npy", x.astype(">u2"))
