@@ -127,10 +127,17 @@ std::string registerOperand(const llvm::MCRegisterInfo &mri, unsigned reg,
     uint16_t reg;
     uint8_t width;
   };
-  static const Special specials[] = {
-      {"VCC", kVcc, 2},   {"VCC_LO", kVcc, 1},     {"VCC_HI", kVcc + 1, 1},
-      {"EXEC", kExec, 2}, {"EXEC_LO", kExec, 1},   {"EXEC_HI", kExec + 1, 1},
-      {"M0", kM0, 1},     {"SGPR_NULL", kNull, 1}, {"SGPR_NULL64", kNull, 2}};
+  static const Special specials[] = {{"VCC", kVcc, 2},
+                                     {"VCC_LO", kVcc, 1},
+                                     {"VCC_HI", kVcc + 1, 1},
+                                     {"EXEC", kExec, 2},
+                                     {"EXEC_LO", kExec, 1},
+                                     {"EXEC_HI", kExec + 1, 1},
+                                     {"M0", kM0, 1},
+                                     {"SGPR_NULL", kNull, 1},
+                                     {"SGPR_NULL64", kNull, 2},
+                                     {"M0_gfxpre11", kM0, 1},
+                                     {"SGPR_NULL_gfxpre11", kNull, 1}};
   for (const Special &s : specials)
     if (name == s.name) {
       out.file = File::S;

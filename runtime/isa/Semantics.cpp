@@ -536,8 +536,104 @@ VOP_F32(vFloorF32, std::floor(a))
 // The hardware's reciprocal is accurate to 1 ULP; this is the correctly
 // rounded one, which lies within that bound.
 VOP_F32(vRcpF32, 1.0f / a)
+// v_exp_f32, v_log_f32 and v_sqrt_f32 are accurate to 1 ULP on the
+// hardware; these are the correctly rounded values, within that bound.
+VOP_F32(vExpF32, std::exp2(a))
+VOP_F32(vLogF32, std::log2(a))
+VOP_F32(vSqrtF32, std::sqrt(a))
 VOP_F32(vCvtF32U32, float(uint32_t(asBits(a))))
 VOP_F32(vCvtF32I32, float(int32_t(asBits(a))))
+
+/// v_cmp_class_f32: whether S0 is in one of the classes of the mask S1:
+/// bit 0 signaling NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0,
+/// 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+unsigned floatClass(float f) {
+  uint32_t b = asBits(f);
+  bool neg = b >> 31;
+  switch (std::fpclassify(f)) {
+  case FP_NAN:
+    return (b >> 22) & 1 ? 1 : 0;
+  case FP_INFINITE:
+    return neg ? 2 : 9;
+  case FP_NORMAL:
+    return neg ? 3 : 8;
+  case FP_SUBNORMAL:
+    return neg ? 4 : 7;
+  default:
+    return neg ? 5 : 6;
+  }
+}
+void vCmpClassF32(Sim &, Wave &w, const Inst &i) {
+  compare(w, i, [&](unsigned l) {
+    return (rd(w, i.srcs[1], l) >> floatClass(rdf(w, i.srcs[0], l))) & 1;
+  });
+}
+
+int exponentField(float f) { return int((asBits(f) >> 23) & 0xFF); }
+
+/// v_div_scale_f32 D, VCC, S0, S1 (denominator), S2 (numerator): the first
+/// step of IEEE division. Scales both operands together by 2^64 when the
+/// numerator is tiny or the denominator denormal, by 2^-64 when the
+/// denominator's reciprocal would be denormal. The cases that scale only one
+/// of them and set VCC for v_div_fmas_f32 (quotients near the range's ends)
+/// are faults: not simulated.
+void vDivScaleF32(Sim &sim, Wave &w, const Inst &i) {
+  requireNoOutputModifiers(sim, i, 0);
+  forLanes(w, [&](unsigned l) {
+    float s0 = rdf(w, i.srcs[0], l), s1 = rdf(w, i.srcs[1], l),
+          s2 = rdf(w, i.srcs[2], l);
+    float d = s0;
+    if (std::isnan(s1) || std::isnan(s2) || std::isinf(s1) || std::isinf(s2)) {
+      d = s0;
+    } else if (s2 == 0.0f || s1 == 0.0f) {
+      d = NAN;
+    } else if (exponentField(s2) - exponentField(s1) >= 96 ||
+               (std::fpclassify(s1) != FP_SUBNORMAL &&
+                std::fpclassify(s2 / s1) == FP_SUBNORMAL)) {
+      sim.fail("v_div_scale_f32 of a quotient near the end of the f32 range "
+               "(one-sided scaling through VCC) is not simulated");
+    } else if (std::fpclassify(s1) == FP_SUBNORMAL) {
+      d = std::ldexp(s0, 64);
+    } else if (std::fpclassify(1.0f / s1) == FP_SUBNORMAL) {
+      d = std::ldexp(s0, -64);
+    } else if (exponentField(s2) <= 23) {
+      d = std::ldexp(s0, 64);
+    }
+    wr(w, i.defs[0], l, asBits(d));
+  });
+  swr64(w, i.defs[1], 0);
+}
+/// v_div_fmas_f32: fma(S0, S1, S2), scaled back when VCC says a
+/// v_div_scale_f32 scaled one side only (never, as simulated).
+void vDivFmasF32(Sim &sim, Wave &w, const Inst &i) {
+  requireNoOutputModifiers(sim, i, 0);
+  if (w.vcc() & w.exec())
+    sim.fail("v_div_fmas_f32 with VCC set (one-sided division scaling) is "
+             "not simulated");
+  forLanes(w, [&](unsigned l) {
+    wr(w, i.defs[0], l,
+       asBits(std::fma(rdf(w, i.srcs[0], l), rdf(w, i.srcs[1], l),
+                       rdf(w, i.srcs[2], l))));
+  });
+}
+/// v_div_fixup_f32 D, S0 (quotient), S1 (denominator), S2 (numerator): the
+/// special cases of IEEE division (NaN, infinities, zeros) give their IEEE
+/// results; otherwise |S0| with the sign of S2 / S1.
+void vDivFixupF32(Sim &sim, Wave &w, const Inst &i) {
+  requireNoOutputModifiers(sim, i, 0);
+  forLanes(w, [&](unsigned l) {
+    float s0 = rdf(w, i.srcs[0], l), s1 = rdf(w, i.srcs[1], l),
+          s2 = rdf(w, i.srcs[2], l);
+    float d;
+    if (std::isnan(s1) || std::isnan(s2) || std::isinf(s1) || std::isinf(s2) ||
+        s1 == 0.0f || s2 == 0.0f)
+      d = s2 / s1;
+    else
+      d = std::copysign(std::fabs(s0),
+                        std::signbit(s1) != std::signbit(s2) ? -1.0f : 1.0f);
+    wr(w, i.defs[0], l, asBits(d));
+  });
+}
 
 /// v_fmac_f32: D = S0 * S1 + D.
 void vFmacF32(Sim &sim, Wave &w, const Inst &i) {
@@ -764,6 +860,48 @@ void dsWrite(Sim &sim, Wave &w, const Inst &i) {
   w.lgkm.emplace_back();
 }
 
+/// ds_swizzle_b32 (offset bit 15 clear: bit-mask mode): lane l of each
+/// group of 32 reads lane ((l & and) | or) ^ xor of its group, the masks
+/// being offset[4:0], [9:5] and [14:10]. The quad-permute mode is not
+/// simulated.
+void dsSwizzleB32(Sim &sim, Wave &w, const Inst &i) {
+  uint32_t offset = uint32_t(i.imms[0]);
+  if (offset & 0x8000)
+    sim.fail("ds_swizzle_b32 in quad-permute mode is not simulated");
+  uint32_t andMask = offset & 0x1F, orMask = (offset >> 5) & 0x1F,
+           xorMask = (offset >> 10) & 0x1F;
+  uint64_t exec = w.exec();
+  Pending p;
+  const Operand &d = i.defs[0];
+  forLanes(w, [&](unsigned l) {
+    unsigned src = (l & 32) | (((l & andMask) | orMask) ^ xorMask);
+    uint32_t value = (exec >> src) & 1 ? rd(w, i.srcs[0], src) : 0;
+    p.writes.emplace_back(&w.v[d.reg * kLanes + l], value);
+  });
+  p.vregs.push_back(d.reg);
+  ++w.pendingV[d.reg];
+  ++w.pendingRegs;
+  w.lgkm.push_back(std::move(p));
+}
+
+/// ds_bpermute_b32: lane l reads DATA of lane ((ADDR[l] + offset) / 4) % 64;
+/// a lane outside EXEC gives 0.
+void dsBpermuteB32(Sim &, Wave &w, const Inst &i) {
+  uint32_t offset = uint32_t(i.imms[0]);
+  uint64_t exec = w.exec();
+  Pending p;
+  const Operand &d = i.defs[0];
+  forLanes(w, [&](unsigned l) {
+    unsigned src = ((rd(w, i.srcs[0], l) + offset) / 4) % kLanes;
+    uint32_t value = (exec >> src) & 1 ? rd(w, i.srcs[1], src) : 0;
+    p.writes.emplace_back(&w.v[d.reg * kLanes + l], value);
+  });
+  p.vregs.push_back(d.reg);
+  ++w.pendingV[d.reg];
+  ++w.pendingRegs;
+  w.lgkm.push_back(std::move(p));
+}
+
 //===-- Buffer memory -----------------------------------------------------===//
 
 struct BufferResource {
@@ -788,8 +926,11 @@ BufferResource bufferResource(Sim &sim, const Wave &w, const Operand &o) {
 /// Range check of a raw buffer (stride 0), per dword: a dword whose offset
 /// (vaddr + inst offset) is at or past num_records - soffset is out of
 /// range; loads of it give 0 and stores of it are dropped.
+/// aux[3]: a load to LDS (LDS DMA): no VGPR destination; lane l's data goes
+/// to LDS at M0 + inst offset + l * bytes when the load completes.
 template <bool Store> void bufferAccess(Sim &sim, Wave &w, const Inst &i) {
-  unsigned first = Store ? 1 : 0;
+  bool toLds = i.aux[3];
+  unsigned first = Store || toLds ? (Store ? 1 : 0) : 0;
   bool offen = i.aux[1];
   const Operand *vaddr = offen ? &i.srcs[first] : nullptr;
   const Operand &rsrc = i.srcs[first + (offen ? 1 : 0)];
@@ -801,10 +942,13 @@ template <bool Store> void bufferAccess(Sim &sim, Wave &w, const Inst &i) {
   uint32_t instOffset = uint32_t(i.imms[0]);
   Pending p;
   const Operand &data = Store ? i.srcs[0] : i.defs[0];
+  uint64_t ldsBase = toLds ? uint64_t(w.s[kM0] & 0x3FFFF) + instOffset : 0;
   forLanes(w, [&](unsigned l) {
     uint64_t offset = (vaddr ? uint64_t(rd(w, *vaddr, l)) : 0) + instOffset;
     unsigned pieces = bytes >= 4 ? bytes / 4 : 1;
     unsigned pieceBytes = bytes >= 4 ? 4 : bytes;
+    if (toLds)
+      checkLds(sim, ldsBase + l * bytes, bytes, l);
     for (unsigned k = 0; k < pieces; ++k) {
       uint64_t at = offset + 4 * k;
       bool inRange = at < limit;
@@ -826,10 +970,15 @@ template <bool Store> void bufferAccess(Sim &sim, Wave &w, const Inst &i) {
         if (i.aux[2] && pieceBytes == 1)
           value = uint32_t(int32_t(int8_t(value)));
       }
-      p.writes.emplace_back(&w.v[(data.reg + k) * kLanes + l], value);
+      if (toLds)
+        p.writes.emplace_back(reinterpret_cast<uint32_t *>(
+                                  sim.lds.data() + ldsBase + l * bytes + 4 * k),
+                              value);
+      else
+        p.writes.emplace_back(&w.v[(data.reg + k) * kLanes + l], value);
     }
   });
-  if (!Store)
+  if (!Store && !toLds)
     for (unsigned k = 0; k < data.width; ++k) {
       p.vregs.push_back(uint16_t(data.reg + k));
       ++w.pendingV[data.reg + k];
@@ -842,6 +991,31 @@ void bufferLoad(Sim &sim, Wave &w, const Inst &i) {
 }
 void bufferStore(Sim &sim, Wave &w, const Inst &i) {
   bufferAccess<true>(sim, w, i);
+}
+
+/// buffer_atomic_add_f32 without return: srcs = {vdata, vaddr?, srsrc,
+/// soffset}. Lanes add in lane order; out-of-range dwords are dropped.
+void bufferAtomicAddF32(Sim &sim, Wave &w, const Inst &i) {
+  if (i.numDefs)
+    sim.fail("buffer atomics that return the old value are not simulated");
+  bool offen = i.aux[1];
+  const Operand *vaddr = offen ? &i.srcs[1] : nullptr;
+  BufferResource r = bufferResource(sim, w, i.srcs[offen ? 2 : 1]);
+  uint64_t soffset = srd(w, i.srcs[offen ? 3 : 2]);
+  uint64_t limit = r.numRecords > soffset ? r.numRecords - soffset : 0;
+  uint32_t instOffset = uint32_t(i.imms[0]);
+  forLanes(w, [&](unsigned l) {
+    uint64_t at = (vaddr ? uint64_t(rd(w, *vaddr, l)) : 0) + instOffset;
+    if (at >= limit)
+      return;
+    uint64_t address = r.base + soffset + at;
+    sim.checkMemory(address, 4, true);
+    float old;
+    memcpy(&old, reinterpret_cast<const void *>(address), 4);
+    float sum = old + asFloat(rd(w, i.srcs[0], l));
+    memcpy(reinterpret_cast<void *>(address), &sum, 4);
+  });
+  w.vm.emplace_back();
 }
 
 //===-- The table ---------------------------------------------------------===//
@@ -1009,6 +1183,20 @@ Semantics buildTable() {
   both("V_CMP_U_F32", vCmpUF32);
   both("V_CMP_O_F32", vCmpOF32);
   both("V_CMP_NEQ_F32", vCmpNeqF32);
+  both("V_EXP_F32", vExpF32);
+  both("V_LOG_F32", vLogF32);
+  both("V_SQRT_F32", vSqrtF32);
+  both("V_CMP_CLASS_F32", vCmpClassF32);
+  h["V_DIV_SCALE_F32"] = vDivScaleF32;
+  h["V_DIV_FMAS_F32"] = vDivFmasF32;
+  h["V_DIV_FIXUP_F32"] = vDivFixupF32;
+  h["DS_SWIZZLE_B32"] = dsSwizzleB32;
+  h["DS_BPERMUTE_B32"] = dsBpermuteB32;
+  for (const char *kind : {"_OFFEN", "_OFFSET"}) {
+    h[std::string("BUFFER_LOAD_DWORD_LDS") + kind] = bufferLoad;
+    h[std::string("BUFFER_LOAD_DWORDX4_LDS") + kind] = bufferLoad;
+    h[std::string("BUFFER_ATOMIC_ADD_F32") + kind] = bufferAtomicAddF32;
+  }
   // LDS
   for (const char *n :
        {"DS_READ_B32", "DS_READ_B64", "DS_READ_B96", "DS_READ_B128",
@@ -1103,6 +1291,9 @@ std::string Semantics::prepare(const std::string &base, Inst &inst) const {
       inst.aux[1] = base.find("_OFFEN") != std::string::npos;
       inst.aux[2] = base.find("SSHORT") != std::string::npos ||
                     base.find("SBYTE") != std::string::npos;
+      inst.aux[3] = base.find("_LDS_") != std::string::npos;
+      if (base.find("ATOMIC") != std::string::npos)
+        inst.aux[0] = 4;
     }
   }
   return "";
