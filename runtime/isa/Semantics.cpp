@@ -1018,6 +1018,71 @@ void bufferAtomicAddF32(Sim &sim, Wave &w, const Inst &i) {
   w.vm.emplace_back();
 }
 
+//===-- Global memory -----------------------------------------------------===//
+
+/// global_load_* / global_store_*: the address is VADDR (64 bits) + offset,
+/// or with SADDR the SGPR pair + VADDR (32 bits, zero-extended) + offset.
+/// Operands: loads defs = {vdst}, srcs = {vaddr} or {saddr, vaddr}; stores
+/// srcs = {vaddr, vdata} or {vaddr, vdata, saddr}; imms = {offset, cpol}.
+/// aux[0] bytes per lane, aux[2] sign extension. Every access must lie in
+/// a buffer of the device.
+template <bool Store> void globalAccess(Sim &sim, Wave &w, const Inst &i) {
+  const Operand *saddr = nullptr, *vaddr, *data;
+  if (Store) {
+    vaddr = &i.srcs[0];
+    data = &i.srcs[1];
+    if (i.numSrcs > 2)
+      saddr = &i.srcs[2];
+  } else {
+    data = &i.defs[0];
+    if (i.numSrcs > 1) {
+      saddr = &i.srcs[0];
+      vaddr = &i.srcs[1];
+    } else {
+      vaddr = &i.srcs[0];
+    }
+  }
+  uint64_t base = saddr ? srd64(w, *saddr) : 0;
+  int64_t offset = i.imms[0];
+  unsigned bytes = i.aux[0];
+  unsigned pieces = bytes >= 4 ? bytes / 4 : 1;
+  unsigned pieceBytes = bytes >= 4 ? 4 : bytes;
+  Pending p;
+  forLanes(w, [&](unsigned l) {
+    uint64_t address = (saddr ? base + rd(w, *vaddr, l) : rd64(w, *vaddr, l)) +
+                       uint64_t(offset);
+    sim.checkMemory(address, bytes, Store);
+    for (unsigned k = 0; k < pieces; ++k) {
+      auto *at = reinterpret_cast<void *>(address + 4 * k);
+      if (Store) {
+        uint32_t value = rd(w, *data, l, k);
+        memcpy(at, &value, pieceBytes);
+        continue;
+      }
+      uint32_t value = 0;
+      memcpy(&value, at, pieceBytes);
+      if (i.aux[2] && pieceBytes == 2)
+        value = uint32_t(int32_t(int16_t(value)));
+      if (i.aux[2] && pieceBytes == 1)
+        value = uint32_t(int32_t(int8_t(value)));
+      p.writes.emplace_back(&w.v[(data->reg + k) * kLanes + l], value);
+    }
+  });
+  if (!Store)
+    for (unsigned k = 0; k < data->width; ++k) {
+      p.vregs.push_back(uint16_t(data->reg + k));
+      ++w.pendingV[data->reg + k];
+      ++w.pendingRegs;
+    }
+  w.vm.push_back(std::move(p));
+}
+void globalLoad(Sim &sim, Wave &w, const Inst &i) {
+  globalAccess<false>(sim, w, i);
+}
+void globalStore(Sim &sim, Wave &w, const Inst &i) {
+  globalAccess<true>(sim, w, i);
+}
+
 //===-- The table ---------------------------------------------------------===//
 
 Semantics buildTable() {
@@ -1197,6 +1262,17 @@ Semantics buildTable() {
     h[std::string("BUFFER_LOAD_DWORDX4_LDS") + kind] = bufferLoad;
     h[std::string("BUFFER_ATOMIC_ADD_F32") + kind] = bufferAtomicAddF32;
   }
+  for (const char *kind : {"", "_SADDR"}) {
+    for (const char *n :
+         {"GLOBAL_LOAD_DWORD", "GLOBAL_LOAD_DWORDX2", "GLOBAL_LOAD_DWORDX3",
+          "GLOBAL_LOAD_DWORDX4", "GLOBAL_LOAD_USHORT", "GLOBAL_LOAD_SSHORT",
+          "GLOBAL_LOAD_UBYTE", "GLOBAL_LOAD_SBYTE"})
+      h[std::string(n) + kind] = globalLoad;
+    for (const char *n :
+         {"GLOBAL_STORE_DWORD", "GLOBAL_STORE_DWORDX2", "GLOBAL_STORE_DWORDX3",
+          "GLOBAL_STORE_DWORDX4", "GLOBAL_STORE_SHORT", "GLOBAL_STORE_BYTE"})
+      h[std::string(n) + kind] = globalStore;
+  }
   // LDS
   for (const char *n :
        {"DS_READ_B32", "DS_READ_B64", "DS_READ_B96", "DS_READ_B128",
@@ -1277,6 +1353,11 @@ std::string Semantics::prepare(const std::string &base, Inst &inst) const {
     inst.aux[2] = k;
     inst.aux[3] = kind;
     return "";
+  }
+  if (base.rfind("GLOBAL_", 0) == 0) {
+    inst.aux[0] = accessBytes(base);
+    inst.aux[2] = base.find("SSHORT") != std::string::npos ||
+                  base.find("SBYTE") != std::string::npos;
   }
   if (base.rfind("DS_", 0) == 0 || base.rfind("BUFFER_", 0) == 0) {
     inst.aux[0] = accessBytes(base);
