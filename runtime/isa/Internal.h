@@ -95,6 +95,7 @@ const Semantics &semanticsTable();
 struct Pending {
   std::vector<std::pair<uint32_t *, uint32_t>> writes;
   std::vector<uint16_t> vregs, sregs; ///< destination registers
+  std::vector<uint32_t> ldsDwords;    ///< LDS DMA: destination dwords
 };
 
 struct Wave {
@@ -128,6 +129,9 @@ struct Sim {
   const Launch &launch;
   const KernelDescriptor &kd;
   std::vector<uint8_t> lds;
+  /// Per LDS dword: LDS DMA writes into it issued and not yet waited for.
+  std::vector<uint16_t> ldsPending;
+  uint32_t ldsPendingCount = 0;
   std::array<uint32_t, 3> group{0, 0, 0};
   const Inst *current = nullptr;
   Wave *wave = nullptr;

@@ -190,6 +190,7 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
   for (Wave &w : waves)
     w.v.assign(kNumVgprs * kLanes, 0);
   sim.lds.assign(kd.groupSegmentSize, 0);
+  sim.ldsPending.assign((kd.groupSegmentSize + 3) / 4, 0);
 
   for (uint32_t gz = 0; gz < launch.grid[2]; ++gz)
     for (uint32_t gy = 0; gy < launch.grid[1]; ++gy)
@@ -198,6 +199,8 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
         sim.current = nullptr;
         sim.wave = nullptr;
         std::fill(sim.lds.begin(), sim.lds.end(), 0);
+        std::fill(sim.ldsPending.begin(), sim.ldsPending.end(), 0);
+        sim.ldsPendingCount = 0;
         for (unsigned wi = 0; wi < numWaves; ++wi) {
           Wave &w = waves[wi];
           memset(w.s, 0, sizeof(w.s));

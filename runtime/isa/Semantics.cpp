@@ -264,11 +264,15 @@ void sEndpgm(Sim &, Wave &w, const Inst &) { w.ended = true; }
 void sBarrier(Sim &, Wave &w, const Inst &) { w.atBarrier = true; }
 
 /// Retires the oldest entries of `queue` until at most `keep` remain.
-void retire(Wave &w, std::deque<Pending> &queue, size_t keep) {
+void retire(Sim &sim, Wave &w, std::deque<Pending> &queue, size_t keep) {
   while (queue.size() > keep) {
     Pending &p = queue.front();
     for (auto &[ptr, value] : p.writes)
       *ptr = value;
+    for (uint32_t d : p.ldsDwords) {
+      --sim.ldsPending[d];
+      --sim.ldsPendingCount;
+    }
     for (uint16_t r : p.vregs) {
       --w.pendingV[r];
       --w.pendingRegs;
@@ -281,13 +285,13 @@ void retire(Wave &w, std::deque<Pending> &queue, size_t keep) {
   }
 }
 
-void sWaitcnt(Sim &, Wave &w, const Inst &i) {
+void sWaitcnt(Sim &sim, Wave &w, const Inst &i) {
   // gfx9 SIMM16: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [11:8].
   uint32_t imm = uint32_t(i.imms[0]);
   size_t vmcnt = (imm & 0xF) | ((imm >> 14) & 3) << 4;
   size_t lgkmcnt = (imm >> 8) & 0xF;
-  retire(w, w.vm, vmcnt);
-  retire(w, w.lgkm, lgkmcnt);
+  retire(sim, w, w.vm, vmcnt);
+  retire(sim, w, w.lgkm, lgkmcnt);
 }
 
 //===-- Scalar memory -----------------------------------------------------===//
@@ -313,7 +317,8 @@ void sLoad(Sim &sim, Wave &w, const Inst &i) {
 //===-- VALU --------------------------------------------------------------===//
 
 #define VOP_32(NAME, EXPR)                                                     \
-  void NAME(Sim &, Wave &w, const Inst &i) {                                   \
+  void NAME(Sim &sim, Wave &w, const Inst &i) {                                \
+    requireNoOutputModifiers(sim, i, 0);                                       \
     forLanes(w, [&](unsigned l) {                                              \
       uint32_t a = rd(w, i.srcs[0], l);                                        \
       uint32_t b = i.numSrcs > 1 ? rd(w, i.srcs[1], l) : 0;                    \
@@ -803,6 +808,22 @@ void checkLds(Sim &sim, uint64_t address, unsigned bytes, unsigned lane) {
              " bytes of LDS");
 }
 
+/// An LDS access by a ds_* instruction must not touch a dword that an LDS
+/// DMA (buffer load to LDS) has not yet delivered: the issuing wave has not
+/// waited for it (vmcnt).
+void checkLdsDelivered(Sim &sim, uint64_t address, unsigned bytes,
+                       unsigned lane, bool write) {
+  if (!sim.ldsPendingCount)
+    return;
+  for (uint64_t d = address / 4; d < (address + bytes + 3) / 4; ++d)
+    if (sim.ldsPending[d])
+      sim.fail("LDS bytes " + std::to_string(address) + " to " +
+               std::to_string(address + bytes - 1) + " (lane " +
+               std::to_string(lane) + ") " + (write ? "written" : "read") +
+               " while an LDS DMA into them is outstanding (its wave has not "
+               "waited for it with vmcnt)");
+}
+
 /// ds_read_*: defs = {vdst}, srcs = {addr}, imms = {offset, gds}; aux[0] the
 /// bytes per lane, aux[1] whether a sub-dword value is sign-extended.
 void dsRead(Sim &sim, Wave &w, const Inst &i) {
@@ -813,6 +834,7 @@ void dsRead(Sim &sim, Wave &w, const Inst &i) {
   forLanes(w, [&](unsigned l) {
     uint64_t address = uint64_t(rd(w, i.srcs[0], l)) + offset;
     checkLds(sim, address, bytes, l);
+    checkLdsDelivered(sim, address, bytes, l, false);
     const uint8_t *src = sim.lds.data() + address;
     if (bytes >= 4) {
       for (unsigned k = 0; k < bytes / 4; ++k) {
@@ -845,6 +867,7 @@ void dsWrite(Sim &sim, Wave &w, const Inst &i) {
   forLanes(w, [&](unsigned l) {
     uint64_t address = uint64_t(rd(w, i.srcs[0], l)) + offset;
     checkLds(sim, address, bytes, l);
+    checkLdsDelivered(sim, address, bytes, l, true);
     uint8_t *dst = sim.lds.data() + address;
     if (bytes >= 4) {
       for (unsigned k = 0; k < bytes / 4; ++k) {
@@ -970,11 +993,14 @@ template <bool Store> void bufferAccess(Sim &sim, Wave &w, const Inst &i) {
         if (i.aux[2] && pieceBytes == 1)
           value = uint32_t(int32_t(int8_t(value)));
       }
-      if (toLds)
-        p.writes.emplace_back(reinterpret_cast<uint32_t *>(
-                                  sim.lds.data() + ldsBase + l * bytes + 4 * k),
+      if (toLds) {
+        uint64_t at = ldsBase + l * bytes + 4 * k;
+        p.writes.emplace_back(reinterpret_cast<uint32_t *>(sim.lds.data() + at),
                               value);
-      else
+        p.ldsDwords.push_back(uint32_t(at / 4));
+        ++sim.ldsPending[at / 4];
+        ++sim.ldsPendingCount;
+      } else
         p.writes.emplace_back(&w.v[(data.reg + k) * kLanes + l], value);
     }
   });

@@ -37,7 +37,7 @@ std::string readFile(const std::string &path) {
 }
 
 /// `body` (ending with s_endpgm) as kernel `k` of a code object for `chip`:
-/// one kernarg pointer in s[0:1], work-item ids in v0, 256 bytes of LDS.
+/// one kernarg pointer in s[0:1], work-item ids in v0, 512 bytes of LDS.
 std::string assemble(const std::string &chip, const std::string &body) {
   char dir[] = "/tmp/hk-isa-test-XXXXXX";
   EXPECT_NE(mkdtemp(dir), nullptr);
@@ -49,7 +49,7 @@ std::string assemble(const std::string &chip, const std::string &body) {
       << "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
       << "  .amdhsa_next_free_vgpr 64\n  .amdhsa_next_free_sgpr 32\n"
       << "  .amdhsa_accum_offset 32\n"
-      << "  .amdhsa_group_segment_fixed_size 256\n.end_amdhsa_kernel\n";
+      << "  .amdhsa_group_segment_fixed_size 512\n.end_amdhsa_kernel\n";
   std::string tools = HK_LLVM_TOOLS_DIR;
   std::string cmd = tools + "/llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=" + chip +
                     " -filetype=obj " + base + ".s -o " + base + ".o && " +
@@ -222,6 +222,53 @@ TEST(IsaSemantics, MissingWaitIsAFault) {
     // vmcnt(1): the older load (into v2) has completed.
     EXPECT_EQ(faultOf(chip, std::regex_replace(vmem, std::regex("WAIT"), "1")),
               "");
+  }
+}
+
+// LDS DMA (buffer_load_dword ... lds): lane l's dword lands in LDS at
+// M0 + l * 4 (CDNA3 ISA, "global/buffer load to LDS"), and only when the
+// wave waits for it with vmcnt; a ds_read of it before is a fault.
+TEST(IsaSemantics, LdsDmaLandsAtItsWait) {
+  const char *body = R"(
+      s_load_dwordx4 s[8:11], s[0:1], 0x0   // src, out
+      s_waitcnt lgkmcnt(0)
+      s_mov_b32 s4, s8
+      s_mov_b32 s5, s9
+      s_mov_b32 s6, 256
+      s_mov_b32 s7, 0
+      s_mov_b32 m0, 16
+      v_lshlrev_b32_e32 v1, 2, v0
+      buffer_load_dword v1, s[4:7], 0 offen lds
+      WAIT
+      v_add_u32_e32 v3, 16, v1
+      ds_read_b32 v2, v3
+      s_waitcnt lgkmcnt(0)
+      global_store_dword v1, v2, s[10:11]
+      s_waitcnt vmcnt(0)
+      s_endpgm)";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> src(64), out(64, 0);
+    for (size_t i = 0; i < src.size(); ++i)
+      src[i] = uint32_t(1000 + i);
+    launch(chip,
+           std::regex_replace(body, std::regex("WAIT"), "s_waitcnt vmcnt(0)"),
+           {ptr(src.data()), ptr(out.data())},
+           {{src.data(), 256}, {out.data(), 256}});
+    for (unsigned l = 0; l < 64; ++l)
+      EXPECT_EQ(out[l], src[l]) << "lane " << l;
+    try {
+      launch(chip, std::regex_replace(body, std::regex("WAIT"), ""),
+             {ptr(src.data()), ptr(out.data())},
+             {{src.data(), 256}, {out.data(), 256}});
+      ADD_FAILURE() << "no fault without the wait";
+    } catch (const Error &e) {
+      EXPECT_NE(std::string(e.what()).find(
+                    "LDS bytes 16 to 19 (lane 0) read while an LDS DMA into "
+                    "them is outstanding"),
+                std::string::npos)
+          << e.what();
+    }
   }
 }
 
