@@ -11,6 +11,7 @@
 #include "isa/IsaSimulator.h"
 
 #include "hk/Runtime/Error.h"
+#include "hk/Runtime/hkrt.h"
 
 #include <gtest/gtest.h>
 
@@ -281,6 +282,29 @@ TEST(IsaSemantics, UnknownInstructionIsAFault) {
   EXPECT_NE(f.find("instruction V_SIN_F32_e32_vi is not simulated"),
             std::string::npos)
       << f;
+}
+
+// The C API opens the device for a known chip only, and a library artifact's
+// code object loads on it.
+TEST(IsaDevice, OpensThroughTheCApi) {
+  hkrt_device dev = nullptr;
+  EXPECT_EQ(hkrt_device_open_isa("gfx900", &dev), HKRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(hkrt_last_error()).find("not 'gfx900'"),
+            std::string::npos)
+      << hkrt_last_error();
+  EXPECT_EQ(hkrt_device_open_isa("gfx942", nullptr),
+            HKRT_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hkrt_device_open_isa("gfx942", &dev), HKRT_SUCCESS);
+  EXPECT_EQ(hkrt_device_get_kind(dev), HKRT_DEVICE_ISA);
+  EXPECT_STREQ(hkrt_device_chip(dev), "gfx942");
+  // A code object with garbage bytes is an invalid artifact, not a crash.
+  try {
+    isa::loadCodeObject("not an ELF file", "gfx942");
+    ADD_FAILURE() << "garbage loaded";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), HKRT_ERROR_INVALID_ARTIFACT) << e.what();
+  }
+  EXPECT_EQ(hkrt_device_close(dev), HKRT_SUCCESS);
 }
 
 /// layout[lane][slot] = (row, col), from the calculator's CSV.
