@@ -132,6 +132,12 @@ struct Sim {
   /// Per LDS dword: LDS DMA writes into it issued and not yet waited for.
   std::vector<uint16_t> ldsPending;
   uint32_t ldsPendingCount = 0;
+  /// Race detection per LDS dword: the barrier interval (epoch) and wave of
+  /// its last write, and the waves that read it in the current interval.
+  uint32_t epoch = 0;
+  std::vector<uint32_t> ldsWriteEpoch, ldsReadEpoch;
+  std::vector<uint8_t> ldsWriter;
+  std::vector<uint64_t> ldsReaders;
   std::array<uint32_t, 3> group{0, 0, 0};
   const Inst *current = nullptr;
   Wave *wave = nullptr;

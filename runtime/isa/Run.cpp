@@ -191,6 +191,12 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
     w.v.assign(kNumVgprs * kLanes, 0);
   sim.lds.assign(kd.groupSegmentSize, 0);
   sim.ldsPending.assign((kd.groupSegmentSize + 3) / 4, 0);
+  sim.ldsWriteEpoch.assign(sim.ldsPending.size(), UINT32_MAX);
+  sim.ldsReadEpoch.assign(sim.ldsPending.size(), UINT32_MAX);
+  sim.ldsWriter.assign(sim.ldsPending.size(), 0);
+  sim.ldsReaders.assign(sim.ldsPending.size(), 0);
+  if (numWaves > 64)
+    unsupported("a workgroup of more than 64 waves");
 
   for (uint32_t gz = 0; gz < launch.grid[2]; ++gz)
     for (uint32_t gy = 0; gy < launch.grid[1]; ++gy)
@@ -201,6 +207,10 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
         std::fill(sim.lds.begin(), sim.lds.end(), 0);
         std::fill(sim.ldsPending.begin(), sim.ldsPending.end(), 0);
         sim.ldsPendingCount = 0;
+        sim.epoch = 0;
+        std::fill(sim.ldsWriteEpoch.begin(), sim.ldsWriteEpoch.end(),
+                  UINT32_MAX);
+        std::fill(sim.ldsReadEpoch.begin(), sim.ldsReadEpoch.end(), UINT32_MAX);
         for (unsigned wi = 0; wi < numWaves; ++wi) {
           Wave &w = waves[wi];
           memset(w.s, 0, sizeof(w.s));
@@ -279,6 +289,7 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
           }
           for (Wave &w : waves)
             w.atBarrier = false;
+          ++sim.epoch; // a new barrier interval
         }
       }
 }

@@ -263,6 +263,8 @@ void sNop(Sim &, Wave &, const Inst &) {}
 void sEndpgm(Sim &, Wave &w, const Inst &) { w.ended = true; }
 void sBarrier(Sim &, Wave &w, const Inst &) { w.atBarrier = true; }
 
+std::string ldsConflict(Sim &sim, unsigned wave, uint64_t dword, bool write);
+
 /// Retires the oldest entries of `queue` until at most `keep` remain.
 void retire(Sim &sim, Wave &w, std::deque<Pending> &queue, size_t keep) {
   while (queue.size() > keep) {
@@ -272,6 +274,11 @@ void retire(Sim &sim, Wave &w, std::deque<Pending> &queue, size_t keep) {
     for (uint32_t d : p.ldsDwords) {
       --sim.ldsPending[d];
       --sim.ldsPendingCount;
+      std::string conflict = ldsConflict(sim, w.id, d, true);
+      if (!conflict.empty())
+        sim.fail("LDS race: an LDS DMA of this wave lands in bytes " +
+                 std::to_string(4 * d) + " to " + std::to_string(4 * d + 3) +
+                 ", " + conflict);
     }
     for (uint16_t r : p.vregs) {
       --w.pendingV[r];
@@ -808,6 +815,47 @@ void checkLds(Sim &sim, uint64_t address, unsigned bytes, unsigned lane) {
              " bytes of LDS");
 }
 
+/// Race detection between the waves of a workgroup, synchronized only by
+/// s_barrier: within one barrier interval, a dword written by one wave may
+/// not be read or written by another, nor written after another wave read
+/// it. Returns the conflict, or "".
+std::string ldsConflict(Sim &sim, unsigned wave, uint64_t dword, bool write) {
+  auto other = [&](const char *what, unsigned w) {
+    return std::string(what) + " wave " + std::to_string(w) +
+           " with no barrier in between";
+  };
+  if (sim.ldsWriteEpoch[dword] == sim.epoch && sim.ldsWriter[dword] != wave)
+    return other("written by", sim.ldsWriter[dword]);
+  uint64_t readers = sim.ldsReadEpoch[dword] == sim.epoch
+                         ? sim.ldsReaders[dword] & ~(uint64_t(1) << wave)
+                         : 0;
+  if (write) {
+    if (readers)
+      return other("read by", unsigned(__builtin_ctzll(readers)));
+    sim.ldsWriteEpoch[dword] = sim.epoch;
+    sim.ldsWriter[dword] = uint8_t(wave);
+  } else {
+    if (sim.ldsReadEpoch[dword] != sim.epoch) {
+      sim.ldsReadEpoch[dword] = sim.epoch;
+      sim.ldsReaders[dword] = 0;
+    }
+    sim.ldsReaders[dword] |= uint64_t(1) << wave;
+  }
+  return "";
+}
+
+void checkLdsRace(Sim &sim, const Wave &w, uint64_t address, unsigned bytes,
+                  unsigned lane, bool write) {
+  for (uint64_t d = address / 4; d < (address + bytes + 3) / 4; ++d) {
+    std::string conflict = ldsConflict(sim, w.id, d, write);
+    if (!conflict.empty())
+      sim.fail("LDS race: lane " + std::to_string(lane) + " " +
+               (write ? "writes" : "reads") + " bytes " +
+               std::to_string(address) + " to " +
+               std::to_string(address + bytes - 1) + ", " + conflict);
+  }
+}
+
 /// An LDS access by a ds_* instruction must not touch a dword that an LDS
 /// DMA (buffer load to LDS) has not yet delivered: the issuing wave has not
 /// waited for it (vmcnt).
@@ -835,6 +883,7 @@ void dsRead(Sim &sim, Wave &w, const Inst &i) {
     uint64_t address = uint64_t(rd(w, i.srcs[0], l)) + offset;
     checkLds(sim, address, bytes, l);
     checkLdsDelivered(sim, address, bytes, l, false);
+    checkLdsRace(sim, w, address, bytes, l, false);
     const uint8_t *src = sim.lds.data() + address;
     if (bytes >= 4) {
       for (unsigned k = 0; k < bytes / 4; ++k) {
@@ -868,6 +917,7 @@ void dsWrite(Sim &sim, Wave &w, const Inst &i) {
     uint64_t address = uint64_t(rd(w, i.srcs[0], l)) + offset;
     checkLds(sim, address, bytes, l);
     checkLdsDelivered(sim, address, bytes, l, true);
+    checkLdsRace(sim, w, address, bytes, l, true);
     uint8_t *dst = sim.lds.data() + address;
     if (bytes >= 4) {
       for (unsigned k = 0; k < bytes / 4; ++k) {
