@@ -55,6 +55,13 @@ std::unique_ptr<Backend> openHipBackend(int index);
 /// Throws HKRT_ERROR_INVALID_ARGUMENT for an unknown chip.
 std::unique_ptr<Backend> openEmulatorBackend(const std::string &chip);
 
+/// Kernel arguments in the layout of convert-gpu-to-rocdl's default memref
+/// lowering, as a code object's kernarg segment holds them.
+std::vector<char> packKernelArguments(const std::vector<LaunchArg> &args);
+
+/// Throws HKRT_ERROR_INVALID_ARGUMENT for an unknown chip.
+std::unique_ptr<Backend> openIsaBackend(const std::string &chip);
+
 /// Checks `args` against `kernel` (count, kind, dtype, rank, the sizes and
 /// strides its types fix, buffer handles and extents) for a launch on
 /// `device` and resolves device addresses; errors name the argument.

@@ -173,6 +173,10 @@ static std::unique_ptr<Backend> openBackend(hkrt_device_kind kind, int index) {
     return openHipBackend(index);
   case HKRT_DEVICE_EMULATOR:
     return openEmulatorFromEnvironment();
+  case HKRT_DEVICE_ISA: {
+    const char *chip = getenv("HKRT_ISA_CHIP");
+    return openIsaBackend(chip && *chip ? chip : hk::kDefaultChip);
+  }
   case HKRT_DEVICE_AUTO:
     try {
       return openHipBackend(index);
@@ -205,6 +209,15 @@ hkrt_status hkrt_device_open_emulator(const char *chip, hkrt_device *out) {
     *out = nullptr;
     require(chip, "chip name");
     openDevice(openEmulatorBackend(chip), out);
+  });
+}
+
+hkrt_status hkrt_device_open_isa(const char *chip, hkrt_device *out) {
+  return guard([&] {
+    require(out, "output handle");
+    *out = nullptr;
+    require(chip, "chip name");
+    openDevice(openIsaBackend(chip), out);
   });
 }
 

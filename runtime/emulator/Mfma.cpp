@@ -1,18 +1,14 @@
 //===- Mfma.cpp - MFMA over a wave in the hardware register layout --------===//
 //
-// The layouts are those of AMD's matrix instruction calculator for CDNA3
+// The layouts are defined once, in runtime/core/MfmaLayout.h (shared with
+// the ISA simulator): those of AMD's matrix instruction calculator for CDNA3
 // (unittests/Runtime/Inputs/*.csv, checked element by element) and their
-// K extension for the gfx950 shapes (docs of ../amd/README.md):
-//   A: lane l holds A[l % M][kpl * (l / M) + i], i < kpl, kpl = K * M / 64
-//   B: lane l holds B[kpl * (l / N) + i][l % N]
-//   D (16x16): register r of lane l is D[4 * (l / 16) + r][l % 16]
-//   D (32x32): register r of lane l is D[8 * (r / 4) + 4 * (l / 32) + r % 4]
-//                                        [l % 32]
-// The same rules give the f32 (16x16x4, 32x32x2), xf32 (16x16x8) and i8
-// (16x16x32, 32x32x16) layouts of the calculator's CSVs.
-// Products are exact in double and summed in double, then rounded once to
-// f32: the hardware's f32 accumulation differs from this by rounding only.
-// i8 products and sums are exact in int64, wrapped to the i32 of D.
+// K extension for the gfx950 shapes. The same rules give the f32 (16x16x4,
+// 32x32x2), xf32 (16x16x8) and i8 (16x16x32, 32x32x16) layouts of the
+// calculator's CSVs. Products are exact in double and summed in double, then
+// rounded once to f32: the hardware's f32 accumulation differs from this by
+// rounding only. i8 products and sums are exact in int64, wrapped to the i32 of
+// D.
 //
 // xf32 (gfx942 only; CDNA4 removed the instructions and LLVM 22 cannot
 // select them for gfx950) multiplies f32 registers reduced to 10 mantissa
@@ -24,6 +20,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Engine.h"
+
+#include "../core/MfmaLayout.h"
 
 #include <cmath>
 #include <cstring>
@@ -155,41 +153,30 @@ std::string hk::emu::checkMfma(const ChipInfo &chip, const MfmaOperands &op) {
 void hk::emu::executeMfma(const ChipInfo &chip,
                           const MfmaOperands *const *lanes) {
   const MfmaOperands &op0 = *lanes[0];
-  const uint32_t M = op0.m, N = op0.n, K = op0.k;
-  const uint32_t kpl = K * M / kWaveLanes, regsD = M * N / kWaveLanes;
-  // Every supported element type is exact in double (i8 as integers).
-  double A[32][32], B[32][32], C[32][32];
+  const rt::MfmaShape shape{op0.m, op0.n, op0.k};
+  const uint32_t kpl = shape.kPerLane(), regsD = shape.dRegs();
+  // Every supported element type is exact in double (i8 as integers; an i8
+  // sum, |A*B| <= 2^14 per product, is exact in double too).
+  // Not on the stack: lanes run on fibers with small stacks.
+  thread_local double a[kWaveLanes * 32], b[kWaveLanes * 32],
+      c[kWaveLanes * 16], d[kWaveLanes * 16];
   for (uint32_t l = 0; l < kWaveLanes; ++l) {
     const MfmaOperands &op = *lanes[l];
     for (uint32_t i = 0; i < kpl; ++i) {
-      uint32_t k = kpl * (l / M) + i;
-      A[l % M][k] = element(op.a, i, op.aType, chip.fp8);
-      B[k][l % N] = element(op.b, i, op.bType, chip.fp8);
+      a[l * kpl + i] = element(op.a, i, op.aType, chip.fp8);
+      b[l * kpl + i] = element(op.b, i, op.bType, chip.fp8);
     }
-  }
-  auto dRow = [&](uint32_t l, uint32_t r) {
-    return M == 16 ? 4 * (l / 16) + r : 8 * (r / 4) + 4 * (l / 32) + r % 4;
-  };
-  // Gather C completely before writing D: d may alias c.
-  for (uint32_t l = 0; l < kWaveLanes; ++l)
     for (uint32_t r = 0; r < regsD; ++r)
-      C[dRow(l, r)][l % N] =
-          op0.intAcc ? double(lanes[l]->ci[r]) : double(lanes[l]->c[r]);
+      c[l * regsD + r] = op0.intAcc ? double(op.ci[r]) : double(op.c[r]);
+  }
+  rt::mfmaMultiply(shape, a, b, c, d);
   for (uint32_t l = 0; l < kWaveLanes; ++l)
     for (uint32_t r = 0; r < regsD; ++r) {
-      uint32_t row = dRow(l, r), col = l % N;
-      if (op0.intAcc) {
-        // |A*B| <= 2^14 per product: the int64 sum is exact.
-        int64_t acc = int64_t(C[row][col]);
-        for (uint32_t k = 0; k < K; ++k)
-          acc += int64_t(A[row][k]) * int64_t(B[k][col]);
-        lanes[l]->di[r] = int32_t(uint32_t(uint64_t(acc)));
-        continue;
-      }
-      double acc = C[row][col];
-      for (uint32_t k = 0; k < K; ++k)
-        acc += A[row][k] * B[k][col];
-      lanes[l]->d[r] = float(acc);
+      if (op0.intAcc)
+        lanes[l]->di[r] =
+            int32_t(uint32_t(uint64_t(int64_t(d[l * regsD + r]))));
+      else
+        lanes[l]->d[r] = float(d[l * regsD + r]);
     }
 }
 

@@ -355,6 +355,17 @@ const KernelInfo &findKernelInfo(const rt::Artifact &art,
 
 } // namespace
 
+const char *backendName(const hkrt::Device &dev) {
+  switch (dev.kind()) {
+  case HKRT_DEVICE_HIP:
+    return "hip";
+  case HKRT_DEVICE_ISA:
+    return "isa";
+  default:
+    return "emulator";
+  }
+}
+
 int launchOnly(hkrt::Device &dev, const std::string &path,
                const std::string &kernel,
                const std::optional<std::string> &argsText,
@@ -381,7 +392,7 @@ int launchOnly(hkrt::Device &dev, const std::string &path,
   hkrt::Kernel k = mod.kernel(kernel);
   std::mt19937 gen(seed);
   Arguments args = buildArguments(dev, info, items, gen);
-  const char *backend = dev.kind() == HKRT_DEVICE_HIP ? "hip" : "emulator";
+  const char *backend = backendName(dev);
   std::printf("kernel:    %s in %s, launch only\n", kernel.c_str(),
               path.c_str());
   std::printf("device:    %s %s\n", backend, dev.chip().c_str());

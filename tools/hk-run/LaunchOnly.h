@@ -21,6 +21,9 @@ namespace hk::run {
 /// `text` split at every `sep`, empty items kept ("" gives one empty item).
 std::vector<std::string> split(const std::string &text, char sep);
 
+/// The --backend name of the device's kind: "hip", "emulator" or "isa".
+const char *backendName(const hkrt::Device &dev);
+
 /// Launches `kernel` of the artifact at `path` on `dev`. `args` is the
 /// --args text (one comma-separated item per argument; may be absent only
 /// for a kernel without arguments): a memref's sizes (random contents) or a

@@ -60,9 +60,11 @@ Options:
   --eps E                the epsilon of layernorm and rmsnorm (> 0)
   --chip gfx942|gfx950   the chip whose lowering the emulator runs
                          (default %s; with HIP, must match the GPU)
-  --backend emulator|hip|auto
+  --backend emulator|hip|isa|auto
                          auto (default): a HIP GPU if one is usable, else
-                         the CPU emulator
+                         the CPU emulator; isa: the ISA simulator, which
+                         runs the artifact's code object for --chip on the
+                         CPU (docs/isa-simulator.md)
   --seed N               seed of the random inputs, 0 to 4294967295
                          (default 1)
   --artifact FILE.hkrt   run the kernel from this compiled file instead of the
@@ -232,9 +234,10 @@ Options parseArgs(int argc, char **argv) {
                                     hk::supportedChipNames());
     } else if (a == "--backend") {
       o.backend = value();
-      if (o.backend != "emulator" && o.backend != "hip" && o.backend != "auto")
+      if (o.backend != "emulator" && o.backend != "hip" && o.backend != "isa" &&
+          o.backend != "auto")
         throw std::invalid_argument("--backend: '" + o.backend +
-                                    "' is not emulator, hip or auto");
+                                    "' is not emulator, hip, isa or auto");
     } else if (a == "--seed") {
       o.seed = parseSeed(value());
     } else if (a == "--artifact") {
@@ -269,6 +272,8 @@ hkrt::Device openDevice(const Options &o) {
   std::string chip = o.chip.empty() ? hk::kDefaultChip : o.chip;
   if (o.backend == "emulator")
     return hkrt::Device::emulator(chip);
+  if (o.backend == "isa")
+    return hkrt::Device::isa(chip);
   try {
     hkrt::Device dev = hkrt::Device::open(HKRT_DEVICE_HIP);
     if (o.chip.empty() || dev.chip() == o.chip)
@@ -349,7 +354,7 @@ int run(const Options &o) {
   Library lib(dev, o.kernelDir.empty() ? defaultKernelDir() : o.kernelDir);
   if (!o.artifact.empty())
     lib.overrideArtifact(entry->artifact, o.artifact);
-  const char *backend = dev.kind() == HKRT_DEVICE_HIP ? "hip" : "emulator";
+  const char *backend = hk::run::backendName(dev);
 
   Problem problem;
   if (o.testShape)

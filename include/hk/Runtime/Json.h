@@ -1,8 +1,8 @@
 //===- Json.h - the small JSON subset the runtime reads and writes --------===//
 //
-// Kernel metadata travels as JSON. The runtime does not link LLVM (a program
-// that only launches kernels should not carry a compiler's libraries), so it
-// has its own reader and writer for the subset it needs: objects, arrays,
+// Kernel metadata travels as JSON. The runtime links of LLVM only what the
+// ISA simulator's disassembler needs, not its JSON support, and has its own
+// reader and writer for the subset it needs: objects, arrays,
 // strings, 64-bit integers, booleans and null. Floating-point numbers are
 // rejected: no metadata field needs one.
 //===----------------------------------------------------------------------===//

@@ -1,9 +1,10 @@
 /*===- hkrt.h - the hk runtime, C API -------------------------------------===*
  *
- * Opens a device (a HIP GPU, or the CPU emulator), loads artifacts, looks up
- * kernels, moves buffers and launches kernels with their arguments checked
- * against the kernel metadata. Every function returns a status; on failure
- * hkrt_last_error() (per thread) says what went wrong. Nothing aborts.
+ * Opens a device (a HIP GPU, the CPU emulator, or the ISA simulator), loads
+ * artifacts, looks up kernels, moves buffers and launches kernels with their
+ * arguments checked against the kernel metadata. Every function returns a
+ * status; on failure hkrt_last_error() (per thread) says what went wrong.
+ * Nothing aborts.
  *
  * Handles are checked, from any thread: one that is not live (freed,
  * unloaded, closed, never returned by this API, or of another kind) gives
@@ -40,7 +41,9 @@ typedef enum hkrt_status {
 typedef enum hkrt_device_kind {
   HKRT_DEVICE_AUTO = 0, /* HIP if a GPU is usable, else the emulator */
   HKRT_DEVICE_HIP = 1,
-  HKRT_DEVICE_EMULATOR = 2
+  HKRT_DEVICE_EMULATOR = 2,
+  /* the ISA simulator: runs the artifact's code object on the CPU */
+  HKRT_DEVICE_ISA = 3
 } hkrt_device_kind;
 
 typedef enum hkrt_dtype {
@@ -115,6 +118,8 @@ hkrt_status hkrt_device_open(hkrt_device_kind kind, int index,
                              hkrt_device *out);
 /* The emulator modelling `chip` ("gfx942" or "gfx950"). */
 hkrt_status hkrt_device_open_emulator(const char *chip, hkrt_device *out);
+/* The ISA simulator running `chip`'s code objects ("gfx942" or "gfx950"). */
+hkrt_status hkrt_device_open_isa(const char *chip, hkrt_device *out);
 hkrt_status hkrt_device_close(hkrt_device device);
 hkrt_device_kind hkrt_device_get_kind(hkrt_device device);
 /* The chip's gfx name ("gfx942"), valid until the device is closed. */

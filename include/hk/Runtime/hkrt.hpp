@@ -107,6 +107,11 @@ public:
     check(hkrt_device_open_emulator(chip.c_str(), &d));
     return Device(d);
   }
+  static Device isa(const std::string &chip) {
+    hkrt_device d = nullptr;
+    check(hkrt_device_open_isa(chip.c_str(), &d));
+    return Device(d);
+  }
   Module load(const void *data, size_t size) {
     hkrt_module m = nullptr;
     check(hkrt_module_load(h_.get(), data, size, &m));

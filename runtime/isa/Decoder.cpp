@@ -1,0 +1,352 @@
+//===- Decoder.cpp - code objects decoded by LLVM's AMDGPU disassembler ---===//
+//
+// The .text section is decoded once per code object, front to back, with
+// the MC disassembler of the chip; each instruction keeps its opcode name
+// (MCInstrInfo), its printed form for messages, its operands sorted into
+// definitions, sources (with their input modifiers) and other immediates,
+// and the semantic function of its opcode (Semantics.cpp). No encoding is
+// interpreted here: operand meaning comes from the MC layer.
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "hk/Runtime/Error.h"
+
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+using namespace hk::rt;
+using namespace hk::rt::isa;
+
+namespace {
+
+/// The MC operand type of a VOP3/VOP3P source's input modifiers
+/// (AMDGPU::OPERAND_INPUT_MODS of LLVM 22's SIDefines.h); checked against a
+/// known encoding when a decoder is created.
+constexpr uint8_t kInputModsOperandType = 45;
+
+struct McObjects {
+  llvm::Triple triple{"amdgcn-amd-amdhsa"};
+  const llvm::Target *target = nullptr;
+  std::unique_ptr<llvm::MCRegisterInfo> mri;
+  std::unique_ptr<llvm::MCAsmInfo> mai;
+  std::unique_ptr<llvm::MCSubtargetInfo> sti;
+  std::unique_ptr<llvm::MCInstrInfo> mii;
+  std::unique_ptr<llvm::MCContext> ctx;
+  std::unique_ptr<llvm::MCDisassembler> disassembler;
+  std::unique_ptr<llvm::MCInstPrinter> printer;
+};
+
+void initializeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUDisassembler();
+  });
+}
+
+std::unique_ptr<McObjects> createMc(const std::string &chip) {
+  initializeTarget();
+  auto mc = std::make_unique<McObjects>();
+  std::string error;
+  mc->target = llvm::TargetRegistry::lookupTarget(mc->triple, error);
+  if (!mc->target)
+    throw Error(HKRT_ERROR_UNSUPPORTED, "LLVM has no AMDGPU target: " + error);
+  mc->mri.reset(mc->target->createMCRegInfo(mc->triple));
+  llvm::MCTargetOptions options;
+  mc->mai.reset(mc->target->createMCAsmInfo(*mc->mri, mc->triple, options));
+  mc->sti.reset(mc->target->createMCSubtargetInfo(mc->triple, chip, ""));
+  mc->mii.reset(mc->target->createMCInstrInfo());
+  if (!mc->mri || !mc->mai || !mc->sti || !mc->mii || mc->sti->getCPU() != chip)
+    throw Error(HKRT_ERROR_UNSUPPORTED,
+                "LLVM's AMDGPU target cannot model " + chip);
+  mc->ctx = std::make_unique<llvm::MCContext>(mc->triple, mc->mai.get(),
+                                              mc->mri.get(), mc->sti.get());
+  mc->disassembler.reset(mc->target->createMCDisassembler(*mc->sti, *mc->ctx));
+  mc->printer.reset(mc->target->createMCInstPrinter(mc->triple, 0, *mc->mai,
+                                                    *mc->mii, *mc->mri));
+  if (!mc->disassembler || !mc->printer)
+    throw Error(HKRT_ERROR_UNSUPPORTED,
+                "LLVM's AMDGPU target has no disassembler for " + chip);
+  return mc;
+}
+
+/// The opcode name without its encoding-family suffixes
+/// (V_ADD_U32_e32_gfx9 -> V_ADD_U32_e32, V_MFMA_..._gfx940_acd -> V_MFMA_...).
+std::string baseName(llvm::StringRef name) {
+  static const char *const suffixes[] = {"_acd",    "_vcd",    "_vi",
+                                         "_gfx9",   "_gfx90a", "_gfx940",
+                                         "_gfx950", "_gfx942"};
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (const char *s : suffixes)
+      if (name.consume_back(s))
+        changed = true;
+  }
+  return name.str();
+}
+
+/// A register operand in the simulator's numbering, or a reason it is not
+/// simulated.
+std::string registerOperand(const llvm::MCRegisterInfo &mri, unsigned reg,
+                            Operand &out) {
+  llvm::StringRef name = mri.getName(reg);
+  auto tuple = [&](llvm::StringRef prefix, File file, unsigned base) {
+    if (!name.starts_with(prefix))
+      return false;
+    unsigned first = 0;
+    name.drop_front(prefix.size())
+        .take_while([](char c) { return c >= '0' && c <= '9'; })
+        .getAsInteger(10, first);
+    out.file = file;
+    out.reg = uint16_t(base + first);
+    out.width = uint8_t(name.count('_') + 1);
+    return true;
+  };
+  if (tuple("SGPR", File::S, 0) || tuple("VGPR", File::V, 0) ||
+      tuple("AGPR", File::V, kAgprBase))
+    return "";
+  struct Special {
+    const char *name;
+    uint16_t reg;
+    uint8_t width;
+  };
+  static const Special specials[] = {{"VCC", kVcc, 2},
+                                     {"VCC_LO", kVcc, 1},
+                                     {"VCC_HI", kVcc + 1, 1},
+                                     {"EXEC", kExec, 2},
+                                     {"EXEC_LO", kExec, 1},
+                                     {"EXEC_HI", kExec + 1, 1},
+                                     {"M0", kM0, 1},
+                                     {"SGPR_NULL", kNull, 1},
+                                     {"SGPR_NULL64", kNull, 2},
+                                     {"M0_gfxpre11", kM0, 1},
+                                     {"SGPR_NULL_gfxpre11", kNull, 1}};
+  for (const Special &s : specials)
+    if (name == s.name) {
+      out.file = File::S;
+      out.reg = s.reg;
+      out.width = s.width;
+      return "";
+    }
+  return "register operand " + name.str() + " is not simulated";
+}
+
+} // namespace
+
+struct CodeObject::Mc : McObjects {};
+
+CodeObject::~CodeObject() = default;
+
+std::shared_ptr<const CodeObject>
+hk::rt::isa::loadCodeObject(const std::string &elf, const std::string &chip) {
+  auto code = std::make_shared<CodeObject>();
+  code->chip = chip;
+  std::unique_ptr<McObjects> mc = createMc(chip);
+  code->mc.reset(static_cast<CodeObject::Mc *>(mc.release()));
+  McObjects &m = *code->mc;
+
+  // Self-check of the modifier operand type: v_fma_f32 v2, -v0, v1, 1.0.
+  {
+    const uint8_t bytes[] = {0x02, 0x00, 0xcb, 0xd1, 0x00, 0x03, 0xca, 0x23};
+    llvm::MCInst inst;
+    uint64_t size = 0;
+    bool ok =
+        m.disassembler->getInstruction(inst, size, bytes, 0, llvm::nulls()) ==
+            llvm::MCDisassembler::Success &&
+        inst.getNumOperands() > 1 && inst.getOperand(1).isImm() &&
+        inst.getOperand(1).getImm() == 1 &&
+        m.mii->get(inst.getOpcode()).operands()[1].OperandType ==
+            kInputModsOperandType;
+    if (!ok)
+      throw Error(HKRT_ERROR_UNSUPPORTED,
+                  "this LLVM's AMDGPU disassembler describes input modifiers "
+                  "differently from the LLVM 22 the simulator was written for");
+  }
+
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(
+      llvm::StringRef(elf.data(), elf.size()), "code object", false);
+  auto object = llvm::object::ObjectFile::createObjectFile(*buffer);
+  if (!object) {
+    std::string why = llvm::toString(object.takeError());
+    throw Error(HKRT_ERROR_INVALID_ARTIFACT,
+                "the " + chip + " code object is no ELF file: " + why);
+  }
+  llvm::object::ObjectFile &obj = **object;
+
+  // Sections: .text is decoded, the kernel descriptors are read from the
+  // section holding their symbols (.rodata).
+  std::vector<std::pair<uint64_t, std::string>> sections; // address, bytes
+  for (const llvm::object::SectionRef &sec : obj.sections()) {
+    llvm::Expected<llvm::StringRef> contents = sec.getContents();
+    if (!contents) {
+      llvm::consumeError(contents.takeError());
+      continue;
+    }
+    llvm::Expected<llvm::StringRef> name = sec.getName();
+    if (name && *name == ".text") {
+      code->textBase = sec.getAddress();
+      code->text.assign(contents->begin(), contents->end());
+    } else if (!name) {
+      llvm::consumeError(name.takeError());
+    }
+    if (sec.isData() || sec.isBSS() || (name && *name == ".rodata"))
+      sections.emplace_back(sec.getAddress(), contents->str());
+  }
+  if (code->text.empty())
+    throw Error(HKRT_ERROR_INVALID_ARTIFACT,
+                "the " + chip + " code object has no .text section");
+
+  for (const llvm::object::SymbolRef &sym : obj.symbols()) {
+    llvm::Expected<llvm::StringRef> name = sym.getName();
+    llvm::Expected<uint64_t> address = sym.getAddress();
+    if (!name || !address) {
+      if (!name)
+        llvm::consumeError(name.takeError());
+      if (!address)
+        llvm::consumeError(address.takeError());
+      continue;
+    }
+    if (!name->ends_with(".kd"))
+      continue;
+    for (const auto &[base, bytes] : sections) {
+      if (*address < base || *address + 64 > base + bytes.size())
+        continue;
+      const char *p = bytes.data() + (*address - base);
+      auto u32 = [&](size_t off) {
+        uint32_t v;
+        memcpy(&v, p + off, 4);
+        return v;
+      };
+      KernelDescriptor kd;
+      kd.groupSegmentSize = u32(0);
+      kd.privateSegmentSize = u32(4);
+      kd.kernargSize = u32(8);
+      int64_t entryOffset;
+      memcpy(&entryOffset, p + 16, 8);
+      kd.entry = *address + uint64_t(entryOffset);
+      kd.rsrc3 = u32(44);
+      kd.rsrc1 = u32(48);
+      kd.rsrc2 = u32(52);
+      memcpy(&kd.codeProperties, p + 56, 2);
+      memcpy(&kd.kernargPreload, p + 58, 2);
+      code->kernels[name->drop_back(3).str()] = kd;
+    }
+  }
+
+  // Decode .text front to back; an undecodable word is kept as an
+  // instruction that faults when reached.
+  llvm::ArrayRef<uint8_t> text(
+      reinterpret_cast<const uint8_t *>(code->text.data()), code->text.size());
+  code->indexOfWord.assign(text.size() / 4 + 1, -1);
+  const Semantics &table = semanticsTable();
+  for (uint64_t off = 0; off + 4 <= text.size();) {
+    Inst inst;
+    inst.pc = code->textBase + off;
+    llvm::MCInst mcInst;
+    uint64_t size = 0;
+    auto status = m.disassembler->getInstruction(mcInst, size, text.slice(off),
+                                                 inst.pc, llvm::nulls());
+    if (status != llvm::MCDisassembler::Success || size == 0) {
+      inst.size = 4;
+      inst.name = "<undecodable>";
+      inst.text = "<undecodable word>";
+      inst.fn = table.undecodable;
+    } else {
+      inst.size = uint32_t(size);
+      const llvm::MCInstrDesc &desc = m.mii->get(mcInst.getOpcode());
+      inst.name = m.mii->getName(mcInst.getOpcode()).str();
+      llvm::raw_string_ostream os(inst.text);
+      m.printer->printInst(&mcInst, inst.pc, "", *m.sti, os);
+      os.flush();
+      size_t first = inst.text.find_first_not_of(" \t");
+      inst.text = first == std::string::npos ? "" : inst.text.substr(first);
+      std::string base = baseName(inst.name);
+      inst.fn = table.lookup(base);
+      std::string unsupported;
+      unsigned numDefs = desc.getNumDefs();
+      unsigned numDescribed = desc.getNumOperands();
+      uint32_t pendingMods = 0;
+      for (unsigned i = 0; i < mcInst.getNumOperands() && i < numDescribed;
+           ++i) {
+        const llvm::MCOperand &op = mcInst.getOperand(i);
+        const llvm::MCOperandInfo &info = desc.operands()[i];
+        if (i >= numDefs && info.OperandType == kInputModsOperandType &&
+            op.isImm()) {
+          pendingMods = uint32_t(op.getImm());
+          continue;
+        }
+        Operand o;
+        if (op.isReg()) {
+          std::string why = registerOperand(*m.mri, op.getReg(), o);
+          if (!why.empty() && unsupported.empty())
+            unsupported = why;
+        } else if (op.isImm()) {
+          o.file = File::Imm;
+          o.imm = op.getImm();
+        } else {
+          if (unsupported.empty())
+            unsupported = "operand " + std::to_string(i) +
+                          " is no register "
+                          "or immediate";
+          continue;
+        }
+        if (i < numDefs) {
+          if (inst.numDefs < 2)
+            inst.defs[inst.numDefs++] = o;
+        } else if (info.RegClass != -1) {
+          o.mods = pendingMods;
+          pendingMods = 0;
+          if (inst.numSrcs < 4)
+            inst.srcs[inst.numSrcs++] = o;
+        } else if (op.isImm()) {
+          if (inst.numImms < 4)
+            inst.imms[inst.numImms++] = op.getImm();
+        }
+      }
+      if (!unsupported.empty()) {
+        inst.fault = unsupported;
+        inst.fn = table.unsupportedOperand;
+      } else if (!inst.fn) {
+        inst.fn = table.unknown;
+      } else {
+        std::string why = table.prepare(base, inst);
+        if (!why.empty()) {
+          inst.fault = why;
+          inst.fn = table.unsupportedOperand;
+        }
+      }
+    }
+    code->indexOfWord[off / 4] = int32_t(code->insts.size());
+    off += inst.size;
+    code->insts.push_back(std::move(inst));
+  }
+  return code;
+}
+
+const KernelDescriptor &hk::rt::isa::kernelDescriptor(const CodeObject &code,
+                                                      const std::string &name) {
+  auto it = code.kernels.find(name);
+  if (it == code.kernels.end())
+    throw Error(HKRT_ERROR_NOT_FOUND, "the " + code.chip +
+                                          " code object has no kernel "
+                                          "descriptor " +
+                                          name + ".kd");
+  return it->second;
+}

@@ -1,0 +1,157 @@
+//===- Internal.h - the ISA simulator's decoded form and wave state -------===//
+
+#ifndef HK_RUNTIME_ISA_INTERNAL_H
+#define HK_RUNTIME_ISA_INTERNAL_H
+
+#include "IsaSimulator.h"
+
+#include <cstring>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hk::rt::isa {
+
+constexpr unsigned kLanes = 64;
+/// Scalar registers by their hardware encoding: s0..s101, then VCC at 106,
+/// M0 at 124, the null register at 125, EXEC at 126.
+constexpr uint16_t kVcc = 106, kM0 = 124, kNull = 125, kExec = 126;
+constexpr unsigned kNumSgprs = 128;
+/// Vector registers: v0..v255, then the accumulation registers a0..a255
+/// (one file of 512 on gfx90a and later).
+constexpr uint16_t kAgprBase = 256;
+constexpr unsigned kNumVgprs = 512;
+
+enum class File : uint8_t { Imm, S, V };
+
+struct Operand {
+  File file = File::Imm;
+  uint8_t width = 1; ///< dwords
+  uint16_t reg = 0;
+  uint32_t mods = 0; ///< input modifiers (NEG 1, ABS 2, OP_SEL_0 4, OP_SEL_1 8)
+  int64_t imm = 0;
+};
+
+struct Sim;
+struct Wave;
+struct Inst;
+using Handler = void (*)(Sim &, Wave &, const Inst &);
+
+struct Inst {
+  Handler fn = nullptr;
+  uint64_t pc = 0;
+  uint32_t size = 4;
+  uint8_t numDefs = 0, numSrcs = 0, numImms = 0;
+  Operand defs[2];
+  Operand srcs[4];
+  int64_t imms[4] = {0, 0, 0, 0};
+  /// Opcode-specific facts found once at decode time (prepare()): MFMA
+  /// shape and type, memory access sizes.
+  uint32_t aux[4] = {0, 0, 0, 0};
+  std::string name;  ///< MCInstrInfo's opcode name
+  std::string text;  ///< the instruction as LLVM prints it
+  std::string fault; ///< why it cannot run, if it cannot
+  /// A memory instruction: its destinations may still have loads
+  /// outstanding (they complete in order).
+  bool memory = false;
+};
+
+class CodeObject {
+public:
+  ~CodeObject();
+  struct Mc;
+  std::unique_ptr<Mc> mc;
+  std::string chip;
+  std::string text;
+  uint64_t textBase = 0;
+  std::vector<Inst> insts;
+  std::vector<int32_t> indexOfWord; ///< (pc - textBase) / 4 -> insts index
+  std::map<std::string, KernelDescriptor> kernels;
+
+  /// The instruction at `pc`, or -1 if none starts there.
+  int32_t indexOf(uint64_t pc) const {
+    if (pc < textBase || (pc - textBase) / 4 >= indexOfWord.size() ||
+        (pc - textBase) % 4)
+      return -1;
+    return indexOfWord[(pc - textBase) / 4];
+  }
+};
+
+/// The table of semantic functions, by opcode name without encoding
+/// suffixes (Semantics.cpp).
+struct Semantics {
+  Handler undecodable, unknown, unsupportedOperand;
+  Handler lookup(const std::string &base) const;
+  /// Fills Inst::aux for opcodes that need it; a non-empty result says why
+  /// the instruction cannot be simulated.
+  std::string prepare(const std::string &base, Inst &inst) const;
+  std::map<std::string, Handler> handlers;
+};
+const Semantics &semanticsTable();
+
+/// A memory operation issued and not yet complete: the register (or LDS)
+/// words it will write when an s_waitcnt retires it.
+struct Pending {
+  std::vector<std::pair<uint32_t *, uint32_t>> writes;
+  std::vector<uint16_t> vregs, sregs; ///< destination registers
+  std::vector<uint32_t> ldsDwords;    ///< LDS DMA: destination dwords
+};
+
+struct Wave {
+  uint32_t s[kNumSgprs];
+  bool scc = false;
+  std::vector<uint32_t> v; ///< kNumVgprs * kLanes, [reg * kLanes + lane]
+  int32_t index = 0;       ///< instruction index of the next instruction
+  bool ended = false, atBarrier = false;
+  unsigned id = 0;
+  uint64_t executed = 0;
+  std::deque<Pending> vm, lgkm;
+  uint16_t pendingV[kNumVgprs];
+  uint16_t pendingS[kNumSgprs];
+  uint32_t pendingRegs = 0;
+
+  uint64_t exec() const { return s[kExec] | uint64_t(s[kExec + 1]) << 32; }
+  void setExec(uint64_t e) {
+    s[kExec] = uint32_t(e);
+    s[kExec + 1] = uint32_t(e >> 32);
+  }
+  uint64_t vcc() const { return s[kVcc] | uint64_t(s[kVcc + 1]) << 32; }
+  void setVcc(uint64_t m) {
+    s[kVcc] = uint32_t(m);
+    s[kVcc + 1] = uint32_t(m >> 32);
+  }
+};
+
+/// One workgroup being run.
+struct Sim {
+  const CodeObject &code;
+  const Launch &launch;
+  const KernelDescriptor &kd;
+  std::vector<uint8_t> lds;
+  /// Per LDS dword: LDS DMA writes into it issued and not yet waited for.
+  std::vector<uint16_t> ldsPending;
+  uint32_t ldsPendingCount = 0;
+  /// Race detection per LDS dword: the barrier interval (epoch) and wave of
+  /// its last write, and the waves that read it in the current interval.
+  uint32_t epoch = 0;
+  std::vector<uint32_t> ldsWriteEpoch, ldsReadEpoch;
+  std::vector<uint8_t> ldsWriter;
+  std::vector<uint64_t> ldsReaders;
+  std::array<uint32_t, 3> group{0, 0, 0};
+  const Inst *current = nullptr;
+  Wave *wave = nullptr;
+  std::vector<MemoryRange> memory; ///< sorted by begin
+
+  Sim(const CodeObject &code, const Launch &launch, const KernelDescriptor &kd)
+      : code(code), launch(launch), kd(kd) {}
+
+  /// Throws the kernel fault, located at the current instruction.
+  [[noreturn]] void fail(const std::string &message) const;
+  /// Faults unless [address, address + bytes) lies in the launch's memory.
+  void checkMemory(uint64_t address, uint64_t bytes, bool store) const;
+};
+
+} // namespace hk::rt::isa
+
+#endif // HK_RUNTIME_ISA_INTERNAL_H

@@ -1,0 +1,295 @@
+//===- Run.cpp - dispatch per the AMDHSA ABI and the wave scheduler -------===//
+//
+// Each workgroup runs alone: its waves start as the kernel descriptor says
+// (user SGPRs, workgroup ids, packed work-item ids in v0, EXEC covering the
+// work-items of the block) and run in turn, each until it reaches
+// s_barrier or s_endpgm; when every wave waits at the barrier, all go on.
+// A wave that ends while others wait at a barrier is a barrier mismatch.
+// Before an instruction runs, its registers are checked against the loads
+// still outstanding: reading (or overwriting) a register a load has not yet
+// written is the fault of a missing or too weak s_waitcnt.
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "hk/Runtime/Error.h"
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace hk::rt;
+using namespace hk::rt::isa;
+
+namespace {
+
+/// The most instructions one wave may execute before the launch is taken
+/// for a hang.
+constexpr uint64_t kMaxInstructionsPerWave = uint64_t(1) << 32;
+
+std::string hex(uint64_t v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+  return buf;
+}
+
+std::string registerName(File file, uint16_t reg) {
+  if (file == File::S) {
+    if (reg == kVcc || reg == kVcc + 1)
+      return reg == kVcc ? "vcc_lo" : "vcc_hi";
+    if (reg == kM0)
+      return "m0";
+    if (reg == kExec || reg == kExec + 1)
+      return reg == kExec ? "exec_lo" : "exec_hi";
+    return "s" + std::to_string(reg);
+  }
+  return reg >= kAgprBase ? "a" + std::to_string(reg - kAgprBase)
+                          : "v" + std::to_string(reg);
+}
+
+/// Which counter a register's outstanding load belongs to, as "vmcnt=N"
+/// with N the operations outstanding on it.
+std::string counterOf(const Wave &w, File file, uint16_t reg) {
+  for (const Pending &p : w.vm) {
+    const auto &regs = file == File::V ? p.vregs : p.sregs;
+    if (std::find(regs.begin(), regs.end(), reg) != regs.end())
+      return "vmcnt=" + std::to_string(w.vm.size());
+  }
+  return "lgkmcnt=" + std::to_string(w.lgkm.size());
+}
+
+void checkOutstanding(Sim &sim, const Wave &w, const Inst &inst) {
+  auto check = [&](const Operand &o, const char *verb) {
+    if (o.file == File::Imm)
+      return;
+    for (unsigned k = 0; k < o.width; ++k) {
+      uint16_t reg = uint16_t(o.reg + k);
+      bool pending =
+          o.file == File::V ? w.pendingV[reg] != 0 : w.pendingS[reg] != 0;
+      if (pending)
+        sim.fail(registerName(o.file, reg) + " " + verb +
+                 " while a load into it is outstanding, " +
+                 counterOf(w, o.file, reg));
+    }
+  };
+  for (unsigned s = 0; s < inst.numSrcs; ++s)
+    check(inst.srcs[s], "read");
+  if (!inst.memory)
+    for (unsigned d = 0; d < inst.numDefs; ++d)
+      check(inst.defs[d], "written");
+}
+
+} // namespace
+
+void Sim::fail(const std::string &message) const {
+  std::string where = "kernel " + launch.kernel + " (" + code.chip +
+                      " code object), workgroup (" + std::to_string(group[0]) +
+                      "," + std::to_string(group[1]) + "," +
+                      std::to_string(group[2]) + ")";
+  if (wave)
+    where += ", wave " + std::to_string(wave->id);
+  if (current)
+    where += ", pc " + hex(current->pc) + " (" + current->name + ": " +
+             current->text + ")";
+  throw Error(HKRT_ERROR_KERNEL_FAULT, where + ": " + message);
+}
+
+void Sim::checkMemory(uint64_t address, uint64_t bytes, bool store) const {
+  // memory is sorted by begin: the candidate is the last range starting at
+  // or before address.
+  auto it = std::upper_bound(
+      memory.begin(), memory.end(), address,
+      [](uint64_t a, const MemoryRange &r) { return a < r.begin; });
+  if (it != memory.begin()) {
+    --it;
+    if (address >= it->begin && address + bytes <= it->end)
+      return;
+  }
+  fail(std::string(store ? "store to " : "load from ") + hex(address) + " (" +
+       std::to_string(bytes) + " bytes) outside every buffer of the device");
+}
+
+void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
+  const KernelDescriptor &kd = kernelDescriptor(code, launch.kernel);
+  Sim sim(code, launch, kd);
+  auto unsupported = [&](const std::string &what) {
+    throw Error(HKRT_ERROR_UNSUPPORTED, "kernel " + launch.kernel + " (" +
+                                            code.chip + "): " + what +
+                                            " is not simulated");
+  };
+  if (kd.kernargPreload != 0)
+    unsupported("kernel argument preloading into SGPRs");
+  if (kd.privateSegmentSize != 0)
+    unsupported("scratch memory (private segment of " +
+                std::to_string(kd.privateSegmentSize) + " bytes)");
+  int32_t entry = code.indexOf(kd.entry);
+  if (entry < 0)
+    throw Error(HKRT_ERROR_INVALID_ARTIFACT,
+                "kernel " + launch.kernel + ": its entry " + hex(kd.entry) +
+                    " starts no instruction of .text");
+
+  // The kernarg segment (16-byte aligned) and the dispatch packet
+  // (hsa_kernel_dispatch_packet_t, 64 bytes).
+  std::vector<uint64_t> kernarg((launch.kernarg.size() + 7) / 8 + 1, 0);
+  memcpy(kernarg.data(), launch.kernarg.data(), launch.kernarg.size());
+  uint64_t packet[8] = {0};
+  {
+    auto *p = reinterpret_cast<uint8_t *>(packet);
+    uint16_t block[3] = {uint16_t(launch.block[0]), uint16_t(launch.block[1]),
+                         uint16_t(launch.block[2])};
+    memcpy(p + 4, block, 6);
+    for (int d = 0; d < 3; ++d) {
+      uint32_t size = launch.grid[d] * launch.block[d];
+      memcpy(p + 12 + 4 * d, &size, 4);
+    }
+    uint32_t group = kd.groupSegmentSize;
+    memcpy(p + 28, &group, 4);
+    uint64_t args = reinterpret_cast<uint64_t>(kernarg.data());
+    memcpy(p + 40, &args, 8);
+  }
+  sim.memory = launch.memory;
+  sim.memory.push_back(
+      {reinterpret_cast<uint64_t>(kernarg.data()),
+       reinterpret_cast<uint64_t>(kernarg.data()) + 8 * kernarg.size()});
+  sim.memory.push_back({reinterpret_cast<uint64_t>(packet),
+                        reinterpret_cast<uint64_t>(packet) + sizeof(packet)});
+  std::sort(sim.memory.begin(), sim.memory.end(),
+            [](const MemoryRange &a, const MemoryRange &b) {
+              return a.begin < b.begin;
+            });
+
+  // User SGPRs in ABI order (kernel_code_properties bits 0-6).
+  std::vector<uint32_t> user;
+  uint16_t props = kd.codeProperties;
+  auto push64 = [&](uint64_t v) {
+    user.push_back(uint32_t(v));
+    user.push_back(uint32_t(v >> 32));
+  };
+  if (props & 1) // private segment buffer: no scratch is simulated
+    user.insert(user.end(), 4, 0);
+  if (props & 2)
+    push64(reinterpret_cast<uint64_t>(packet));
+  if (props & 4)
+    unsupported("the queue pointer");
+  if (props & 8)
+    push64(reinterpret_cast<uint64_t>(kernarg.data()));
+  if (props & 16)
+    push64(0); // dispatch id
+  if (props & 32)
+    unsupported("flat scratch initialization");
+  if (props & 64)
+    user.push_back(0);
+  unsigned userCount = (kd.rsrc2 >> 1) & 0x1F;
+  if (userCount != user.size())
+    unsupported("a kernel descriptor with " + std::to_string(userCount) +
+                " user SGPRs where its enabled inputs need " +
+                std::to_string(user.size()));
+
+  const uint32_t lanes = launch.block[0] * launch.block[1] * launch.block[2];
+  const unsigned numWaves = (lanes + kLanes - 1) / kLanes;
+  std::vector<Wave> waves(numWaves);
+  for (Wave &w : waves)
+    w.v.assign(kNumVgprs * kLanes, 0);
+  sim.lds.assign(kd.groupSegmentSize, 0);
+  sim.ldsPending.assign((kd.groupSegmentSize + 3) / 4, 0);
+  sim.ldsWriteEpoch.assign(sim.ldsPending.size(), UINT32_MAX);
+  sim.ldsReadEpoch.assign(sim.ldsPending.size(), UINT32_MAX);
+  sim.ldsWriter.assign(sim.ldsPending.size(), 0);
+  sim.ldsReaders.assign(sim.ldsPending.size(), 0);
+  if (numWaves > 64)
+    unsupported("a workgroup of more than 64 waves");
+
+  for (uint32_t gz = 0; gz < launch.grid[2]; ++gz)
+    for (uint32_t gy = 0; gy < launch.grid[1]; ++gy)
+      for (uint32_t gx = 0; gx < launch.grid[0]; ++gx) {
+        sim.group = {gx, gy, gz};
+        sim.current = nullptr;
+        sim.wave = nullptr;
+        std::fill(sim.lds.begin(), sim.lds.end(), 0);
+        std::fill(sim.ldsPending.begin(), sim.ldsPending.end(), 0);
+        sim.ldsPendingCount = 0;
+        sim.epoch = 0;
+        std::fill(sim.ldsWriteEpoch.begin(), sim.ldsWriteEpoch.end(),
+                  UINT32_MAX);
+        std::fill(sim.ldsReadEpoch.begin(), sim.ldsReadEpoch.end(), UINT32_MAX);
+        for (unsigned wi = 0; wi < numWaves; ++wi) {
+          Wave &w = waves[wi];
+          memset(w.s, 0, sizeof(w.s));
+          memset(w.pendingV, 0, sizeof(w.pendingV));
+          memset(w.pendingS, 0, sizeof(w.pendingS));
+          w.pendingRegs = 0;
+          w.vm.clear();
+          w.lgkm.clear();
+          std::fill(w.v.begin(), w.v.end(), 0);
+          w.scc = false;
+          w.ended = w.atBarrier = false;
+          w.id = wi;
+          w.executed = 0;
+          w.index = entry;
+          unsigned s = 0;
+          for (uint32_t u : user)
+            w.s[s++] = u;
+          if (kd.rsrc2 & (1u << 7))
+            w.s[s++] = gx;
+          if (kd.rsrc2 & (1u << 8))
+            w.s[s++] = gy;
+          if (kd.rsrc2 & (1u << 9))
+            w.s[s++] = gz;
+          if (kd.rsrc2 & (1u << 10))
+            unsupported("the workgroup info SGPR");
+          if (kd.rsrc2 & 1u)
+            w.s[s++] = 0; // private segment wave offset
+          uint64_t exec = 0;
+          for (unsigned l = 0; l < kLanes; ++l) {
+            uint32_t t = wi * kLanes + l;
+            if (t >= lanes)
+              continue;
+            exec |= uint64_t(1) << l;
+            uint32_t x = t % launch.block[0];
+            uint32_t y = t / launch.block[0] % launch.block[1];
+            uint32_t z = t / (launch.block[0] * launch.block[1]);
+            // gfx90a and later pack the ids into v0: x | y << 10 | z << 20.
+            w.v[l] = x | y << 10 | z << 20;
+          }
+          w.setExec(exec);
+        }
+
+        for (;;) {
+          for (Wave &w : waves) {
+            sim.wave = &w;
+            while (!w.ended && !w.atBarrier) {
+              if (w.index < 0 || size_t(w.index) >= code.insts.size()) {
+                sim.current = nullptr;
+                sim.fail("wave ran past the end of .text");
+              }
+              const Inst &inst = code.insts[w.index];
+              sim.current = &inst;
+              if (w.pendingRegs)
+                checkOutstanding(sim, w, inst);
+              ++w.index;
+              inst.fn(sim, w, inst);
+              if (++w.executed > kMaxInstructionsPerWave)
+                sim.fail("wave executed 2^32 instructions without ending");
+            }
+          }
+          unsigned ended = 0, waiting = 0;
+          for (const Wave &w : waves)
+            (w.ended ? ended : waiting) += 1;
+          if (waiting == 0)
+            break;
+          if (ended != 0) {
+            Wave *at = nullptr;
+            for (Wave &w : waves)
+              if (w.atBarrier)
+                at = &w;
+            sim.wave = at;
+            sim.current = &code.insts[at->index - 1];
+            sim.fail("barrier mismatch: " + std::to_string(waiting) +
+                     " wave(s) wait at s_barrier while " +
+                     std::to_string(ended) + " ended");
+          }
+          for (Wave &w : waves)
+            w.atBarrier = false;
+          ++sim.epoch; // a new barrier interval
+        }
+      }
+}

@@ -1,0 +1,1508 @@
+//===- Semantics.cpp - what each simulated instruction does ---------------===//
+//
+// One function per opcode (or family), written from AMD's CDNA3 and CDNA4
+// ISA reference guides; operands come sorted by the decoder (defs, srcs with
+// their input modifiers, other immediates). Vector instructions act on the
+// lanes of EXEC; a VOPC compare writes 0 for the lanes outside it. Memory
+// instructions read their sources at issue and leave their results in a
+// Pending entry of the wave's vmcnt or lgkmcnt queue; s_waitcnt retires
+// entries in issue order (Run.cpp).
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include "../core/MfmaLayout.h"
+
+#include <cmath>
+
+using namespace hk::rt;
+using namespace hk::rt::isa;
+
+namespace {
+
+//===-- Operand access ----------------------------------------------------===//
+
+inline uint32_t rd(const Wave &w, const Operand &o, unsigned lane,
+                   unsigned part = 0) {
+  switch (o.file) {
+  case File::V:
+    return w.v[(o.reg + part) * kLanes + lane];
+  case File::S:
+    return o.reg == kNull ? 0 : w.s[o.reg + part];
+  case File::Imm:
+    break;
+  }
+  return part ? uint32_t(uint64_t(o.imm) >> 32) : uint32_t(o.imm);
+}
+
+inline uint64_t rd64(const Wave &w, const Operand &o, unsigned lane) {
+  return rd(w, o, lane, 0) | uint64_t(rd(w, o, lane, 1)) << 32;
+}
+
+inline float asFloat(uint32_t bits) {
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+inline uint32_t asBits(float f) {
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
+
+/// A f32 source with its ABS and NEG modifiers applied.
+inline float rdf(const Wave &w, const Operand &o, unsigned lane) {
+  float f = asFloat(rd(w, o, lane));
+  if (o.mods & 2)
+    f = std::fabs(f);
+  if (o.mods & 1)
+    f = -f;
+  return f;
+}
+
+inline void wr(Wave &w, const Operand &o, unsigned lane, uint32_t value,
+               unsigned part = 0) {
+  if (o.file == File::V)
+    w.v[(o.reg + part) * kLanes + lane] = value;
+  else if (o.file == File::S && o.reg != kNull)
+    w.s[o.reg + part] = value;
+}
+
+inline void wr64(Wave &w, const Operand &o, unsigned lane, uint64_t value) {
+  wr(w, o, lane, uint32_t(value), 0);
+  wr(w, o, lane, uint32_t(value >> 32), 1);
+}
+
+inline uint32_t srd(const Wave &w, const Operand &o) { return rd(w, o, 0); }
+inline uint64_t srd64(const Wave &w, const Operand &o) { return rd64(w, o, 0); }
+inline void swr(Wave &w, const Operand &o, uint32_t v) { wr(w, o, 0, v); }
+inline void swr64(Wave &w, const Operand &o, uint64_t v) { wr64(w, o, 0, v); }
+
+template <typename F> inline void forLanes(const Wave &w, F f) {
+  uint64_t e = w.exec();
+  while (e) {
+    unsigned l = unsigned(__builtin_ctzll(e));
+    e &= e - 1;
+    f(l);
+  }
+}
+
+/// A lane mask operand (VCC, EXEC or an SGPR pair) as 64 bits.
+inline uint64_t mask(const Wave &w, const Operand &o) { return srd64(w, o); }
+
+//===-- Special handlers --------------------------------------------------===//
+
+void undecodable(Sim &sim, Wave &, const Inst &) {
+  sim.fail("LLVM's disassembler cannot decode the word here");
+}
+
+void unknown(Sim &sim, Wave &, const Inst &i) {
+  sim.fail("instruction " + i.name + " is not simulated");
+}
+
+void unsupportedOperand(Sim &sim, Wave &, const Inst &i) { sim.fail(i.fault); }
+
+void requireNoOutputModifiers(Sim &sim, const Inst &i, unsigned first) {
+  for (unsigned k = first; k < i.numImms; ++k)
+    if (i.imms[k] != 0)
+      sim.fail("clamp/omod/op_sel operand " + std::to_string(i.imms[k]) +
+               " is not simulated");
+}
+
+//===-- SALU --------------------------------------------------------------===//
+
+#define SOP2_32(NAME, EXPR, SCC)                                               \
+  void NAME(Sim &, Wave &w, const Inst &i) {                                   \
+    uint32_t a = srd(w, i.srcs[0]), b = srd(w, i.srcs[1]);                     \
+    (void)b;                                                                   \
+    uint32_t d = (EXPR);                                                       \
+    w.scc = (SCC);                                                             \
+    swr(w, i.defs[0], d);                                                      \
+  }
+#define SOP2_64(NAME, EXPR, SCC)                                               \
+  void NAME(Sim &, Wave &w, const Inst &i) {                                   \
+    uint64_t a = srd64(w, i.srcs[0]);                                          \
+    uint64_t b = i.srcs[1].width == 2 || i.srcs[1].file == File::Imm           \
+                     ? srd64(w, i.srcs[1])                                     \
+                     : srd(w, i.srcs[1]);                                      \
+    (void)b;                                                                   \
+    uint64_t d = (EXPR);                                                       \
+    w.scc = (SCC);                                                             \
+    swr64(w, i.defs[0], d);                                                    \
+  }
+
+SOP2_32(sAddU32, a + b, uint64_t(a) + b > 0xFFFFFFFFu)
+SOP2_32(sAddcU32, a + b + w.scc, uint64_t(a) + b + w.scc > 0xFFFFFFFFu)
+SOP2_32(sSubU32, a - b, b > a)
+SOP2_32(sSubbU32, a - b - w.scc, uint64_t(b) + w.scc > a)
+SOP2_32(sAddI32, a + b,
+        ((int32_t(a) >= 0) == (int32_t(b) >= 0)) &&
+            ((int32_t(a + b) >= 0) != (int32_t(a) >= 0)))
+SOP2_32(sSubI32, a - b,
+        ((int32_t(a) >= 0) != (int32_t(b) >= 0)) &&
+            ((int32_t(a - b) >= 0) != (int32_t(a) >= 0)))
+SOP2_32(sMulI32, uint32_t(int32_t(a) * int64_t(int32_t(b))), w.scc)
+SOP2_32(sMulHiU32, uint32_t((uint64_t(a) * b) >> 32), w.scc)
+SOP2_32(sAndB32, a &b, d != 0)
+SOP2_32(sOrB32, a | b, d != 0)
+SOP2_32(sXorB32, a ^ b, d != 0)
+SOP2_32(sAndn2B32, a & ~b, d != 0)
+SOP2_32(sLshlB32, a << (b & 31), d != 0)
+SOP2_32(sLshrB32, a >> (b & 31), d != 0)
+SOP2_32(sAshrI32, uint32_t(int32_t(a) >> (b & 31)), d != 0)
+SOP2_32(sBfeU32,
+        (b >> 16 & 0x7F) == 0
+            ? 0
+            : (a >> (b & 31)) &
+                  uint32_t((uint64_t(1) << std::min(32u, (b >> 16 & 0x7F))) -
+                           1),
+        d != 0)
+SOP2_32(sLshl1AddU32, (a << 1) + b, ((uint64_t(a) << 1) + b) >> 32 != 0)
+SOP2_32(sCselectB32, w.scc ? a : b, w.scc)
+SOP2_64(sAndB64, a &b, d != 0)
+SOP2_64(sOrB64, a | b, d != 0)
+SOP2_64(sXorB64, a ^ b, d != 0)
+SOP2_64(sAndn2B64, a & ~b, d != 0)
+SOP2_64(sLshlB64, a << (b & 63), d != 0)
+SOP2_64(sLshrB64, a >> (b & 63), d != 0)
+SOP2_64(sAshrI64, uint64_t(int64_t(a) >> (b & 63)), d != 0)
+SOP2_64(sCselectB64, w.scc ? a : b, w.scc)
+
+void sMovB32(Sim &, Wave &w, const Inst &i) {
+  swr(w, i.defs[0], srd(w, i.srcs[0]));
+}
+void sMovB64(Sim &, Wave &w, const Inst &i) {
+  swr64(w, i.defs[0], srd64(w, i.srcs[0]));
+}
+void sMovkI32(Sim &, Wave &w, const Inst &i) {
+  swr(w, i.defs[0], uint32_t(int32_t(int16_t(i.imms[0]))));
+}
+void sAddkI32(Sim &, Wave &w, const Inst &i) {
+  uint32_t a = srd(w, i.srcs[0]), b = uint32_t(int32_t(int16_t(i.imms[0])));
+  uint32_t d = a + b;
+  w.scc = ((int32_t(a) >= 0) == (int32_t(b) >= 0)) &&
+          ((int32_t(d) >= 0) != (int32_t(a) >= 0));
+  swr(w, i.defs[0], d);
+}
+void sBrevB32(Sim &, Wave &w, const Inst &i) {
+  swr(w, i.defs[0], __builtin_bitreverse32(srd(w, i.srcs[0])));
+}
+void sBitset1B32(Sim &, Wave &w, const Inst &i) {
+  // The destination is also read (tied operand, not listed as a source).
+  uint32_t d = srd(w, i.defs[0]);
+  swr(w, i.defs[0], d | 1u << (srd(w, i.srcs[0]) & 31));
+}
+void sBitcmp1B32(Sim &, Wave &w, const Inst &i) {
+  w.scc = (srd(w, i.srcs[0]) >> (srd(w, i.srcs[1]) & 31)) & 1;
+}
+
+#define SCMP32(NAME, T, OP)                                                    \
+  void NAME(Sim &, Wave &w, const Inst &i) {                                   \
+    w.scc = T(srd(w, i.srcs[0])) OP T(srd(w, i.srcs[1]));                      \
+  }
+SCMP32(sCmpEqU32, uint32_t, ==)
+SCMP32(sCmpLgU32, uint32_t, !=)
+SCMP32(sCmpGtU32, uint32_t, >)
+SCMP32(sCmpGeU32, uint32_t, >=)
+SCMP32(sCmpLtU32, uint32_t, <)
+SCMP32(sCmpLeU32, uint32_t, <=)
+SCMP32(sCmpEqI32, int32_t, ==)
+SCMP32(sCmpLgI32, int32_t, !=)
+SCMP32(sCmpGtI32, int32_t, >)
+SCMP32(sCmpGeI32, int32_t, >=)
+SCMP32(sCmpLtI32, int32_t, <)
+SCMP32(sCmpLeI32, int32_t, <=)
+void sCmpEqU64(Sim &, Wave &w, const Inst &i) {
+  w.scc = srd64(w, i.srcs[0]) == srd64(w, i.srcs[1]);
+}
+void sCmpLgU64(Sim &, Wave &w, const Inst &i) {
+  w.scc = srd64(w, i.srcs[0]) != srd64(w, i.srcs[1]);
+}
+
+/// s_<op>_saveexec_b64: D = EXEC, EXEC = op(S0, EXEC), SCC = EXEC != 0.
+#define SAVEEXEC(NAME, EXPR)                                                   \
+  void NAME(Sim &, Wave &w, const Inst &i) {                                   \
+    uint64_t s0 = srd64(w, i.srcs[0]), e = w.exec();                           \
+    swr64(w, i.defs[0], e);                                                    \
+    uint64_t n = (EXPR);                                                       \
+    w.setExec(n);                                                              \
+    w.scc = n != 0;                                                            \
+  }
+SAVEEXEC(sAndSaveexecB64, s0 &e)
+SAVEEXEC(sOrSaveexecB64, s0 | e)
+SAVEEXEC(sAndn2SaveexecB64, s0 & ~e)
+
+//===-- Program flow ------------------------------------------------------===//
+
+inline void jump(Sim &sim, Wave &w, const Inst &i) {
+  uint64_t target = i.pc + 4 + uint64_t(int64_t(int16_t(i.imms[0]))) * 4;
+  int32_t index = sim.code.indexOf(target);
+  if (index < 0)
+    sim.fail("branch to 0x" + [&] {
+      char buf[32];
+      snprintf(buf, sizeof buf, "%llx", (unsigned long long)target);
+      return std::string(buf);
+    }() + ", where no instruction starts");
+  w.index = index;
+}
+void sBranch(Sim &sim, Wave &w, const Inst &i) { jump(sim, w, i); }
+#define CBRANCH(NAME, COND)                                                    \
+  void NAME(Sim &sim, Wave &w, const Inst &i) {                                \
+    if (COND)                                                                  \
+      jump(sim, w, i);                                                         \
+  }
+CBRANCH(sCbranchScc0, !w.scc)
+CBRANCH(sCbranchScc1, w.scc)
+CBRANCH(sCbranchVccz, w.vcc() == 0)
+CBRANCH(sCbranchVccnz, w.vcc() != 0)
+CBRANCH(sCbranchExecz, w.exec() == 0)
+CBRANCH(sCbranchExecnz, w.exec() != 0)
+
+void sNop(Sim &, Wave &, const Inst &) {}
+void sEndpgm(Sim &, Wave &w, const Inst &) { w.ended = true; }
+void sBarrier(Sim &, Wave &w, const Inst &) { w.atBarrier = true; }
+
+std::string ldsConflict(Sim &sim, unsigned wave, uint64_t dword, bool write);
+
+/// Retires the oldest entries of `queue` until at most `keep` remain.
+void retire(Sim &sim, Wave &w, std::deque<Pending> &queue, size_t keep) {
+  while (queue.size() > keep) {
+    Pending &p = queue.front();
+    for (auto &[ptr, value] : p.writes)
+      *ptr = value;
+    for (uint32_t d : p.ldsDwords) {
+      --sim.ldsPending[d];
+      --sim.ldsPendingCount;
+      std::string conflict = ldsConflict(sim, w.id, d, true);
+      if (!conflict.empty())
+        sim.fail("LDS race: an LDS DMA of this wave lands in bytes " +
+                 std::to_string(4 * d) + " to " + std::to_string(4 * d + 3) +
+                 ", " + conflict);
+    }
+    for (uint16_t r : p.vregs) {
+      --w.pendingV[r];
+      --w.pendingRegs;
+    }
+    for (uint16_t r : p.sregs) {
+      --w.pendingS[r];
+      --w.pendingRegs;
+    }
+    queue.pop_front();
+  }
+}
+
+void sWaitcnt(Sim &sim, Wave &w, const Inst &i) {
+  // gfx9 SIMM16: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [11:8].
+  uint32_t imm = uint32_t(i.imms[0]);
+  size_t vmcnt = (imm & 0xF) | ((imm >> 14) & 3) << 4;
+  size_t lgkmcnt = (imm >> 8) & 0xF;
+  retire(sim, w, w.vm, vmcnt);
+  retire(sim, w, w.lgkm, lgkmcnt);
+}
+
+//===-- Scalar memory -----------------------------------------------------===//
+
+void sLoad(Sim &sim, Wave &w, const Inst &i) {
+  uint64_t address = srd64(w, i.srcs[0]) + uint64_t(i.imms[0]);
+  address &= ~uint64_t(3); // the hardware ignores the low two bits
+  unsigned dwords = i.defs[0].width;
+  sim.checkMemory(address, 4 * dwords, false);
+  Pending p;
+  for (unsigned d = 0; d < dwords; ++d) {
+    uint32_t value;
+    memcpy(&value, reinterpret_cast<const void *>(address + 4 * d), 4);
+    uint16_t reg = uint16_t(i.defs[0].reg + d);
+    p.writes.emplace_back(&w.s[reg], value);
+    p.sregs.push_back(reg);
+    ++w.pendingS[reg];
+    ++w.pendingRegs;
+  }
+  w.lgkm.push_back(std::move(p));
+}
+
+//===-- VALU --------------------------------------------------------------===//
+
+#define VOP_32(NAME, EXPR)                                                     \
+  void NAME(Sim &sim, Wave &w, const Inst &i) {                                \
+    requireNoOutputModifiers(sim, i, 0);                                       \
+    forLanes(w, [&](unsigned l) {                                              \
+      uint32_t a = rd(w, i.srcs[0], l);                                        \
+      uint32_t b = i.numSrcs > 1 ? rd(w, i.srcs[1], l) : 0;                    \
+      uint32_t c = i.numSrcs > 2 ? rd(w, i.srcs[2], l) : 0;                    \
+      (void)a;                                                                 \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      wr(w, i.defs[0], l, (EXPR));                                             \
+    });                                                                        \
+  }
+VOP_32(vMovB32, a)
+VOP_32(vAddU32, a + b)
+VOP_32(vSubU32, a - b)
+VOP_32(vSubrevU32, b - a)
+VOP_32(vAndB32, a &b)
+VOP_32(vOrB32, a | b)
+VOP_32(vXorB32, a ^ b)
+VOP_32(vLshlrevB32, b << (a & 31))
+VOP_32(vLshrrevB32, b >> (a & 31))
+VOP_32(vAshrrevI32, uint32_t(int32_t(b) >> (a & 31)))
+VOP_32(vMulLoU32, a *b)
+VOP_32(vMulHiU32, uint32_t((uint64_t(a) * b) >> 32))
+VOP_32(vAdd3U32, a + b + c)
+VOP_32(vLshlAddU32, (a << (b & 31)) + c)
+VOP_32(vLshlOrB32, (a << (b & 31)) | c)
+VOP_32(vAndOrB32, (a & b) | c)
+VOP_32(vAddLshlU32, (a + b) << (c & 31))
+VOP_32(vBfeU32, (c & 31) == 0 ? 0 : (a >> (b & 31)) & ((1u << (c & 31)) - 1))
+VOP_32(vPermB32, hk::rt::isa::permB32(a, b, c))
+VOP_32(vAccvgprMov, a)
+
+void vBitop3B32(Sim &, Wave &w, const Inst &i) {
+  uint8_t table = uint8_t(i.imms[0]);
+  forLanes(w, [&](unsigned l) {
+    wr(w, i.defs[0], l,
+       bitop3(rd(w, i.srcs[0], l), rd(w, i.srcs[1], l), rd(w, i.srcs[2], l),
+              table));
+  });
+}
+
+void vMovB64(Sim &, Wave &w, const Inst &i) {
+  forLanes(w,
+           [&](unsigned l) { wr64(w, i.defs[0], l, rd64(w, i.srcs[0], l)); });
+}
+void vLshlrevB64(Sim &, Wave &w, const Inst &i) {
+  forLanes(w, [&](unsigned l) {
+    wr64(w, i.defs[0], l, rd64(w, i.srcs[1], l) << (rd(w, i.srcs[0], l) & 63));
+  });
+}
+void vLshrrevB64(Sim &, Wave &w, const Inst &i) {
+  forLanes(w, [&](unsigned l) {
+    wr64(w, i.defs[0], l, rd64(w, i.srcs[1], l) >> (rd(w, i.srcs[0], l) & 63));
+  });
+}
+/// v_lshl_add_u64: D = (S0 << S1[2:0]) + S2 (CDNA3 ISA; shifts 0-4 valid).
+void vLshlAddU64(Sim &sim, Wave &w, const Inst &i) {
+  forLanes(w, [&](unsigned l) {
+    uint32_t shift = rd(w, i.srcs[1], l);
+    if (shift > 4)
+      sim.fail("v_lshl_add_u64 with shift " + std::to_string(shift) +
+               " (the ISA defines 0 to 4)");
+    wr64(w, i.defs[0], l,
+         (rd64(w, i.srcs[0], l) << shift) + rd64(w, i.srcs[2], l));
+  });
+}
+/// v_mad_u64_u32: {carry, D} = S0.u32 * S1.u32 + S2.u64.
+void vMadU64U32(Sim &sim, Wave &w, const Inst &i) {
+  requireNoOutputModifiers(sim, i, 0);
+  uint64_t carry = 0;
+  forLanes(w, [&](unsigned l) {
+    unsigned __int128 r = (unsigned __int128)(uint64_t(rd(w, i.srcs[0], l)) *
+                                              rd(w, i.srcs[1], l)) +
+                          rd64(w, i.srcs[2], l);
+    wr64(w, i.defs[0], l, uint64_t(r));
+    if (r >> 64)
+      carry |= uint64_t(1) << l;
+  });
+  swr64(w, i.defs[1], carry);
+}
+
+/// The carry-out mask goes to defs[1] (VOP3b) or VCC (VOP2).
+inline void writeCarry(Wave &w, const Inst &i, uint64_t m) {
+  if (i.numDefs > 1)
+    swr64(w, i.defs[1], m);
+  else
+    w.setVcc(m);
+}
+/// The carry-in mask comes from srcs[2] (VOP3b) or VCC (VOP2).
+inline uint64_t carryIn(const Wave &w, const Inst &i) {
+  return i.numSrcs > 2 ? mask(w, i.srcs[2]) : w.vcc();
+}
+
+#define VOP_CARRY(NAME, RESULT, CARRY, USES_CIN)                               \
+  void NAME(Sim &, Wave &w, const Inst &i) {                                   \
+    uint64_t cin = USES_CIN ? carryIn(w, i) : 0, out = 0;                      \
+    forLanes(w, [&](unsigned l) {                                              \
+      uint64_t a = rd(w, i.srcs[0], l), b = rd(w, i.srcs[1], l);               \
+      uint64_t c = (cin >> l) & 1;                                             \
+      (void)c;                                                                 \
+      wr(w, i.defs[0], l, uint32_t(RESULT));                                   \
+      if (CARRY)                                                               \
+        out |= uint64_t(1) << l;                                               \
+    });                                                                        \
+    writeCarry(w, i, out);                                                     \
+  }
+VOP_CARRY(vAddCoU32, a + b, a + b > 0xFFFFFFFFu, false)
+VOP_CARRY(vAddcCoU32, a + b + c, a + b + c > 0xFFFFFFFFu, true)
+VOP_CARRY(vSubCoU32, a - b, b > a, false)
+VOP_CARRY(vSubrevCoU32, b - a, a > b, false)
+VOP_CARRY(vSubbCoU32, a - b - c, b + c > a, true)
+VOP_CARRY(vSubbrevCoU32, b - a - c, a + c > b, true)
+
+void vCndmaskB32(Sim &sim, Wave &w, const Inst &i) {
+  if (i.srcs[0].mods || i.srcs[1].mods)
+    sim.fail("v_cndmask_b32 with input modifiers is not simulated");
+  uint64_t m = i.numSrcs > 2 ? mask(w, i.srcs[2]) : w.vcc();
+  forLanes(w, [&](unsigned l) {
+    wr(w, i.defs[0], l,
+       (m >> l) & 1 ? rd(w, i.srcs[1], l) : rd(w, i.srcs[0], l));
+  });
+}
+
+void vReadfirstlaneB32(Sim &, Wave &w, const Inst &i) {
+  uint64_t e = w.exec();
+  unsigned l = e ? unsigned(__builtin_ctzll(e)) : 0;
+  swr(w, i.defs[0], rd(w, i.srcs[0], l));
+}
+void vReadlaneB32(Sim &, Wave &w, const Inst &i) {
+  swr(w, i.defs[0], rd(w, i.srcs[0], srd(w, i.srcs[1]) & 63));
+}
+void vWritelaneB32(Sim &, Wave &w, const Inst &i) {
+  wr(w, i.defs[0], srd(w, i.srcs[1]) & 63, srd(w, i.srcs[0]));
+}
+
+//===-- Compares ----------------------------------------------------------===//
+
+template <typename F> void compare(Wave &w, const Inst &i, F cond) {
+  uint64_t m = 0;
+  forLanes(w, [&](unsigned l) {
+    if (cond(l))
+      m |= uint64_t(1) << l;
+  });
+  if (i.numDefs)
+    swr64(w, i.defs[0], m);
+  else
+    w.setVcc(m);
+}
+
+#define VCMP(NAME, READ, T, OP)                                                \
+  void NAME(Sim &, Wave &w, const Inst &i) {                                   \
+    compare(w, i, [&](unsigned l) {                                            \
+      return T(READ(w, i.srcs[0], l)) OP T(READ(w, i.srcs[1], l));             \
+    });                                                                        \
+  }
+#define VCMP_ALL(SUFFIX, READ, T)                                              \
+  VCMP(vCmpEq##SUFFIX, READ, T, ==)                                            \
+  VCMP(vCmpNe##SUFFIX, READ, T, !=)                                            \
+  VCMP(vCmpLt##SUFFIX, READ, T, <)                                             \
+  VCMP(vCmpLe##SUFFIX, READ, T, <=)                                            \
+  VCMP(vCmpGt##SUFFIX, READ, T, >)                                             \
+  VCMP(vCmpGe##SUFFIX, READ, T, >=)
+VCMP_ALL(U32, rd, uint32_t)
+VCMP_ALL(I32, rd, int32_t)
+VCMP_ALL(U64, rd64, uint64_t)
+VCMP_ALL(I64, rd64, int64_t)
+// Ordered float compares are false when either side is NaN, as C's are.
+VCMP(vCmpEqF32, rdf, float, ==)
+VCMP(vCmpLtF32, rdf, float, <)
+VCMP(vCmpLeF32, rdf, float, <=)
+VCMP(vCmpGtF32, rdf, float, >)
+VCMP(vCmpGeF32, rdf, float, >=)
+void vCmpLgF32(Sim &, Wave &w, const Inst &i) {
+  compare(w, i, [&](unsigned l) {
+    float a = rdf(w, i.srcs[0], l), b = rdf(w, i.srcs[1], l);
+    return a < b || a > b;
+  });
+}
+void vCmpUF32(Sim &, Wave &w, const Inst &i) {
+  compare(w, i, [&](unsigned l) {
+    return std::isnan(rdf(w, i.srcs[0], l)) || std::isnan(rdf(w, i.srcs[1], l));
+  });
+}
+void vCmpOF32(Sim &, Wave &w, const Inst &i) {
+  compare(w, i, [&](unsigned l) {
+    return !std::isnan(rdf(w, i.srcs[0], l)) &&
+           !std::isnan(rdf(w, i.srcs[1], l));
+  });
+}
+void vCmpNeqF32(Sim &, Wave &w, const Inst &i) {
+  compare(w, i, [&](unsigned l) {
+    return !(rdf(w, i.srcs[0], l) == rdf(w, i.srcs[1], l));
+  });
+}
+
+//===-- Floating point ----------------------------------------------------===//
+
+#define VOP_F32(NAME, EXPR)                                                    \
+  void NAME(Sim &sim, Wave &w, const Inst &i) {                                \
+    requireNoOutputModifiers(sim, i, 0);                                       \
+    forLanes(w, [&](unsigned l) {                                              \
+      float a = rdf(w, i.srcs[0], l);                                          \
+      float b = i.numSrcs > 1 ? rdf(w, i.srcs[1], l) : 0.0f;                   \
+      float c = i.numSrcs > 2 ? rdf(w, i.srcs[2], l) : 0.0f;                   \
+      (void)b;                                                                 \
+      (void)c;                                                                 \
+      wr(w, i.defs[0], l, asBits(EXPR));                                       \
+    });                                                                        \
+  }
+VOP_F32(vMulF32, a *b)
+VOP_F32(vAddF32, a + b)
+VOP_F32(vSubF32, a - b)
+VOP_F32(vSubrevF32, b - a)
+VOP_F32(vFmaF32, std::fma(a, b, c))
+VOP_F32(vMaxF32, std::fmax(a, b))
+VOP_F32(vMinF32, std::fmin(a, b))
+VOP_F32(vMax3F32, std::fmax(std::fmax(a, b), c))
+VOP_F32(vMin3F32, std::fmin(std::fmin(a, b), c))
+VOP_F32(vTruncF32, std::trunc(a))
+VOP_F32(vFloorF32, std::floor(a))
+// The hardware's reciprocal is accurate to 1 ULP; this is the correctly
+// rounded one, which lies within that bound.
+VOP_F32(vRcpF32, 1.0f / a)
+// v_exp_f32, v_log_f32 and v_sqrt_f32 are accurate to 1 ULP on the
+// hardware; these are the correctly rounded values, within that bound.
+VOP_F32(vExpF32, std::exp2(a))
+VOP_F32(vLogF32, std::log2(a))
+VOP_F32(vSqrtF32, std::sqrt(a))
+VOP_F32(vCvtF32U32, float(uint32_t(asBits(a))))
+VOP_F32(vCvtF32I32, float(int32_t(asBits(a))))
+
+/// v_cmp_class_f32: whether S0 is in one of the classes of the mask S1:
+/// bit 0 signaling NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0,
+/// 6 +0, 7 +denormal, 8 +normal, 9 +inf.
+unsigned floatClass(float f) {
+  uint32_t b = asBits(f);
+  bool neg = b >> 31;
+  switch (std::fpclassify(f)) {
+  case FP_NAN:
+    return (b >> 22) & 1 ? 1 : 0;
+  case FP_INFINITE:
+    return neg ? 2 : 9;
+  case FP_NORMAL:
+    return neg ? 3 : 8;
+  case FP_SUBNORMAL:
+    return neg ? 4 : 7;
+  default:
+    return neg ? 5 : 6;
+  }
+}
+void vCmpClassF32(Sim &, Wave &w, const Inst &i) {
+  compare(w, i, [&](unsigned l) {
+    return (rd(w, i.srcs[1], l) >> floatClass(rdf(w, i.srcs[0], l))) & 1;
+  });
+}
+
+int exponentField(float f) { return int((asBits(f) >> 23) & 0xFF); }
+
+/// v_div_scale_f32 D, VCC, S0, S1 (denominator), S2 (numerator): the first
+/// step of IEEE division. Scales both operands together by 2^64 when the
+/// numerator is tiny or the denominator denormal, by 2^-64 when the
+/// denominator's reciprocal would be denormal. The cases that scale only one
+/// of them and set VCC for v_div_fmas_f32 (quotients near the range's ends)
+/// are faults: not simulated.
+void vDivScaleF32(Sim &sim, Wave &w, const Inst &i) {
+  requireNoOutputModifiers(sim, i, 0);
+  forLanes(w, [&](unsigned l) {
+    float s0 = rdf(w, i.srcs[0], l), s1 = rdf(w, i.srcs[1], l),
+          s2 = rdf(w, i.srcs[2], l);
+    float d = s0;
+    if (std::isnan(s1) || std::isnan(s2) || std::isinf(s1) || std::isinf(s2)) {
+      d = s0;
+    } else if (s2 == 0.0f || s1 == 0.0f) {
+      d = NAN;
+    } else if (exponentField(s2) - exponentField(s1) >= 96 ||
+               (std::fpclassify(s1) != FP_SUBNORMAL &&
+                std::fpclassify(s2 / s1) == FP_SUBNORMAL)) {
+      sim.fail("v_div_scale_f32 of a quotient near the end of the f32 range "
+               "(one-sided scaling through VCC) is not simulated");
+    } else if (std::fpclassify(s1) == FP_SUBNORMAL) {
+      d = std::ldexp(s0, 64);
+    } else if (std::fpclassify(1.0f / s1) == FP_SUBNORMAL) {
+      d = std::ldexp(s0, -64);
+    } else if (exponentField(s2) <= 23) {
+      d = std::ldexp(s0, 64);
+    }
+    wr(w, i.defs[0], l, asBits(d));
+  });
+  swr64(w, i.defs[1], 0);
+}
+/// v_div_fmas_f32: fma(S0, S1, S2), scaled back when VCC says a
+/// v_div_scale_f32 scaled one side only (never, as simulated).
+void vDivFmasF32(Sim &sim, Wave &w, const Inst &i) {
+  requireNoOutputModifiers(sim, i, 0);
+  if (w.vcc() & w.exec())
+    sim.fail("v_div_fmas_f32 with VCC set (one-sided division scaling) is "
+             "not simulated");
+  forLanes(w, [&](unsigned l) {
+    wr(w, i.defs[0], l,
+       asBits(std::fma(rdf(w, i.srcs[0], l), rdf(w, i.srcs[1], l),
+                       rdf(w, i.srcs[2], l))));
+  });
+}
+/// v_div_fixup_f32 D, S0 (quotient), S1 (denominator), S2 (numerator): the
+/// special cases of IEEE division (NaN, infinities, zeros) give their IEEE
+/// results; otherwise |S0| with the sign of S2 / S1.
+void vDivFixupF32(Sim &sim, Wave &w, const Inst &i) {
+  requireNoOutputModifiers(sim, i, 0);
+  forLanes(w, [&](unsigned l) {
+    float s0 = rdf(w, i.srcs[0], l), s1 = rdf(w, i.srcs[1], l),
+          s2 = rdf(w, i.srcs[2], l);
+    float d;
+    if (std::isnan(s1) || std::isnan(s2) || std::isinf(s1) || std::isinf(s2) ||
+        s1 == 0.0f || s2 == 0.0f)
+      d = s2 / s1;
+    else
+      d = std::copysign(std::fabs(s0),
+                        std::signbit(s1) != std::signbit(s2) ? -1.0f : 1.0f);
+    wr(w, i.defs[0], l, asBits(d));
+  });
+}
+
+/// v_fmac_f32: D = S0 * S1 + D.
+void vFmacF32(Sim &sim, Wave &w, const Inst &i) {
+  requireNoOutputModifiers(sim, i, 0);
+  forLanes(w, [&](unsigned l) {
+    float d = asFloat(rd(w, i.defs[0], l));
+    wr(w, i.defs[0], l,
+       asBits(std::fma(rdf(w, i.srcs[0], l), rdf(w, i.srcs[1], l), d)));
+  });
+}
+/// v_fmamk_f32: D = S0 * K + S1, K the literal.
+void vFmamkF32(Sim &, Wave &w, const Inst &i) {
+  float k = asFloat(uint32_t(i.imms[0]));
+  forLanes(w, [&](unsigned l) {
+    wr(w, i.defs[0], l,
+       asBits(std::fma(rdf(w, i.srcs[0], l), k, rdf(w, i.srcs[1], l))));
+  });
+}
+/// v_fmaak_f32: D = S0 * S1 + K.
+void vFmaakF32(Sim &, Wave &w, const Inst &i) {
+  float k = asFloat(uint32_t(i.imms[0]));
+  forLanes(w, [&](unsigned l) {
+    wr(w, i.defs[0], l,
+       asBits(std::fma(rdf(w, i.srcs[0], l), rdf(w, i.srcs[1], l), k)));
+  });
+}
+
+/// v_cvt_u32_f32: NaN and negatives give 0, values past 2^32 - 1 saturate,
+/// others are truncated.
+void vCvtU32F32(Sim &, Wave &w, const Inst &i) {
+  forLanes(w, [&](unsigned l) {
+    float f = rdf(w, i.srcs[0], l);
+    uint32_t r = std::isnan(f) || f <= 0.0f ? 0
+                 : f >= 4294967296.0f       ? 0xFFFFFFFFu
+                                            : uint32_t(f);
+    wr(w, i.defs[0], l, r);
+  });
+}
+void vCvtI32F32(Sim &, Wave &w, const Inst &i) {
+  forLanes(w, [&](unsigned l) {
+    float f = rdf(w, i.srcs[0], l);
+    int32_t r = std::isnan(f)         ? 0
+                : f >= 2147483648.0f  ? INT32_MAX
+                : f <= -2147483648.0f ? INT32_MIN
+                                      : int32_t(f);
+    wr(w, i.defs[0], l, uint32_t(r));
+  });
+}
+
+/// v_cvt_pk_bf16_f32 (CDNA4): D = {bf16(S1), bf16(S0)}, round to nearest
+/// even.
+void vCvtPkBf16F32(Sim &sim, Wave &w, const Inst &i) {
+  requireNoOutputModifiers(sim, i, 0);
+  forLanes(w, [&](unsigned l) {
+    uint32_t lo = f32ToBF16(rdf(w, i.srcs[0], l));
+    uint32_t hi = f32ToBF16(rdf(w, i.srcs[1], l));
+    wr(w, i.defs[0], l, lo | hi << 16);
+  });
+}
+
+/// VOP3P packed f32 (v_pk_{add,mul,fma}_f32): each half of the 64-bit
+/// result takes dword OP_SEL (low half) or OP_SEL_HI (high half) of each
+/// source; NEG and NEG_HI negate them.
+template <int Ops, typename F>
+void packedF32(Sim &sim, Wave &w, const Inst &i, F f) {
+  requireNoOutputModifiers(sim, i, 0);
+  forLanes(w, [&](unsigned l) {
+    float lo[3], hi[3];
+    for (int s = 0; s < Ops; ++s) {
+      const Operand &o = i.srcs[s];
+      lo[s] = asFloat(rd(w, o, l, (o.mods & 4) ? 1 : 0));
+      hi[s] = asFloat(rd(w, o, l, (o.mods & 8) ? 1 : 0));
+      if (o.mods & 1)
+        lo[s] = -lo[s];
+      if (o.mods & 2)
+        hi[s] = -hi[s];
+    }
+    wr(w, i.defs[0], l, asBits(f(lo)), 0);
+    wr(w, i.defs[0], l, asBits(f(hi)), 1);
+  });
+}
+void vPkAddF32(Sim &sim, Wave &w, const Inst &i) {
+  packedF32<2>(sim, w, i, [](float *x) { return x[0] + x[1]; });
+}
+void vPkMulF32(Sim &sim, Wave &w, const Inst &i) {
+  packedF32<2>(sim, w, i, [](float *x) { return x[0] * x[1]; });
+}
+void vPkFmaF32(Sim &sim, Wave &w, const Inst &i) {
+  packedF32<3>(sim, w, i, [](float *x) { return std::fma(x[0], x[1], x[2]); });
+}
+
+//===-- Cross-lane --------------------------------------------------------===//
+
+/// v_permlane16_swap_b32 / v_permlane32_swap_b32 (CDNA4): for each pair of
+/// rows (16 lanes) or halves (32 lanes), the odd row of VDST swaps with the
+/// even row of VSRC. defs = {vdst, vsrc}, srcs = {vdst, vsrc} (tied).
+template <unsigned Width> void permlaneSwap(Sim &sim, Wave &w, const Inst &i) {
+  if (w.exec() != ~uint64_t(0))
+    sim.fail("permlane swap with lanes off in EXEC is not simulated");
+  const Operand &d = i.defs[0], &s = i.defs[1];
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if ((l / Width) % 2 == 0)
+      continue;
+    unsigned partner = l - Width;
+    uint32_t &a = w.v[d.reg * kLanes + l];
+    uint32_t &b = w.v[s.reg * kLanes + partner];
+    std::swap(a, b);
+  }
+}
+void vPermlane16Swap(Sim &sim, Wave &w, const Inst &i) {
+  permlaneSwap<16>(sim, w, i);
+}
+void vPermlane32Swap(Sim &sim, Wave &w, const Inst &i) {
+  permlaneSwap<32>(sim, w, i);
+}
+
+//===-- MFMA --------------------------------------------------------------===//
+
+enum MfmaType : uint32_t { kMfmaBF16, kMfmaF16, kMfmaF32 };
+
+double mfmaElement(const Wave &w, const Operand &o, unsigned lane, unsigned i,
+                   uint32_t type) {
+  if (type == kMfmaF32)
+    return asFloat(rd(w, o, lane, i));
+  uint32_t word = rd(w, o, lane, i / 2);
+  uint16_t half = uint16_t(i % 2 ? word >> 16 : word);
+  if (type == kMfmaBF16)
+    return asFloat(uint32_t(half) << 16);
+  _Float16 h;
+  memcpy(&h, &half, 2);
+  return double(h);
+}
+
+void vMfma(Sim &sim, Wave &w, const Inst &i) {
+  for (unsigned k = 0; k < i.numImms; ++k)
+    if (i.imms[k] != 0)
+      sim.fail("MFMA broadcast/lane-group controls (cbsz/abid/blgp) are not "
+               "simulated");
+  MfmaShape shape{i.aux[0], i.aux[1], i.aux[2]};
+  uint32_t type = i.aux[3];
+  const uint32_t kpl = shape.kPerLane(), regs = shape.dRegs();
+  if (w.exec() != ~uint64_t(0))
+    sim.fail("MFMA with lanes off in EXEC");
+  double a[kLanes * 32], b[kLanes * 32], c[kLanes * 16], d[kLanes * 16];
+  for (unsigned l = 0; l < kLanes; ++l) {
+    for (unsigned e = 0; e < kpl; ++e) {
+      a[l * kpl + e] = mfmaElement(w, i.srcs[0], l, e, type);
+      b[l * kpl + e] = mfmaElement(w, i.srcs[1], l, e, type);
+    }
+    for (unsigned r = 0; r < regs; ++r)
+      c[l * regs + r] =
+          asFloat(rd(w, i.srcs[2], l, i.srcs[2].file == File::Imm ? 0 : r));
+  }
+  mfmaMultiply(shape, a, b, c, d);
+  for (unsigned l = 0; l < kLanes; ++l)
+    for (unsigned r = 0; r < regs; ++r)
+      wr(w, i.defs[0], l, asBits(float(d[l * regs + r])), r);
+}
+
+//===-- LDS ---------------------------------------------------------------===//
+
+void checkLds(Sim &sim, uint64_t address, unsigned bytes, unsigned lane) {
+  if (address + bytes > sim.lds.size())
+    sim.fail("LDS access of " + std::to_string(bytes) + " bytes at " +
+             std::to_string(address) + " (lane " + std::to_string(lane) +
+             ") is outside the workgroup's " + std::to_string(sim.lds.size()) +
+             " bytes of LDS");
+}
+
+/// Race detection between the waves of a workgroup, synchronized only by
+/// s_barrier: within one barrier interval, a dword written by one wave may
+/// not be read or written by another, nor written after another wave read
+/// it. Returns the conflict, or "".
+std::string ldsConflict(Sim &sim, unsigned wave, uint64_t dword, bool write) {
+  auto other = [&](const char *what, unsigned w) {
+    return std::string(what) + " wave " + std::to_string(w) +
+           " with no barrier in between";
+  };
+  if (sim.ldsWriteEpoch[dword] == sim.epoch && sim.ldsWriter[dword] != wave)
+    return other("written by", sim.ldsWriter[dword]);
+  uint64_t readers = sim.ldsReadEpoch[dword] == sim.epoch
+                         ? sim.ldsReaders[dword] & ~(uint64_t(1) << wave)
+                         : 0;
+  if (write) {
+    if (readers)
+      return other("read by", unsigned(__builtin_ctzll(readers)));
+    sim.ldsWriteEpoch[dword] = sim.epoch;
+    sim.ldsWriter[dword] = uint8_t(wave);
+  } else {
+    if (sim.ldsReadEpoch[dword] != sim.epoch) {
+      sim.ldsReadEpoch[dword] = sim.epoch;
+      sim.ldsReaders[dword] = 0;
+    }
+    sim.ldsReaders[dword] |= uint64_t(1) << wave;
+  }
+  return "";
+}
+
+void checkLdsRace(Sim &sim, const Wave &w, uint64_t address, unsigned bytes,
+                  unsigned lane, bool write) {
+  for (uint64_t d = address / 4; d < (address + bytes + 3) / 4; ++d) {
+    std::string conflict = ldsConflict(sim, w.id, d, write);
+    if (!conflict.empty())
+      sim.fail("LDS race: lane " + std::to_string(lane) + " " +
+               (write ? "writes" : "reads") + " bytes " +
+               std::to_string(address) + " to " +
+               std::to_string(address + bytes - 1) + ", " + conflict);
+  }
+}
+
+/// An LDS access by a ds_* instruction must not touch a dword that an LDS
+/// DMA (buffer load to LDS) has not yet delivered: the issuing wave has not
+/// waited for it (vmcnt).
+void checkLdsDelivered(Sim &sim, uint64_t address, unsigned bytes,
+                       unsigned lane, bool write) {
+  if (!sim.ldsPendingCount)
+    return;
+  for (uint64_t d = address / 4; d < (address + bytes + 3) / 4; ++d)
+    if (sim.ldsPending[d])
+      sim.fail("LDS bytes " + std::to_string(address) + " to " +
+               std::to_string(address + bytes - 1) + " (lane " +
+               std::to_string(lane) + ") " + (write ? "written" : "read") +
+               " while an LDS DMA into them is outstanding (its wave has not "
+               "waited for it with vmcnt)");
+}
+
+/// ds_read_*: defs = {vdst}, srcs = {addr}, imms = {offset, gds}; aux[0] the
+/// bytes per lane, aux[1] whether a sub-dword value is sign-extended.
+void dsRead(Sim &sim, Wave &w, const Inst &i) {
+  unsigned bytes = i.aux[0];
+  uint32_t offset = uint32_t(i.imms[0]);
+  Pending p;
+  const Operand &d = i.defs[0];
+  forLanes(w, [&](unsigned l) {
+    uint64_t address = uint64_t(rd(w, i.srcs[0], l)) + offset;
+    checkLds(sim, address, bytes, l);
+    checkLdsDelivered(sim, address, bytes, l, false);
+    checkLdsRace(sim, w, address, bytes, l, false);
+    const uint8_t *src = sim.lds.data() + address;
+    if (bytes >= 4) {
+      for (unsigned k = 0; k < bytes / 4; ++k) {
+        uint32_t value;
+        memcpy(&value, src + 4 * k, 4);
+        p.writes.emplace_back(&w.v[(d.reg + k) * kLanes + l], value);
+      }
+    } else {
+      uint32_t value = 0;
+      memcpy(&value, src, bytes);
+      if (i.aux[1] && bytes == 2)
+        value = uint32_t(int32_t(int16_t(value)));
+      if (i.aux[1] && bytes == 1)
+        value = uint32_t(int32_t(int8_t(value)));
+      p.writes.emplace_back(&w.v[d.reg * kLanes + l], value);
+    }
+  });
+  for (unsigned k = 0; k < d.width; ++k) {
+    p.vregs.push_back(uint16_t(d.reg + k));
+    ++w.pendingV[d.reg + k];
+    ++w.pendingRegs;
+  }
+  w.lgkm.push_back(std::move(p));
+}
+
+/// ds_write_*: srcs = {addr, data}, imms = {offset, gds}; aux[0] bytes.
+void dsWrite(Sim &sim, Wave &w, const Inst &i) {
+  unsigned bytes = i.aux[0];
+  uint32_t offset = uint32_t(i.imms[0]);
+  forLanes(w, [&](unsigned l) {
+    uint64_t address = uint64_t(rd(w, i.srcs[0], l)) + offset;
+    checkLds(sim, address, bytes, l);
+    checkLdsDelivered(sim, address, bytes, l, true);
+    checkLdsRace(sim, w, address, bytes, l, true);
+    uint8_t *dst = sim.lds.data() + address;
+    if (bytes >= 4) {
+      for (unsigned k = 0; k < bytes / 4; ++k) {
+        uint32_t value = rd(w, i.srcs[1], l, k);
+        memcpy(dst + 4 * k, &value, 4);
+      }
+    } else {
+      uint32_t value = rd(w, i.srcs[1], l);
+      memcpy(dst, &value, bytes);
+    }
+  });
+  // The write itself is done; the counter still counts it until a wait.
+  w.lgkm.emplace_back();
+}
+
+/// ds_swizzle_b32 (offset bit 15 clear: bit-mask mode): lane l of each
+/// group of 32 reads lane ((l & and) | or) ^ xor of its group, the masks
+/// being offset[4:0], [9:5] and [14:10]. The quad-permute mode is not
+/// simulated.
+void dsSwizzleB32(Sim &sim, Wave &w, const Inst &i) {
+  uint32_t offset = uint32_t(i.imms[0]);
+  if (offset & 0x8000)
+    sim.fail("ds_swizzle_b32 in quad-permute mode is not simulated");
+  uint32_t andMask = offset & 0x1F, orMask = (offset >> 5) & 0x1F,
+           xorMask = (offset >> 10) & 0x1F;
+  uint64_t exec = w.exec();
+  Pending p;
+  const Operand &d = i.defs[0];
+  forLanes(w, [&](unsigned l) {
+    unsigned src = (l & 32) | (((l & andMask) | orMask) ^ xorMask);
+    uint32_t value = (exec >> src) & 1 ? rd(w, i.srcs[0], src) : 0;
+    p.writes.emplace_back(&w.v[d.reg * kLanes + l], value);
+  });
+  p.vregs.push_back(d.reg);
+  ++w.pendingV[d.reg];
+  ++w.pendingRegs;
+  w.lgkm.push_back(std::move(p));
+}
+
+/// ds_bpermute_b32: lane l reads DATA of lane ((ADDR[l] + offset) / 4) % 64;
+/// a lane outside EXEC gives 0.
+void dsBpermuteB32(Sim &, Wave &w, const Inst &i) {
+  uint32_t offset = uint32_t(i.imms[0]);
+  uint64_t exec = w.exec();
+  Pending p;
+  const Operand &d = i.defs[0];
+  forLanes(w, [&](unsigned l) {
+    unsigned src = ((rd(w, i.srcs[0], l) + offset) / 4) % kLanes;
+    uint32_t value = (exec >> src) & 1 ? rd(w, i.srcs[1], src) : 0;
+    p.writes.emplace_back(&w.v[d.reg * kLanes + l], value);
+  });
+  p.vregs.push_back(d.reg);
+  ++w.pendingV[d.reg];
+  ++w.pendingRegs;
+  w.lgkm.push_back(std::move(p));
+}
+
+//===-- Buffer memory -----------------------------------------------------===//
+
+struct BufferResource {
+  uint64_t base;
+  uint32_t stride, numRecords;
+};
+
+BufferResource bufferResource(Sim &sim, const Wave &w, const Operand &o) {
+  uint32_t d0 = srd(w, o), d1 = rd(w, o, 0, 1), d2 = rd(w, o, 0, 2),
+           d3 = rd(w, o, 0, 3);
+  BufferResource r{d0 | uint64_t(d1 & 0xFFFF) << 32, (d1 >> 16) & 0x3FFF, d2};
+  if (r.stride != 0 || (d1 >> 31) || (d3 >> 23 & 1))
+    sim.fail("buffer resource with a stride, swizzling or ADD_TID (only raw "
+             "buffers are simulated)");
+  return r;
+}
+
+/// Buffer operands: loads defs = {vdata}, srcs = {vaddr?, srsrc, soffset};
+/// stores srcs = {vdata, vaddr?, srsrc, soffset}; imms = {offset, ...}.
+/// aux[0] bytes per lane, aux[1] whether a vaddr (OFFEN) is present,
+/// aux[2] sign extension of a sub-dword load.
+/// Range check of a raw buffer (stride 0), per dword: a dword whose offset
+/// (vaddr + inst offset) is at or past num_records - soffset is out of
+/// range; loads of it give 0 and stores of it are dropped.
+/// aux[3]: a load to LDS (LDS DMA): no VGPR destination; lane l's data goes
+/// to LDS at M0 + inst offset + l * bytes when the load completes.
+template <bool Store> void bufferAccess(Sim &sim, Wave &w, const Inst &i) {
+  bool toLds = i.aux[3];
+  unsigned first = Store || toLds ? (Store ? 1 : 0) : 0;
+  bool offen = i.aux[1];
+  const Operand *vaddr = offen ? &i.srcs[first] : nullptr;
+  const Operand &rsrc = i.srcs[first + (offen ? 1 : 0)];
+  const Operand &soffsetOp = i.srcs[first + (offen ? 2 : 1)];
+  BufferResource r = bufferResource(sim, w, rsrc);
+  uint64_t soffset = srd(w, soffsetOp);
+  uint64_t limit = r.numRecords > soffset ? r.numRecords - soffset : 0;
+  unsigned bytes = i.aux[0];
+  uint32_t instOffset = uint32_t(i.imms[0]);
+  Pending p;
+  const Operand &data = Store ? i.srcs[0] : i.defs[0];
+  uint64_t ldsBase = toLds ? uint64_t(w.s[kM0] & 0x3FFFF) + instOffset : 0;
+  forLanes(w, [&](unsigned l) {
+    uint64_t offset = (vaddr ? uint64_t(rd(w, *vaddr, l)) : 0) + instOffset;
+    unsigned pieces = bytes >= 4 ? bytes / 4 : 1;
+    unsigned pieceBytes = bytes >= 4 ? 4 : bytes;
+    if (toLds)
+      checkLds(sim, ldsBase + l * bytes, bytes, l);
+    for (unsigned k = 0; k < pieces; ++k) {
+      uint64_t at = offset + 4 * k;
+      bool inRange = at < limit;
+      uint64_t address = r.base + soffset + at;
+      if (Store) {
+        if (!inRange)
+          continue;
+        sim.checkMemory(address, pieceBytes, true);
+        uint32_t value = rd(w, data, l, k);
+        memcpy(reinterpret_cast<void *>(address), &value, pieceBytes);
+        continue;
+      }
+      uint32_t value = 0;
+      if (inRange) {
+        sim.checkMemory(address, pieceBytes, false);
+        memcpy(&value, reinterpret_cast<const void *>(address), pieceBytes);
+        if (i.aux[2] && pieceBytes == 2)
+          value = uint32_t(int32_t(int16_t(value)));
+        if (i.aux[2] && pieceBytes == 1)
+          value = uint32_t(int32_t(int8_t(value)));
+      }
+      if (toLds) {
+        uint64_t at = ldsBase + l * bytes + 4 * k;
+        p.writes.emplace_back(reinterpret_cast<uint32_t *>(sim.lds.data() + at),
+                              value);
+        p.ldsDwords.push_back(uint32_t(at / 4));
+        ++sim.ldsPending[at / 4];
+        ++sim.ldsPendingCount;
+      } else
+        p.writes.emplace_back(&w.v[(data.reg + k) * kLanes + l], value);
+    }
+  });
+  if (!Store && !toLds)
+    for (unsigned k = 0; k < data.width; ++k) {
+      p.vregs.push_back(uint16_t(data.reg + k));
+      ++w.pendingV[data.reg + k];
+      ++w.pendingRegs;
+    }
+  w.vm.push_back(std::move(p));
+}
+void bufferLoad(Sim &sim, Wave &w, const Inst &i) {
+  bufferAccess<false>(sim, w, i);
+}
+void bufferStore(Sim &sim, Wave &w, const Inst &i) {
+  bufferAccess<true>(sim, w, i);
+}
+
+/// buffer_atomic_add_f32 without return: srcs = {vdata, vaddr?, srsrc,
+/// soffset}. Lanes add in lane order; out-of-range dwords are dropped.
+void bufferAtomicAddF32(Sim &sim, Wave &w, const Inst &i) {
+  if (i.numDefs)
+    sim.fail("buffer atomics that return the old value are not simulated");
+  bool offen = i.aux[1];
+  const Operand *vaddr = offen ? &i.srcs[1] : nullptr;
+  BufferResource r = bufferResource(sim, w, i.srcs[offen ? 2 : 1]);
+  uint64_t soffset = srd(w, i.srcs[offen ? 3 : 2]);
+  uint64_t limit = r.numRecords > soffset ? r.numRecords - soffset : 0;
+  uint32_t instOffset = uint32_t(i.imms[0]);
+  forLanes(w, [&](unsigned l) {
+    uint64_t at = (vaddr ? uint64_t(rd(w, *vaddr, l)) : 0) + instOffset;
+    if (at >= limit)
+      return;
+    uint64_t address = r.base + soffset + at;
+    sim.checkMemory(address, 4, true);
+    float old;
+    memcpy(&old, reinterpret_cast<const void *>(address), 4);
+    float sum = old + asFloat(rd(w, i.srcs[0], l));
+    memcpy(reinterpret_cast<void *>(address), &sum, 4);
+  });
+  w.vm.emplace_back();
+}
+
+//===-- Global memory -----------------------------------------------------===//
+
+/// global_load_* / global_store_*: the address is VADDR (64 bits) + offset,
+/// or with SADDR the SGPR pair + VADDR (32 bits, zero-extended) + offset.
+/// Operands: loads defs = {vdst}, srcs = {vaddr} or {saddr, vaddr}; stores
+/// srcs = {vaddr, vdata} or {vaddr, vdata, saddr}; imms = {offset, cpol}.
+/// aux[0] bytes per lane, aux[2] sign extension. Every access must lie in
+/// a buffer of the device.
+template <bool Store> void globalAccess(Sim &sim, Wave &w, const Inst &i) {
+  const Operand *saddr = nullptr, *vaddr, *data;
+  if (Store) {
+    vaddr = &i.srcs[0];
+    data = &i.srcs[1];
+    if (i.numSrcs > 2)
+      saddr = &i.srcs[2];
+  } else {
+    data = &i.defs[0];
+    if (i.numSrcs > 1) {
+      saddr = &i.srcs[0];
+      vaddr = &i.srcs[1];
+    } else {
+      vaddr = &i.srcs[0];
+    }
+  }
+  uint64_t base = saddr ? srd64(w, *saddr) : 0;
+  int64_t offset = i.imms[0];
+  unsigned bytes = i.aux[0];
+  unsigned pieces = bytes >= 4 ? bytes / 4 : 1;
+  unsigned pieceBytes = bytes >= 4 ? 4 : bytes;
+  Pending p;
+  forLanes(w, [&](unsigned l) {
+    uint64_t address = (saddr ? base + rd(w, *vaddr, l) : rd64(w, *vaddr, l)) +
+                       uint64_t(offset);
+    sim.checkMemory(address, bytes, Store);
+    for (unsigned k = 0; k < pieces; ++k) {
+      auto *at = reinterpret_cast<void *>(address + 4 * k);
+      if (Store) {
+        uint32_t value = rd(w, *data, l, k);
+        memcpy(at, &value, pieceBytes);
+        continue;
+      }
+      uint32_t value = 0;
+      memcpy(&value, at, pieceBytes);
+      if (i.aux[2] && pieceBytes == 2)
+        value = uint32_t(int32_t(int16_t(value)));
+      if (i.aux[2] && pieceBytes == 1)
+        value = uint32_t(int32_t(int8_t(value)));
+      p.writes.emplace_back(&w.v[(data->reg + k) * kLanes + l], value);
+    }
+  });
+  if (!Store)
+    for (unsigned k = 0; k < data->width; ++k) {
+      p.vregs.push_back(uint16_t(data->reg + k));
+      ++w.pendingV[data->reg + k];
+      ++w.pendingRegs;
+    }
+  w.vm.push_back(std::move(p));
+}
+void globalLoad(Sim &sim, Wave &w, const Inst &i) {
+  globalAccess<false>(sim, w, i);
+}
+void globalStore(Sim &sim, Wave &w, const Inst &i) {
+  globalAccess<true>(sim, w, i);
+}
+
+//===-- The table ---------------------------------------------------------===//
+
+Semantics buildTable() {
+  Semantics t;
+  t.undecodable = undecodable;
+  t.unknown = unknown;
+  t.unsupportedOperand = unsupportedOperand;
+  auto &h = t.handlers;
+  // SALU
+  h["S_ADD_U32"] = sAddU32;
+  h["S_ADDC_U32"] = sAddcU32;
+  h["S_SUB_U32"] = sSubU32;
+  h["S_SUBB_U32"] = sSubbU32;
+  h["S_ADD_I32"] = sAddI32;
+  h["S_SUB_I32"] = sSubI32;
+  h["S_MUL_I32"] = sMulI32;
+  h["S_MUL_HI_U32"] = sMulHiU32;
+  h["S_AND_B32"] = sAndB32;
+  h["S_OR_B32"] = sOrB32;
+  h["S_XOR_B32"] = sXorB32;
+  h["S_ANDN2_B32"] = sAndn2B32;
+  h["S_LSHL_B32"] = sLshlB32;
+  h["S_LSHR_B32"] = sLshrB32;
+  h["S_ASHR_I32"] = sAshrI32;
+  h["S_BFE_U32"] = sBfeU32;
+  h["S_LSHL1_ADD_U32"] = sLshl1AddU32;
+  h["S_CSELECT_B32"] = sCselectB32;
+  h["S_AND_B64"] = sAndB64;
+  h["S_OR_B64"] = sOrB64;
+  h["S_XOR_B64"] = sXorB64;
+  h["S_ANDN2_B64"] = sAndn2B64;
+  h["S_LSHL_B64"] = sLshlB64;
+  h["S_LSHR_B64"] = sLshrB64;
+  h["S_ASHR_I64"] = sAshrI64;
+  h["S_CSELECT_B64"] = sCselectB64;
+  h["S_MOV_B32"] = sMovB32;
+  h["S_MOV_B64"] = sMovB64;
+  h["S_MOVK_I32"] = sMovkI32;
+  h["S_ADDK_I32"] = sAddkI32;
+  h["S_BREV_B32"] = sBrevB32;
+  h["S_BITSET1_B32"] = sBitset1B32;
+  h["S_BITCMP1_B32"] = sBitcmp1B32;
+  h["S_CMP_EQ_U32"] = sCmpEqU32;
+  h["S_CMP_LG_U32"] = sCmpLgU32;
+  h["S_CMP_GT_U32"] = sCmpGtU32;
+  h["S_CMP_GE_U32"] = sCmpGeU32;
+  h["S_CMP_LT_U32"] = sCmpLtU32;
+  h["S_CMP_LE_U32"] = sCmpLeU32;
+  h["S_CMP_EQ_I32"] = sCmpEqI32;
+  h["S_CMP_LG_I32"] = sCmpLgI32;
+  h["S_CMP_GT_I32"] = sCmpGtI32;
+  h["S_CMP_GE_I32"] = sCmpGeI32;
+  h["S_CMP_LT_I32"] = sCmpLtI32;
+  h["S_CMP_LE_I32"] = sCmpLeI32;
+  h["S_CMP_EQ_U64"] = sCmpEqU64;
+  h["S_CMP_LG_U64"] = sCmpLgU64;
+  h["S_AND_SAVEEXEC_B64"] = sAndSaveexecB64;
+  h["S_OR_SAVEEXEC_B64"] = sOrSaveexecB64;
+  h["S_ANDN2_SAVEEXEC_B64"] = sAndn2SaveexecB64;
+  h["S_BRANCH"] = sBranch;
+  h["S_CBRANCH_SCC0"] = sCbranchScc0;
+  h["S_CBRANCH_SCC1"] = sCbranchScc1;
+  h["S_CBRANCH_VCCZ"] = sCbranchVccz;
+  h["S_CBRANCH_VCCNZ"] = sCbranchVccnz;
+  h["S_CBRANCH_EXECZ"] = sCbranchExecz;
+  h["S_CBRANCH_EXECNZ"] = sCbranchExecnz;
+  h["S_NOP"] = sNop;
+  h["S_SETPRIO"] = sNop; // scheduling priority: no effect on results
+  h["S_ENDPGM"] = sEndpgm;
+  h["S_BARRIER"] = sBarrier;
+  h["S_WAITCNT"] = sWaitcnt;
+  for (const char *n :
+       {"S_LOAD_DWORD_IMM", "S_LOAD_DWORDX2_IMM", "S_LOAD_DWORDX4_IMM",
+        "S_LOAD_DWORDX8_IMM", "S_LOAD_DWORDX16_IMM"})
+    h[n] = sLoad;
+  // VALU, in their VOP1/VOP2/VOPC (e32) and VOP3 (e64) encodings.
+  auto both = [&](const std::string &n, Handler f) {
+    h[n + "_e32"] = f;
+    h[n + "_e64"] = f;
+  };
+  both("V_MOV_B32", vMovB32);
+  both("V_MOV_B64", vMovB64);
+  both("V_ADD_U32", vAddU32);
+  both("V_SUB_U32", vSubU32);
+  both("V_SUBREV_U32", vSubrevU32);
+  both("V_AND_B32", vAndB32);
+  both("V_OR_B32", vOrB32);
+  both("V_XOR_B32", vXorB32);
+  both("V_LSHLREV_B32", vLshlrevB32);
+  both("V_LSHRREV_B32", vLshrrevB32);
+  both("V_ASHRREV_I32", vAshrrevI32);
+  both("V_ADD_CO_U32", vAddCoU32);
+  both("V_ADDC_CO_U32", vAddcCoU32);
+  both("V_SUB_CO_U32", vSubCoU32);
+  both("V_SUBREV_CO_U32", vSubrevCoU32);
+  both("V_SUBB_CO_U32", vSubbCoU32);
+  both("V_SUBBREV_CO_U32", vSubbrevCoU32);
+  both("V_CNDMASK_B32", vCndmaskB32);
+  both("V_MUL_F32", vMulF32);
+  both("V_ADD_F32", vAddF32);
+  both("V_SUB_F32", vSubF32);
+  both("V_SUBREV_F32", vSubrevF32);
+  both("V_MAX_F32", vMaxF32);
+  both("V_MIN_F32", vMinF32);
+  both("V_TRUNC_F32", vTruncF32);
+  both("V_FLOOR_F32", vFloorF32);
+  both("V_RCP_F32", vRcpF32);
+  both("V_RCP_IFLAG_F32", vRcpF32);
+  both("V_CVT_F32_U32", vCvtF32U32);
+  both("V_CVT_F32_I32", vCvtF32I32);
+  both("V_CVT_U32_F32", vCvtU32F32);
+  both("V_CVT_I32_F32", vCvtI32F32);
+  both("V_FMAC_F32", vFmacF32);
+  h["V_FMAMK_F32"] = vFmamkF32;
+  h["V_FMAAK_F32"] = vFmaakF32;
+  h["V_FMA_F32"] = vFmaF32;
+  h["V_MAX3_F32"] = vMax3F32;
+  h["V_MIN3_F32"] = vMin3F32;
+  h["V_MUL_LO_U32"] = vMulLoU32;
+  h["V_MUL_HI_U32"] = vMulHiU32;
+  h["V_ADD3_U32"] = vAdd3U32;
+  h["V_LSHL_ADD_U32"] = vLshlAddU32;
+  h["V_LSHL_OR_B32"] = vLshlOrB32;
+  h["V_AND_OR_B32"] = vAndOrB32;
+  h["V_ADD_LSHL_U32"] = vAddLshlU32;
+  h["V_BFE_U32"] = vBfeU32;
+  h["V_PERM_B32"] = vPermB32;
+  h["V_BITOP3_B32"] = vBitop3B32;
+  h["V_LSHLREV_B64"] = vLshlrevB64;
+  h["V_LSHRREV_B64"] = vLshrrevB64;
+  h["V_LSHL_ADD_U64"] = vLshlAddU64;
+  h["V_MAD_U64_U32"] = vMadU64U32;
+  h["V_CVT_PK_BF16_F32"] = vCvtPkBf16F32;
+  h["V_PK_ADD_F32"] = vPkAddF32;
+  h["V_PK_MUL_F32"] = vPkMulF32;
+  h["V_PK_FMA_F32"] = vPkFmaF32;
+  h["V_READFIRSTLANE_B32"] = vReadfirstlaneB32;
+  h["V_READLANE_B32"] = vReadlaneB32;
+  h["V_WRITELANE_B32"] = vWritelaneB32;
+  h["V_ACCVGPR_READ_B32"] = vAccvgprMov;
+  h["V_ACCVGPR_WRITE_B32"] = vAccvgprMov;
+  h["V_ACCVGPR_MOV_B32"] = vAccvgprMov;
+  h["V_PERMLANE16_SWAP_B32_e32"] = vPermlane16Swap;
+  h["V_PERMLANE32_SWAP_B32_e32"] = vPermlane32Swap;
+#define CMPS(SUFFIX)                                                           \
+  both("V_CMP_EQ_" #SUFFIX, vCmpEq##SUFFIX);                                   \
+  both("V_CMP_NE_" #SUFFIX, vCmpNe##SUFFIX);                                   \
+  both("V_CMP_LT_" #SUFFIX, vCmpLt##SUFFIX);                                   \
+  both("V_CMP_LE_" #SUFFIX, vCmpLe##SUFFIX);                                   \
+  both("V_CMP_GT_" #SUFFIX, vCmpGt##SUFFIX);                                   \
+  both("V_CMP_GE_" #SUFFIX, vCmpGe##SUFFIX);
+  CMPS(U32)
+  CMPS(I32)
+  CMPS(U64)
+  CMPS(I64)
+#undef CMPS
+  both("V_CMP_EQ_F32", vCmpEqF32);
+  both("V_CMP_LT_F32", vCmpLtF32);
+  both("V_CMP_LE_F32", vCmpLeF32);
+  both("V_CMP_GT_F32", vCmpGtF32);
+  both("V_CMP_GE_F32", vCmpGeF32);
+  both("V_CMP_LG_F32", vCmpLgF32);
+  both("V_CMP_U_F32", vCmpUF32);
+  both("V_CMP_O_F32", vCmpOF32);
+  both("V_CMP_NEQ_F32", vCmpNeqF32);
+  both("V_EXP_F32", vExpF32);
+  both("V_LOG_F32", vLogF32);
+  both("V_SQRT_F32", vSqrtF32);
+  both("V_CMP_CLASS_F32", vCmpClassF32);
+  h["V_DIV_SCALE_F32"] = vDivScaleF32;
+  h["V_DIV_FMAS_F32"] = vDivFmasF32;
+  h["V_DIV_FIXUP_F32"] = vDivFixupF32;
+  h["DS_SWIZZLE_B32"] = dsSwizzleB32;
+  h["DS_BPERMUTE_B32"] = dsBpermuteB32;
+  for (const char *kind : {"_OFFEN", "_OFFSET"}) {
+    h[std::string("BUFFER_LOAD_DWORD_LDS") + kind] = bufferLoad;
+    h[std::string("BUFFER_LOAD_DWORDX4_LDS") + kind] = bufferLoad;
+    h[std::string("BUFFER_ATOMIC_ADD_F32") + kind] = bufferAtomicAddF32;
+  }
+  for (const char *kind : {"", "_SADDR"}) {
+    for (const char *n :
+         {"GLOBAL_LOAD_DWORD", "GLOBAL_LOAD_DWORDX2", "GLOBAL_LOAD_DWORDX3",
+          "GLOBAL_LOAD_DWORDX4", "GLOBAL_LOAD_USHORT", "GLOBAL_LOAD_SSHORT",
+          "GLOBAL_LOAD_UBYTE", "GLOBAL_LOAD_SBYTE"})
+      h[std::string(n) + kind] = globalLoad;
+    for (const char *n :
+         {"GLOBAL_STORE_DWORD", "GLOBAL_STORE_DWORDX2", "GLOBAL_STORE_DWORDX3",
+          "GLOBAL_STORE_DWORDX4", "GLOBAL_STORE_SHORT", "GLOBAL_STORE_BYTE"})
+      h[std::string(n) + kind] = globalStore;
+  }
+  // LDS
+  for (const char *n :
+       {"DS_READ_B32", "DS_READ_B64", "DS_READ_B96", "DS_READ_B128",
+        "DS_READ_U16", "DS_READ_I16", "DS_READ_U8", "DS_READ_I8"})
+    h[n] = dsRead;
+  for (const char *n : {"DS_WRITE_B32", "DS_WRITE_B64", "DS_WRITE_B96",
+                        "DS_WRITE_B128", "DS_WRITE_B16", "DS_WRITE_B8"})
+    h[n] = dsWrite;
+  // Buffer memory
+  for (const char *kind : {"_OFFEN", "_OFFSET"}) {
+    for (const char *n :
+         {"BUFFER_LOAD_DWORD", "BUFFER_LOAD_DWORDX2", "BUFFER_LOAD_DWORDX3",
+          "BUFFER_LOAD_DWORDX4", "BUFFER_LOAD_USHORT", "BUFFER_LOAD_SSHORT",
+          "BUFFER_LOAD_UBYTE", "BUFFER_LOAD_SBYTE"})
+      h[std::string(n) + kind] = bufferLoad;
+    for (const char *n :
+         {"BUFFER_STORE_DWORD", "BUFFER_STORE_DWORDX2", "BUFFER_STORE_DWORDX3",
+          "BUFFER_STORE_DWORDX4", "BUFFER_STORE_SHORT", "BUFFER_STORE_BYTE"})
+      h[std::string(n) + kind] = bufferStore;
+  }
+  return t;
+}
+
+/// Bytes per lane from a memory opcode's name.
+unsigned accessBytes(const std::string &n) {
+  struct {
+    const char *suffix;
+    unsigned bytes;
+  } const sizes[] = {
+      {"DWORDX4", 16}, {"DWORDX3", 12}, {"DWORDX2", 8}, {"DWORD", 4},
+      {"B128", 16},    {"B96", 12},     {"B64", 8},     {"B32", 4},
+      {"B16", 2},      {"B8", 1},       {"SHORT", 2},   {"BYTE", 1},
+      {"U16", 2},      {"I16", 2},      {"U8", 1},      {"I8", 1}};
+  for (const auto &s : sizes)
+    if (n.find(s.suffix) != std::string::npos)
+      return s.bytes;
+  return 0;
+}
+
+} // namespace
+
+Handler Semantics::lookup(const std::string &base) const {
+  auto it = handlers.find(base);
+  if (it != handlers.end())
+    return it->second;
+  if (base.rfind("V_MFMA_", 0) == 0)
+    return vMfma;
+  return nullptr;
+}
+
+std::string Semantics::prepare(const std::string &base, Inst &inst) const {
+  inst.memory = base.rfind("DS_", 0) == 0 || base.rfind("BUFFER_", 0) == 0 ||
+                base.rfind("S_LOAD_", 0) == 0 || base.rfind("GLOBAL_", 0) == 0;
+  if (base.rfind("V_MFMA_", 0) == 0) {
+    // V_MFMA_F32_<M>X<N>X<K>[_]<TYPE>[_1K]
+    unsigned m = 0, n = 0, k = 0;
+    char type[16] = {0};
+    if (sscanf(base.c_str(), "V_MFMA_F32_%uX%uX%u%15s", &m, &n, &k, type) < 4)
+      return "MFMA " + base + " is not simulated";
+    std::string t = type;
+    if (!t.empty() && t[0] == '_')
+      t = t.substr(1);
+    if (t.size() > 3 && t.substr(t.size() - 3) == "_1K")
+      t = t.substr(0, t.size() - 3);
+    uint32_t kind;
+    if (t == "BF16")
+      kind = kMfmaBF16;
+    else if (t == "F16")
+      kind = kMfmaF16;
+    else if (t == "F32")
+      kind = kMfmaF32;
+    else
+      return "MFMA " + base + " (" + t + " operands) is not simulated";
+    if (!MfmaShape{m, n, k}.supported())
+      return "MFMA " + base + " has a shape with no register layout here";
+    inst.aux[0] = m;
+    inst.aux[1] = n;
+    inst.aux[2] = k;
+    inst.aux[3] = kind;
+    return "";
+  }
+  if (base.rfind("GLOBAL_", 0) == 0) {
+    inst.aux[0] = accessBytes(base);
+    inst.aux[2] = base.find("SSHORT") != std::string::npos ||
+                  base.find("SBYTE") != std::string::npos;
+  }
+  if (base.rfind("DS_", 0) == 0 || base.rfind("BUFFER_", 0) == 0) {
+    inst.aux[0] = accessBytes(base);
+    if (base.rfind("DS_", 0) == 0) {
+      inst.aux[1] = base.find("_I16") != std::string::npos ||
+                    base.find("_I8") != std::string::npos;
+      if (inst.numImms < 1)
+        return "LDS instruction without an offset operand";
+      if (inst.numImms > 1 && inst.imms[1] != 0)
+        return "GDS accesses are not simulated";
+    } else {
+      inst.aux[1] = base.find("_OFFEN") != std::string::npos;
+      inst.aux[2] = base.find("SSHORT") != std::string::npos ||
+                    base.find("SBYTE") != std::string::npos;
+      inst.aux[3] = base.find("_LDS_") != std::string::npos;
+      if (base.find("ATOMIC") != std::string::npos)
+        inst.aux[0] = 4;
+    }
+  }
+  return "";
+}
+
+const Semantics &hk::rt::isa::semanticsTable() {
+  static const Semantics table = buildTable();
+  return table;
+}
+
+//===-- Bit-level definitions ---------------------------------------------===//
+
+/// v_perm_b32: byte k of D is chosen by selector byte k from the 8 bytes of
+/// {S0, S1} (S1 the low dword): 0-7 a byte, 8-11 the sign of bytes 1, 3, 5,
+/// 7 replicated, 12 gives 0x00 and 13-255 give 0xFF.
+uint32_t hk::rt::isa::permB32(uint32_t s0, uint32_t s1, uint32_t selector) {
+  uint64_t in = uint64_t(s0) << 32 | s1;
+  uint32_t d = 0;
+  for (unsigned k = 0; k < 4; ++k) {
+    uint32_t sel = (selector >> (8 * k)) & 0xFF, byte;
+    if (sel < 8)
+      byte = (in >> (8 * sel)) & 0xFF;
+    else if (sel < 12)
+      byte = (in >> (16 * (sel - 8) + 15)) & 1 ? 0xFF : 0x00;
+    else if (sel == 12)
+      byte = 0x00;
+    else
+      byte = 0xFF;
+    d |= byte << (8 * k);
+  }
+  return d;
+}
+
+/// Round to nearest even; a NaN stays a (quiet) NaN.
+uint16_t hk::rt::isa::f32ToBF16(float f) {
+  uint32_t w = asBits(f);
+  if ((w & 0x7FFFFFFF) > 0x7F800000)
+    return uint16_t((w >> 16) | 0x40);
+  return uint16_t((w + 0x7FFF + ((w >> 16) & 1)) >> 16);
+}
+
+/// v_bitop3_b32 (CDNA4): bit j of D is bit {S0[j], S1[j], S2[j]} (S0 the
+/// most significant) of the truth table.
+uint32_t hk::rt::isa::bitop3(uint32_t a, uint32_t b, uint32_t c,
+                             uint8_t table) {
+  uint32_t d = 0;
+  for (unsigned k = 0; k < 8; ++k) {
+    if (!((table >> k) & 1))
+      continue;
+    uint32_t ma = (k & 4) ? a : ~a, mb = (k & 2) ? b : ~b,
+             mc = (k & 1) ? c : ~c;
+    d |= ma & mb & mc;
+  }
+  return d;
+}

@@ -1,0 +1,389 @@
+//===- IsaSimulatorTest.cpp - the ISA simulator against AMD's definitions -===//
+//
+// Small kernels written in assembly, assembled with llvm-mc and linked with
+// ld.lld into code objects, run on the ISA simulator; expected values come
+// from the ISA guides' definitions (buffer range checking, v_perm_b32,
+// v_bitop3_b32, bf16 rounding) and from the matrix instruction calculator's
+// register layouts (unittests/Inputs/mfma-layouts-cdna3), never from the
+// simulator's own output.
+//===----------------------------------------------------------------------===//
+
+#include "isa/IsaSimulator.h"
+
+#include "hk/Runtime/Error.h"
+#include "hk/Runtime/hkrt.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace hk::rt;
+
+namespace {
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// `body` (ending with s_endpgm) as kernel `k` of a code object for `chip`:
+/// one kernarg pointer in s[0:1], work-item ids in v0, 512 bytes of LDS.
+std::string assemble(const std::string &chip, const std::string &body) {
+  char dir[] = "/tmp/hk-isa-test-XXXXXX";
+  EXPECT_NE(mkdtemp(dir), nullptr);
+  std::string base = std::string(dir) + "/k";
+  std::ofstream(base + ".s")
+      << ".amdgcn_target \"amdgcn-amd-amdhsa--" << chip << "\"\n"
+      << ".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n"
+      << body << "\n.rodata\n.p2align 6\n.amdhsa_kernel k\n"
+      << "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+      << "  .amdhsa_next_free_vgpr 64\n  .amdhsa_next_free_sgpr 32\n"
+      << "  .amdhsa_accum_offset 32\n"
+      << "  .amdhsa_group_segment_fixed_size 512\n.end_amdhsa_kernel\n";
+  std::string tools = HK_LLVM_TOOLS_DIR;
+  std::string cmd = tools + "/llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=" + chip +
+                    " -filetype=obj " + base + ".s -o " + base + ".o && " +
+                    tools + "/ld.lld -shared " + base + ".o -o " + base +
+                    ".hsaco";
+  EXPECT_EQ(system(cmd.c_str()), 0) << cmd;
+  std::string elf = readFile(base + ".hsaco");
+  system(("rm -rf " + std::string(dir)).c_str());
+  return elf;
+}
+
+/// Runs kernel k with one workgroup of `lanes` work-items; the kernarg
+/// segment is the given pointers (8 bytes each) and 32-bit values; `buffers`
+/// are the memory it may touch.
+void launch(const std::string &chip, const std::string &body,
+            const std::vector<uint64_t> &kernarg,
+            const std::vector<std::pair<void *, size_t>> &buffers,
+            uint32_t lanes = 64) {
+  auto code = isa::loadCodeObject(assemble(chip, body), chip);
+  isa::Launch l;
+  l.kernel = "k";
+  l.block = {lanes, 1, 1};
+  l.kernarg.resize(8 * kernarg.size());
+  memcpy(l.kernarg.data(), kernarg.data(), l.kernarg.size());
+  for (auto [p, n] : buffers)
+    l.memory.push_back({uint64_t(p), uint64_t(p) + n});
+  std::sort(l.memory.begin(), l.memory.end(),
+            [](auto &a, auto &b) { return a.begin < b.begin; });
+  isa::run(*code, l);
+}
+
+uint64_t ptr(const void *p) { return reinterpret_cast<uint64_t>(p); }
+
+// v_perm_b32 (CDNA3 ISA, VOP3): selector byte k picks byte k of D from the
+// eight bytes {S0, S1} (S1 bytes 0-3, S0 bytes 4-7); 8-11 replicate the
+// sign bits 15, 31, 47, 63; 12 gives 0x00; 13 and above 0xFF.
+TEST(IsaSemantics, PermB32) {
+  EXPECT_EQ(isa::permB32(0x11223344, 0x55667788, 0x05040100), 0x33447788u);
+  EXPECT_EQ(isa::permB32(0x11223344, 0x55667788, 0x07060302), 0x11225566u);
+  EXPECT_EQ(isa::permB32(0x11223344, 0x55667788, 0x0C0D0C0D), 0x00FF00FFu);
+  // Sign bits: bit 15 of S1 (0x7788: 0), 31 (0x5566...: 0), 47 (bit 15 of
+  // S0 = 0x3344: 0), 63 (0x1122: 0); then with them set.
+  EXPECT_EQ(isa::permB32(0x11223344, 0x55667788, 0x08090A0B), 0x00000000u);
+  EXPECT_EQ(isa::permB32(0x80008000, 0x80008000, 0x08090A0B), 0xFFFFFFFFu);
+  // Only bit 47 (bit 15 of S0) set; selector byte 3 is 0x0A, which
+  // replicates it.
+  EXPECT_EQ(isa::permB32(0x00008000, 0x00000000, 0x0A0B0809), 0xFF000000u);
+}
+
+// bf16 conversion: round to nearest, ties to even, NaN stays a quiet NaN.
+TEST(IsaSemantics, Bf16RoundToNearestEven) {
+  auto bits = [](uint32_t w) {
+    float f;
+    memcpy(&f, &w, 4);
+    return isa::f32ToBF16(f);
+  };
+  EXPECT_EQ(bits(0x3F800000), 0x3F80); // 1.0 exact
+  EXPECT_EQ(bits(0x3F808000), 0x3F80); // tie, even stays
+  EXPECT_EQ(bits(0x3F818000), 0x3F82); // tie, odd rounds up
+  EXPECT_EQ(bits(0x3F808001), 0x3F81); // above the tie
+  EXPECT_EQ(bits(0x3F807FFF), 0x3F80); // below the tie
+  EXPECT_EQ(bits(0x7F7FFFFF), 0x7F80); // largest float rounds to infinity
+  EXPECT_EQ(bits(0xFF800000), 0xFF80); // -inf
+  EXPECT_EQ(bits(0x7F800001) & 0x7FC0, 0x7FC0); // NaN stays NaN, quiet
+}
+
+// v_bitop3_b32: the truth-table bytes of the sources themselves are 0xF0
+// (S0), 0xCC (S1) and 0xAA (S2), as in the ISA's definition of the table
+// index {S0, S1, S2}.
+TEST(IsaSemantics, Bitop3) {
+  uint32_t a = 0x0F0F1234, b = 0x00FF5678, c = 0x33339ABC;
+  EXPECT_EQ(isa::bitop3(a, b, c, 0xF0), a);
+  EXPECT_EQ(isa::bitop3(a, b, c, 0xCC), b);
+  EXPECT_EQ(isa::bitop3(a, b, c, 0xAA), c);
+  EXPECT_EQ(isa::bitop3(a, b, c, 0x80), a & b & c);
+  EXPECT_EQ(isa::bitop3(a, b, c, 0xFE), a | b | c);
+  EXPECT_EQ(isa::bitop3(a, b, c, 0x96), a ^ b ^ c);
+  EXPECT_EQ(isa::bitop3(a, b, c, 0xE8), (a & b) | (a & c) | (b & c));
+}
+
+const char *kChips[] = {"gfx942", "gfx950"};
+
+// Raw buffer range checking: each dword of a multi-dword access is checked
+// on its own; a dword at an offset at or past num_records reads 0 and is
+// not written.
+TEST(IsaSemantics, BufferOutOfRange) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> src(256), out(256, 0xDEADBEEF), dst(256, 0xCAFE);
+    for (size_t i = 0; i < src.size(); ++i)
+      src[i] = uint32_t(i + 1);
+    const uint32_t numRecords = 20; // dwords 0-4 in range
+    launch(chip, R"(
+      s_load_dwordx4 s[8:11], s[0:1], 0x0   // src, out
+      s_load_dwordx2 s[12:13], s[0:1], 0x10 // dst
+      s_load_dword s6, s[0:1], 0x18         // num_records
+      s_waitcnt lgkmcnt(0)
+      s_mov_b32 s4, s8
+      s_mov_b32 s5, s9
+      s_mov_b32 s7, 0
+      s_mov_b32 s16, s12
+      s_mov_b32 s17, s13
+      s_mov_b32 s18, s6
+      s_mov_b32 s19, 0
+      v_lshlrev_b32_e32 v1, 4, v0
+      buffer_load_dwordx4 v[2:5], v1, s[4:7], 0 offen
+      s_waitcnt vmcnt(0)
+      global_store_dwordx4 v1, v[2:5], s[10:11]
+      v_mov_b32_e32 v6, 7
+      v_mov_b32_e32 v7, 8
+      v_mov_b32_e32 v8, 9
+      v_mov_b32_e32 v9, 10
+      buffer_store_dwordx4 v[6:9], v1, s[16:19], 0 offen
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+           {ptr(src.data()), ptr(out.data()), ptr(dst.data()), numRecords},
+           {{src.data(), 1024}, {out.data(), 1024}, {dst.data(), 1024}});
+    for (unsigned lane = 0; lane < 64; ++lane)
+      for (unsigned k = 0; k < 4; ++k) {
+        unsigned dword = 4 * lane + k;
+        bool inRange = 4 * dword < numRecords;
+        EXPECT_EQ(out[dword], inRange ? src[dword] : 0u)
+            << "lane " << lane << " dword " << k;
+        EXPECT_EQ(dst[dword], inRange ? 7 + k : 0xCAFEu)
+            << "store lane " << lane << " dword " << k;
+      }
+  }
+}
+
+std::string faultOf(const std::string &chip, const std::string &body) {
+  std::vector<uint32_t> buf(65, 3);
+  try {
+    launch(chip, body, {ptr(buf.data())}, {{buf.data(), 4 * buf.size()}});
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), HKRT_ERROR_KERNEL_FAULT);
+    return e.what();
+  }
+  return "";
+}
+
+// A load's result reaches its registers only when a wait requires it;
+// reading them earlier is a fault that names the register and the counter.
+TEST(IsaSemantics, MissingWaitIsAFault) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::string smem = faultOf(chip, R"(
+      s_load_dwordx2 s[4:5], s[0:1], 0x0
+      s_mov_b32 s6, s4
+      s_endpgm)");
+    EXPECT_NE(smem.find("s4 read while a load into it is outstanding, "
+                        "lgkmcnt=1"),
+              std::string::npos)
+        << smem;
+    const char *vmem = R"(
+      s_load_dwordx2 s[4:5], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      v_lshlrev_b32_e32 v1, 2, v0
+      global_load_dword v2, v1, s[4:5]
+      global_load_dword v3, v1, s[4:5] offset:4
+      s_waitcnt vmcnt(WAIT)
+      v_add_u32_e32 v4, v2, v2
+      s_endpgm)";
+    std::string tooWeak =
+        faultOf(chip, std::regex_replace(vmem, std::regex("WAIT"), "2"));
+    EXPECT_NE(tooWeak.find("v2 read while a load into it is outstanding, "
+                           "vmcnt=2"),
+              std::string::npos)
+        << tooWeak;
+    EXPECT_NE(tooWeak.find("v_add_u32_e32 v4, v2, v2"), std::string::npos);
+    // vmcnt(1): the older load (into v2) has completed.
+    EXPECT_EQ(faultOf(chip, std::regex_replace(vmem, std::regex("WAIT"), "1")),
+              "");
+  }
+}
+
+// LDS DMA (buffer_load_dword ... lds): lane l's dword lands in LDS at
+// M0 + l * 4 (CDNA3 ISA, "global/buffer load to LDS"), and only when the
+// wave waits for it with vmcnt; a ds_read of it before is a fault.
+TEST(IsaSemantics, LdsDmaLandsAtItsWait) {
+  const char *body = R"(
+      s_load_dwordx4 s[8:11], s[0:1], 0x0   // src, out
+      s_waitcnt lgkmcnt(0)
+      s_mov_b32 s4, s8
+      s_mov_b32 s5, s9
+      s_mov_b32 s6, 256
+      s_mov_b32 s7, 0
+      s_mov_b32 m0, 16
+      v_lshlrev_b32_e32 v1, 2, v0
+      buffer_load_dword v1, s[4:7], 0 offen lds
+      WAIT
+      v_add_u32_e32 v3, 16, v1
+      ds_read_b32 v2, v3
+      s_waitcnt lgkmcnt(0)
+      global_store_dword v1, v2, s[10:11]
+      s_waitcnt vmcnt(0)
+      s_endpgm)";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> src(64), out(64, 0);
+    for (size_t i = 0; i < src.size(); ++i)
+      src[i] = uint32_t(1000 + i);
+    launch(chip,
+           std::regex_replace(body, std::regex("WAIT"), "s_waitcnt vmcnt(0)"),
+           {ptr(src.data()), ptr(out.data())},
+           {{src.data(), 256}, {out.data(), 256}});
+    for (unsigned l = 0; l < 64; ++l)
+      EXPECT_EQ(out[l], src[l]) << "lane " << l;
+    try {
+      launch(chip, std::regex_replace(body, std::regex("WAIT"), ""),
+             {ptr(src.data()), ptr(out.data())},
+             {{src.data(), 256}, {out.data(), 256}});
+      ADD_FAILURE() << "no fault without the wait";
+    } catch (const Error &e) {
+      EXPECT_NE(std::string(e.what()).find(
+                    "LDS bytes 16 to 19 (lane 0) read while an LDS DMA into "
+                    "them is outstanding"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+// An instruction without semantics is a fault naming it and its PC.
+TEST(IsaSemantics, UnknownInstructionIsAFault) {
+  std::string f = faultOf("gfx942", R"(
+      v_sin_f32_e32 v1, v0
+      s_endpgm)");
+  EXPECT_NE(f.find("pc 0x"), std::string::npos) << f;
+  EXPECT_NE(f.find("instruction V_SIN_F32_e32_vi is not simulated"),
+            std::string::npos)
+      << f;
+}
+
+// The C API opens the device for a known chip only, and a library artifact's
+// code object loads on it.
+TEST(IsaDevice, OpensThroughTheCApi) {
+  hkrt_device dev = nullptr;
+  EXPECT_EQ(hkrt_device_open_isa("gfx900", &dev), HKRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(hkrt_last_error()).find("not 'gfx900'"),
+            std::string::npos)
+      << hkrt_last_error();
+  EXPECT_EQ(hkrt_device_open_isa("gfx942", nullptr),
+            HKRT_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hkrt_device_open_isa("gfx942", &dev), HKRT_SUCCESS);
+  EXPECT_EQ(hkrt_device_get_kind(dev), HKRT_DEVICE_ISA);
+  EXPECT_STREQ(hkrt_device_chip(dev), "gfx942");
+  // A code object with garbage bytes is an invalid artifact, not a crash.
+  try {
+    isa::loadCodeObject("not an ELF file", "gfx942");
+    ADD_FAILURE() << "garbage loaded";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), HKRT_ERROR_INVALID_ARTIFACT) << e.what();
+  }
+  EXPECT_EQ(hkrt_device_close(dev), HKRT_SUCCESS);
+}
+
+/// layout[lane][slot] = (row, col), from the calculator's CSV.
+std::vector<std::vector<std::pair<int, int>>> readLayout(const std::string &n) {
+  std::ifstream in(std::string(HK_MFMA_LAYOUTS_DIR) + "/" + n);
+  EXPECT_TRUE(in) << n;
+  std::vector<std::vector<std::pair<int, int>>> layout(64);
+  std::regex cell(R"([ABCD]\[(\d+)\]\[(\d+)\])");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || !isdigit(static_cast<unsigned char>(line[0])))
+      continue;
+    int lane = std::stoi(line);
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), cell);
+         it != std::sregex_iterator(); ++it)
+      layout[lane].push_back({std::stoi((*it)[1]), std::stoi((*it)[2])});
+  }
+  return layout;
+}
+
+// v_mfma_f32_16x16x16_bf16 on gfx942: registers filled through the
+// calculator's A, B and C layouts, D read through its D layout and compared
+// with a float64 product (exact products of bf16, one f32 rounding).
+TEST(IsaSemantics, MfmaMatchesCalculatorLayouts) {
+  auto A = readLayout("v_mfma_f32_16x16x16_bf16.A.csv");
+  auto B = readLayout("v_mfma_f32_16x16x16_bf16.B.csv");
+  auto C = readLayout("v_mfma_f32_16x16x16_bf16.C.csv");
+  auto D = readLayout("v_mfma_f32_16x16x16_bf16.D.csv");
+  std::mt19937 gen(7);
+  std::uniform_int_distribution<int> small(-64, 64);
+  double a[16][16], b[16][16], c[16][16];
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      a[i][j] = small(gen) / 32.0; // exact in bf16
+      b[i][j] = small(gen) / 32.0;
+      c[i][j] = small(gen) / 8.0;
+    }
+  auto bf16 = [](double v) {
+    float f = float(v);
+    uint32_t w;
+    memcpy(&w, &f, 4);
+    return uint16_t(w >> 16);
+  };
+  std::vector<uint16_t> ra(64 * 4), rb(64 * 4);
+  std::vector<float> rc(64 * 4), rd(64 * 4, -1.0f);
+  for (int l = 0; l < 64; ++l)
+    for (int s = 0; s < 4; ++s) {
+      ra[l * 4 + s] = bf16(a[A[l][s].first][A[l][s].second]);
+      rb[l * 4 + s] = bf16(b[B[l][s].first][B[l][s].second]);
+      rc[l * 4 + s] = float(c[C[l][s].first][C[l][s].second]);
+    }
+  launch("gfx942", R"(
+      s_load_dwordx8 s[4:11], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      v_lshlrev_b32_e32 v1, 3, v0
+      v_lshlrev_b32_e32 v2, 4, v0
+      global_load_dwordx2 v[4:5], v1, s[4:5]
+      global_load_dwordx2 v[6:7], v1, s[6:7]
+      global_load_dwordx4 v[8:11], v2, s[8:9]
+      s_waitcnt vmcnt(0)
+      v_mfma_f32_16x16x16_bf16 v[12:15], v[4:5], v[6:7], v[8:11]
+      s_nop 7
+      s_nop 7
+      global_store_dwordx4 v2, v[12:15], s[10:11]
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+         {ptr(ra.data()), ptr(rb.data()), ptr(rc.data()), ptr(rd.data())},
+         {{ra.data(), 512},
+          {rb.data(), 512},
+          {rc.data(), 1024},
+          {rd.data(), 1024}});
+  for (int l = 0; l < 64; ++l)
+    for (int s = 0; s < 4; ++s) {
+      auto [row, col] = D[l][s];
+      double ref = c[row][col];
+      for (int k = 0; k < 16; ++k)
+        ref += a[row][k] * b[k][col];
+      EXPECT_EQ(rd[l * 4 + s], float(ref)) << "lane " << l << " reg " << s;
+    }
+}
+
+} // namespace
