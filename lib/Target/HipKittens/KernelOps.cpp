@@ -119,7 +119,11 @@ LogicalResult KernelEmitter::emitHKOp(Operation *op) {
         return success();
       })
       .Case([&](WaveIdOp w) {
-        defineScalar(w, "warpid()", false);
+        // HipKittens' warpid() is threadIdx.x >> 6, which LLVM does not know
+        // to be the same in every lane: buffer resources built from it would
+        // live in VGPRs and each access would become a v_readfirstlane loop.
+        // readfirstlane states that it is wave-uniform.
+        defineScalar(w, "__builtin_amdgcn_readfirstlane(warpid())", false);
         return success();
       })
       .Case([&](XcdRemapOp remap) {

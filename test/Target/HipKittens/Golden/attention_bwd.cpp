@@ -57,7 +57,7 @@ __device__ inline void tile_atomic_add(const GL &dst, const RT &src,
 __global__ __launch_bounds__(256, 1) void attention_bwd_prep(const gl<bf16, -1, -1, -1, -1> dO, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> delta) {
   const int h = blockIdx.y;
   const int b = blockIdx.z;
-  const int tile = (blockIdx.x * 4) + warpid();
+  const int tile = (blockIdx.x * 4) + __builtin_amdgcn_readfirstlane(warpid());
   rt_bf<32, 128, row_l, rt_16x32_s> do_;
   load<1>(do_, dO, {b, tile, h, 0});
   rt_bf<32, 128, row_l, rt_16x32_s> o;
@@ -128,7 +128,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
   const int b = blockIdx.z;
   const int group_ = Q.rows() / K.rows();
   const int h_first = hkv * group_;
-  const int ktile = (x * 4) + warpid();
+  const int ktile = (x * 4) + __builtin_amdgcn_readfirstlane(warpid());
   const int k0 = ktile * 32;
   rt_bf<32, 128, row_l, rt_16x32_s> kr;
   load<1>(kr, K, {b, ktile, hkv, 0});

@@ -21,7 +21,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   const int h = blockIdx.y;
   const int b = blockIdx.z;
   const int hkv = h / (Q.rows() / K.rows());
-  const int qtile = (qblk * 8) + warpid();
+  const int qtile = (qblk * 8) + __builtin_amdgcn_readfirstlane(warpid());
   const int q0 = qtile * 32;
   const int q_end = q0 + 32;
   const int n = Q.depth();
@@ -37,7 +37,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   G::load<1, false>(ks1, K, {b, 1, hkv, 0});
   asm volatile("s_waitcnt vmcnt(0)");
   __builtin_amdgcn_s_barrier();
-  if (warpid() >= 4) {
+  if (__builtin_amdgcn_readfirstlane(warpid()) >= 4) {
     __builtin_amdgcn_s_barrier();
   }
   rt_fl<32, 64, row_l, rt_16x16_s> o0;
@@ -190,7 +190,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     o1 = on1;
     m = mx;
   }
-  if (warpid() < 4) {
+  if (__builtin_amdgcn_readfirstlane(warpid()) < 4) {
     __builtin_amdgcn_s_barrier();
   }
   asm volatile("s_waitcnt vmcnt(0)");
@@ -294,7 +294,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   const int h = blockIdx.y;
   const int b = blockIdx.z;
   const int hkv = h / (Q.rows() / K.rows());
-  const int qtile = (qblk * 8) + warpid();
+  const int qtile = (qblk * 8) + __builtin_amdgcn_readfirstlane(warpid());
   const int q0 = qtile * 32;
   const int q_end = q0 + 32;
   const int n = Q.depth();
@@ -312,7 +312,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   G::load<1, false>(vs1, V, {b, 1, hkv, 0});
   asm volatile("s_waitcnt vmcnt(0)");
   __builtin_amdgcn_s_barrier();
-  if (warpid() >= 4) {
+  if (__builtin_amdgcn_readfirstlane(warpid()) >= 4) {
     __builtin_amdgcn_s_barrier();
   }
   rt_fl<32, 64, row_l, rt_16x16_s> o;
@@ -413,7 +413,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     o = on;
     m = mx;
   }
-  if (warpid() < 4) {
+  if (__builtin_amdgcn_readfirstlane(warpid()) < 4) {
     __builtin_amdgcn_s_barrier();
   }
   asm volatile("s_waitcnt vmcnt(0)");

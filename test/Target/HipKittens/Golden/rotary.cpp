@@ -12,7 +12,7 @@ using namespace kittens;
 __global__ __launch_bounds__(256, 1) void rotary(const gl<bf16, -1, -1, -1, -1> x, const gl<bf16, -1, -1, -1, -1> cos, const gl<bf16, -1, -1, -1, -1> sin, const gl<bf16, -1, -1, -1, -1> out) {
   const int h = blockIdx.y;
   const int b = blockIdx.z;
-  const int tile = (blockIdx.x * 4) + warpid();
+  const int tile = (blockIdx.x * 4) + __builtin_amdgcn_readfirstlane(warpid());
   rt_bf<32, 64, row_l, rt_16x32_s> x1b;
   load(x1b, x, {b, h, tile, 0});
   rt_bf<32, 64, row_l, rt_16x32_s> x2b;
