@@ -22,16 +22,16 @@
 // CHECK-NEXT:   float *dst_ptr = (float *)&dst[(idx.template unit_coord<axis, 3>())];
 // CHECK-NEXT:   const int row_stride = dst.template stride<axis>();
 // CHECK-NEXT:   const int lane = laneid();
-// CHECK:        const int lane_row = row ? lane % RT::base_tile_rows
-// CHECK-NEXT:                            : RT::base_tile_stride * (lane / RT::base_tile_cols);
-// CHECK-NEXT:   const int lane_col = row ? RT::base_tile_stride * (lane / RT::base_tile_rows)
-// CHECK-NEXT:                            : lane % RT::base_tile_cols;
-// CHECK:        for (int k = 0; k < RT::base_tile_num_strides; k++) {
-// CHECK:        for (int l = 0; l < RT::base_tile_stride / 2; l++) {
-// CHECK-NEXT:     const float2 v = src.tiles[i][j].data[l + k * RT::base_tile_stride / 2];
-// CHECK-NEXT:     const int step = k * RT::base_tile_elements_per_stride_group + 2 * l;
-// CHECK-NEXT:     const int r = i * RT::base_tile_rows + lane_row + (row ? 0 : step);
-// CHECK-NEXT:     const int c = j * RT::base_tile_cols + lane_col + (row ? step : 0);
+// CHECK:        const int lane_row = row ? lane % L::base_tile_rows
+// CHECK-NEXT:                            : L::base_tile_stride * (lane / L::base_tile_cols);
+// CHECK-NEXT:   const int lane_col = row ? L::base_tile_stride * (lane / L::base_tile_rows)
+// CHECK-NEXT:                            : lane % L::base_tile_cols;
+// CHECK:        for (int k = 0; k < L::base_tile_num_strides; k++) {
+// CHECK:        for (int l = 0; l < L::base_tile_stride / 2; l++) {
+// CHECK-NEXT:     const float2 v = src.tiles[i][j].data[l + k * L::base_tile_stride / 2];
+// CHECK-NEXT:     const int step = k * L::base_tile_elements_per_stride_group + 2 * l;
+// CHECK-NEXT:     const int r = i * L::base_tile_rows + lane_row + (row ? 0 : step);
+// CHECK-NEXT:     const int c = j * L::base_tile_cols + lane_col + (row ? step : 0);
 // CHECK-NEXT:     atomicAdd(&dst_ptr[r * row_stride + c], v.x);
 // CHECK-NEXT:     atomicAdd(&dst_ptr[row ? r * row_stride + c + 1
 // CHECK-NEXT:                            : (r + 1) * row_stride + c],
