@@ -95,13 +95,9 @@ static FailureOr<std::string> spellTile(Type elemType, int64_t rows,
     // tiles (rt_base.cuh, TILE_ROW_DIM/TILE_COL_DIM); hk's base shape only
     // distributes the same matrix over the lanes differently, and every
     // tile of the kernel takes HipKittens' one distribution, so the values
-    // the calls compute are the same.
-    if (rows % 16 != 0 || cols % 16 != 0) {
-      user->emitError("HipKittens (cdna3) builds register tiles from 16x16 "
-                      "base tiles; a ")
-          << rows << "x" << cols << " tile is not made of them";
-      return failure();
-    }
+    // the calls compute are the same. hk's base shapes are all made of
+    // 16x16 blocks, so every hk tile is made of cdna3's.
+    assert(rows % 16 == 0 && cols % 16 == 0 && "hk tiles are 16x16 blocks");
     return llvm::formatv("{0}<{1}, {2}, {3}>", tileAlias("rt", *elem), rows,
                          cols, layoutName)
         .str();

@@ -446,23 +446,6 @@ static RegTileLayoutAttr tileLayout(Value value) {
       cast<RankedTensorType>(value.getType()).getEncoding());
 }
 
-/// The operand layouts (row or col) of HipKittens' mma calls, the same in
-/// both trees (mma.cuh): D and C col; A row for AB/ABt, col for AtB/AtBt; B
-/// col for AB/AtB, row for ABt/AtBt.
-static std::pair<Layout, Layout> mmaOperandLayouts(MmaKind kind) {
-  switch (kind) {
-  case MmaKind::AB:
-    return {Layout::Row, Layout::Col};
-  case MmaKind::ABt:
-    return {Layout::Row, Layout::Row};
-  case MmaKind::AtB:
-    return {Layout::Col, Layout::Col};
-  case MmaKind::AtBt:
-    return {Layout::Col, Layout::Row};
-  }
-  llvm_unreachable("unknown mma kind");
-}
-
 /// HipKittens main's mma on bf16 operands (include/ops/warp/register/tile/
 /// mma.cuh, mma_*_base): a D base tile of 16x16 takes the 16x16x32 MFMA, with
 /// A and B base tiles 16x32 along their rows and 32x16 along their columns
@@ -489,18 +472,15 @@ mainMmaOperandBases(MmaKind kind, int64_t dBase) {
 }
 
 /// The base tile HipKittens main takes for operand `index` (0 = A, 1 = B)
-/// of `mma` when it differs from the operand's own: bf16 operands and a
-/// 16x16 or 32x32 D with runs of 4.
+/// of a bf16 `mma` when it differs from the operand's own.
 static std::optional<RegTileLayoutAttr>
 mainMmaOperandTarget(MmaOp mma, unsigned index, const ChipInfo &chip) {
   if (!hipKittensApi(chip).baseShapes ||
       !mma.getA().getType().getElementType().isBF16())
     return std::nullopt;
-  RegTileLayoutAttr d = tileLayout(mma.getResult());
-  if (!d.isCol() || d.getBaseRows() != d.getBaseCols() ||
-      (d.getBaseRows() != 16 && d.getBaseRows() != 32) || d.getGroup() != 4)
-    return std::nullopt;
-  auto bases = mainMmaOperandBases(mma.getKind(), d.getBaseRows());
+  // hk's verifier allows only col 16x16 and 32x32 accumulators.
+  auto bases = mainMmaOperandBases(mma.getKind(),
+                                   tileLayout(mma.getResult()).getBaseRows());
   std::pair<int64_t, int64_t> base = index == 0 ? bases.first : bases.second;
   RegTileLayoutAttr layout = tileLayout(mma->getOperand(index));
   if (layout.getBaseRows() == base.first &&
@@ -670,39 +650,25 @@ FailureOr<std::string> KernelEmitter::relayout(Value value,
 }
 
 LogicalResult KernelEmitter::emitMma(MmaOp mma, StringRef dst) {
-  auto [aLayout, bLayout] = mmaOperandLayouts(mma.getKind());
-  RegTileLayoutAttr a = tileLayout(mma.getA()), b = tileLayout(mma.getB());
-  RegTileLayoutAttr d = tileLayout(mma.getResult());
-  if (a.getLayout() != aLayout || b.getLayout() != bLayout || !d.isCol())
-    return mma.emitError("HipKittens' ")
-           << mmaName(mma.getKind()) << " takes A " << stringifyLayout(aLayout)
-           << ", B " << stringifyLayout(bLayout) << " and D col tiles";
+  // hk's verifier has already fixed the operand layouts HipKittens' mma
+  // calls take (A row for AB/ABt, B row for ABt/AtBt, col otherwise) and an
+  // f32 accumulator in col 16x16 or 32x32 base tiles with runs of 4.
   Type elem = mma.getA().getType().getElementType();
-  Type acc = mma.getResult().getType().getElementType();
-  HipKittensApi api = hipKittensApi(chip);
-  if (api.baseShapes) {
-    // main: bf16 into f32 (mma_*_base), fp8 for mma_ABt only.
-    bool fp8 = mfmaInputOf(elem, chip) == MfmaInput::FP8;
-    if (!acc.isF32() ||
-        !(elem.isBF16() || (fp8 && mma.getKind() == MmaKind::ABt)))
+  bool fp8 = mfmaInputOf(elem, chip) == MfmaInput::FP8;
+  if (hipKittensApi(chip).baseShapes) {
+    // main: bf16 operands (mma_*_base), fp8 for mma_ABt only.
+    if (!elem.isBF16() && !(fp8 && mma.getKind() == MmaKind::ABt))
       return mma.emitError("HipKittens (")
              << chip.family << ") has no " << mmaName(mma.getKind()) << " of "
-             << elem << " into " << acc
-             << " (its MFMAs take bf16, and fp8 for mma_ABt, into f32)";
-    if (elem.isBF16() &&
-        (d.getBaseRows() != d.getBaseCols() ||
-         (d.getBaseRows() != 16 && d.getBaseRows() != 32) || d.getGroup() != 4))
-      return mma.emitError("HipKittens (")
-             << chip.family << ") has no " << mmaName(mma.getKind())
-             << " into a " << d.getBaseRows() << "x" << d.getBaseCols()
-             << " base tile with runs of " << d.getGroup()
-             << " (its D base tiles are 16x16 and 32x32 with runs of 4)";
-  } else if (!((elem.isBF16() && acc.isF32()) || (elem.isF16() && acc.isF16())))
-    // cdna3: the 16x16x16 MFMA, bf16 into f32 or half into half.
+             << elem << " into f32 (its MFMAs take bf16, and fp8 for "
+             << "mma_ABt)";
+  } else if (!elem.isBF16()) {
+    // cdna3: the 16x16x16 MFMA; of its bf16 and half forms only the bf16
+    // one accumulates in f32.
     return mma.emitError("HipKittens (")
            << chip.family << ") has no " << mmaName(mma.getKind()) << " of "
-           << elem << " into " << acc
-           << " (its MFMAs take bf16 into f32 and f16 into f16)";
+           << elem << " into f32 (its MFMAs take bf16 into f32)";
+  }
   std::string operands[2] = {plain(mma.getA()), plain(mma.getB())};
   for (auto [index, target] : mmaRelayouts(mma, chip)) {
     FailureOr<std::string> moved =
