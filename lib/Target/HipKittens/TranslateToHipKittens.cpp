@@ -268,8 +268,10 @@ static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
   std::string family = StringRef(chip.family).upper();
   os << "// Generated from hk IR for HipKittens (" << family << ", "
      << chip.name << ").\n";
+  // HipKittens' branch for the chip: `main` for CDNA4, `cdna3` for CDNA3.
   os << "// Build: hipcc -std=c++20 --offload-arch=" << chip.name
-     << " -I$HIPKITTENS_ROOT/include\n";
+     << " -I$HIPKITTENS_ROOT/include (HipKittens branch "
+     << (hipKittensApi(chip).baseShapes ? "main" : "cdna3") << ")\n";
   std::string macro = "KITTENS_" + family;
   os << "#ifndef " << macro << "\n#define " << macro << "\n#endif\n";
   os << "#include \"kittens.cuh\"\n\n#include <algorithm>\n\n";
