@@ -583,9 +583,19 @@ static int64_t relayoutBytes(Operation *op, const ChipInfo &chip) {
   return 0;
 }
 
-/// Declares the LDS the kernel's relayouts go through: one scratch per wave,
-/// as large as the largest tile moved, beside the shared tiles.
+/// Checks that the kernel's shared tiles fit the chip's LDS, and declares the
+/// LDS its relayouts go through: one scratch per wave, as large as the
+/// largest tile moved, beside the shared tiles.
 LogicalResult KernelEmitter::emitRelayoutScratch() {
+  // The shared allocator aligns every tile to 16 bytes.
+  int64_t sharedBytes = 0;
+  kernel.walk([&](AllocSharedOp alloc) {
+    sharedBytes += llvm::alignTo(alloc.getType().getSizeInBytes(), 16);
+  });
+  if (sharedBytes > chip.ldsBytes)
+    return kernel.emitError("the shared tiles need ")
+           << sharedBytes << " bytes of LDS, more than the " << chip.ldsBytes
+           << " bytes of " << chip.name;
   int64_t perWave = 0;
   Operation *first = nullptr;
   kernel.walk([&](Operation *op) {
@@ -596,10 +606,6 @@ LogicalResult KernelEmitter::emitRelayoutScratch() {
   });
   if (perWave == 0)
     return success();
-  int64_t sharedBytes = 0;
-  kernel.walk([&](AllocSharedOp alloc) {
-    sharedBytes += llvm::alignTo(alloc.getType().getSizeInBytes(), 16);
-  });
   perWave = llvm::alignTo(perWave, 16);
   int64_t waves = kernel.getWaves();
   if (sharedBytes + waves * perWave > chip.ldsBytes)
