@@ -21,63 +21,18 @@ template <typename RT> struct base_tile_layout {
       RT::base_tile_elements_per_stride_group;
 };
 
-// hk.atomic_add: HipKittens has no atomic tile store. This is its register
-// tile store, store<axis>(gl, rt, idx) in
-// include/ops/warp/memory/tile/global_to_register.cuh, visiting the same
-// positions in the same order, with each element added by atomicAdd instead
-// of written.
-template <int axis, ducks::rt::all RT, ducks::gl::all GL,
-          ducks::coord::tile COORD = coord<RT>>
-__device__ inline void tile_atomic_add(const GL &dst, const RT &src,
-                                       const COORD &idx) {
-  static_assert(std::is_same_v<typename RT::T, float> &&
-                    std::is_same_v<typename GL::dtype, float>,
-                "hk.atomic_add adds f32 tiles into f32 arrays");
-  using L = base_tile_layout<RT>;
-  constexpr bool row = std::is_same_v<typename RT::layout, ducks::rt_layout::row>;
-  float *dst_ptr = (float *)&dst[(idx.template unit_coord<axis, 3>())];
-  const int row_stride = dst.template stride<axis>();
-  const int lane = laneid();
-  // The lane's first element of each base tile.
-  const int lane_row = row ? lane % L::base_tile_rows
-                           : L::base_tile_stride * (lane / L::base_tile_cols);
-  const int lane_col = row ? L::base_tile_stride * (lane / L::base_tile_rows)
-                           : lane % L::base_tile_cols;
-#pragma unroll
-  for (int i = 0; i < RT::height; i++) {
-#pragma unroll
-    for (int j = 0; j < RT::width; j++) {
-#pragma unroll
-      for (int k = 0; k < L::base_tile_num_strides; k++) {
-        // A stride is base_tile_stride consecutive elements along the row
-        // (row layout) or the column (col layout), two per float2.
-#pragma unroll
-        for (int l = 0; l < L::base_tile_stride / 2; l++) {
-          const float2 v = src.tiles[i][j].data[l + k * L::base_tile_stride / 2];
-          const int step = k * L::base_tile_elements_per_stride_group + 2 * l;
-          const int r = i * L::base_tile_rows + lane_row + (row ? 0 : step);
-          const int c = j * L::base_tile_cols + lane_col + (row ? step : 0);
-          atomicAdd(&dst_ptr[r * row_stride + c], v.x);
-          atomicAdd(&dst_ptr[row ? r * row_stride + c + 1
-                                 : (r + 1) * row_stride + c],
-                    v.y);
-        }
-      }
-    }
-  }
-}
-
-// Register tiles in a base-tile shape a HipKittens call does not take are
-// copied through LDS into one it takes: every lane writes its elements to a
-// row-major R x C scratch of its wave, then reads those of the other layout.
-// Positions as in HipKittens' register-tile store
-// (include/ops/warp/memory/tile/global_to_register.cuh).
+// Calls f(row, col, element) for every element lane `lane` holds of a
+// register tile, at the positions and in the order of HipKittens'
+// register-tile store (include/ops/warp/memory/tile/global_to_register.cuh):
+// a lane's first element of a base tile, then runs of base_tile_stride
+// consecutive elements along the row (row layout) or the column (col
+// layout), two per packed register. Host code can ask for any lane.
 template <typename RT, typename F>
-__device__ inline void for_each_element(RT &tile, F &&f) {
+__host__ __device__ inline void for_each_element(RT &tile, const int lane,
+                                                 F &&f) {
   using L = base_tile_layout<std::remove_const_t<RT>>;
   constexpr bool row =
       std::is_same_v<typename std::remove_const_t<RT>::layout, ducks::rt_layout::row>;
-  const int lane = laneid();
   const int lane_row = row ? lane % L::base_tile_rows
                            : L::base_tile_stride * (lane / L::base_tile_cols);
   const int lane_col = row ? L::base_tile_stride * (lane / L::base_tile_rows)
@@ -101,6 +56,29 @@ __device__ inline void for_each_element(RT &tile, F &&f) {
     }
   }
 }
+
+// hk.atomic_add: HipKittens has no atomic tile store. This is its register
+// tile store, store<axis>(gl, rt, idx) in
+// include/ops/warp/memory/tile/global_to_register.cuh, visiting the same
+// positions in the same order (for_each_element), with each element added
+// by atomicAdd instead of written.
+template <int axis, ducks::rt::all RT, ducks::gl::all GL,
+          ducks::coord::tile COORD = coord<RT>>
+__device__ inline void tile_atomic_add(const GL &dst, const RT &src,
+                                       const COORD &idx) {
+  static_assert(std::is_same_v<typename RT::T, float> &&
+                    std::is_same_v<typename GL::dtype, float>,
+                "hk.atomic_add adds f32 tiles into f32 arrays");
+  float *dst_ptr = (float *)&dst[(idx.template unit_coord<axis, 3>())];
+  const int row_stride = dst.template stride<axis>();
+  for_each_element(src, laneid(), [&](int r, int c, const float &v) {
+    atomicAdd(&dst_ptr[r * row_stride + c], v);
+  });
+}
+
+// Register tiles in a base-tile shape a HipKittens call does not take are
+// copied through LDS into one it takes: every lane writes its elements to a
+// row-major R x C scratch of its wave, then reads those of the other layout.
 template <ducks::rt::all D, ducks::rt::all S>
 __device__ inline void tile_relayout(D &dst, const S &src, void *scratch) {
   static_assert(D::rows == S::rows && D::cols == S::cols &&
@@ -112,11 +90,12 @@ __device__ inline void tile_relayout(D &dst, const S &src, void *scratch) {
   // by its own later reads (LDS executes a wave's accesses in order).
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
   __builtin_amdgcn_wave_barrier();
-  for_each_element(src, [&](int r, int c, const T &v) { buf[r * S::cols + c] = v; });
+  const int lane = laneid();
+  for_each_element(src, lane, [&](int r, int c, const T &v) { buf[r * S::cols + c] = v; });
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
   __builtin_amdgcn_wave_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
-  for_each_element(dst, [&](int r, int c, T &v) { v = buf[r * S::cols + c]; });
+  for_each_element(dst, lane, [&](int r, int c, T &v) { v = buf[r * S::cols + c]; });
 }
 
 __global__ __launch_bounds__(256, 1) void attention_bwd_prep(const gl<bf16, -1, -1, -1, -1> dO, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> delta) {

@@ -21,17 +21,18 @@ template <typename RT> struct base_tile_layout {
       RT::base_tile_elements_per_stride_group;
 };
 
-// Register tiles in a base-tile shape a HipKittens call does not take are
-// copied through LDS into one it takes: every lane writes its elements to a
-// row-major R x C scratch of its wave, then reads those of the other layout.
-// Positions as in HipKittens' register-tile store
-// (include/ops/warp/memory/tile/global_to_register.cuh).
+// Calls f(row, col, element) for every element lane `lane` holds of a
+// register tile, at the positions and in the order of HipKittens'
+// register-tile store (include/ops/warp/memory/tile/global_to_register.cuh):
+// a lane's first element of a base tile, then runs of base_tile_stride
+// consecutive elements along the row (row layout) or the column (col
+// layout), two per packed register. Host code can ask for any lane.
 template <typename RT, typename F>
-__device__ inline void for_each_element(RT &tile, F &&f) {
+__host__ __device__ inline void for_each_element(RT &tile, const int lane,
+                                                 F &&f) {
   using L = base_tile_layout<std::remove_const_t<RT>>;
   constexpr bool row =
       std::is_same_v<typename std::remove_const_t<RT>::layout, ducks::rt_layout::row>;
-  const int lane = laneid();
   const int lane_row = row ? lane % L::base_tile_rows
                            : L::base_tile_stride * (lane / L::base_tile_cols);
   const int lane_col = row ? L::base_tile_stride * (lane / L::base_tile_rows)
@@ -55,6 +56,10 @@ __device__ inline void for_each_element(RT &tile, F &&f) {
     }
   }
 }
+
+// Register tiles in a base-tile shape a HipKittens call does not take are
+// copied through LDS into one it takes: every lane writes its elements to a
+// row-major R x C scratch of its wave, then reads those of the other layout.
 template <ducks::rt::all D, ducks::rt::all S>
 __device__ inline void tile_relayout(D &dst, const S &src, void *scratch) {
   static_assert(D::rows == S::rows && D::cols == S::cols &&
@@ -66,11 +71,12 @@ __device__ inline void tile_relayout(D &dst, const S &src, void *scratch) {
   // by its own later reads (LDS executes a wave's accesses in order).
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
   __builtin_amdgcn_wave_barrier();
-  for_each_element(src, [&](int r, int c, const T &v) { buf[r * S::cols + c] = v; });
+  const int lane = laneid();
+  for_each_element(src, lane, [&](int r, int c, const T &v) { buf[r * S::cols + c] = v; });
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
   __builtin_amdgcn_wave_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
-  for_each_element(dst, [&](int r, int c, T &v) { v = buf[r * S::cols + c]; });
+  for_each_element(dst, lane, [&](int r, int c, T &v) { v = buf[r * S::cols + c]; });
 }
 
 __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, -1, -1, -1> Q, const gl<bf16, -1, -1, -1, -1> K, const gl<bf16, -1, -1, -1, -1> V, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> L, const bool causal) {
