@@ -10,6 +10,10 @@
 //    lane groups, q = lane / BR (row) or lane / BC (col); element e lies at
 //    (e / group) * group * Q + q * group + e % group along the lane's row
 //    (row layout, row lane % BR) or column (col layout, column lane % BC).
+// And for tile_transpose (cdna3's, defined by the translation) and the
+// relabelling HipKittens main's transpose does: element (r, c) of a register
+// in base tile (i, j) of an R x C tile is element (c, r) of the same register
+// in base tile (j, i) of the C x R tile of the other layout.
 #include <cstdio>
 #include <set>
 #include <utility>
@@ -51,6 +55,39 @@ static bool check(const char *name, bool rowLayout, int br, int bc, int group) {
   return ok;
 }
 
+// Position of each element of `tile` for `lane`, by its byte offset in the
+// tile (which names the base tile, the register and the half).
+template <typename RT>
+static std::vector<std::pair<int, int>> positions(RT &tile, int lane) {
+  std::vector<std::pair<int, int>> at(sizeof(RT), {-1, -1});
+  for_each_element(tile, lane, [&](int r, int c, auto &v) {
+    at[(const char *)&v - (const char *)&tile] = {r, c};
+  });
+  return at;
+}
+
+template <typename S, typename D> static bool checkTranspose(const char *name) {
+  static_assert(S::rows == D::cols && S::cols == D::rows);
+  S src{};
+  D dst{};
+  constexpr int tileBytes = sizeof(src.tiles[0][0]);
+  bool ok = sizeof(src.tiles[0][0]) == sizeof(dst.tiles[0][0]);
+  for (int lane = 0; lane < 64 && ok; ++lane) {
+    auto s = positions(src, lane), d = positions(dst, lane);
+    for (int i = 0; i < S::height; ++i)
+      for (int j = 0; j < S::width; ++j)
+        for (int o = 0; o < tileBytes; ++o) {
+          auto p = s[(i * S::width + j) * tileBytes + o];
+          auto q = d[(j * D::width + i) * tileBytes + o];
+          if (p.first < 0)
+            continue;
+          ok = ok && q.first == p.second && q.second == p.first;
+        }
+  }
+  std::printf("%s transpose %s\n", ok ? "ok" : "MISMATCH", name);
+  return ok;
+}
+
 int main() {
   bool ok = true;
 #ifdef KITTENS_CDNA4
@@ -67,10 +104,20 @@ int main() {
                                                   16, 32, 4);
   ok &= check<rt_bf<32, 32, row_l, rt_32x16_4_s>>("row 32x16 group 4", true, 32,
                                                   16, 4);
+  ok &= checkTranspose<rt_bf<32, 64, row_l, rt_16x32_s>,
+                       rt_bf<64, 32, col_l, rt_32x16_s>>(
+      "row 16x32 to col 32x16");
+  ok &= checkTranspose<rt_fl<64, 32, col_l, rt_16x16_s>,
+                       rt_fl<32, 64, row_l, rt_16x16_s>>(
+      "col 16x16 to row 16x16");
 #else
   ok &= check<rt_bf<32, 32, row_l>>("row 16x16", true, 16, 16, 4);
   ok &= check<rt_bf<32, 32, col_l>>("col 16x16", false, 16, 16, 4);
   ok &= check<rt_fl<32, 32, col_l>>("f32 col 16x16", false, 16, 16, 4);
+  ok &=
+      checkTranspose<rt_bf<32, 64, row_l>, rt_bf<64, 32, col_l>>("row to col");
+  ok &=
+      checkTranspose<rt_fl<64, 32, col_l>, rt_fl<32, 64, row_l>>("col to row");
 #endif
   return ok ? 0 : 1;
 }
