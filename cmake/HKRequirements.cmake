@@ -73,3 +73,32 @@ foreach(module_package numpy:python3-numpy pytest:python3-pytest
     hk_missing("the Python module ${module}" ${package})
   endif()
 endforeach()
+
+# test/Target/HipKittens compiles the HipKittens translations against both
+# HipKittens trees and the HIP headers (no ROCm needed). By default they are
+# the copies in ../shared/third_party (its README.md); a cache variable points
+# at another checkout.
+get_filename_component(HK_THIRD_PARTY_DIR
+  "${PROJECT_SOURCE_DIR}/../shared/third_party" ABSOLUTE)
+set(HK_HIPKITTENS_MAIN_DIR "${HK_THIRD_PARTY_DIR}/hipkittens-main" CACHE PATH
+  "HipKittens checkout of branch main (CDNA4, gfx950)")
+set(HK_HIPKITTENS_CDNA3_DIR "${HK_THIRD_PARTY_DIR}/hipkittens-cdna3" CACHE PATH
+  "HipKittens checkout of branch cdna3 (gfx942)")
+set(HK_HIP_DIR "${HK_THIRD_PARTY_DIR}/hip" CACHE PATH
+  "HIP headers (include/hip/hip_runtime.h) for compiling HipKittens C++")
+foreach(tree HK_HIPKITTENS_MAIN_DIR HK_HIPKITTENS_CDNA3_DIR)
+  if(NOT EXISTS "${${tree}}/include/kittens.cuh")
+    message(FATAL_ERROR
+      "hk-mlir's tests compile HipKittens C++ and need HipKittens' headers: "
+      "${${tree}}/include/kittens.cuh does not exist. Set ${tree} to a "
+      "HipKittens checkout (see ../shared/third_party/README.md).")
+  endif()
+endforeach()
+if(NOT EXISTS "${HK_HIP_DIR}/include/hip/hip_runtime.h")
+  message(FATAL_ERROR
+    "hk-mlir's tests compile HipKittens C++ and need the HIP headers: "
+    "${HK_HIP_DIR}/include/hip/hip_runtime.h does not exist. Set HK_HIP_DIR "
+    "(see ../shared/third_party/README.md).")
+endif()
+hk_require_file(${LLVM_TOOLS_BINARY_DIR}/clang++ clang-22)
+hk_require_file(${LLVM_TOOLS_BINARY_DIR}/ld.lld lld-22)

@@ -8,6 +8,8 @@
 #include "hk/Compiler/Compiler.h"
 #include "hk/Runtime/Artifact.h"
 #include "hk/Runtime/Error.h"
+#include "hk/Target/AMDGPU/Report.h"
+#include "hk/Target/AMDGPU/ResourceUsage.h"
 #include "hk/Target/Chip.h"
 
 #include "mlir/IR/AsmState.h"
@@ -104,6 +106,14 @@ cl::opt<bool> reportOption(
              "docs/report.md. Goes where --resource-usage goes"),
     cl::cat(hkcCategory));
 
+cl::opt<std::string> reportAsmOption(
+    "report-asm", cl::value_desc("file.s"),
+    cl::desc("Print the code-quality report (as --report does) of an AMDGPU "
+             "assembly file compiled elsewhere, for example by clang -S, "
+             "with the resources read from its .amdgpu_metadata block, for "
+             "the one chip given with --chip; no MLIR input. See "
+             "docs/report.md"),
+    cl::cat(hkcCategory));
 cl::opt<bool> noScheduleOption(
     "no-schedule",
     cl::desc("Lower tile IR with the plain expansion of hk.ping_pong and "
@@ -254,6 +264,35 @@ LogicalResult checkRequest(const Request &request) {
   return success();
 }
 
+/// --report-asm: the report of an assembly file, with no compilation.
+int reportAssembly(StringRef path, ArrayRef<std::string> chips) {
+  auto fail = [&](const llvm::Twine &message) {
+    llvm::errs() << "hkc: " << message << "\n";
+    return 1;
+  };
+  if (chips.size() != 1)
+    return fail("--report-asm needs exactly one --chip (the chip the "
+                "assembly is for: its LDS bounds the occupancy)");
+  const hk::ChipInfo *chip = hk::lookupChip(chips.front());
+  if (!chip)
+    return fail("unknown chip '" + chips.front() +
+                "'; supported: " + hk::supportedChipNames());
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(path, &error);
+  if (!buffer)
+    return fail(error);
+  StringRef assembly = buffer->getBuffer();
+  auto kernels = hk::target::analyzeAssembly(assembly);
+  if (!kernels)
+    return fail(path + ": " + llvm::toString(kernels.takeError()));
+  auto resources = hk::target::readKernelResourcesFromAssembly(assembly);
+  if (!resources)
+    return fail(path + ": " + llvm::toString(resources.takeError()));
+  hk::target::printReport(llvm::outs(), chip->name, *kernels, *resources,
+                          chip->ldsBytes);
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -265,6 +304,15 @@ int main(int argc, char **argv) {
   request.outputPrefix = outputOption.getNumOccurrences()
                              ? outputOption.getValue()
                              : defaultOutputPrefix(inputOption.getValue());
+  if (reportAsmOption.getNumOccurrences()) {
+    if (inputOption.getNumOccurrences()) {
+      llvm::errs() << "hkc: --report-asm reads assembly, not an MLIR input\n";
+      return 1;
+    }
+    return reportAssembly(
+        reportAsmOption,
+        std::vector<std::string>(chipOption.begin(), chipOption.end()));
+  }
   request.emit = emitOption;
   if (chipOption.getNumOccurrences())
     request.options.chips.assign(chipOption.begin(), chipOption.end());

@@ -63,6 +63,10 @@ size_t KernelReport::innermostLoops() const {
                         [](const Loop &loop) { return loop.isInnermost(); });
 }
 
+size_t KernelReport::waterfallLoops() const {
+  return llvm::count_if(loops, [](const Loop &loop) { return loop.waterfall; });
+}
+
 void InstructionCounts::add(InstructionClass kind) {
   ++instructions;
   switch (kind) {
@@ -114,6 +118,8 @@ struct Entry {
   std::string label;                 ///< for labels
   InstructionClass kind;             ///< for instructions
   std::optional<std::string> target; ///< for branches
+  bool readFirstLane = false;        ///< v_readfirstlane_b32
+  bool execBranch = false;           ///< s_cbranch_execnz
 };
 
 /// A function being read.
@@ -226,8 +232,12 @@ llvm::Expected<KernelReport> analyzeFunction(const Function &function,
     unsigned nested = llvm::count_if(backward, [&](const auto &other) {
       return other.second > label && other.second < branch;
     });
+    bool readsFirstLane =
+        std::any_of(entries.begin() + label + 1, entries.begin() + branch,
+                    [](const Entry &entry) { return entry.readFirstLane; });
     report.loops.push_back(Loop{entries[label].label, entries[label].line,
                                 entries[branch].line, nested,
+                                entries[branch].execBranch && readsFirstLane,
                                 countRange(entries, label + 1, branch + 1)});
   }
   report.hotLoop = chooseHotLoop(report.loops);
@@ -295,7 +305,9 @@ hk::target::analyzeAssembly(StringRef assembly) {
     operands = text.drop_front(mnemonic.size()).trim();
     current->entries.push_back(Entry{lineNumber, false, "",
                                      classifyInstruction(mnemonic, operands),
-                                     branchTarget(mnemonic, operands)});
+                                     branchTarget(mnemonic, operands),
+                                     mnemonic.starts_with("v_readfirstlane"),
+                                     mnemonic == "s_cbranch_execnz"});
     lastInstructionLine = lineNumber;
   }
   if (current)
@@ -376,5 +388,6 @@ void hk::target::printReport(llvm::raw_ostream &os, StringRef chip,
       printResources(os, *match, ldsPerCu);
     else
       os << "  resources: not in the code object's metadata\n";
+    os << llvm::formatv("  waterfall loops: {0}\n", kernel.waterfallLoops());
   }
 }

@@ -88,18 +88,9 @@ static int64_t getInt(msgpack::MapDocNode &map, StringRef key) {
   return 0;
 }
 
-Expected<std::vector<KernelResources>> readKernelResources(ArrayRef<char> elf) {
-  Expected<object::ELF64LEFile> file =
-      object::ELF64LEFile::create(StringRef(elf.data(), elf.size()));
-  if (!file)
-    return file.takeError();
-  Expected<StringRef> blob = findMetadataNote(*file);
-  if (!blob)
-    return blob.takeError();
-
-  msgpack::Document document;
-  if (!document.readFromBlob(*blob, /*Multi=*/false))
-    return createStringError("the AMDGPU metadata note is not valid msgpack");
+/// The kernels of the `amdhsa.kernels` list of an AMDGPU metadata document.
+static Expected<std::vector<KernelResources>>
+kernelsOf(msgpack::Document &document) {
   msgpack::DocNode &root = document.getRoot();
   if (root.getKind() != msgpack::Type::Map)
     return createStringError("the AMDGPU metadata is not a map");
@@ -129,6 +120,35 @@ Expected<std::vector<KernelResources>> readKernelResources(ArrayRef<char> elf) {
     kernels.push_back(std::move(kernel));
   }
   return kernels;
+}
+
+Expected<std::vector<KernelResources>> readKernelResources(ArrayRef<char> elf) {
+  Expected<object::ELF64LEFile> file =
+      object::ELF64LEFile::create(StringRef(elf.data(), elf.size()));
+  if (!file)
+    return file.takeError();
+  Expected<StringRef> blob = findMetadataNote(*file);
+  if (!blob)
+    return blob.takeError();
+
+  msgpack::Document document;
+  if (!document.readFromBlob(*blob, /*Multi=*/false))
+    return createStringError("the AMDGPU metadata note is not valid msgpack");
+  return kernelsOf(document);
+}
+
+Expected<std::vector<KernelResources>>
+readKernelResourcesFromAssembly(StringRef assembly) {
+  size_t begin = assembly.find(".amdgpu_metadata");
+  size_t end = assembly.find(".end_amdgpu_metadata");
+  if (begin == StringRef::npos || end == StringRef::npos || end < begin)
+    return createStringError("the assembly has no .amdgpu_metadata block");
+  StringRef yaml = assembly.slice(begin, end)
+                       .drop_front(StringRef(".amdgpu_metadata").size());
+  msgpack::Document document;
+  if (!document.fromYAML(yaml))
+    return createStringError("the .amdgpu_metadata block is not valid YAML");
+  return kernelsOf(document);
 }
 
 } // namespace hk::target

@@ -12,6 +12,11 @@
 using namespace mlir;
 using namespace hk;
 
+HipKittensApi hk::hipKittensApi(const ChipInfo &chip) {
+  bool cdna4 = StringRef(chip.family) == "cdna4";
+  return {/*baseShapes=*/cdna4, /*tileTranspose=*/cdna4, /*fp8=*/cdna4};
+}
+
 FailureOr<std::string> hk::spellElementType(Type type, Operation *user,
                                             const ChipInfo &chip) {
   if (type.isBF16())
@@ -22,8 +27,14 @@ FailureOr<std::string> hk::spellElementType(Type type, Operation *user,
     return std::string("float");
   // HipKittens' `fp8e4m3` is the E4M3 format each chip's MFMAs take (OCP
   // on CDNA4, FNUZ on CDNA3).
-  if (mfmaInputOf(type, chip) == MfmaInput::FP8)
-    return std::string("fp8e4m3");
+  if (mfmaInputOf(type, chip) == MfmaInput::FP8) {
+    if (hipKittensApi(chip).fp8)
+      return std::string("fp8e4m3");
+    user->emitError("HipKittens (")
+        << chip.family << ") has no fp8 tiles (fp8e4m3 is in its main tree "
+        << "only), needed for " << type;
+    return failure();
+  }
   user->emitError("HipKittens (")
       << chip.family << ") has no tile element type for " << type;
   return failure();
@@ -78,6 +89,19 @@ static FailureOr<std::string> spellTile(Type elemType, int64_t rows,
   FailureOr<std::string> elem = spellElementType(elemType, user, chip);
   if (failed(elem))
     return failure();
+  const char *layoutName = layout.isRow() ? "row_l" : "col_l";
+  if (!hipKittensApi(chip).baseShapes) {
+    // HipKittens' cdna3 tree builds every register tile from 16x16 base
+    // tiles (rt_base.cuh, TILE_ROW_DIM/TILE_COL_DIM); hk's base shape only
+    // distributes the same matrix over the lanes differently, and every
+    // tile of the kernel takes HipKittens' one distribution, so the values
+    // the calls compute are the same. hk's base shapes are all made of
+    // 16x16 blocks, so every hk tile is made of cdna3's.
+    assert(rows % 16 == 0 && cols % 16 == 0 && "hk tiles are 16x16 blocks");
+    return llvm::formatv("{0}<{1}, {2}, {3}>", tileAlias("rt", *elem), rows,
+                         cols, layoutName)
+        .str();
+  }
   const char *shape = rtShapeName(layout);
   if (!shape) {
     user->emitError("HipKittens has no register base tile ")
@@ -85,12 +109,8 @@ static FailureOr<std::string> spellTile(Type elemType, int64_t rows,
         << " with runs of " << layout.getGroup() << " elements per lane";
     return failure();
   }
-  if (!chip.hasScaledMfma && layout.getBaseCols() == 128) {
-    user->emitError("16x128 register base tiles need CDNA4 (gfx950)");
-    return failure();
-  }
   return llvm::formatv("{0}<{1}, {2}, {3}, {4}>", tileAlias("rt", *elem), rows,
-                       cols, layout.isRow() ? "row_l" : "col_l", shape)
+                       cols, layoutName, shape)
       .str();
 }
 
@@ -128,6 +148,18 @@ FailureOr<std::string> hk::spellSharedTile(Type type, Operation *user,
       spellElementType(st.getElementType(), user, chip);
   if (failed(elem))
     return failure();
+  if (!hipKittensApi(chip).baseShapes) {
+    // cdna3's shared tiles have no subtile-shape argument: 16x16 subtiles.
+    if (st.getRows() % 16 != 0 || st.getCols() % 16 != 0) {
+      user->emitError("HipKittens (cdna3) builds shared tiles from 16x16 "
+                      "subtiles; a ")
+          << st.getRows() << "x" << st.getCols() << " tile is not made of them";
+      return failure();
+    }
+    return llvm::formatv("{0}<{1}, {2}>", tileAlias("st", *elem), st.getRows(),
+                         st.getCols())
+        .str();
+  }
   static const int64_t shapes[][2] = {{16, 16}, {32, 32}, {16, 32},
                                       {32, 16}, {8, 32},  {16, 128}};
   ArrayRef<int64_t> sub = st.getSubtileShape();

@@ -19,6 +19,23 @@
 
 namespace hk {
 
+/// What the HipKittens tree of a chip family provides, as read from the
+/// headers of its two trees: `main` (CDNA4, gfx950) and `cdna3` (gfx942).
+struct HipKittensApi {
+  /// Register and shared tiles take a base-shape template argument
+  /// (`rt<T, R, C, L, rt_16x32_s>`, `st<T, R, C, st_16x32_s>`), several MFMA
+  /// shapes exist and mma calls accept only some base-shape combinations
+  /// (`main`). Without it every base tile is 16x16 (`cdna3`).
+  bool baseShapes;
+  /// `transpose(dst, src)` on register tiles (`main` only).
+  bool tileTranspose;
+  /// `fp8e4m3` tiles (`main` only).
+  bool fp8;
+};
+
+/// The HipKittens tree that builds for `chip`.
+HipKittensApi hipKittensApi(const ChipInfo &chip);
+
 /// Each function returns the C++ spelling of `type`, or emits an error at
 /// `user` (the op that needs the type) and fails.
 FailureOr<std::string> spellElementType(Type type, Operation *user,

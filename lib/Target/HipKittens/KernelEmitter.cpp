@@ -109,6 +109,12 @@ static bool isReserved(StringRef name) {
                                          "while",
                                          "zero",
                                          "__shm",
+                                         "base_tile_layout",
+                                         "for_each_element",
+                                         "relayout_lds",
+                                         "relayout_scratch",
+                                         "tile_relayout",
+                                         "tile_transpose",
                                          "blockIdx",
                                          "gridDim",
                                          "threadIdx",
@@ -238,8 +244,13 @@ bool KernelEmitter::isDeadAfter(Value value, Operation *op) {
 
 FailureOr<std::string> KernelEmitter::spellType(Value value, Operation *user) {
   Type type = value.getType();
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    if (std::optional<RegTileLayoutAttr> layout =
+            hipKittensLoadLayout(value, chip))
+      tensor = RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                                     *layout);
     return spellRegisterType(tensor, user, chip);
+  }
   return spellScalarType(type, user);
 }
 
@@ -502,6 +513,8 @@ LogicalResult KernelEmitter::emitKernel() {
   if (hasShared)
     os << "extern __shared__ alignment_dummy __shm[];\n"
        << "shared_allocator al((int *)&__shm[0]);\n";
+  if (failed(emitRelayoutScratch()))
+    return failure();
   if (failed(emitBlock(entry)))
     return failure();
   os.unindent();

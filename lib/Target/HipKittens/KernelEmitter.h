@@ -19,6 +19,19 @@ namespace hk {
 /// pos_infty), if it has one.
 std::optional<std::string> fillCall(Value value);
 
+/// True when `op` needs tiles moved through LDS into a base-tile shape
+/// HipKittens' call takes (KernelOps.cpp): an mma whose operand base tiles
+/// HipKittens `main` has no MFMA for, or a swap_layout it does not implement.
+bool needsLdsRelayout(Operation *op, const ChipInfo &chip);
+
+/// The base tile a value loaded by hk.load is declared in when HipKittens
+/// `main` takes it only in another one: every use is an mma operand that
+/// HipKittens takes in that same base tile, so the load fills it directly
+/// (HipKittens' own GQA kernels load their col operands as 32x16 or 16x32
+/// tiles). None otherwise.
+std::optional<RegTileLayoutAttr> hipKittensLoadLayout(Value value,
+                                                      const ChipInfo &chip);
+
 /// A condition on the launcher's parameters: `value` must be a multiple of
 /// `divisor` (and a non-constant divisor nonzero), or the launcher returns
 /// hipErrorInvalidValue. `reasons` are the comments that say why.
@@ -83,6 +96,11 @@ private:
   LogicalResult emitMemoryOp(Operation *op);
   LogicalResult emitComputeOp(Operation *op);
   LogicalResult emitBoundsMask(BoundsMaskOp op);
+  LogicalResult emitMma(MmaOp op, StringRef dst);
+  LogicalResult emitSwapLayout(SwapLayoutOp op, StringRef dst);
+  LogicalResult emitRelayoutScratch();
+  FailureOr<std::string> relayout(Value value, RegTileLayoutAttr target,
+                                  Operation *user);
   LogicalResult emitScalarOp(Operation *op);
   LogicalResult emitTileArith(Operation *op);
   LogicalResult emitConstant(arith::ConstantOp op);
@@ -99,6 +117,10 @@ private:
   /// Variables declared ahead of a value's definition (scf.if results).
   llvm::DenseMap<Value, std::string> hints;
   llvm::StringSet<> taken;
+  /// Copies of tiles moved into another base tile (relayout), with the block
+  /// they were made in.
+  llvm::DenseMap<std::pair<Value, Attribute>, std::pair<std::string, Block *>>
+      relayouts;
 };
 
 } // namespace hk

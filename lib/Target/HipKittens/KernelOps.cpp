@@ -3,6 +3,8 @@
 #include "HipKittensTypes.h"
 #include "KernelEmitter.h"
 
+#include "hk/Dialect/HK/MfmaTypes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -119,7 +121,11 @@ LogicalResult KernelEmitter::emitHKOp(Operation *op) {
         return success();
       })
       .Case([&](WaveIdOp w) {
-        defineScalar(w, "warpid()", false);
+        // HipKittens' warpid() is threadIdx.x >> 6, which LLVM does not know
+        // to be the same in every lane: buffer resources built from it would
+        // live in VGPRs and each access would become a v_readfirstlane loop.
+        // readfirstlane states that it is wave-uniform.
+        defineScalar(w, "__builtin_amdgcn_readfirstlane(warpid())", false);
         return success();
       })
       .Case([&](XcdRemapOp remap) {
@@ -393,11 +399,7 @@ LogicalResult KernelEmitter::emitComputeOp(Operation *op) {
        << plain(fill) << ");\n";
   };
   return TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](MmaOp mma) {
-        os << mmaName(mma.getKind()) << "(" << dst << ", " << plain(mma.getA())
-           << ", " << plain(mma.getB()) << ", " << plain(mma.getC()) << ");\n";
-        return success();
-      })
+      .Case([&](MmaOp mma) { return emitMma(mma, dst); })
       .Case([&](RowReduceOp red) {
         reduceCall("row", red.getKind(), red.getSource(), red.getInit());
         return success();
@@ -425,14 +427,285 @@ LogicalResult KernelEmitter::emitComputeOp(Operation *op) {
         return success();
       })
       .Case([&](TransposeOp t) {
-        os << "transpose(" << dst << ", " << plain(t.getSource()) << ");\n";
+        // cdna3 has no tile-level transpose: the file defines one.
+        os << (hipKittensApi(chip).tileTranspose ? "transpose("
+                                                 : "tile_transpose(")
+           << dst << ", " << plain(t.getSource()) << ");\n";
         return success();
       })
-      .Case([&](SwapLayoutOp s) {
-        os << "swap_layout(" << dst << ", " << plain(s.getSource()) << ");\n";
-        return success();
-      })
+      .Case([&](SwapLayoutOp s) { return emitSwapLayout(s, dst); })
       .Default([&](Operation *other) { return noEquivalent(other); });
+}
+
+//===----------------------------------------------------------------------===//
+// Base-tile shapes HipKittens' calls take
+//===----------------------------------------------------------------------===//
+
+static RegTileLayoutAttr tileLayout(Value value) {
+  return cast<RegTileLayoutAttr>(
+      cast<RankedTensorType>(value.getType()).getEncoding());
+}
+
+/// HipKittens main's mma on bf16 operands (include/ops/warp/register/tile/
+/// mma.cuh, mma_*_base): a D base tile of 16x16 takes the 16x16x32 MFMA, with
+/// A and B base tiles 16x32 along their rows and 32x16 along their columns
+/// as the kind reads them (AB: A 16x32, B 32x16; ABt: both 16x32; AtB: both
+/// 32x16; AtBt: A 32x16, B 16x32); a D of 32x32 the 32x32x16 MFMA, with the
+/// shapes transposed. Every one of these base tiles holds runs of 8
+/// elements. Returns the (rows, cols) of A's and B's base tiles.
+static std::pair<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>>
+mainMmaOperandBases(MmaKind kind, int64_t dBase) {
+  // Along K: 32 elements for the 16x16 D, 16 for the 32x32 D.
+  int64_t m = dBase, k = dBase == 16 ? 32 : 16;
+  std::pair<int64_t, int64_t> byRows{m, k}, byCols{k, m};
+  switch (kind) {
+  case MmaKind::AB:
+    return {byRows, byCols};
+  case MmaKind::ABt:
+    return {byRows, byRows};
+  case MmaKind::AtB:
+    return {byCols, byCols};
+  case MmaKind::AtBt:
+    return {byCols, byRows};
+  }
+  llvm_unreachable("unknown mma kind");
+}
+
+/// The base tile HipKittens main takes for operand `index` (0 = A, 1 = B)
+/// of a bf16 `mma` when it differs from the operand's own.
+static std::optional<RegTileLayoutAttr>
+mainMmaOperandTarget(MmaOp mma, unsigned index, const ChipInfo &chip) {
+  if (!hipKittensApi(chip).baseShapes ||
+      !mma.getA().getType().getElementType().isBF16())
+    return std::nullopt;
+  // hk's verifier allows only col 16x16 and 32x32 accumulators.
+  auto bases = mainMmaOperandBases(mma.getKind(),
+                                   tileLayout(mma.getResult()).getBaseRows());
+  std::pair<int64_t, int64_t> base = index == 0 ? bases.first : bases.second;
+  RegTileLayoutAttr layout = tileLayout(mma->getOperand(index));
+  if (layout.getBaseRows() == base.first &&
+      layout.getBaseCols() == base.second && layout.getGroup() == 8)
+    return std::nullopt;
+  return RegTileLayoutAttr::get(mma.getContext(), layout.getLayout(),
+                                base.first, base.second, /*group=*/8);
+}
+
+std::optional<RegTileLayoutAttr>
+hk::hipKittensLoadLayout(Value value, const ChipInfo &chip) {
+  auto load = value.getDefiningOp<LoadOp>();
+  if (!load || value.use_empty())
+    return std::nullopt;
+  std::optional<RegTileLayoutAttr> target;
+  for (OpOperand &use : value.getUses()) {
+    auto mma = dyn_cast<MmaOp>(use.getOwner());
+    if (!mma || use.getOperandNumber() > 1)
+      return std::nullopt;
+    std::optional<RegTileLayoutAttr> wanted =
+        mainMmaOperandTarget(mma, use.getOperandNumber(), chip);
+    if (!wanted || (target && *target != *wanted))
+      return std::nullopt;
+    target = wanted;
+  }
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getDimSize(0) % target->getBaseRows() != 0 ||
+      type.getDimSize(1) % target->getBaseCols() != 0)
+    return std::nullopt;
+  // HipKittens main loads a register tile from a shared tile whose subtiles
+  // cover whole base tiles or lie within one
+  // (include/ops/warp/memory/tile/shared_to_register.cuh); from global
+  // memory, any bf16 tile.
+  if (auto shared = dyn_cast<SharedTileType>(load.getSource().getType())) {
+    ArrayRef<int64_t> sub = shared.getSubtileShape();
+    int64_t rows = target->getBaseRows(), cols = target->getBaseCols();
+    if (!(sub[0] >= rows && sub[1] >= cols) &&
+        !(sub[0] <= rows && sub[1] <= cols))
+      return std::nullopt;
+  }
+  return target;
+}
+
+/// The operands of `mma` to move through LDS into the base tile HipKittens
+/// main takes (operand 0 = A, 1 = B): those that differ from it and are not
+/// loaded in it directly (hipKittensLoadLayout).
+static SmallVector<std::pair<unsigned, RegTileLayoutAttr>>
+mmaRelayouts(MmaOp mma, const ChipInfo &chip) {
+  SmallVector<std::pair<unsigned, RegTileLayoutAttr>> moves;
+  for (unsigned index : {0u, 1u}) {
+    std::optional<RegTileLayoutAttr> target =
+        mainMmaOperandTarget(mma, index, chip);
+    if (target && !hipKittensLoadLayout(mma->getOperand(index), chip))
+      moves.push_back({index, *target});
+  }
+  return moves;
+}
+
+/// HipKittens main's swap_layout (include/ops/warp/register/tile/
+/// conversions.cuh) only changes the base shape of bf16 col tiles: 16x16 to
+/// 16x32, and 32x32 to 16x32 with runs of 4.
+static bool mainHasSwapLayout(SwapLayoutOp op) {
+  RegTileLayoutAttr src = tileLayout(op.getSource());
+  RegTileLayoutAttr dst = tileLayout(op.getResult());
+  if (!op.getSource().getType().getElementType().isBF16() || !src.isCol() ||
+      !dst.isCol())
+    return false;
+  auto is = [](RegTileLayoutAttr l, int64_t r, int64_t c, int64_t g) {
+    return l.getBaseRows() == r && l.getBaseCols() == c && l.getGroup() == g;
+  };
+  return (is(src, 16, 16, 4) && is(dst, 16, 32, 8)) ||
+         (is(src, 32, 32, 4) && is(dst, 16, 32, 4));
+}
+
+bool hk::needsLdsRelayout(Operation *op, const ChipInfo &chip) {
+  if (!hipKittensApi(chip).baseShapes)
+    return false;
+  if (auto mma = dyn_cast<MmaOp>(op))
+    return !mmaRelayouts(mma, chip).empty();
+  if (auto swap = dyn_cast<SwapLayoutOp>(op))
+    return !mainHasSwapLayout(swap);
+  return false;
+}
+
+/// Bytes of one wave's LDS scratch for the relayouts of `op`: the largest
+/// tile it moves.
+static int64_t relayoutBytes(Operation *op, const ChipInfo &chip) {
+  auto bytes = [](Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  };
+  if (auto mma = dyn_cast<MmaOp>(op)) {
+    int64_t most = 0;
+    for (auto [index, layout] : mmaRelayouts(mma, chip))
+      most = std::max(most, bytes(mma->getOperand(index)));
+    return most;
+  }
+  if (isa<SwapLayoutOp>(op) && needsLdsRelayout(op, chip))
+    return bytes(op->getOperand(0));
+  return 0;
+}
+
+/// Checks that the kernel's shared tiles fit the chip's LDS, and declares the
+/// LDS its relayouts go through: one scratch per wave, as large as the
+/// largest tile moved, beside the shared tiles.
+LogicalResult KernelEmitter::emitRelayoutScratch() {
+  // The shared allocator aligns every tile to 16 bytes.
+  int64_t sharedBytes = 0;
+  kernel.walk([&](AllocSharedOp alloc) {
+    sharedBytes += llvm::alignTo(alloc.getType().getSizeInBytes(), 16);
+  });
+  if (sharedBytes > chip.ldsBytes)
+    return kernel.emitError("the shared tiles need ")
+           << sharedBytes << " bytes of LDS, more than the " << chip.ldsBytes
+           << " bytes of " << chip.name;
+  int64_t perWave = 0;
+  Operation *first = nullptr;
+  kernel.walk([&](Operation *op) {
+    int64_t bytes = relayoutBytes(op, chip);
+    if (bytes > 0 && !first)
+      first = op;
+    perWave = std::max(perWave, bytes);
+  });
+  if (perWave == 0)
+    return success();
+  perWave = llvm::alignTo(perWave, 16);
+  int64_t waves = kernel.getWaves();
+  if (sharedBytes + waves * perWave > chip.ldsBytes)
+    return first->emitError("HipKittens (")
+           << chip.family << ") has no call for these base tiles, and moving "
+           << "them through LDS needs " << waves * perWave
+           << " bytes beside the kernel's " << sharedBytes
+           << " bytes of shared tiles, more than the " << chip.ldsBytes
+           << " bytes of LDS of " << chip.name;
+  os << "// LDS for moving tiles into base-tile shapes HipKittens' calls "
+        "take.\n";
+  os << "__shared__ alignas(16) char relayout_lds[" << waves * perWave
+     << "];\n";
+  os << "char *const relayout_scratch = relayout_lds + "
+        "__builtin_amdgcn_readfirstlane(warpid()) * "
+     << perWave << ";\n";
+  return success();
+}
+
+/// A copy of `value` in the layout `target`, moved through LDS.
+FailureOr<std::string> KernelEmitter::relayout(Value value,
+                                               RegTileLayoutAttr target,
+                                               Operation *user) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getDimSize(0) % target.getBaseRows() != 0 ||
+      type.getDimSize(1) % target.getBaseCols() != 0)
+    return user->emitError("HipKittens (")
+           << chip.family << ") takes this operand only in "
+           << target.getBaseRows() << "x" << target.getBaseCols()
+           << " base tiles, which a " << type.getDimSize(0) << "x"
+           << type.getDimSize(1) << " tile is not made of";
+  // A copy made earlier in the same block still holds the value: SSA values
+  // do not change, and a variable is reused only once its value is dead.
+  auto cached = relayouts.find({value, target});
+  if (cached != relayouts.end() && cached->second.second == user->getBlock())
+    return cached->second.first;
+  auto moved =
+      RankedTensorType::get(type.getShape(), type.getElementType(), target);
+  FailureOr<std::string> spelled = spellRegisterType(moved, user, chip);
+  if (failed(spelled))
+    return failure();
+  std::string name = freshName(plain(value) + "_hk");
+  os << *spelled << " " << name << ";\n";
+  os << "tile_relayout(" << name << ", " << plain(value)
+     << ", relayout_scratch);\n";
+  relayouts[{value, target}] = {name, user->getBlock()};
+  return name;
+}
+
+LogicalResult KernelEmitter::emitMma(MmaOp mma, StringRef dst) {
+  // hk's verifier has already fixed the operand layouts HipKittens' mma
+  // calls take (A row for AB/ABt, B row for ABt/AtBt, col otherwise) and an
+  // f32 accumulator in col 16x16 or 32x32 base tiles with runs of 4.
+  Type elem = mma.getA().getType().getElementType();
+  bool fp8 = mfmaInputOf(elem, chip) == MfmaInput::FP8;
+  if (hipKittensApi(chip).baseShapes) {
+    // main: bf16 operands (mma_*_base), fp8 for mma_ABt only.
+    if (!elem.isBF16() && !(fp8 && mma.getKind() == MmaKind::ABt))
+      return mma.emitError("HipKittens (")
+             << chip.family << ") has no " << mmaName(mma.getKind()) << " of "
+             << elem << " into f32 (its MFMAs take bf16, and fp8 for "
+             << "mma_ABt)";
+  } else if (!elem.isBF16()) {
+    // cdna3: the 16x16x16 MFMA; of its bf16 and half forms only the bf16
+    // one accumulates in f32.
+    return mma.emitError("HipKittens (")
+           << chip.family << ") has no " << mmaName(mma.getKind()) << " of "
+           << elem << " into f32 (its MFMAs take bf16 into f32)";
+  }
+  std::string operands[2] = {plain(mma.getA()), plain(mma.getB())};
+  for (auto [index, target] : mmaRelayouts(mma, chip)) {
+    FailureOr<std::string> moved =
+        relayout(mma->getOperand(index), target, mma);
+    if (failed(moved))
+      return failure();
+    operands[index] = *moved;
+  }
+  os << mmaName(mma.getKind()) << "(" << dst << ", " << operands[0] << ", "
+     << operands[1] << ", " << plain(mma.getC()) << ");\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitSwapLayout(SwapLayoutOp op, StringRef dst) {
+  std::string src = plain(op.getSource());
+  if (!hipKittensApi(chip).baseShapes) {
+    // cdna3: one base tile, so only a change between row and col moves data
+    // (swap_layout); otherwise both spell the same type.
+    if (tileLayout(op.getSource()).getLayout() ==
+        tileLayout(op.getResult()).getLayout())
+      os << "copy(" << dst << ", " << src << ");\n";
+    else
+      os << "swap_layout(" << dst << ", " << src << ");\n";
+    return success();
+  }
+  if (mainHasSwapLayout(op)) {
+    os << "swap_layout(" << dst << ", " << src << ");\n";
+    return success();
+  }
+  os << "tile_relayout(" << dst << ", " << src << ", relayout_scratch);\n";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

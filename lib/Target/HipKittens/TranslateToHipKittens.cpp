@@ -1,5 +1,6 @@
 //===- TranslateToHipKittens.cpp - module printer and registration --------===//
 
+#include "HipKittensTypes.h"
 #include "KernelEmitter.h"
 
 #include "hk/Dialect/HK/HKDialect.h"
@@ -67,8 +68,8 @@ static const char kAtomicAddHelper[] =
     R"(// hk.atomic_add: HipKittens has no atomic tile store. This is its register
 // tile store, store<axis>(gl, rt, idx) in
 // include/ops/warp/memory/tile/global_to_register.cuh, visiting the same
-// positions in the same order, with each element added by atomicAdd instead
-// of written.
+// positions in the same order (for_each_element), with each element added
+// by atomicAdd instead of written.
 template <int axis, ducks::rt::all RT, ducks::gl::all GL,
           ducks::coord::tile COORD = coord<RT>>
 __device__ inline void tile_atomic_add(const GL &dst, const RT &src,
@@ -76,37 +77,137 @@ __device__ inline void tile_atomic_add(const GL &dst, const RT &src,
   static_assert(std::is_same_v<typename RT::T, float> &&
                     std::is_same_v<typename GL::dtype, float>,
                 "hk.atomic_add adds f32 tiles into f32 arrays");
-  constexpr bool row = std::is_same_v<typename RT::layout, ducks::rt_layout::row>;
   float *dst_ptr = (float *)&dst[(idx.template unit_coord<axis, 3>())];
   const int row_stride = dst.template stride<axis>();
-  const int lane = laneid();
-  // The lane's first element of each base tile.
-  const int lane_row = row ? lane % RT::base_tile_rows
-                           : RT::base_tile_stride * (lane / RT::base_tile_cols);
-  const int lane_col = row ? RT::base_tile_stride * (lane / RT::base_tile_rows)
-                           : lane % RT::base_tile_cols;
+  for_each_element(src, laneid(), [&](int r, int c, const float &v) {
+    atomicAdd(&dst_ptr[r * row_stride + c], v);
+  });
+}
+
+)";
+
+/// The register base-tile layout constants the atomic add and the relayout
+/// helpers compute element positions from: `main` names them on its tiles;
+/// `cdna3` has one base tile and no names for them.
+static const char kBaseTileLayoutMain[] =
+    R"(// HipKittens' register base-tile layout (include/types/register/rt.cuh):
+// rows, columns, the run of consecutive elements a lane holds (stride), runs
+// per base tile, and the distance between a lane's runs.
+template <typename RT> struct base_tile_layout {
+  static constexpr int base_tile_rows = RT::base_tile_rows;
+  static constexpr int base_tile_cols = RT::base_tile_cols;
+  static constexpr int base_tile_stride = RT::base_tile_stride;
+  static constexpr int base_tile_num_strides = RT::base_tile_num_strides;
+  static constexpr int base_tile_elements_per_stride_group =
+      RT::base_tile_elements_per_stride_group;
+};
+
+)";
+
+static const char kBaseTileLayoutCdna3[] =
+    R"(// HipKittens' cdna3 register base tile (include/types/register/rt_base.cuh,
+// include/ops/warp/memory/tile/global_to_register.cuh): 16x16, lane l at row
+// (row layout) or column (col layout) l % 16, holding one run of 4
+// consecutive elements from column (row) 4 * (l / 16).
+template <typename RT> struct base_tile_layout {
+  static constexpr int base_tile_rows = RT::tile_size_row;
+  static constexpr int base_tile_cols = RT::tile_size_col;
+  static constexpr int base_tile_stride = 4;
+  static constexpr int base_tile_num_strides = 1;
+  static constexpr int base_tile_elements_per_stride_group = 0;
+};
+
+)";
+
+/// Where each element of a register tile lies, from the layout constants:
+/// the atomic add and the relayout visit a tile with it.
+static const char kElementPositionsHelper[] =
+    R"(// Calls f(row, col, element) for every element lane `lane` holds of a
+// register tile, at the positions and in the order of HipKittens'
+// register-tile store (include/ops/warp/memory/tile/global_to_register.cuh):
+// a lane's first element of a base tile, then runs of base_tile_stride
+// consecutive elements along the row (row layout) or the column (col
+// layout), two per packed register. Host code can ask for any lane.
+template <typename RT, typename F>
+__host__ __device__ inline void for_each_element(RT &tile, const int lane,
+                                                 F &&f) {
+  using L = base_tile_layout<std::remove_const_t<RT>>;
+  constexpr bool row =
+      std::is_same_v<typename std::remove_const_t<RT>::layout, ducks::rt_layout::row>;
+  const int lane_row = row ? lane % L::base_tile_rows
+                           : L::base_tile_stride * (lane / L::base_tile_cols);
+  const int lane_col = row ? L::base_tile_stride * (lane / L::base_tile_rows)
+                           : lane % L::base_tile_cols;
 #pragma unroll
   for (int i = 0; i < RT::height; i++) {
 #pragma unroll
     for (int j = 0; j < RT::width; j++) {
 #pragma unroll
-      for (int k = 0; k < RT::base_tile_num_strides; k++) {
-        // A stride is base_tile_stride consecutive elements along the row
-        // (row layout) or the column (col layout), two per float2.
+      for (int k = 0; k < L::base_tile_num_strides; k++) {
 #pragma unroll
-        for (int l = 0; l < RT::base_tile_stride / 2; l++) {
-          const float2 v = src.tiles[i][j].data[l + k * RT::base_tile_stride / 2];
-          const int step = k * RT::base_tile_elements_per_stride_group + 2 * l;
-          const int r = i * RT::base_tile_rows + lane_row + (row ? 0 : step);
-          const int c = j * RT::base_tile_cols + lane_col + (row ? step : 0);
-          atomicAdd(&dst_ptr[r * row_stride + c], v.x);
-          atomicAdd(&dst_ptr[row ? r * row_stride + c + 1
-                                 : (r + 1) * row_stride + c],
-                    v.y);
+        for (int l = 0; l < L::base_tile_stride / 2; l++) {
+          auto &v = tile.tiles[i][j].data[l + k * L::base_tile_stride / 2];
+          const int step = k * L::base_tile_elements_per_stride_group + 2 * l;
+          const int r = i * L::base_tile_rows + lane_row + (row ? 0 : step);
+          const int c = j * L::base_tile_cols + lane_col + (row ? step : 0);
+          f(r, c, v.x);
+          f(row ? r : r + 1, row ? c + 1 : c, v.y);
         }
       }
     }
   }
+}
+
+)";
+
+/// Base-tile shapes that HipKittens' calls do not take: the operands go
+/// through LDS into the shape they take (KernelOps.cpp, relayout rules).
+static const char kRelayoutHelper[] =
+    R"(// Register tiles in a base-tile shape a HipKittens call does not take are
+// copied through LDS into one it takes: every lane writes its elements to a
+// row-major R x C scratch of its wave, then reads those of the other layout.
+template <ducks::rt::all D, ducks::rt::all S>
+__device__ inline void tile_relayout(D &dst, const S &src, void *scratch) {
+  static_assert(D::rows == S::rows && D::cols == S::cols &&
+                    std::is_same_v<typename D::T, typename S::T>,
+                "a relayout keeps the shape and the element type");
+  using T = typename S::T;
+  T *buf = (T *)scratch;
+  // The wave's earlier reads of the scratch come first; its writes are seen
+  // by its own later reads (LDS executes a wave's accesses in order).
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  const int lane = laneid();
+  for_each_element(src, lane, [&](int r, int c, const T &v) { buf[r * S::cols + c] = v; });
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+  for_each_element(dst, lane, [&](int r, int c, T &v) { v = buf[r * S::cols + c]; });
+}
+
+)";
+
+/// hk.transpose on cdna3, whose tree has no tile-level transpose.
+static const char kTransposeHelperCdna3[] =
+    R"(// hk.transpose: HipKittens' cdna3 tree has no tile-level transpose. In its
+// 16x16 base tiles lane l holds 4 consecutive elements of row l % 16 (row
+// layout) or of column l % 16 (col layout), from column (row) 4 * (l / 16)
+// (include/ops/warp/memory/tile/global_to_register.cuh): the row-layout base
+// tile of M and the col-layout base tile of M^T hold the same registers, so
+// transposing a tile moves base tile (i, j) to (j, i) unchanged.
+template <ducks::rt::all D, ducks::rt::all S>
+__device__ inline void tile_transpose(D &dst, const S &src) {
+  static_assert(D::rows == S::cols && D::cols == S::rows &&
+                    std::is_same_v<typename D::T, typename S::T> &&
+                    !std::is_same_v<typename D::layout, typename S::layout>,
+                "a transpose swaps the shape and the layout");
+#pragma unroll
+  for (int i = 0; i < S::height; i++)
+#pragma unroll
+    for (int j = 0; j < S::width; j++)
+#pragma unroll
+      for (int k = 0; k < S::packed_per_tile; k++)
+        dst.tiles[j][i].data[k] = src.tiles[i][j].data[k];
 }
 
 )";
@@ -151,8 +252,10 @@ static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
   std::string family = StringRef(chip.family).upper();
   os << "// Generated from hk IR for HipKittens (" << family << ", "
      << chip.name << ").\n";
+  // HipKittens' branch for the chip: `main` for CDNA4, `cdna3` for CDNA3.
   os << "// Build: hipcc -std=c++20 --offload-arch=" << chip.name
-     << " -I$HIPKITTENS_ROOT/include\n";
+     << " -I$HIPKITTENS_ROOT/include (HipKittens branch "
+     << (hipKittensApi(chip).baseShapes ? "main" : "cdna3") << ")\n";
   std::string macro = "KITTENS_" + family;
   os << "#ifndef " << macro << "\n#define " << macro << "\n#endif\n";
   os << "#include \"kittens.cuh\"\n\n#include <algorithm>\n\n";
@@ -169,8 +272,21 @@ static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
   });
   if (needsRsqrt)
     os << kRsqrtHelper;
+  HipKittensApi api = hipKittensApi(chip);
+  bool needsRelayout = false, needsTranspose = false;
+  module->walk([&](Operation *op) {
+    needsRelayout |= needsLdsRelayout(op, chip);
+    needsTranspose |= isa<TransposeOp>(op) && !api.tileTranspose;
+  });
+  if (needsAtomicAdd || needsRelayout)
+    os << (api.baseShapes ? kBaseTileLayoutMain : kBaseTileLayoutCdna3)
+       << kElementPositionsHelper;
   if (needsAtomicAdd)
     os << kAtomicAddHelper;
+  if (needsRelayout)
+    os << kRelayoutHelper;
+  if (needsTranspose)
+    os << kTransposeHelperCdna3;
   bool first = true;
   for (Operation &op : *module.getBody()) {
     auto kernel = dyn_cast<KernelOp>(op);

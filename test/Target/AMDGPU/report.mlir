@@ -71,6 +71,7 @@
 // REPORT-NEXT: scratch: 0 loads/stores
 // 2048 + 512 bf16 of LDS = 5120 bytes.
 // REPORT-NEXT: resources: {{[0-9]+}} vgpr, 0 agpr, {{[0-9]+}} sgpr, 5120 lds bytes, 0 scratch bytes, 0 spills
+// REPORT-NEXT: waterfall loops: 0
 // REPORT-NEXT: straight: no loop, whole kernel, assembly lines 150-168
 // REPORT-NEXT: whole kernel: 17 instructions, 1 mfma (5.9%)
 // REPORT-NEXT: lds: 0 reads, 0 writes, 0 other ds
@@ -78,6 +79,7 @@
 // REPORT-NEXT: sync: 0 s_barrier, 2 s_waitcnt
 // REPORT-NEXT: scratch: 0 loads/stores
 // REPORT-NEXT: resources: {{[0-9]+}} vgpr, 0 agpr, {{[0-9]+}} sgpr, 0 lds bytes, 0 scratch bytes, 0 spills
+// REPORT-NEXT: waterfall loops: 0
 // REPORT-LABEL: code-quality report for gfx950
 // REPORT-NEXT: loop_kernel: hot loop .LBB0_2, assembly lines 29-46 (of 1 loops, 1 innermost)
 // REPORT-NEXT: per iteration: 17 instructions, 2 mfma (11.8%)

@@ -3,22 +3,25 @@
 // RUN: hk-translate --hk-to-hipkittens %s | FileCheck %s --check-prefix=CDNA4
 // RUN: not hk-translate --hk-to-hipkittens --hk-arch=cdna2 %s 2>&1 | FileCheck %s --check-prefix=BAD
 
-// The architecture picks HipKittens' include tree (KITTENS_CDNA3/4) and the
-// target of the build line; the kernel itself is the same.
+// The architecture picks HipKittens' tree (branch main for CDNA4, cdna3 for
+// CDNA3; KITTENS_CDNA4/3) and the target of the build line. This kernel is
+// spelled differently: cdna3's tiles have no base-shape argument.
 
-// CDNA4: // Build: hipcc -std=c++20 --offload-arch=gfx950
+// CDNA4: // Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include (HipKittens branch main)
 // CDNA4-NEXT: #ifndef KITTENS_CDNA4
 // CDNA4-NEXT: #define KITTENS_CDNA4
 // CDNA4-NEXT: #endif
 // CDNA4-NEXT: #include "kittens.cuh"
-// CDNA4: load(x, X, {0, 0, 0, 0});
+// CDNA4: rt_bf<16, 32, row_l, rt_16x32_s> x;
+// CDNA4-NEXT: load(x, X, {0, 0, 0, 0});
 
-// CDNA3: // Build: hipcc -std=c++20 --offload-arch=gfx942
+// CDNA3: // Build: hipcc -std=c++20 --offload-arch=gfx942 -I$HIPKITTENS_ROOT/include (HipKittens branch cdna3)
 // CDNA3-NEXT: #ifndef KITTENS_CDNA3
 // CDNA3-NEXT: #define KITTENS_CDNA3
 // CDNA3-NEXT: #endif
 // CDNA3-NEXT: #include "kittens.cuh"
-// CDNA3: load(x, X, {0, 0, 0, 0});
+// CDNA3: rt_bf<16, 32, row_l> x;
+// CDNA3-NEXT: load(x, X, {0, 0, 0, 0});
 
 // BAD: error: unknown --hk-arch 'cdna2': expected cdna4 or cdna3
 

@@ -13,30 +13,30 @@
 !racc = tensor<32x64xf32, #hk.rt<row, 16x32>>
 !view = memref<?x?x?x?xf32, strided<[?, ?, ?, 1]>>
 
+// CHECK:      template <typename RT> struct base_tile_layout {
+// CHECK:      __host__ __device__ inline void for_each_element(RT &tile, const int lane,
+// CHECK:        const int lane_row = row ? lane % L::base_tile_rows
+// CHECK-NEXT:                            : L::base_tile_stride * (lane / L::base_tile_cols);
+// CHECK-NEXT:   const int lane_col = row ? L::base_tile_stride * (lane / L::base_tile_rows)
+// CHECK-NEXT:                            : lane % L::base_tile_cols;
+// CHECK:        for (int k = 0; k < L::base_tile_num_strides; k++) {
+// CHECK:        for (int l = 0; l < L::base_tile_stride / 2; l++) {
+// CHECK-NEXT:     auto &v = tile.tiles[i][j].data[l + k * L::base_tile_stride / 2];
+// CHECK-NEXT:     const int step = k * L::base_tile_elements_per_stride_group + 2 * l;
+// CHECK-NEXT:     const int r = i * L::base_tile_rows + lane_row + (row ? 0 : step);
+// CHECK-NEXT:     const int c = j * L::base_tile_cols + lane_col + (row ? step : 0);
+// CHECK-NEXT:     f(r, c, v.x);
+// CHECK-NEXT:     f(row ? r : r + 1, row ? c + 1 : c, v.y);
 // CHECK:      // hk.atomic_add: HipKittens has no atomic tile store.
 // CHECK:      template <int axis, ducks::rt::all RT, ducks::gl::all GL,
 // CHECK-NEXT:           ducks::coord::tile COORD = coord<RT>>
 // CHECK-NEXT: __device__ inline void tile_atomic_add(const GL &dst, const RT &src,
 // CHECK-NEXT:                                        const COORD &idx) {
-// CHECK:        constexpr bool row = std::is_same_v<typename RT::layout, ducks::rt_layout::row>;
-// CHECK-NEXT:   float *dst_ptr = (float *)&dst[(idx.template unit_coord<axis, 3>())];
+// CHECK:        float *dst_ptr = (float *)&dst[(idx.template unit_coord<axis, 3>())];
 // CHECK-NEXT:   const int row_stride = dst.template stride<axis>();
-// CHECK-NEXT:   const int lane = laneid();
-// CHECK:        const int lane_row = row ? lane % RT::base_tile_rows
-// CHECK-NEXT:                            : RT::base_tile_stride * (lane / RT::base_tile_cols);
-// CHECK-NEXT:   const int lane_col = row ? RT::base_tile_stride * (lane / RT::base_tile_rows)
-// CHECK-NEXT:                            : lane % RT::base_tile_cols;
-// CHECK:        for (int k = 0; k < RT::base_tile_num_strides; k++) {
-// CHECK:        for (int l = 0; l < RT::base_tile_stride / 2; l++) {
-// CHECK-NEXT:     const float2 v = src.tiles[i][j].data[l + k * RT::base_tile_stride / 2];
-// CHECK-NEXT:     const int step = k * RT::base_tile_elements_per_stride_group + 2 * l;
-// CHECK-NEXT:     const int r = i * RT::base_tile_rows + lane_row + (row ? 0 : step);
-// CHECK-NEXT:     const int c = j * RT::base_tile_cols + lane_col + (row ? step : 0);
-// CHECK-NEXT:     atomicAdd(&dst_ptr[r * row_stride + c], v.x);
-// CHECK-NEXT:     atomicAdd(&dst_ptr[row ? r * row_stride + c + 1
-// CHECK-NEXT:                            : (r + 1) * row_stride + c],
-// CHECK-NEXT:               v.y);
-
+// CHECK-NEXT:   for_each_element(src, laneid(), [&](int r, int c, const float &v) {
+// CHECK-NEXT:     atomicAdd(&dst_ptr[r * row_stride + c], v);
+// CHECK-NEXT:   });
 // CHECK-LABEL: void accumulate(
 // CHECK:        tile_atomic_add<2>(D, a, {0, 0, i, 1});
 // CHECK-NEXT:   tile_atomic_add<2>(D, r, {0, 0, 1, i});

@@ -4,7 +4,7 @@
 // filled before the loop from the zero constant (HipKittens' zero), and the
 // mma is the last use of the carried value, so the loop needs no copies. Index arithmetic used once
 // in its own block is spelled inline (bx is used inside the loop, so it is
-// named); ids map to blockIdx and warpid().
+// named); ids map to blockIdx and __builtin_amdgcn_readfirstlane(warpid()).
 
 !st = !hk.st<64x64xbf16, 16x32>
 !a = tensor<64x64xbf16, #hk.rt<row, 16x32>>
@@ -27,7 +27,7 @@
 // CHECK-NEXT:     mma_ABt(acc, a, a, acc);
 // CHECK-NEXT:     __builtin_amdgcn_s_barrier();
 // CHECK-NEXT:   }
-// CHECK-NEXT:   store(C, acc, {0, 0, (blockIdx.y * 4) + warpid(), 0});
+// CHECK-NEXT:   store(C, acc, {0, 0, (blockIdx.y * 4) + __builtin_amdgcn_readfirstlane(warpid()), 0});
 // CHECK-NEXT: }
 // The launcher sizes the dynamic LDS and raises the kernel's limit to it.
 // CHECK:        const dim3 grid(n, 1, 1);
@@ -100,7 +100,7 @@ hk.kernel @swap_carried(%V: memref<?xf32>) attributes {
 
 // CHECK-LABEL: void branch(
 // CHECK:        rt_fl<16, 16, col_l, rt_16x16_s> r;
-// CHECK-NEXT:   if (warpid() == 0) {
+// CHECK-NEXT:   if (__builtin_amdgcn_readfirstlane(warpid()) == 0) {
 // CHECK-NEXT:     exp2(r, x);
 // CHECK-NEXT:   } else {
 // CHECK-NEXT:     r = x;

@@ -39,7 +39,7 @@ hk.kernel @masks(%X: memref<?x?xf32>, %q0: index, %k0: index) attributes {
 !s = tensor<32x64xf32, #hk.rt<col, 16x16>>
 
 // CHECK-LABEL: void bounds(
-// CHECK:        const int q0 = ((blockIdx.x * 4) + warpid()) * 32;
+// CHECK:        const int q0 = ((blockIdx.x * 4) + __builtin_amdgcn_readfirstlane(warpid())) * 32;
 // CHECK:        for (int j = 0; j < n; ++j) {
 // CHECK-NEXT:     rt_fl<32, 64, col_l, rt_16x16_s> s;
 // CHECK-NEXT:     load(s, X, {0, 0, 0, j});

@@ -3,7 +3,7 @@
 // Schedule regions are expanded by hk-schedule before printing
 // (docs/schedules.md), so the C++ holds HipKittens' 8-wave schedule: waves
 // 4-7 take one barrier before the region (HipKittens spells the test
-// `warp_row == 1` with `warp_row = warpid() / 4`, the same waves), every
+// `warp_row == 1` with `warp_row = __builtin_amdgcn_readfirstlane(warpid()) / 4`, the same waves), every
 // cluster is fenced by sched_barrier(0) and ends with a barrier, compute
 // clusters run under s_setprio(1), and waves 0-3 take the mirror barrier
 // after the region. Names written in the source survive the pass: the
@@ -20,7 +20,7 @@
 // CHECK-NEXT:   extern __shared__ alignment_dummy __shm[];
 // CHECK-NEXT:   shared_allocator al((int *)&__shm[0]);
 // CHECK-NEXT:   st_bf<32, 64, st_16x32_s> &s = al.allocate<st_bf<32, 64, st_16x32_s>>();
-// CHECK-NEXT:   if (warpid() >= 4) {
+// CHECK-NEXT:   if (__builtin_amdgcn_readfirstlane(warpid()) >= 4) {
 // CHECK-NEXT:     __builtin_amdgcn_s_barrier();
 // CHECK-NEXT:   }
 // CHECK-NEXT:   rt_fl<32, 32, col_l, rt_16x16_s> acc;
@@ -40,7 +40,7 @@
 // CHECK-NEXT:     __builtin_amdgcn_s_barrier();
 // CHECK-NEXT:     __builtin_amdgcn_sched_barrier(0);
 // CHECK-NEXT:   }
-// CHECK-NEXT:   if (warpid() < 4) {
+// CHECK-NEXT:   if (__builtin_amdgcn_readfirstlane(warpid()) < 4) {
 // CHECK-NEXT:     __builtin_amdgcn_s_barrier();
 // CHECK-NEXT:   }
 // CHECK-NEXT:   rt_fl<32, 32, col_l, rt_16x16_s> p;

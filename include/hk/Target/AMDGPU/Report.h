@@ -75,6 +75,11 @@ struct Loop {
   unsigned headerLine;      ///< 1-based line of the label in the assembly
   unsigned branchLine;      ///< 1-based line of the backward branch
   unsigned nestedLoops = 0; ///< backward branches strictly inside the range
+  /// A waterfall loop: the backward branch is `s_cbranch_execnz` and the
+  /// range holds a `v_readfirstlane_b32`, the loop the backend builds when an
+  /// operand that must be uniform (a buffer resource, an LDS base) lives in
+  /// VGPRs: one iteration per distinct value among the active lanes.
+  bool waterfall = false;
   InstructionCounts counts; ///< instructions strictly after the label, up to
                             ///< and including the branch (nested loops'
                             ///< instructions once)
@@ -103,6 +108,7 @@ struct KernelReport {
     return hotLoop ? loops[*hotLoop].counts : whole;
   }
   size_t innermostLoops() const;
+  size_t waterfallLoops() const;
 };
 
 /// Analyses every function of an AMDGPU assembly file. Fails on text it

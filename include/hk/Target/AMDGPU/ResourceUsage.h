@@ -51,6 +51,12 @@ Occupancy computeOccupancy(const KernelResources &kernel, int64_t ldsPerCu);
 llvm::Expected<std::vector<KernelResources>>
 readKernelResources(llvm::ArrayRef<char> elf);
 
+/// The same, from the YAML between `.amdgpu_metadata` and
+/// `.end_amdgpu_metadata` of an AMDGPU assembly file (what clang -S and
+/// `hkc --emit=asm` print).
+llvm::Expected<std::vector<KernelResources>>
+readKernelResourcesFromAssembly(llvm::StringRef assembly);
+
 } // namespace hk::target
 
 #endif // HK_TARGET_AMDGPU_RESOURCEUSAGE_H

@@ -1,5 +1,5 @@
 // Generated from hk IR for HipKittens (CDNA4, gfx950).
-// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include
+// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include (HipKittens branch main)
 #ifndef KITTENS_CDNA4
 #define KITTENS_CDNA4
 #endif
@@ -9,11 +9,59 @@
 
 using namespace kittens;
 
+// HipKittens' register base-tile layout (include/types/register/rt.cuh):
+// rows, columns, the run of consecutive elements a lane holds (stride), runs
+// per base tile, and the distance between a lane's runs.
+template <typename RT> struct base_tile_layout {
+  static constexpr int base_tile_rows = RT::base_tile_rows;
+  static constexpr int base_tile_cols = RT::base_tile_cols;
+  static constexpr int base_tile_stride = RT::base_tile_stride;
+  static constexpr int base_tile_num_strides = RT::base_tile_num_strides;
+  static constexpr int base_tile_elements_per_stride_group =
+      RT::base_tile_elements_per_stride_group;
+};
+
+// Calls f(row, col, element) for every element lane `lane` holds of a
+// register tile, at the positions and in the order of HipKittens'
+// register-tile store (include/ops/warp/memory/tile/global_to_register.cuh):
+// a lane's first element of a base tile, then runs of base_tile_stride
+// consecutive elements along the row (row layout) or the column (col
+// layout), two per packed register. Host code can ask for any lane.
+template <typename RT, typename F>
+__host__ __device__ inline void for_each_element(RT &tile, const int lane,
+                                                 F &&f) {
+  using L = base_tile_layout<std::remove_const_t<RT>>;
+  constexpr bool row =
+      std::is_same_v<typename std::remove_const_t<RT>::layout, ducks::rt_layout::row>;
+  const int lane_row = row ? lane % L::base_tile_rows
+                           : L::base_tile_stride * (lane / L::base_tile_cols);
+  const int lane_col = row ? L::base_tile_stride * (lane / L::base_tile_rows)
+                           : lane % L::base_tile_cols;
+#pragma unroll
+  for (int i = 0; i < RT::height; i++) {
+#pragma unroll
+    for (int j = 0; j < RT::width; j++) {
+#pragma unroll
+      for (int k = 0; k < L::base_tile_num_strides; k++) {
+#pragma unroll
+        for (int l = 0; l < L::base_tile_stride / 2; l++) {
+          auto &v = tile.tiles[i][j].data[l + k * L::base_tile_stride / 2];
+          const int step = k * L::base_tile_elements_per_stride_group + 2 * l;
+          const int r = i * L::base_tile_rows + lane_row + (row ? 0 : step);
+          const int c = j * L::base_tile_cols + lane_col + (row ? step : 0);
+          f(r, c, v.x);
+          f(row ? r : r + 1, row ? c + 1 : c, v.y);
+        }
+      }
+    }
+  }
+}
+
 // hk.atomic_add: HipKittens has no atomic tile store. This is its register
 // tile store, store<axis>(gl, rt, idx) in
 // include/ops/warp/memory/tile/global_to_register.cuh, visiting the same
-// positions in the same order, with each element added by atomicAdd instead
-// of written.
+// positions in the same order (for_each_element), with each element added
+// by atomicAdd instead of written.
 template <int axis, ducks::rt::all RT, ducks::gl::all GL,
           ducks::coord::tile COORD = coord<RT>>
 __device__ inline void tile_atomic_add(const GL &dst, const RT &src,
@@ -21,43 +69,39 @@ __device__ inline void tile_atomic_add(const GL &dst, const RT &src,
   static_assert(std::is_same_v<typename RT::T, float> &&
                     std::is_same_v<typename GL::dtype, float>,
                 "hk.atomic_add adds f32 tiles into f32 arrays");
-  constexpr bool row = std::is_same_v<typename RT::layout, ducks::rt_layout::row>;
   float *dst_ptr = (float *)&dst[(idx.template unit_coord<axis, 3>())];
   const int row_stride = dst.template stride<axis>();
+  for_each_element(src, laneid(), [&](int r, int c, const float &v) {
+    atomicAdd(&dst_ptr[r * row_stride + c], v);
+  });
+}
+
+// Register tiles in a base-tile shape a HipKittens call does not take are
+// copied through LDS into one it takes: every lane writes its elements to a
+// row-major R x C scratch of its wave, then reads those of the other layout.
+template <ducks::rt::all D, ducks::rt::all S>
+__device__ inline void tile_relayout(D &dst, const S &src, void *scratch) {
+  static_assert(D::rows == S::rows && D::cols == S::cols &&
+                    std::is_same_v<typename D::T, typename S::T>,
+                "a relayout keeps the shape and the element type");
+  using T = typename S::T;
+  T *buf = (T *)scratch;
+  // The wave's earlier reads of the scratch come first; its writes are seen
+  // by its own later reads (LDS executes a wave's accesses in order).
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
   const int lane = laneid();
-  // The lane's first element of each base tile.
-  const int lane_row = row ? lane % RT::base_tile_rows
-                           : RT::base_tile_stride * (lane / RT::base_tile_cols);
-  const int lane_col = row ? RT::base_tile_stride * (lane / RT::base_tile_rows)
-                           : lane % RT::base_tile_cols;
-#pragma unroll
-  for (int i = 0; i < RT::height; i++) {
-#pragma unroll
-    for (int j = 0; j < RT::width; j++) {
-#pragma unroll
-      for (int k = 0; k < RT::base_tile_num_strides; k++) {
-        // A stride is base_tile_stride consecutive elements along the row
-        // (row layout) or the column (col layout), two per float2.
-#pragma unroll
-        for (int l = 0; l < RT::base_tile_stride / 2; l++) {
-          const float2 v = src.tiles[i][j].data[l + k * RT::base_tile_stride / 2];
-          const int step = k * RT::base_tile_elements_per_stride_group + 2 * l;
-          const int r = i * RT::base_tile_rows + lane_row + (row ? 0 : step);
-          const int c = j * RT::base_tile_cols + lane_col + (row ? step : 0);
-          atomicAdd(&dst_ptr[r * row_stride + c], v.x);
-          atomicAdd(&dst_ptr[row ? r * row_stride + c + 1
-                                 : (r + 1) * row_stride + c],
-                    v.y);
-        }
-      }
-    }
-  }
+  for_each_element(src, lane, [&](int r, int c, const T &v) { buf[r * S::cols + c] = v; });
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+  for_each_element(dst, lane, [&](int r, int c, T &v) { v = buf[r * S::cols + c]; });
 }
 
 __global__ __launch_bounds__(256, 1) void attention_bwd_prep(const gl<bf16, -1, -1, -1, -1> dO, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> delta) {
   const int h = blockIdx.y;
   const int b = blockIdx.z;
-  const int tile = (blockIdx.x * 4) + warpid();
+  const int tile = (blockIdx.x * 4) + __builtin_amdgcn_readfirstlane(warpid());
   rt_bf<32, 128, row_l, rt_16x32_s> do_;
   load<1>(do_, dO, {b, tile, h, 0});
   rt_bf<32, 128, row_l, rt_16x32_s> o;
@@ -117,6 +161,9 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
   using G = kittens::group<4>;
   extern __shared__ alignment_dummy __shm[];
   shared_allocator al((int *)&__shm[0]);
+  // LDS for moving tiles into base-tile shapes HipKittens' calls take.
+  __shared__ alignas(16) char relayout_lds[32768];
+  char *const relayout_scratch = relayout_lds + __builtin_amdgcn_readfirstlane(warpid()) * 8192;
   rt_fl<64, 32, col_l, rt_16x16_s> zero_s;
   zero(zero_s);
   rt_fl<64, 64, col_l, rt_16x16_s> zero_dq;
@@ -128,7 +175,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
   const int b = blockIdx.z;
   const int group_ = Q.rows() / K.rows();
   const int h_first = hkv * group_;
-  const int ktile = (x * 4) + warpid();
+  const int ktile = (x * 4) + __builtin_amdgcn_readfirstlane(warpid());
   const int k0 = ktile * 32;
   rt_bf<32, 128, row_l, rt_16x32_s> kr;
   load<1>(kr, K, {b, ktile, hkv, 0});
@@ -275,7 +322,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     rt_bf<64, 32, col_l, rt_16x16_s> dsbf;
     copy(dsbf, s4);
     rt_bf<64, 32, row_l, rt_16x32_s> dsrow;
-    swap_layout(dsrow, dsbf);
+    tile_relayout(dsrow, dsbf, relayout_scratch);
     rt_bf<64, 64, col_l, rt_16x16_s> d;
     load(d, do_lo);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
@@ -343,7 +390,11 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
     __builtin_amdgcn_sched_barrier(0);
-    mma_AtB(dv0, pbf, d, dv0);
+    rt_bf<64, 32, col_l, rt_32x16_s> pbf_hk;
+    tile_relayout(pbf_hk, pbf, relayout_scratch);
+    rt_bf<64, 64, col_l, rt_32x16_s> d_hk;
+    tile_relayout(d_hk, d, relayout_scratch);
+    mma_AtB(dv0, pbf_hk, d_hk, dv0);
     rt_bf<64, 64, col_l, rt_16x16_s> d1;
     load(d1, do_hi);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
@@ -411,7 +462,9 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
     __builtin_amdgcn_sched_barrier(0);
-    mma_AtB(dv1, pbf, d1, dv1);
+    rt_bf<64, 64, col_l, rt_32x16_s> d1_hk;
+    tile_relayout(d1_hk, d1, relayout_scratch);
+    mma_AtB(dv1, pbf_hk, d1_hk, dv1);
     rt_bf<64, 64, col_l, rt_16x16_s> d2;
     load(d2, q_lo);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
@@ -479,7 +532,11 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
     __builtin_amdgcn_sched_barrier(0);
-    mma_AtB(dk0, dsbf, d2, dk0);
+    rt_bf<64, 32, col_l, rt_32x16_s> dsbf_hk;
+    tile_relayout(dsbf_hk, dsbf, relayout_scratch);
+    rt_bf<64, 64, col_l, rt_32x16_s> d2_hk;
+    tile_relayout(d2_hk, d2, relayout_scratch);
+    mma_AtB(dk0, dsbf_hk, d2_hk, dk0);
     rt_bf<64, 64, col_l, rt_16x16_s> d3;
     load(d3, q_hi);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
@@ -547,7 +604,9 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
     __builtin_amdgcn_sched_barrier(0);
-    mma_AtB(dk1, dsbf, d3, dk1);
+    rt_bf<64, 64, col_l, rt_32x16_s> d3_hk;
+    tile_relayout(d3_hk, d3, relayout_scratch);
+    mma_AtB(dk1, dsbf_hk, d3_hk, dk1);
     rt_fl<64, 64, col_l, rt_16x16_s> dqp;
     mma_AB(dqp, dsrow, kc0, zero_dq);
     mul(dqp, dqp, 0.088388346f);

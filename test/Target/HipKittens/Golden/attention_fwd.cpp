@@ -1,5 +1,5 @@
 // Generated from hk IR for HipKittens (CDNA4, gfx950).
-// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include
+// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include (HipKittens branch main)
 #ifndef KITTENS_CDNA4
 #define KITTENS_CDNA4
 #endif
@@ -9,10 +9,83 @@
 
 using namespace kittens;
 
+// HipKittens' register base-tile layout (include/types/register/rt.cuh):
+// rows, columns, the run of consecutive elements a lane holds (stride), runs
+// per base tile, and the distance between a lane's runs.
+template <typename RT> struct base_tile_layout {
+  static constexpr int base_tile_rows = RT::base_tile_rows;
+  static constexpr int base_tile_cols = RT::base_tile_cols;
+  static constexpr int base_tile_stride = RT::base_tile_stride;
+  static constexpr int base_tile_num_strides = RT::base_tile_num_strides;
+  static constexpr int base_tile_elements_per_stride_group =
+      RT::base_tile_elements_per_stride_group;
+};
+
+// Calls f(row, col, element) for every element lane `lane` holds of a
+// register tile, at the positions and in the order of HipKittens'
+// register-tile store (include/ops/warp/memory/tile/global_to_register.cuh):
+// a lane's first element of a base tile, then runs of base_tile_stride
+// consecutive elements along the row (row layout) or the column (col
+// layout), two per packed register. Host code can ask for any lane.
+template <typename RT, typename F>
+__host__ __device__ inline void for_each_element(RT &tile, const int lane,
+                                                 F &&f) {
+  using L = base_tile_layout<std::remove_const_t<RT>>;
+  constexpr bool row =
+      std::is_same_v<typename std::remove_const_t<RT>::layout, ducks::rt_layout::row>;
+  const int lane_row = row ? lane % L::base_tile_rows
+                           : L::base_tile_stride * (lane / L::base_tile_cols);
+  const int lane_col = row ? L::base_tile_stride * (lane / L::base_tile_rows)
+                           : lane % L::base_tile_cols;
+#pragma unroll
+  for (int i = 0; i < RT::height; i++) {
+#pragma unroll
+    for (int j = 0; j < RT::width; j++) {
+#pragma unroll
+      for (int k = 0; k < L::base_tile_num_strides; k++) {
+#pragma unroll
+        for (int l = 0; l < L::base_tile_stride / 2; l++) {
+          auto &v = tile.tiles[i][j].data[l + k * L::base_tile_stride / 2];
+          const int step = k * L::base_tile_elements_per_stride_group + 2 * l;
+          const int r = i * L::base_tile_rows + lane_row + (row ? 0 : step);
+          const int c = j * L::base_tile_cols + lane_col + (row ? step : 0);
+          f(r, c, v.x);
+          f(row ? r : r + 1, row ? c + 1 : c, v.y);
+        }
+      }
+    }
+  }
+}
+
+// Register tiles in a base-tile shape a HipKittens call does not take are
+// copied through LDS into one it takes: every lane writes its elements to a
+// row-major R x C scratch of its wave, then reads those of the other layout.
+template <ducks::rt::all D, ducks::rt::all S>
+__device__ inline void tile_relayout(D &dst, const S &src, void *scratch) {
+  static_assert(D::rows == S::rows && D::cols == S::cols &&
+                    std::is_same_v<typename D::T, typename S::T>,
+                "a relayout keeps the shape and the element type");
+  using T = typename S::T;
+  T *buf = (T *)scratch;
+  // The wave's earlier reads of the scratch come first; its writes are seen
+  // by its own later reads (LDS executes a wave's accesses in order).
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  const int lane = laneid();
+  for_each_element(src, lane, [&](int r, int c, const T &v) { buf[r * S::cols + c] = v; });
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+  for_each_element(dst, lane, [&](int r, int c, T &v) { v = buf[r * S::cols + c]; });
+}
+
 __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, -1, -1, -1> Q, const gl<bf16, -1, -1, -1, -1> K, const gl<bf16, -1, -1, -1, -1> V, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> L, const bool causal) {
   using G = kittens::group<8>;
   extern __shared__ alignment_dummy __shm[];
   shared_allocator al((int *)&__shm[0]);
+  // LDS for moving tiles into base-tile shapes HipKittens' calls take.
+  __shared__ alignas(16) char relayout_lds[65536];
+  char *const relayout_scratch = relayout_lds + __builtin_amdgcn_readfirstlane(warpid()) * 8192;
   rt_fl<64, 32, col_l, rt_16x16_s> zero_s;
   zero(zero_s);
   st_bf<128, 128, st_16x32_s> &ks = al.allocate<st_bf<128, 128, st_16x32_s>>();
@@ -21,7 +94,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   const int h = blockIdx.y;
   const int b = blockIdx.z;
   const int hkv = h / (Q.rows() / K.rows());
-  const int qtile = (qblk * 8) + warpid();
+  const int qtile = (qblk * 8) + __builtin_amdgcn_readfirstlane(warpid());
   const int q0 = qtile * 32;
   const int q_end = q0 + 32;
   const int n = Q.depth();
@@ -37,7 +110,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   G::load<1, false>(ks1, K, {b, 1, hkv, 0});
   asm volatile("s_waitcnt vmcnt(0)");
   __builtin_amdgcn_s_barrier();
-  if (warpid() >= 4) {
+  if (__builtin_amdgcn_readfirstlane(warpid()) >= 4) {
     __builtin_amdgcn_s_barrier();
   }
   rt_fl<32, 64, row_l, rt_16x16_s> o0;
@@ -166,7 +239,11 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     mul_row(o0, o0, m);
     rt_fl<64, 32, col_l, rt_16x16_s> ot;
     transpose(ot, o0);
-    mma_AtB(ot, vr, ptr, ot);
+    rt_bf<64, 64, col_l, rt_32x16_s> vr_hk;
+    tile_relayout(vr_hk, vr, relayout_scratch);
+    rt_bf<64, 32, col_l, rt_32x16_s> ptr_hk;
+    tile_relayout(ptr_hk, ptr, relayout_scratch);
+    mma_AtB(ot, vr_hk, ptr_hk, ot);
     rt_fl<32, 64, row_l, rt_16x16_s> on;
     transpose(on, ot);
     __builtin_amdgcn_s_setprio(0);
@@ -180,7 +257,9 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     mul_row(o1, o1, m);
     rt_fl<64, 32, col_l, rt_16x16_s> ot1;
     transpose(ot1, o1);
-    mma_AtB(ot1, vr1, ptr, ot1);
+    rt_bf<64, 64, col_l, rt_32x16_s> vr1_hk;
+    tile_relayout(vr1_hk, vr1, relayout_scratch);
+    mma_AtB(ot1, vr1_hk, ptr_hk, ot1);
     rt_fl<32, 64, row_l, rt_16x16_s> on1;
     transpose(on1, ot1);
     __builtin_amdgcn_s_setprio(0);
@@ -190,7 +269,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     o1 = on1;
     m = mx;
   }
-  if (warpid() < 4) {
+  if (__builtin_amdgcn_readfirstlane(warpid()) < 4) {
     __builtin_amdgcn_s_barrier();
   }
   asm volatile("s_waitcnt vmcnt(0)");
@@ -286,6 +365,9 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   using G = kittens::group<8>;
   extern __shared__ alignment_dummy __shm[];
   shared_allocator al((int *)&__shm[0]);
+  // LDS for moving tiles into base-tile shapes HipKittens' calls take.
+  __shared__ alignas(16) char relayout_lds[65536];
+  char *const relayout_scratch = relayout_lds + __builtin_amdgcn_readfirstlane(warpid()) * 8192;
   rt_fl<64, 32, col_l, rt_16x16_s> zero_s;
   zero(zero_s);
   st_bf<128, 64, st_16x32_s> &ks = al.allocate<st_bf<128, 64, st_16x32_s>>();
@@ -294,7 +376,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   const int h = blockIdx.y;
   const int b = blockIdx.z;
   const int hkv = h / (Q.rows() / K.rows());
-  const int qtile = (qblk * 8) + warpid();
+  const int qtile = (qblk * 8) + __builtin_amdgcn_readfirstlane(warpid());
   const int q0 = qtile * 32;
   const int q_end = q0 + 32;
   const int n = Q.depth();
@@ -312,7 +394,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   G::load<1, false>(vs1, V, {b, 1, hkv, 0});
   asm volatile("s_waitcnt vmcnt(0)");
   __builtin_amdgcn_s_barrier();
-  if (warpid() >= 4) {
+  if (__builtin_amdgcn_readfirstlane(warpid()) >= 4) {
     __builtin_amdgcn_s_barrier();
   }
   rt_fl<32, 64, row_l, rt_16x16_s> o;
@@ -404,7 +486,11 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     transpose(pt, pb);
     rt_fl<64, 32, col_l, rt_16x16_s> ot;
     transpose(ot, o);
-    mma_AtB(ot, vr, pt, ot);
+    rt_bf<64, 64, col_l, rt_32x16_s> vr_hk;
+    tile_relayout(vr_hk, vr, relayout_scratch);
+    rt_bf<64, 32, col_l, rt_32x16_s> pt_hk;
+    tile_relayout(pt_hk, pt, relayout_scratch);
+    mma_AtB(ot, vr_hk, pt_hk, ot);
     rt_fl<32, 64, row_l, rt_16x16_s> on;
     transpose(on, ot);
     __builtin_amdgcn_s_setprio(0);
@@ -413,7 +499,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     o = on;
     m = mx;
   }
-  if (warpid() < 4) {
+  if (__builtin_amdgcn_readfirstlane(warpid()) < 4) {
     __builtin_amdgcn_s_barrier();
   }
   asm volatile("s_waitcnt vmcnt(0)");

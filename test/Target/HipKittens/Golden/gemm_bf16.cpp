@@ -1,5 +1,5 @@
 // Generated from hk IR for HipKittens (CDNA4, gfx950).
-// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include
+// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include (HipKittens branch main)
 #ifndef KITTENS_CDNA4
 #define KITTENS_CDNA4
 #endif
@@ -28,7 +28,7 @@ __global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -
   st_bf<256, 64, st_16x32_s> &as = al.allocate<st_bf<256, 64, st_16x32_s>>();
   st_bf<256, 64, st_16x32_s> &bs = al.allocate<st_bf<256, 64, st_16x32_s>>();
   const auto [tm, tn] = group_remap(chiplet_transform_chunked(blockIdx.x, gridDim.x, 8, 64), ceil_div(C.rows(), 256), ceil_div(C.cols(), 256), 8);
-  const int w = warpid();
+  const int w = __builtin_amdgcn_readfirstlane(warpid());
   const int wr = w / 4;
   const int wc = w % 4;
   const int a_row = (tm * 8) + w;
@@ -59,7 +59,7 @@ __global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -
   store(as_share0, ga0);
   store(bs_share0, gb0);
   __builtin_amdgcn_s_barrier();
-  if (warpid() >= 4) {
+  if (__builtin_amdgcn_readfirstlane(warpid()) >= 4) {
     __builtin_amdgcn_s_barrier();
   }
   rt_fl<64, 32, col_l, rt_16x16_s> c00;
@@ -125,7 +125,7 @@ __global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -
     ga1 = pa1;
     gb1 = pb1;
   }
-  if (warpid() < 4) {
+  if (__builtin_amdgcn_readfirstlane(warpid()) < 4) {
     __builtin_amdgcn_s_barrier();
   }
   const int row0 = (tm * 4) + wr;

@@ -1,5 +1,5 @@
 // Generated from hk IR for HipKittens (CDNA4, gfx950).
-// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include
+// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include (HipKittens branch main)
 #ifndef KITTENS_CDNA4
 #define KITTENS_CDNA4
 #endif
@@ -24,7 +24,7 @@ template <> __device__ inline float2 rsqrt_op::op<float2>(const float2 &x) {
 }
 
 __global__ __launch_bounds__(256, 1) void rmsnorm(const gl<bf16, -1, -1, -1, -1> x, const gl<bf16, -1, -1, -1, -1> weight, const gl<bf16, -1, -1, -1, -1> y, const float eps_s) {
-  const int tile = (blockIdx.x * 4) + warpid();
+  const int tile = (blockIdx.x * 4) + __builtin_amdgcn_readfirstlane(warpid());
   rt_bf<32, 128, row_l, rt_16x32_s> xb;
   load(xb, x, {0, 0, tile, 0});
   rt_bf<16, 128, row_l, rt_16x32_s>::row_vec wb;

@@ -1,5 +1,5 @@
 // Generated from hk IR for HipKittens (CDNA4, gfx950).
-// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include
+// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include (HipKittens branch main)
 #ifndef KITTENS_CDNA4
 #define KITTENS_CDNA4
 #endif
@@ -12,7 +12,7 @@ using namespace kittens;
 __global__ __launch_bounds__(256, 1) void rotary(const gl<bf16, -1, -1, -1, -1> x, const gl<bf16, -1, -1, -1, -1> cos, const gl<bf16, -1, -1, -1, -1> sin, const gl<bf16, -1, -1, -1, -1> out) {
   const int h = blockIdx.y;
   const int b = blockIdx.z;
-  const int tile = (blockIdx.x * 4) + warpid();
+  const int tile = (blockIdx.x * 4) + __builtin_amdgcn_readfirstlane(warpid());
   rt_bf<32, 64, row_l, rt_16x32_s> x1b;
   load(x1b, x, {b, h, tile, 0});
   rt_bf<32, 64, row_l, rt_16x32_s> x2b;

@@ -1,5 +1,5 @@
 // Generated from hk IR for HipKittens (CDNA4, gfx950).
-// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include
+// Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include (HipKittens branch main)
 #ifndef KITTENS_CDNA4
 #define KITTENS_CDNA4
 #endif
@@ -10,7 +10,7 @@
 using namespace kittens;
 
 __global__ __launch_bounds__(256, 1) void softmax(const gl<bf16, -1, -1, -1, -1> x, const gl<bf16, -1, -1, -1, -1> y) {
-  const int tile = (blockIdx.x * 4) + warpid();
+  const int tile = (blockIdx.x * 4) + __builtin_amdgcn_readfirstlane(warpid());
   const int r0 = tile * 32;
   const int r_end = r0 + 32;
   const int n = x.cols();

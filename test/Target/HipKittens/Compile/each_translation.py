@@ -1,0 +1,56 @@
+# The lit format of test/Target/HipKittens/Compile (lit.local.cfg): the
+# folder's own tests, plus translation.template run once per kernel of the
+# library and HipKittens tree, as "Compile/<kernel>/<chip>", with %{kernel},
+# %{arch} (the --hk-arch of the tree) and %{chip} replaced. A module rather
+# than lit.local.cfg because lit pickles the tests and their format for its
+# worker processes.
+import os
+
+import lit.Test
+import lit.TestRunner
+import lit.formats
+
+TEMPLATE = "translation.template"
+# HipKittens' trees: --hk-arch and the chip its kernels build for.
+TREES = (("cdna4", "gfx950"), ("cdna3", "gfx942"))
+
+
+class TranslationTest(lit.Test.Test):
+    """A test whose RUN lines come from the template (file_path)."""
+
+    def getSourcePath(self):
+        return self.file_path
+
+
+class EachTranslation(lit.formats.ShTest):
+    def __init__(self, kernels, execute_external):
+        super().__init__(execute_external)
+        self.kernels = kernels
+
+    def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
+        yield from super().getTestsInDirectory(
+            testSuite, path_in_suite, litConfig, localConfig
+        )
+        template = os.path.join(testSuite.getSourcePath(path_in_suite), TEMPLATE)
+        if not os.path.exists(template):
+            return
+        for name in self.kernels:
+            for arch, chip in TREES:
+                yield TranslationTest(
+                    testSuite,
+                    path_in_suite + (name, chip),
+                    localConfig,
+                    file_path=template,
+                )
+
+    def execute(self, test, litConfig):
+        if not isinstance(test, TranslationTest):
+            return super().execute(test, litConfig)
+        name, chip = test.path_in_suite[-2:]
+        arch = dict((c, a) for a, c in TREES)[chip]
+        return lit.TestRunner.executeShTest(
+            test,
+            litConfig,
+            self.execute_external,
+            [("%{kernel}", name), ("%{arch}", arch), ("%{chip}", chip)],
+        )
