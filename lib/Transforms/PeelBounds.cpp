@@ -150,9 +150,10 @@ bool peel(scf::ForOp loop) {
   Location loc = loop.getLoc();
   LinearForm linear(loop, b);
   // Iteration iv keeps load l's columns in range when
-  // (a * iv + c + 1) * width <= size, i.e. iv < (size / width - c - 1) / a
-  // + 1 with floor divisions: iterations below the minimum of those bounds
-  // keep every marked load in range.
+  // 0 <= a * iv + c and (a * iv + c + 1) * width <= size, i.e.
+  // iv < (size / width - c - 1) / a + 1 with floor divisions, given the
+  // first holds at lb: iterations below the minimum of those bounds keep
+  // every marked load in range.
   Value split;
   SmallVector<LoadOp> marked;
   for (LoadOp load : loads) {
@@ -173,6 +174,16 @@ bool peel(scf::ForOp loop) {
     Value last = arith::FloorDivSIOp::create(b, loc, room,
                                              linear.constant(col->coefficient));
     Value bound = arith::AddIOp::create(b, loc, last, linear.constant(1));
+    // The index grows with iv, so it is never negative in the first loop
+    // when it is not at lb; otherwise every iteration stays checked.
+    Value first = arith::MulIOp::create(b, loc, loop.getLowerBound(),
+                                        linear.constant(col->coefficient));
+    if (col->offset)
+      first = arith::AddIOp::create(b, loc, first, col->offset);
+    Value nonNegative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                              first, linear.constant(0));
+    bound = arith::SelectOp::create(b, loc, nonNegative, bound,
+                                    loop.getLowerBound());
     split = split ? arith::MinSIOp::create(b, loc, split, bound) : bound;
     marked.push_back(load);
   }

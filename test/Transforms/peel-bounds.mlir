@@ -3,10 +3,10 @@
 // A K loop that loads the 32-column tiles 2k+2 and 2k+3 of A (a prefetch
 // one step ahead, as the GEMM does) is split where the later one could
 // first cross the last column. Tile c covers columns 32c..32c+31, in range
-// when (c + 1) * 32 <= K, i.e. c + 1 <= K floordiv 32. For c = 2k + b:
-// k <= (K/32 - b - 1) floordiv 2, so the first loop ends at
-// (K/32 - b - 1) floordiv 2 + 1, the smaller over both loads, clamped to
-// [lb, ub].
+// when 0 <= c and (c + 1) * 32 <= K, i.e. c + 1 <= K floordiv 32. For
+// c = 2k + b: k <= (K/32 - b - 1) floordiv 2, so the first loop ends at
+// (K/32 - b - 1) floordiv 2 + 1 if c is not negative at lb (else at lb),
+// the smaller over both loads, clamped to [lb, ub].
 
 !rt = tensor<32x32xbf16, #hk.rt<row, 16x32>>
 !rtb = tensor<32x32xbf16, #hk.rt<row, 16x32>>
@@ -14,6 +14,7 @@
 
 // CHECK-LABEL: hk.kernel @k_loop
 // CHECK-SAME: (%[[A:.*]]: memref<?x?xbf16>
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
@@ -21,19 +22,26 @@
 // CHECK: %[[C32:.*]] = arith.constant 32 : index
 // CHECK: %[[T:.*]] = arith.divui %[[K]], %[[C32]]
 // CHECK: %[[R:.*]] = arith.subi %[[T]], %[[C1]]
-// load 2k + 2: bound (K/32 - 1 - 2) floordiv 2 + 1
+// load 2k + 2: bound (K/32 - 1 - 2) floordiv 2 + 1, if 2 * lb + 2 >= 0
 // CHECK: %[[S0:.*]] = arith.subi %[[R]], %[[C2]]
 // CHECK: %[[L0:.*]] = arith.floordivsi %[[S0]], %[[C2]]
-// CHECK: %[[B0:.*]] = arith.addi %[[L0]], %[[C1]]
+// CHECK: %[[E0:.*]] = arith.addi %[[L0]], %[[C1]]
+// CHECK: %[[LB2:.*]] = arith.muli %[[C0]], %[[C2]]
+// CHECK: %[[F0:.*]] = arith.addi %[[LB2]], %[[C2]]
+// CHECK: %[[NN0:.*]] = arith.cmpi sge, %[[F0]], %[[C0]]
+// CHECK: %[[B0:.*]] = arith.select %[[NN0]], %[[E0]], %[[C0]]
 // load 2k + 3
 // CHECK: %[[S1:.*]] = arith.subi %[[R]], %[[C3]]
 // CHECK: %[[L1:.*]] = arith.floordivsi %[[S1]], %[[C2]]
-// CHECK: %[[B1:.*]] = arith.addi %[[L1]], %[[C1]]
+// CHECK: %[[E1:.*]] = arith.addi %[[L1]], %[[C1]]
+// CHECK: %[[F1:.*]] = arith.addi %[[LB2]], %[[C3]]
+// CHECK: %[[NN1:.*]] = arith.cmpi sge, %[[F1]], %[[C0]]
+// CHECK: %[[B1:.*]] = arith.select %[[NN1]], %[[E1]], %[[C0]]
 // CHECK: %[[MIN:.*]] = arith.minsi %[[B0]], %[[B1]]
 // CHECK: %[[UB:.*]] = arith.minsi %[[MIN]], %[[N:[^ ]+]]
-// CHECK: %[[SPLIT:.*]] = arith.maxsi %[[UB]], %[[LB:[^ ]+]]
+// CHECK: %[[SPLIT:.*]] = arith.maxsi %[[UB]], %[[C0]]
 // The first loop, [lb, split), with its loads marked.
-// CHECK: %[[FIRST:.*]] = scf.for %{{.*}} = %[[LB]] to %[[SPLIT]] step %[[C1]] iter_args(%{{.*}} = %{{.*}})
+// CHECK: %[[FIRST:.*]] = scf.for %{{.*}} = %[[C0]] to %[[SPLIT]] step %[[C1]] iter_args(%{{.*}} = %{{.*}})
 // CHECK: hk.load %[[A]][%{{.*}}, %{{.*}}] {hk.cols_in_bounds}
 // CHECK: hk.load %[[A]][%{{.*}}, %{{.*}}] {hk.cols_in_bounds}
 // CHECK: hk.mma
