@@ -7,6 +7,9 @@
 
 #include "hk/Target/AMDGPU/Report.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
 #include "gtest/gtest.h"
 
 #include <string>
@@ -282,6 +285,68 @@ TEST(ReportTest, PrintsTheHotLoopAndTheResources) {
   EXPECT_NE(text.find("  resources: not in the code object's metadata"),
             std::string::npos)
       << text;
+}
+
+// Two versions of one K loop, as hk-peel-bounds leaves them: the steady
+// state .LBB0_1 (lines 4-9: a load, an MFMA, an add, the branch) and the
+// checked loop .LBB0_2 (10-17) with the same load and MFMA and two more
+// instructions of bounds work. Equal MFMAs and memory instructions: the
+// one with fewer instructions is the hot loop, wherever it stands.
+constexpr const char *kVersions = R"(	.type	peeled,@function
+peeled:
+	s_mov_b32 s0, 0
+.LBB0_1:
+	buffer_load_dwordx4 v[0:3], v8, s[4:7], 0 offen
+	v_mfma_f32_16x16x32_bf16 v[4:7], v[0:3], v[0:3], v[4:7]
+	s_add_u32 s0, s0, 1
+	s_cmp_lt_u32 s0, s1
+	s_cbranch_scc1 .LBB0_1
+.LBB0_2:
+	v_cmp_gt_i32_e32 vcc, s2, v9
+	v_cndmask_b32_e32 v8, s3, v8, vcc
+	buffer_load_dwordx4 v[0:3], v8, s[4:7], 0 offen
+	v_mfma_f32_16x16x32_bf16 v[4:7], v[0:3], v[0:3], v[4:7]
+	s_add_u32 s0, s0, 1
+	s_cmp_lt_u32 s0, s2
+	s_cbranch_scc1 .LBB0_2
+	s_endpgm
+.Lfunc_end0:
+)";
+
+TEST(ReportTest, OfTwoVersionsOfALoopTheShorterIsHot) {
+  auto kernels = analyzeAssembly(kVersions);
+  ASSERT_TRUE(static_cast<bool>(kernels)) << toString(kernels.takeError());
+  ASSERT_EQ(kernels->size(), 1u);
+  const KernelReport &kernel = kernels->front();
+  ASSERT_EQ(kernel.loops.size(), 2u);
+  EXPECT_EQ(kernel.loops[0].counts.instructions, 5); // lines 5-9
+  EXPECT_EQ(kernel.loops[1].counts.instructions, 7); // lines 11-17
+  ASSERT_EQ(kernel.hotLoop, std::optional<size_t>(0));
+
+  // In the other order the shorter loop still wins.
+  std::string swapped = kVersions;
+  auto replaceAll = [&](llvm::StringRef from, llvm::StringRef to) {
+    for (size_t at = swapped.find(from.str()); at != std::string::npos;
+         at = swapped.find(from.str(), at + to.size()))
+      swapped.replace(at, from.size(), to.str());
+  };
+  replaceAll(".LBB0_1", ".LBB0_X");
+  replaceAll(".LBB0_2", ".LBB0_1");
+  replaceAll(".LBB0_X", ".LBB0_2");
+  // Move the checked loop (lines 10-17) before the steady one (4-9).
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(swapped).split(lines, '\n');
+  std::string reordered;
+  for (int i :
+       {0, 1, 2, 9, 10, 11, 12, 13, 14, 15, 16, 3, 4, 5, 6, 7, 8, 17, 18, 19})
+    reordered += lines[i].str() + "\n";
+  auto again = analyzeAssembly(reordered);
+  ASSERT_TRUE(static_cast<bool>(again)) << toString(again.takeError());
+  const KernelReport &other = again->front();
+  ASSERT_EQ(other.loops.size(), 2u);
+  EXPECT_EQ(other.loops[0].counts.instructions, 7);
+  ASSERT_EQ(other.hotLoop, std::optional<size_t>(1));
+  EXPECT_EQ(other.loops[1].headerLine, 12u);
 }
 
 TEST(ReportTest, BranchToUnknownLabelIsAnError) {

@@ -46,6 +46,30 @@ def HKExpandRemaps : Pass<"hk-expand-remaps"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def HKPeelBounds : Pass<"hk-peel-bounds"> {
+  let summary = "splits a loop where its global tile loads start to cross the last column";
+  let description = [{
+    For each `scf.for` with step 1 that holds an `hk.mma` and loads
+    register tiles from memrefs (`hk.load`) at a column tile index
+    `a * iv + b` (`a` a positive
+    constant, `b` defined before the loop), splits the loop at the first
+    iteration where one of those loads could reach past the memref's last
+    column: `[lb, s)` and `[s, ub)`, the second taking the first's results
+    as its initial values. In the first loop those loads carry
+    `hk.cols_in_bounds`, and `convert-hk-to-amdgpu` gives them no column
+    checks and no per-element masks: every lane's columns are in range.
+    Rows past the end still read zeros through the buffer descriptor. The
+    second loop is the original one. Both run the same ops in the same order
+    per iteration (barriers included), so the kernel computes what it did.
+    See docs/lowering.md, Bounds out of the steady state.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def HKSchedule : Pass<"hk-schedule", "::mlir::ModuleOp"> {
   let summary = "expands hk.ping_pong and hk.interleave into explicit barriers, priorities and scheduling hints";
   let description = [{

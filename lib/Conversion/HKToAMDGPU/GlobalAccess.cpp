@@ -112,6 +112,10 @@ struct Access {
   /// last one (col) for a vector.
   int64_t rowDim, colDim;
   bool lastDimContiguous;
+  /// The column of the tile's first element (wave-uniform when the indices
+  /// are) and the running lane's column within the tile: base[colDim] is
+  /// their sum.
+  Value colOrigin, laneCol;
 };
 
 } // namespace
@@ -173,6 +177,10 @@ static FailureOr<Access> buildAccess(OpBuilder &b, Location loc,
       Value origin = arith::MulIOp::create(b, loc, idx, cst(b, loc, extent));
       idx = arith::AddIOp::create(b, loc, origin,
                                   d == a.colDim ? laneCol : laneRow);
+      if (d == a.colDim) {
+        a.colOrigin = origin;
+        a.laneCol = laneCol;
+      }
     }
     a.base.push_back(idx);
   }
@@ -241,16 +249,45 @@ static int64_t maxRunLength(const Access &a, Type elt) {
 /// registers per lane) for every element that the loop would keep live.
 /// The compare is signed and only matters when the run starts in range
 /// (else the load already reads zeros), where size - col is in (0, size].
-static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
-                     Type elt) {
+/// The offset of a run whose columns are all in range (hk.cols_in_bounds):
+/// the lane's offset within the tile, or the extent when a leading position
+/// is out of range, plus the tile origin's column offset. The check and the
+/// select depend on rows and lanes only, so in a loop that moves along the
+/// columns they are invariant, and what changes per iteration is one add of
+/// a wave-uniform value. Out-of-range lanes land at or past the extent and
+/// read zeros, as long as extent plus origin stays within the descriptor's
+/// 32-bit byte range (which a memref of at least 4 GiB exceeds anyway).
+static Value inBoundsOffsetOf(OpBuilder &b, Location loc, const Access &a,
+                              Run run) {
   SmallVector<Value> pos = positionOf(b, loc, a, run.reg);
-  Value valid = arith::AndIOp::create(b, loc, leadingInRange(b, loc, a, pos),
-                                      colInRange(b, loc, a, pos, 0));
-  Value off = offsetOf(b, loc, a, pos, valid);
+  Value lead = leadingInRange(b, loc, a, pos);
+  pos[a.colDim] = addConst(b, loc, a.laneCol, a.map.regs[run.reg].col);
+  Value inner = offsetOf(b, loc, a, pos, lead);
+  Value origin =
+      arith::MulIOp::create(b, loc, a.colOrigin, a.buf->strides[a.colDim]);
+  return arith::AddIOp::create(b, loc, inner, origin);
+}
+
+/// With `colsInBounds` (hk.cols_in_bounds, hk-peel-bounds) every column of
+/// the tile is known to be in range: only the leading dimensions are
+/// checked, and runs are loaded whole.
+static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
+                     Type elt, bool colsInBounds) {
+  SmallVector<Value> pos = positionOf(b, loc, a, run.reg);
+  Value off;
+  if (colsInBounds) {
+    off = inBoundsOffsetOf(b, loc, a, run);
+  } else {
+    Value valid = arith::AndIOp::create(b, loc, leadingInRange(b, loc, a, pos),
+                                        colInRange(b, loc, a, pos, 0));
+    off = offsetOf(b, loc, a, pos, valid);
+  }
   if (run.count == 1)
     return memref::LoadOp::create(b, loc, a.buf->buffer, off);
   auto vecType = VectorType::get({run.count}, elt);
   Value v = vector::LoadOp::create(b, loc, vecType, a.buf->buffer, off);
+  if (colsInBounds)
+    return v;
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vecType));
   Value left =
       arith::SubIOp::create(b, loc, a.buf->sizes[a.colDim], pos[a.colDim]);
@@ -319,10 +356,11 @@ struct GlobalLoadLowering : OpConversionPattern<LoadOp> {
     if (failed(access))
       return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
     Type elt = type.getElementType();
+    bool colsInBounds = op->hasAttr(HKDialect::kColsInBoundsAttrName);
     Value result =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
     for (Run run : splitRuns(access->map, maxRunLength(*access, elt))) {
-      Value v = loadRun(rewriter, loc, *access, run, elt);
+      Value v = loadRun(rewriter, loc, *access, run, elt, colsInBounds);
       result = run.count == 1
                    ? vector::InsertOp::create(rewriter, loc, v, result, run.reg)
                          .getResult()

@@ -31,6 +31,13 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
   if (name == kWavesAttrName || name == kLdsBytesAttrName ||
       name == kEmulatorLdsBytesAttrName)
     return expect(isa<IntegerAttr>(value), "an integer");
+  if (name == kColsInBoundsAttrName) {
+    auto load = dyn_cast<LoadOp>(op);
+    if (!load || !isa<MemRefType>(load.getSource().getType()))
+      return op->emitOpError("attribute '")
+             << name << "' belongs on an hk.load from a memref";
+    return expect(isa<UnitAttr>(value), "a unit attribute");
+  }
   // Other hk.* attributes are private to the pass that writes them.
   return success();
 }

@@ -165,13 +165,17 @@ InstructionCounts countRange(const std::vector<Entry> &entries, size_t begin,
   return counts;
 }
 
-/// Is `a` a better hot loop than `b`?
+/// Is `a` a better hot loop than `b`? Between loops with as many MFMAs and
+/// vector memory instructions, the one with fewer instructions: such loops
+/// are versions of one loop, the steady state without bounds checks and the
+/// checked last iterations (hk-peel-bounds), and the steady state is the one
+/// that runs.
 bool hotter(const InstructionCounts &a, const InstructionCounts &b) {
   if (a.mfma != b.mfma)
     return a.mfma > b.mfma;
   if (a.vectorMemory() != b.vectorMemory())
     return a.vectorMemory() > b.vectorMemory();
-  return a.instructions > b.instructions;
+  return a.instructions < b.instructions;
 }
 
 /// Does `inner` lie within `outer` (and is not `outer` itself)?

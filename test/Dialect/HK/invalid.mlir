@@ -1136,3 +1136,24 @@ func.func @waves() attributes {hk.waves = "eight"} {
 func.func @grid() attributes {hk.grid = 3} {
   return
 }
+
+// -----
+
+// hk.cols_in_bounds (hk-peel-bounds) belongs on an hk.load from a memref.
+hk.kernel @cols_in_bounds_on_shared(%A: memref<?x?xbf16>) attributes {
+    waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %s = hk.alloc_shared : !hk.st<16x32xbf16, 16x32>
+  // expected-error @+1 {{'hk.load' op attribute 'hk.cols_in_bounds' belongs on an hk.load from a memref}}
+  %t = hk.load %s {hk.cols_in_bounds} : !hk.st<16x32xbf16, 16x32> -> tensor<16x32xbf16, #hk.rt<row, 16x32>>
+  hk.return
+}
+
+// -----
+
+hk.kernel @cols_in_bounds_not_unit(%A: memref<?x?xbf16>) attributes {
+    waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'hk.load' op attribute 'hk.cols_in_bounds' must be a unit attribute, got 1 : i64}}
+  %t = hk.load %A[%c0, %c0] {hk.cols_in_bounds = 1} : memref<?x?xbf16> -> tensor<16x32xbf16, #hk.rt<row, 16x32>>
+  hk.return
+}

@@ -100,7 +100,9 @@ struct KernelReport {
   ///    an atomic inside the MFMA loop does not hide it);
   ///  - otherwise: among the innermost loops, the one with the most buffer,
   ///    global and flat instructions;
-  /// ties go to the most instructions, then to the first in the text.
+  /// ties go to the fewest instructions (of two versions of one loop, the
+  /// one without bounds checks: hk-peel-bounds), then to the first in the
+  /// text.
   std::optional<size_t> hotLoop;
 
   /// The hot loop's counts, or the whole kernel's if it has no loop.

@@ -51,6 +51,10 @@ def HK_Dialect : Dialect {
         "hk.emulator_lds_bytes";
     /// On a kernel argument (hk.kernel or gpu.func): its name (string).
     static constexpr ::llvm::StringLiteral kArgNameAttrName = "hk.name";
+    /// On an hk.load from a memref (unit, written by hk-peel-bounds): every
+    /// column the tile covers is within the memref's last dimension.
+    static constexpr ::llvm::StringLiteral kColsInBoundsAttrName =
+        "hk.cols_in_bounds";
 
   private:
     // Defined beside the generated storage classes they instantiate.
