@@ -10,8 +10,8 @@
 # the pairs of the same computation, ours against HipKittens', with the ratio.
 #
 # Counts come from the same code for both sides: hkc --report for ours, and
-# for HipKittens' kernels build/bin/hk-asm-report on clang's assembly (-S)
-# and code object (-c) of one compile (lib/Target/AMDGPU/Report.cpp). See
+# for HipKittens' kernels hkc --report-asm on clang's assembly (-S), whose
+# .amdgpu_metadata gives the resources (lib/Target/AMDGPU/Report.cpp). See
 # docs/report.md for what is counted and how the hot loop is chosen.
 #
 # One MFMA-equivalent is the work of one v_mfma_f32_16x16x32_bf16 (16,384
@@ -34,16 +34,13 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 HKC="$BUILD_DIR/bin/hkc"
-ASM_REPORT="$BUILD_DIR/bin/hk-asm-report"
 TP="${THIRD_PARTY:-/work/shared/third_party}"
 CLANG="${CLANG:-clang++-22}"
 CLANG_C="${CLANG_C:-clang-22}"
 LLVM_AS="${LLVM_AS:-/usr/lib/llvm-22/bin/llvm-as}"
 CHIPS=(gfx950 gfx942)
 
-for tool in "$HKC" "$ASM_REPORT"; do
-  [[ -x $tool ]] || { echo "bench-hotloops: $tool is not built" >&2; exit 1; }
-done
+[[ -x $HKC ]] || { echo "bench-hotloops: $HKC is not built" >&2; exit 1; }
 for tool in "$CLANG" "$CLANG_C" "$LLVM_AS"; do
   command -v "$tool" >/dev/null ||
     { echo "bench-hotloops: $tool not found" >&2; exit 1; }
@@ -169,8 +166,7 @@ hipkittens() {
     -I "$TP/hip/include/hip" -Wno-invalid-constexpr -O3
     -Xclang -mlink-builtin-bitcode -Xclang "$WORK/ockl-$chip.bc")
   if "$CLANG" "${flags[@]}" -S "$copy" -o "$WORK/hk-$name.s" 2>"$WORK/err" &&
-    "$CLANG" "${flags[@]}" -c "$copy" -o "$WORK/hk-$name.co" 2>>"$WORK/err" &&
-    "$ASM_REPORT" --chip "$chip" "$WORK/hk-$name.s" "$WORK/hk-$name.co" \
+    "$HKC" --report-asm "$WORK/hk-$name.s" --chip "$chip" \
       >"$WORK/report" 2>>"$WORK/err"; then
     # HipKittens' kernels are C++ symbols; name the row after the source.
     rows_of_report HipKittens "$chip" "$WORK/report" "$WORK/hk-$name.s"

@@ -29,5 +29,4 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
     [ToolSubst("hk-opt", unresolved="fatal"),
      ToolSubst("hk-translate", unresolved="fatal"),
-     ToolSubst("hkc", unresolved="fatal"),
-     ToolSubst("hk-asm-report", unresolved="fatal")], [config.hk_tools_dir])
+     ToolSubst("hkc", unresolved="fatal")], [config.hk_tools_dir])
