@@ -451,7 +451,7 @@ func.func @f(%A: memref<f32>) {
 // -----
 
 func.func @f(%A: memref<?x?xf32>, %i: index) {
-  // expected-error @+1 {{'hk.load' op result #0 must be register tile (tensor with #hk.rt encoding) or register vector (tensor with #hk.rv encoding), but got 'tensor<64x64xf32>'}}
+  // expected-error @+1 {{'hk.load' op result #0 must be register tile of data (tensor with #hk.rt encoding, not i1) or register vector of data (tensor with #hk.rv encoding, not i1), but got 'tensor<64x64xf32>'}}
   %a = hk.load %A[%i, %i] : memref<?x?xf32> -> tensor<64x64xf32>
   return
 }
@@ -515,7 +515,7 @@ func.func @f(%a: tensor<64x64xf32, #hk.rt<col, 16x16>>, %C: memref<?x?x?xf32>, %
 // -----
 
 func.func @f(%v: tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>, %C: memref<?xf32>, %i: index) {
-  // expected-error @+1 {{'hk.atomic_add' op operand #0 must be register tile (tensor with #hk.rt encoding), but got 'tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>'}}
+  // expected-error @+1 {{'hk.atomic_add' op operand #0 must be register tile of data (tensor with #hk.rt encoding, not i1), but got 'tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>'}}
   hk.atomic_add %v, %C[%i] : tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>, memref<?xf32>
   return
 }
@@ -694,7 +694,7 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %b: tensor<32x32xbf16, 
 // -----
 
 func.func @f(%a: tensor<32x32xbf16>, %c: tensor<32x32xf32, #hk.rt<col, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op operand #0 must be register tile (tensor with #hk.rt encoding), but got 'tensor<32x32xbf16>'}}
+  // expected-error @+1 {{'hk.mma' op operand #0 must be register tile of data (tensor with #hk.rt encoding, not i1), but got 'tensor<32x32xbf16>'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xbf16>, tensor<32x32xbf16>, tensor<32x32xf32, #hk.rt<col, 16x16>>
   return
 }

@@ -18,10 +18,17 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def HK_RegTile : Type<CPred<"::hk::isRegTile($_self)">,
-    "register tile (tensor with #hk.rt encoding)", "::mlir::RankedTensorType">;
-def HK_RegVec : Type<CPred<"::hk::isRegVec($_self)">,
-    "register vector (tensor with #hk.rv encoding)", "::mlir::RankedTensorType">;
+// i1 tiles and vectors (masks: results of arith.cmpf/cmpi, conditions of
+// arith.select) live in registers too, but hk ops move and compute on data
+// only.
+def HK_NotMask : CPred<
+    "!::llvm::cast<::mlir::ShapedType>($_self).getElementType().isInteger(1)">;
+def HK_RegTile : Type<And<[CPred<"::hk::isRegTile($_self)">, HK_NotMask]>,
+    "register tile of data (tensor with #hk.rt encoding, not i1)",
+    "::mlir::RankedTensorType">;
+def HK_RegVec : Type<And<[CPred<"::hk::isRegVec($_self)">, HK_NotMask]>,
+    "register vector of data (tensor with #hk.rv encoding, not i1)",
+    "::mlir::RankedTensorType">;
 def HK_Register : AnyTypeOf<[HK_RegTile, HK_RegVec]>;
 def HK_Global : Type<CPred<"::llvm::isa<::mlir::MemRefType>($_self)">,
     "global memory (memref)", "::mlir::MemRefType">;
