@@ -1,0 +1,47 @@
+// RUN: not hk-translate --hk-to-hipkittens -split-input-file %s 2>&1 | FileCheck %s
+
+// Compare and select on tiles, math.tanh and math.erf have no HipKittens
+// base op (its maps are add, sub, mul, div, max, min, exp, exp2, log, abs
+// and copies); the translation stops at the op, naming it, and prints no
+// kernel. The lowering to AMDGPU handles all of them.
+// CHECK-NOT: __global__
+// CHECK: offset :{{[0-9]+}}:8: error: 'math.tanh' has no HipKittens equivalent
+// CHECK: offset :{{[0-9]+}}:8: error: 'math.erf' has no HipKittens equivalent
+// CHECK: offset :{{[0-9]+}}:8: error: 'arith.cmpf' has no HipKittens equivalent
+// CHECK: offset :{{[0-9]+}}:8: error: 'math.tanh' has no HipKittens equivalent
+// CHECK-NOT: __global__
+!t = tensor<16x64xf32, #hk.rt<col, 16x16>>
+hk.kernel @tanh_tile(%X: memref<?x?xf32>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> !t
+  %t = math.tanh %x : !t
+  hk.store %t, %X[%c0, %c0] : !t, memref<?x?xf32>
+  hk.return
+}
+// -----
+!t = tensor<16x64xf32, #hk.rt<col, 16x16>>
+hk.kernel @erf_tile(%X: memref<?x?xf32>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> !t
+  %t = math.erf %x : !t
+  hk.store %t, %X[%c0, %c0] : !t, memref<?x?xf32>
+  hk.return
+}
+// -----
+!t = tensor<16x64xf32, #hk.rt<col, 16x16>>
+hk.kernel @cmp_tile(%X: memref<?x?xf32>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> !t
+  %z = arith.constant dense<0.0> : !t
+  %p = arith.cmpf ogt, %x, %z : !t
+  %s = arith.select %p, %x, %z : tensor<16x64xi1, #hk.rt<col, 16x16>>, !t
+  hk.store %s, %X[%c0, %c0] : !t, memref<?x?xf32>
+  hk.return
+}
+// -----
+hk.kernel @tanh_scalar(%x: f32, %o: memref<?xf32>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %t = math.tanh %x : f32
+  memref.store %t, %o[%c0] : memref<?xf32>
+  hk.return
+}
