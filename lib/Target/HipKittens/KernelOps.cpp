@@ -347,6 +347,12 @@ LogicalResult KernelEmitter::emitComputeOp(Operation *op) {
     return success();
   if (auto mask = dyn_cast<BoundsMaskOp>(op))
     return emitBoundsMask(mask);
+  if (auto mma = dyn_cast<MmaOp>(op)) {
+    Type elt = cast<RankedTensorType>(mma.getA().getType()).getElementType();
+    if (elt.isF32() || elt.isSignlessInteger(8))
+      return noEquivalent(op, elt.isF32() ? "its mma takes no f32 tiles"
+                                          : "its mma takes no i8 tiles");
+  }
 
   // The operands the result may overwrite, then the call.
   SmallVector<Value> reusable;

@@ -534,9 +534,10 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %b: tensor<32x32xf16, #
 
 // -----
 
-func.func @f(%a: tensor<32x32xf32, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #hk.rt<col, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ inputs, got 'f32'}}
-  %d = hk.mma abt %a, %a, %c : tensor<32x32xf32, #hk.rt<row, 16x32>>, tensor<32x32xf32, #hk.rt<row, 16x32>>, tensor<32x32xf32, #hk.rt<col, 16x16>>
+// No MFMA multiplies i32.
+func.func @f(%a: tensor<32x32xi32, #hk.rt<row, 16x32>>, %c: tensor<32x32xi32, #hk.rt<col, 16x16>>) {
+  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f32, i8, f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ inputs, got 'i32'}}
+  %d = hk.mma abt %a, %a, %c : tensor<32x32xi32, #hk.rt<row, 16x32>>, tensor<32x32xi32, #hk.rt<row, 16x32>>, tensor<32x32xi32, #hk.rt<col, 16x16>>
   return
 }
 
@@ -544,7 +545,7 @@ func.func @f(%a: tensor<32x32xf32, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #h
 
 // An 8-bit float that no chip's MFMA takes.
 func.func @f(%a: tensor<32x32xf8E4M3B11FNUZ, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #hk.rt<col, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ inputs, got 'f8E4M3B11FNUZ'}}
+  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f32, i8, f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ inputs, got 'f8E4M3B11FNUZ'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xf8E4M3B11FNUZ, #hk.rt<row, 16x32>>, tensor<32x32xf8E4M3B11FNUZ, #hk.rt<row, 16x32>>, tensor<32x32xf32, #hk.rt<col, 16x16>>
   return
 }
@@ -552,7 +553,7 @@ func.func @f(%a: tensor<32x32xf8E4M3B11FNUZ, #hk.rt<row, 16x32>>, %c: tensor<32x
 // -----
 
 func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %c: tensor<32x32xbf16, #hk.rt<col, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xbf16, #hk.rt<col, 16x16>>'}}
+  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator for 'bf16' inputs, in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xbf16, #hk.rt<col, 16x16>>'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xbf16, #hk.rt<col, 16x16>>
   return
 }
@@ -560,7 +561,7 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %c: tensor<32x32xbf16, 
 // -----
 
 func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #hk.rt<row, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<row, 16x16>>'}}
+  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator for 'bf16' inputs, in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<row, 16x16>>'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xf32, #hk.rt<row, 16x16>>
   return
 }
@@ -569,7 +570,7 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #
 
 // The 32x32 MFMAs give each lane 4 runs of 4 rows, not one run of 16.
 func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 32x16>>, %c: tensor<32x32xf32, #hk.rt<col, 32x32>>) {
-  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<col, 32x32>>'}}
+  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator for 'bf16' inputs, in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<col, 32x32>>'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xbf16, #hk.rt<row, 32x16>>, tensor<32x32xbf16, #hk.rt<row, 32x16>>, tensor<32x32xf32, #hk.rt<col, 32x32>>
   return
 }
@@ -577,7 +578,7 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 32x16>>, %c: tensor<32x32xf32, #
 // -----
 
 func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #hk.rt<col, 16x32>>) {
-  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<col, 16x32>>'}}
+  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator for 'bf16' inputs, in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<col, 16x32>>'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xf32, #hk.rt<col, 16x32>>
   return
 }
