@@ -240,6 +240,9 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         // HipKittens has no atomic tile store: the file defines
         // tile_atomic_add (see atomicAddHelper()), HipKittens' own register
         // tile store with each element added atomically.
+        if (isRegVec(add.getValue().getType()))
+          return noEquivalent(op, "tile_atomic_add takes register tiles, not "
+                                  "vectors");
         if (failed(spellType(add.getValue(), op)))
           return failure();
         MemRefType memref = add.getDest().getType();
