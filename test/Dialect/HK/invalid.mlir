@@ -514,9 +514,10 @@ func.func @f(%a: tensor<64x64xf32, #hk.rt<col, 16x16>>, %C: memref<?x?x?xf32>, %
 
 // -----
 
-func.func @f(%v: tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>, %C: memref<?xf32>, %i: index) {
-  // expected-error @+1 {{'hk.atomic_add' op operand #0 must be register tile of data (tensor with #hk.rt encoding, not i1), but got 'tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>'}}
-  hk.atomic_add %v, %C[%i] : tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>, memref<?xf32>
+// Vectors are added too (atomic-add-vector.mlir), masks are not.
+func.func @f(%v: tensor<64xi1, #hk.rv<row, #hk.rt<col, 16x16>>>, %C: memref<?xi1>, %i: index) {
+  // expected-error @+1 {{'hk.atomic_add' op operand #0 must be register tile of data (tensor with #hk.rt encoding, not i1) or register vector of data (tensor with #hk.rv encoding, not i1), but got 'tensor<64xi1, #hk.rv<row, #hk.rt<col, 16x16>>>'}}
+  hk.atomic_add %v, %C[%i] : tensor<64xi1, #hk.rv<row, #hk.rt<col, 16x16>>>, memref<?xi1>
   return
 }
 
