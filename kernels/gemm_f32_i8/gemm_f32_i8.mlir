@@ -11,8 +11,8 @@
 // Grid: ceildiv(M, 32) x ceildiv(N, 32) workgroups of one wave; the wave
 // computes one 32x32 tile of C, stepping through K 16 (f32) or 64 (i8)
 // at a time. Out-of-range parts of ragged tiles read zeros, which add
-// nothing, and their stores are dropped. HipKittens' mma takes neither f32
-// nor i8 tiles: hk-translate refuses both kernels at their hk.mma.
+// nothing, and their stores are dropped. HipKittens' mma takes no f32 tiles
+// and HipKittens has no i8 tiles: hk-translate stops at @gemm_f32's hk.mma.
 !a32 = tensor<32x16xf32, #hk.rt<row, 16x16>>
 !c32 = tensor<32x32xf32, #hk.rt<col, 16x16>>
 !a8 = tensor<32x64xi8, #hk.rt<row, 32x16>>
