@@ -136,12 +136,38 @@ static std::string toString(ArrayRef<char> bytes) {
   return std::string(bytes.data(), bytes.size());
 }
 
+/// Warns, at each kernel of `module` whose code spills VGPRs to scratch
+/// memory, with the counts of the code object's metadata. SGPR spills, which
+/// go to VGPR lanes and not to memory, are part of the message only.
+static void warnAboutSpills(ModuleOp module, StringRef chip,
+                            ArrayRef<KernelResources> kernels) {
+  for (const KernelResources &k : kernels) {
+    if (k.vgprSpills == 0 && k.scratchBytes == 0)
+      continue;
+    Location loc = module.getLoc();
+    // The gpu.func of the kernel, an llvm.func by now.
+    module.walk([&](SymbolOpInterface func) {
+      if (isa<ModuleOp, gpu::GPUModuleOp>(func) || func.getName() != k.name)
+        return WalkResult::advance();
+      loc = func.getLoc();
+      return WalkResult::interrupt();
+    });
+    emitWarning(loc) << "kernel '" << k.name << "' spills on " << chip << ": "
+                     << k.vgprSpills << " VGPRs and " << k.sgprSpills
+                     << " SGPRs spilled, " << k.scratchBytes
+                     << " bytes of scratch per lane, " << k.archVgprs()
+                     << " VGPRs and " << k.agprs << " AGPRs used";
+  }
+}
+
 /// The code object of `llvmModule` (consumed), and its resource table if
-/// asked.
+/// asked. Warns about kernels that spill (`module` is the lane-level IR the
+/// code was generated from, for the kernels' locations).
 static FailureOr<std::string> emitCodeObject(llvm::Module &llvmModule,
                                              const TargetOptions &target,
-                                             Location loc, ChipOutput &out,
+                                             ModuleOp module, ChipOutput &out,
                                              bool resourceUsage) {
+  Location loc = module.getLoc();
   auto object =
       emitMachineCode(llvmModule, target, CodeGenFileKind::Object, loc);
   if (failed(object))
@@ -149,13 +175,13 @@ static FailureOr<std::string> emitCodeObject(llvm::Module &llvmModule,
   auto codeObject = linkCodeObject(*object, loc);
   if (failed(codeObject))
     return failure();
-  if (resourceUsage) {
-    auto kernels = readKernelResources(*codeObject);
-    if (!kernels)
-      return emitError(loc) << "cannot read the code object's metadata: "
-                            << llvm::toString(kernels.takeError());
+  auto kernels = readKernelResources(*codeObject);
+  if (!kernels)
+    return emitError(loc) << "cannot read the code object's metadata: "
+                          << llvm::toString(kernels.takeError());
+  warnAboutSpills(module, target.chip, *kernels);
+  if (resourceUsage)
     out.resourceUsage = resourceUsageTable(target.chip, *kernels);
-  }
   return toString(*codeObject);
 }
 
@@ -205,7 +231,7 @@ static LogicalResult compileLaneLevel(ModuleOp module, Output output,
   if (output != Output::CodeObject && !options.resourceUsage)
     return success();
   auto codeObject =
-      emitCodeObject(*llvmModule, target, loc, out, options.resourceUsage);
+      emitCodeObject(*llvmModule, target, module, out, options.resourceUsage);
   if (failed(codeObject))
     return failure();
   if (output == Output::CodeObject)

@@ -89,6 +89,10 @@ std::optional<int64_t> mfmaTypeCode(Type t) {
     return HKEMU_BF16;
   if (t.isF16())
     return HKEMU_F16;
+  if (t.isF32())
+    return HKEMU_F32;
+  if (t.isSignlessInteger(8))
+    return HKEMU_I8;
   // The 8-bit floats are in the chip's format.
   if (isa<Float8E4M3FNUZType, Float8E4M3FNType>(t))
     return HKEMU_FP8;
@@ -106,16 +110,21 @@ LogicalResult rewriteMfma(OpBuilder &b, amdgpu::MFMAOp op,
                            "or negation");
   auto a = mfmaTypeCode(op.getSourceA().getType());
   auto bt = mfmaTypeCode(op.getSourceB().getType());
+  // f32 sources are one register (a scalar); i8 ones accumulate in i32.
   auto acc = dyn_cast<VectorType>(op.getDestC().getType());
-  if (!a || !bt || !isa<VectorType>(op.getSourceA().getType()) || !acc ||
-      !acc.getElementType().isF32())
-    return noEmulation(op, " on these types (bf16, f16 or 8-bit float "
-                           "vectors into f32 accumulators only)");
+  bool scalarOk = op.getSourceA().getType().isF32();
+  bool intAcc = a == HKEMU_I8;
+  if (!a || !bt || *a != *bt ||
+      !(isa<VectorType>(op.getSourceA().getType()) || scalarOk) || !acc ||
+      !(intAcc ? acc.getElementType().isSignlessInteger(32)
+               : acc.getElementType().isF32()))
+    return noEmulation(op, " on these types (bf16, f16, f32 or 8-bit float "
+                           "sources into f32 accumulators, i8 into i32)");
   Location loc = op.getLoc();
   Value pa = calls.spill(b, loc, op.getSourceA(), 0);
   Value pb = calls.spill(b, loc, op.getSourceB(), 1);
   Value pc = calls.spill(b, loc, op.getDestC(), 2);
-  calls.call(b, loc, "hkemu_mfma",
+  calls.call(b, loc, intAcc ? "hkemu_mfma_i32" : "hkemu_mfma",
              {calls.i32(b, loc, op.getM()), calls.i32(b, loc, op.getN()),
               calls.i32(b, loc, op.getK()), calls.i32(b, loc, *a),
               calls.i32(b, loc, *bt), pa, pb, pc, pc});

@@ -16,8 +16,17 @@ constexpr int64_t kGuardElements = 4096;
 constexpr uint16_t kSentinelBF16 = 0x7FC1;
 constexpr uint32_t kSentinelF32 = 0x7FC00A5Au;
 
+/// bf16 and f32 tensors, i8 inputs and i32 outputs (integer MFMAs).
 size_t elementBytes(hkrt_dtype dtype) {
-  return dtype == HKRT_DTYPE_F32 ? 4 : 2;
+  switch (dtype) {
+  case HKRT_DTYPE_F32:
+  case HKRT_DTYPE_I32:
+    return 4;
+  case HKRT_DTYPE_I8:
+    return 1;
+  default:
+    return 2;
+  }
 }
 
 std::vector<uint8_t> encode(const HostTensor &t) {
@@ -26,6 +35,11 @@ std::vector<uint8_t> encode(const HostTensor &t) {
     if (t.dtype == HKRT_DTYPE_F32) {
       float f = float(t.values[i]);
       std::memcpy(&raw[i * 4], &f, 4);
+    } else if (t.dtype == HKRT_DTYPE_I32) {
+      int32_t v = int32_t(t.values[i]);
+      std::memcpy(&raw[i * 4], &v, 4);
+    } else if (t.dtype == HKRT_DTYPE_I8) {
+      raw[i] = uint8_t(int8_t(t.values[i]));
     } else {
       uint16_t h = floatToBF16(float(t.values[i]));
       std::memcpy(&raw[i * 2], &h, 2);
@@ -34,11 +48,15 @@ std::vector<uint8_t> encode(const HostTensor &t) {
   return raw;
 }
 
+/// An i32 output is filled with the bits of kSentinelF32 (2143292506),
+/// beyond what the integer kernels compute for their problems.
 std::vector<uint8_t> sentinelFill(hkrt_dtype dtype, int64_t n) {
   std::vector<uint8_t> raw(size_t(n) * elementBytes(dtype));
   for (int64_t i = 0; i < n; ++i) {
-    if (dtype == HKRT_DTYPE_F32)
+    if (dtype == HKRT_DTYPE_F32 || dtype == HKRT_DTYPE_I32)
       std::memcpy(&raw[i * 4], &kSentinelF32, 4);
+    else if (dtype == HKRT_DTYPE_I8)
+      raw[i] = 0x80;
     else
       std::memcpy(&raw[i * 2], &kSentinelBF16, 2);
   }
@@ -46,8 +64,10 @@ std::vector<uint8_t> sentinelFill(hkrt_dtype dtype, int64_t n) {
 }
 
 bool isSentinel(hkrt_dtype dtype, const uint8_t *p) {
-  return dtype == HKRT_DTYPE_F32 ? std::memcmp(p, &kSentinelF32, 4) == 0
-                                 : std::memcmp(p, &kSentinelBF16, 2) == 0;
+  if (dtype == HKRT_DTYPE_I8)
+    return *p == 0x80;
+  return elementBytes(dtype) == 4 ? std::memcmp(p, &kSentinelF32, 4) == 0
+                                  : std::memcmp(p, &kSentinelBF16, 2) == 0;
 }
 
 double decode(hkrt_dtype dtype, const uint8_t *p) {
@@ -56,6 +76,13 @@ double decode(hkrt_dtype dtype, const uint8_t *p) {
     std::memcpy(&f, p, 4);
     return f;
   }
+  if (dtype == HKRT_DTYPE_I32) {
+    int32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  if (dtype == HKRT_DTYPE_I8)
+    return int8_t(*p);
   uint16_t h;
   std::memcpy(&h, p, 2);
   return bf16ToFloat(h);

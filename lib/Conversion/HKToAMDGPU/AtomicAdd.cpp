@@ -11,6 +11,10 @@
 // cannot attach) to a buffer_atomic_cmpswap retry loop. The intrinsic is a
 // relaxed agent-scope add, correct for the coarse-grained device memory
 // hkrt allocates (docs/lowering.md, atomic_add).
+//
+// A register vector keeps each element in several lanes (the lanes of one
+// row or column of its tile layout); only one of them, the lowest, adds it:
+// the others' offsets are the extent, which the hardware drops.
 //===----------------------------------------------------------------------===//
 
 #include "LaneMap.h"
@@ -19,6 +23,7 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -43,6 +48,52 @@ static Value offsetOrExtent(OpBuilder &b, Location loc, const GlobalBuffer &buf,
   return arith::SelectOp::create(b, loc, valid, off, buf.extent);
 }
 
+/// For a register vector: which lanes add their registers. The vector map
+/// gives index (lane % extent) * perLane + (lane / extent) * perGroup +
+/// regs[reg]; a lane part with factor 0 only replicates. The lowest lane
+/// holding an element adds it, so the owners are the lanes whose replicating
+/// parts are 0. Checked against Layout.h for every lane and register; null
+/// when every lane owns its registers, failure when the layout replicates in
+/// another way.
+static FailureOr<Value> emitVectorOwner(OpBuilder &b, Location loc,
+                                        const hk::VectorLayout &layout,
+                                        const LaneMap &map) {
+  bool byLane = map.perLane.col == 0, byGroup = map.perGroup.col == 0;
+  auto owns = [&](int64_t lane) {
+    return (!byLane || lane % map.extent == 0) &&
+           (!byGroup || lane / map.extent == 0);
+  };
+  for (int64_t reg = 0; reg < layout.regsPerLane(); ++reg)
+    for (int64_t lane = 0; lane < hk::kWaveSize; ++lane) {
+      int64_t index = layout.indexOf(lane, reg);
+      int64_t lowest = lane;
+      for (int64_t other = 0; other < lane; ++other)
+        if (layout.regOf(other, index) >= 0) {
+          lowest = other;
+          break;
+        }
+      if (owns(lane) != (lowest == lane))
+        return failure();
+    }
+  if (!byLane && !byGroup)
+    return Value();
+  Value lane = arith::RemUIOp::create(
+      b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
+      cst(b, loc, hk::kWaveSize));
+  Value zero = cst(b, loc, 0), extent = cst(b, loc, map.extent);
+  Value owner;
+  auto require = [&](Value part) {
+    Value isZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part, zero);
+    owner = owner ? arith::AndIOp::create(b, loc, owner, isZero) : isZero;
+  };
+  if (byLane)
+    require(arith::RemUIOp::create(b, loc, lane, extent));
+  if (byGroup)
+    require(arith::DivUIOp::create(b, loc, lane, extent));
+  return owner;
+}
+
 namespace {
 
 struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
@@ -54,10 +105,22 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
   matchAndRewrite(AtomicAddOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto tileType = cast<RankedTensorType>(op.getValue().getType());
-    std::optional<LaneMap> map = laneMapOf(getTileLayout(tileType));
+    bool isVector = isRegVec(tileType);
+    std::optional<LaneMap> map = isVector ? laneMapOf(getVectorLayout(tileType))
+                                          : laneMapOf(getTileLayout(tileType));
     if (!map)
       return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
     Location loc = op.getLoc();
+    Value owner;
+    if (isVector) {
+      FailureOr<Value> ownerOr =
+          emitVectorOwner(rewriter, loc, getVectorLayout(tileType), *map);
+      if (failed(ownerOr))
+        return rewriter.notifyMatchFailure(
+            op, "vector layout replicates elements across lanes in a way "
+                "the owner test does not cover");
+      owner = *ownerOr;
+    }
     const GlobalBuffer &buf = state.getBuffer(rewriter, adaptor.getDest());
     // The buffer atomic builds its descriptor from a plain memref: the 1-D
     // view the fat raw buffer was cast from has the same base (offset
@@ -68,29 +131,37 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
           op, "global buffer is not a resetOffset fat_raw_buffer_cast");
     Value flat = cast.getSource();
     auto [laneRow, laneCol] = emitLaneOffset(rewriter, loc, *map);
-    // Tile indices count tiles in the last two dimensions.
+    // Tile indices count tiles in the last two dimensions (vectors in the
+    // last one).
     SmallVector<Value> base(adaptor.getIndices());
-    int64_t rowDim = base.size() - 2, colDim = base.size() - 1;
-    base[rowDim] = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, base[rowDim],
-                              cst(rewriter, loc, tileType.getDimSize(0))),
-        laneRow);
+    int64_t colDim = base.size() - 1;
+    int64_t rowDim = isVector ? -1 : colDim - 1;
+    if (!isVector)
+      base[rowDim] = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, base[rowDim],
+                                cst(rewriter, loc, tileType.getDimSize(0))),
+          laneRow);
     base[colDim] = arith::AddIOp::create(
         rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, base[colDim],
-                              cst(rewriter, loc, tileType.getDimSize(1))),
+        arith::MulIOp::create(
+            rewriter, loc, base[colDim],
+            cst(rewriter, loc, tileType.getDimSize(tileType.getRank() - 1))),
         laneCol);
     for (auto [reg, c] : llvm::enumerate(map->regs)) {
       SmallVector<Value> pos(base);
-      pos[rowDim] = arith::AddIOp::create(rewriter, loc, pos[rowDim],
-                                          cst(rewriter, loc, c.row));
+      if (!isVector)
+        pos[rowDim] = arith::AddIOp::create(rewriter, loc, pos[rowDim],
+                                            cst(rewriter, loc, c.row));
       pos[colDim] = arith::AddIOp::create(rewriter, loc, pos[colDim],
                                           cst(rewriter, loc, c.col));
+      Value offset = offsetOrExtent(rewriter, loc, buf, pos);
+      if (owner)
+        offset =
+            arith::SelectOp::create(rewriter, loc, owner, offset, buf.extent);
       // Buffer offsets are 32-bit, as on the fat raw buffer.
-      Value off =
-          arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
-                                     offsetOrExtent(rewriter, loc, buf, pos));
+      Value off = arith::IndexCastOp::create(rewriter, loc,
+                                             rewriter.getI32Type(), offset);
       Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getValue(),
                                           static_cast<int64_t>(reg));
       amdgpu::RawBufferAtomicFaddOp::create(rewriter, loc, v, flat, off,

@@ -7,6 +7,8 @@
 // fewer per lane (gfx942's 16x16x16 and 32x32x8 take 4, the others 8) gets
 // them in consecutive chunks. That permutes K identically in A and B, which
 // leaves the sum unchanged: this is what lets one tile IR serve both chips.
+// f32 inputs use the 16x16x4 and 32x32x2 MFMAs (one K value per lane, a
+// scalar operand), i8 inputs the 16x16x32 and 32x32x16 ones into i32.
 //===----------------------------------------------------------------------===//
 
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
@@ -70,7 +72,8 @@ static FailureOr<hk::MfmaInstr> chooseMfma(const hk::ChipInfo &chip, Type elt,
     return failure();
   }
   using I = hk::MfmaInput;
-  if (!llvm::is_contained({I::BF16, I::F16, I::FP8, I::BF8}, *input)) {
+  if (!llvm::is_contained({I::BF16, I::F16, I::FP8, I::BF8, I::F32, I::I8},
+                          *input)) {
     llvm::raw_string_ostream(why)
         << "the lowering emits no " << hk::mfmaInputName(*input) << " MFMA yet";
     return failure();
@@ -108,6 +111,15 @@ static Value slice(OpBuilder &b, Location loc, Value v, int64_t offset,
                                                {1});
 }
 
+/// `size` registers of an MFMA source from `offset`: a vector, or the one
+/// f32 register the f32 MFMAs (16x16x4, 32x32x2) take as a scalar.
+static Value sourceSlice(OpBuilder &b, Location loc, Value v, int64_t offset,
+                         int64_t size) {
+  if (size == 1)
+    return vector::ExtractOp::create(b, loc, v, offset);
+  return slice(b, loc, v, offset, size);
+}
+
 namespace {
 
 struct MmaLowering : OpConversionPattern<MmaOp> {
@@ -141,14 +153,16 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     // outermost.
     int64_t chunks = t.kPerLane / mfma->kPerLane();
     auto aSlice = [&](int64_t mi, int64_t ki, int64_t chunk) {
-      return slice(rewriter, loc, adaptor.getA(),
-                   t.aTile(mi, ki) * t.kPerLane + chunk * mfma->kPerLane(),
-                   mfma->kPerLane());
+      return sourceSlice(rewriter, loc, adaptor.getA(),
+                         t.aTile(mi, ki) * t.kPerLane +
+                             chunk * mfma->kPerLane(),
+                         mfma->kPerLane());
     };
     auto bSlice = [&](int64_t ki, int64_t ni, int64_t chunk) {
-      return slice(rewriter, loc, adaptor.getB(),
-                   t.bTile(ki, ni) * t.kPerLane + chunk * mfma->kPerLane(),
-                   mfma->kPerLane());
+      return sourceSlice(rewriter, loc, adaptor.getB(),
+                         t.bTile(ki, ni) * t.kPerLane +
+                             chunk * mfma->kPerLane(),
+                         mfma->kPerLane());
     };
     auto emit = [&](int64_t mi, int64_t ni, Value a, Value b) {
       Value &acc = accs[t.cTile(mi, ni)];

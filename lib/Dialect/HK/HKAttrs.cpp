@@ -84,11 +84,12 @@ RegTileLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// i1 is a mask: what arith.cmpf/cmpi give and arith.select takes.
 static bool isTileElementType(Type t) {
   if (auto f = dyn_cast<FloatType>(t))
     return f.getWidth() == 8 || f.isF16() || f.isBF16() || f.isF32();
   if (auto i = dyn_cast<IntegerType>(t))
-    return i.getWidth() == 8 || i.getWidth() == 32;
+    return i.getWidth() == 8 || i.getWidth() == 32 || i.getWidth() == 1;
   return false;
 }
 
@@ -100,7 +101,8 @@ static constexpr int64_t kRegisterBytesPerLane = 512 * 4;
 static LogicalResult
 verifyRegisterBudget(ArrayRef<int64_t> shape, int64_t bits,
                      function_ref<InFlightDiagnostic()> emitError) {
-  int64_t bytes = bits / 8;
+  // An i1 mask is counted as a byte per element.
+  int64_t bytes = std::max<int64_t>(1, bits / 8);
   bool overflow = false;
   for (int64_t d : shape)
     overflow |= llvm::MulOverflow(bytes, d, bytes) != 0;
@@ -125,7 +127,7 @@ LogicalResult RegTileLayoutAttr::verifyEncoding(
     return emitError() << "register tile must have a static shape";
   if (!isTileElementType(elementType))
     return emitError() << "register tile element type must be f32, f16, "
-                          "bf16, an 8-bit float, i8 or i32, got "
+                          "bf16, an 8-bit float, i8, i32 or i1 (a mask), got "
                        << elementType;
   int64_t bits = elementType.getIntOrFloatBitWidth();
   if ((getBaseRows() == 128 || getBaseCols() == 128) && bits != 8)
@@ -155,7 +157,7 @@ LogicalResult RegVecLayoutAttr::verifyEncoding(
     return emitError() << "register vector must have a static length";
   if (!isTileElementType(elementType))
     return emitError() << "register vector element type must be f32, f16, "
-                          "bf16, an 8-bit float, i8 or i32, got "
+                          "bf16, an 8-bit float, i8, i32 or i1 (a mask), got "
                        << elementType;
   RegTileLayoutAttr tile = getTile();
   int64_t extent =

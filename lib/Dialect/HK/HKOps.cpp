@@ -458,21 +458,29 @@ LogicalResult MmaOp::verify() {
     return emitOpError("expects A and B of one element type, got ")
            << elt << " and " << bT.getElementType();
   // The 8-bit formats are those of some chip's MFMAs; `hk-check-target`
-  // checks that the target chip takes the one used.
-  if (!(elt.isBF16() || elt.isF16() ||
+  // checks that the target chip takes the one used. Both chips have f32
+  // (16x16x4, 32x32x2) and i8 (16x16x32, 32x32x16) MFMAs.
+  bool isInt = elt.isSignlessInteger(8);
+  if (!(elt.isBF16() || elt.isF16() || elt.isF32() || isInt ||
         isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
             Float8E5M2FNUZType>(elt)))
-    return emitOpError("expects bf16, f16, f8E4M3FN, f8E5M2, f8E4M3FNUZ or "
-                       "f8E5M2FNUZ inputs, got ")
+    return emitOpError("expects bf16, f16, f32, i8, f8E4M3FN, f8E5M2, "
+                       "f8E4M3FNUZ or f8E5M2FNUZ inputs, got ")
            << elt;
 
+  // i8 products accumulate exactly in i32, the others in f32.
   RegTileLayoutAttr c = tileAttr(cT);
-  bool accOk = cT.getElementType().isF32() && c.isCol() && c.getGroup() == 4 &&
+  StringRef accName = isInt ? "i32" : "f32";
+  Type accElt = cT.getElementType();
+  bool accOk = (isInt ? accElt.isSignlessInteger(32) : accElt.isF32()) &&
+               c.isCol() && c.getGroup() == 4 &&
                ((c.getBaseRows() == 16 && c.getBaseCols() == 16) ||
                 (c.getBaseRows() == 32 && c.getBaseCols() == 32));
   if (!accOk)
-    return emitOpError("expects an f32 accumulator in col layout with 16x16 "
-                       "or 32x32 (group = 4) base tiles, got ")
+    return emitOpError("expects an ")
+           << accName << " accumulator for " << elt
+           << " inputs, in col layout with 16x16 or 32x32 (group = 4) base "
+              "tiles, got "
            << cT;
 
   // A is MxK (row), or KxM (col) when transposed; B is KxN (col), or NxK

@@ -246,6 +246,9 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         // HipKittens has no atomic tile store: the file defines
         // tile_atomic_add (see atomicAddHelper()), HipKittens' own register
         // tile store with each element added atomically.
+        if (isRegVec(add.getValue().getType()))
+          return noEquivalent(op, "tile_atomic_add takes register tiles, not "
+                                  "vectors");
         if (failed(spellType(add.getValue(), op)))
           return failure();
         MemRefType memref = add.getDest().getType();
@@ -353,6 +356,12 @@ LogicalResult KernelEmitter::emitComputeOp(Operation *op) {
     return success();
   if (auto mask = dyn_cast<BoundsMaskOp>(op))
     return emitBoundsMask(mask);
+  if (auto mma = dyn_cast<MmaOp>(op)) {
+    Type elt = cast<RankedTensorType>(mma.getA().getType()).getElementType();
+    if (elt.isF32() || elt.isSignlessInteger(8))
+      return noEquivalent(op, elt.isF32() ? "its mma takes no f32 tiles"
+                                          : "its mma takes no i8 tiles");
+  }
 
   // The operands the result may overwrite, then the call.
   SmallVector<Value> reusable;

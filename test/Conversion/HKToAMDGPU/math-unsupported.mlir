@@ -2,11 +2,11 @@
 
 // Math ops that upstream would turn into ROCm device library calls stop the
 // pass before any rewrite.
-// CHECK: error: convert-hk-to-amdgpu: 'math.tanh' would become a call into the ROCm device library (ocml), which is not linked; the math ops that lower are exp2, log2, rsqrt, absf, absi, copysign, exp, log, fma, sqrt, round, roundeven, trunc, besides arith (chip gfx950)
-hk.kernel @tanh(%X: memref<?x?xf32>) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+// CHECK: error: convert-hk-to-amdgpu: 'math.sin' would become a call into the ROCm device library (ocml), which is not linked; the math ops that lower are exp2, exp, log2, rsqrt, tanh, erf, absf, absi, copysign, log, fma, sqrt, round, roundeven, trunc, besides arith (chip gfx950)
+hk.kernel @sin(%X: memref<?x?xf32>) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
   %c0 = arith.constant 0 : index
   %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<16x16xf32, #hk.rt<col, 16x16>>
-  %t = math.tanh %x : tensor<16x16xf32, #hk.rt<col, 16x16>>
+  %t = math.sin %x : tensor<16x16xf32, #hk.rt<col, 16x16>>
   hk.return
 }
 
@@ -15,5 +15,14 @@ hk.kernel @tanh(%X: memref<?x?xf32>) attributes {waves = 1 : i32, grid = #hk.gri
 // CHECK: error: convert-hk-to-amdgpu: 'math.exp2' has no device instruction for f64 (only f32, f16 and bf16), and the ROCm device library is not linked (chip gfx950)
 hk.kernel @exp2_f64(%s: f64) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
   %e = math.exp2 %s : f64
+  hk.return
+}
+
+// -----
+
+// math.tanh has no f64 form either.
+// CHECK: error: convert-hk-to-amdgpu: 'math.tanh' has no device instruction for f64 (only f32, f16 and bf16), and the ROCm device library is not linked (chip gfx950)
+hk.kernel @tanh_f64(%s: f64) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %e = math.tanh %s : f64
   hk.return
 }

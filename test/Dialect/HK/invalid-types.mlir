@@ -58,12 +58,12 @@ func.func private @f(tensor<?x16xf32, #hk.rt<row, 16x16>>)
 
 // -----
 
-// expected-error @+1 {{register tile element type must be f32, f16, bf16, an 8-bit float, i8 or i32, got 'f64'}}
+// expected-error @+1 {{register tile element type must be f32, f16, bf16, an 8-bit float, i8, i32 or i1 (a mask), got 'f64'}}
 func.func private @f(tensor<16x16xf64, #hk.rt<row, 16x16>>)
 
 // -----
 
-// expected-error @+1 {{register tile element type must be f32, f16, bf16, an 8-bit float, i8 or i32, got 'i16'}}
+// expected-error @+1 {{register tile element type must be f32, f16, bf16, an 8-bit float, i8, i32 or i1 (a mask), got 'i16'}}
 func.func private @f(tensor<16x16xi16, #hk.rt<row, 16x16>>)
 
 // -----
@@ -109,7 +109,7 @@ func.func private @f(tensor<?xf32, #hk.rv<row, #hk.rt<col, 16x16>>>)
 
 // -----
 
-// expected-error @+1 {{register vector element type must be f32, f16, bf16, an 8-bit float, i8 or i32, got 'f64'}}
+// expected-error @+1 {{register vector element type must be f32, f16, bf16, an 8-bit float, i8, i32 or i1 (a mask), got 'f64'}}
 func.func private @f(tensor<16xf64, #hk.rv<row, #hk.rt<col, 16x16>>>)
 
 // -----

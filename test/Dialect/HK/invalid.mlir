@@ -451,7 +451,7 @@ func.func @f(%A: memref<f32>) {
 // -----
 
 func.func @f(%A: memref<?x?xf32>, %i: index) {
-  // expected-error @+1 {{'hk.load' op result #0 must be register tile (tensor with #hk.rt encoding) or register vector (tensor with #hk.rv encoding), but got 'tensor<64x64xf32>'}}
+  // expected-error @+1 {{'hk.load' op result #0 must be register tile of data (tensor with #hk.rt encoding, not i1) or register vector of data (tensor with #hk.rv encoding, not i1), but got 'tensor<64x64xf32>'}}
   %a = hk.load %A[%i, %i] : memref<?x?xf32> -> tensor<64x64xf32>
   return
 }
@@ -514,9 +514,10 @@ func.func @f(%a: tensor<64x64xf32, #hk.rt<col, 16x16>>, %C: memref<?x?x?xf32>, %
 
 // -----
 
-func.func @f(%v: tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>, %C: memref<?xf32>, %i: index) {
-  // expected-error @+1 {{'hk.atomic_add' op operand #0 must be register tile (tensor with #hk.rt encoding), but got 'tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>'}}
-  hk.atomic_add %v, %C[%i] : tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>, memref<?xf32>
+// Vectors are added too (atomic-add-vector.mlir), masks are not.
+func.func @f(%v: tensor<64xi1, #hk.rv<row, #hk.rt<col, 16x16>>>, %C: memref<?xi1>, %i: index) {
+  // expected-error @+1 {{'hk.atomic_add' op operand #0 must be register tile of data (tensor with #hk.rt encoding, not i1) or register vector of data (tensor with #hk.rv encoding, not i1), but got 'tensor<64xi1, #hk.rv<row, #hk.rt<col, 16x16>>>'}}
+  hk.atomic_add %v, %C[%i] : tensor<64xi1, #hk.rv<row, #hk.rt<col, 16x16>>>, memref<?xi1>
   return
 }
 
@@ -534,9 +535,10 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %b: tensor<32x32xf16, #
 
 // -----
 
-func.func @f(%a: tensor<32x32xf32, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #hk.rt<col, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ inputs, got 'f32'}}
-  %d = hk.mma abt %a, %a, %c : tensor<32x32xf32, #hk.rt<row, 16x32>>, tensor<32x32xf32, #hk.rt<row, 16x32>>, tensor<32x32xf32, #hk.rt<col, 16x16>>
+// No MFMA multiplies i32.
+func.func @f(%a: tensor<32x32xi32, #hk.rt<row, 16x32>>, %c: tensor<32x32xi32, #hk.rt<col, 16x16>>) {
+  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f32, i8, f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ inputs, got 'i32'}}
+  %d = hk.mma abt %a, %a, %c : tensor<32x32xi32, #hk.rt<row, 16x32>>, tensor<32x32xi32, #hk.rt<row, 16x32>>, tensor<32x32xi32, #hk.rt<col, 16x16>>
   return
 }
 
@@ -544,7 +546,7 @@ func.func @f(%a: tensor<32x32xf32, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #h
 
 // An 8-bit float that no chip's MFMA takes.
 func.func @f(%a: tensor<32x32xf8E4M3B11FNUZ, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #hk.rt<col, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ inputs, got 'f8E4M3B11FNUZ'}}
+  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f32, i8, f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ inputs, got 'f8E4M3B11FNUZ'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xf8E4M3B11FNUZ, #hk.rt<row, 16x32>>, tensor<32x32xf8E4M3B11FNUZ, #hk.rt<row, 16x32>>, tensor<32x32xf32, #hk.rt<col, 16x16>>
   return
 }
@@ -552,7 +554,7 @@ func.func @f(%a: tensor<32x32xf8E4M3B11FNUZ, #hk.rt<row, 16x32>>, %c: tensor<32x
 // -----
 
 func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %c: tensor<32x32xbf16, #hk.rt<col, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xbf16, #hk.rt<col, 16x16>>'}}
+  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator for 'bf16' inputs, in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xbf16, #hk.rt<col, 16x16>>'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xbf16, #hk.rt<col, 16x16>>
   return
 }
@@ -560,7 +562,7 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %c: tensor<32x32xbf16, 
 // -----
 
 func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #hk.rt<row, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<row, 16x16>>'}}
+  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator for 'bf16' inputs, in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<row, 16x16>>'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xf32, #hk.rt<row, 16x16>>
   return
 }
@@ -569,7 +571,7 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #
 
 // The 32x32 MFMAs give each lane 4 runs of 4 rows, not one run of 16.
 func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 32x16>>, %c: tensor<32x32xf32, #hk.rt<col, 32x32>>) {
-  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<col, 32x32>>'}}
+  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator for 'bf16' inputs, in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<col, 32x32>>'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xbf16, #hk.rt<row, 32x16>>, tensor<32x32xbf16, #hk.rt<row, 32x16>>, tensor<32x32xf32, #hk.rt<col, 32x32>>
   return
 }
@@ -577,7 +579,7 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 32x16>>, %c: tensor<32x32xf32, #
 // -----
 
 func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #hk.rt<col, 16x32>>) {
-  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<col, 16x32>>'}}
+  // expected-error @+1 {{'hk.mma' op expects an f32 accumulator for 'bf16' inputs, in col layout with 16x16 or 32x32 (group = 4) base tiles, got 'tensor<32x32xf32, #hk.rt<col, 16x32>>'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xbf16, #hk.rt<row, 16x32>>, tensor<32x32xf32, #hk.rt<col, 16x32>>
   return
 }
@@ -694,7 +696,7 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %b: tensor<32x32xbf16, 
 // -----
 
 func.func @f(%a: tensor<32x32xbf16>, %c: tensor<32x32xf32, #hk.rt<col, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op operand #0 must be register tile (tensor with #hk.rt encoding), but got 'tensor<32x32xbf16>'}}
+  // expected-error @+1 {{'hk.mma' op operand #0 must be register tile of data (tensor with #hk.rt encoding, not i1), but got 'tensor<32x32xbf16>'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xbf16>, tensor<32x32xbf16>, tensor<32x32xf32, #hk.rt<col, 16x16>>
   return
 }

@@ -18,10 +18,17 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def HK_RegTile : Type<CPred<"::hk::isRegTile($_self)">,
-    "register tile (tensor with #hk.rt encoding)", "::mlir::RankedTensorType">;
-def HK_RegVec : Type<CPred<"::hk::isRegVec($_self)">,
-    "register vector (tensor with #hk.rv encoding)", "::mlir::RankedTensorType">;
+// i1 tiles and vectors (masks: results of arith.cmpf/cmpi, conditions of
+// arith.select) live in registers too, but hk ops move and compute on data
+// only.
+def HK_NotMask : CPred<
+    "!::llvm::cast<::mlir::ShapedType>($_self).getElementType().isInteger(1)">;
+def HK_RegTile : Type<And<[CPred<"::hk::isRegTile($_self)">, HK_NotMask]>,
+    "register tile of data (tensor with #hk.rt encoding, not i1)",
+    "::mlir::RankedTensorType">;
+def HK_RegVec : Type<And<[CPred<"::hk::isRegVec($_self)">, HK_NotMask]>,
+    "register vector of data (tensor with #hk.rv encoding, not i1)",
+    "::mlir::RankedTensorType">;
 def HK_Register : AnyTypeOf<[HK_RegTile, HK_RegVec]>;
 def HK_Global : Type<CPred<"::llvm::isa<::mlir::MemRefType>($_self)">,
     "global memory (memref)", "::mlir::MemRefType">;
@@ -299,15 +306,19 @@ def HK_StoreOp : HK_Op<"store"> {
 }
 
 def HK_AtomicAddOp : HK_Op<"atomic_add"> {
-  let summary = "atomically adds a register tile into global memory";
+  let summary = "atomically adds a register tile or vector into global memory";
   let description = [{
     Each element is added with an atomic f32 add, so several workgroups may
     accumulate into one tile (attention backward accumulates dQ this way).
+    A register vector (indexed in vector units in the memref's last
+    dimension, like `hk.store`) is added once per element, although several
+    lanes hold each element.
     ```mlir
     hk.atomic_add %dq, %dQ[%b, %h, %i, %c0] : tensor<32x128xf32, #hk.rt<col, 16x16>>, memref<?x?x?x?xf32>
+    hk.atomic_add %rowsum, %S[%i] : tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>, memref<?xf32>
     ```
   }];
-  let arguments = (ins HK_RegTile:$value,
+  let arguments = (ins HK_Register:$value,
     Arg<HK_Global, "", [MemRead, MemWrite]>:$dest, Variadic<Index>:$indices);
   let assemblyFormat = [{
     $value `,` $dest `[` $indices `]` attr-dict `:` type($value) `,` type($dest)
@@ -325,8 +336,9 @@ def HK_MmaOp : HK_Op<"mma", [Pure, AllTypesMatch<["c", "result"]>]> {
     `result = op(a) * op(b) + c` with `kind` saying which operands are given
     transposed: `ab` (A is `MxK` row, B is `KxN` col), `abt` (B given as
     `NxK` row), `atb` (A given as `KxM` col), `atbt` (both). Inputs are bf16,
-    f16 or 8-bit floats of one type; the accumulator is an f32 `col` tile with
-    16x16 or 32x32 (`group = 4`) base tiles, the D layouts of the MFMAs. Base
+    f16, f32, i8 or 8-bit floats of one type; the accumulator is a `col` tile
+    with 16x16 or 32x32 (`group = 4`) base tiles, the D layouts of the MFMAs,
+    of i32 for i8 inputs and of f32 otherwise. Base
     tiles of A and B must match the accumulator along M and N and each other
     along K, and A and B must have the same `group`. Since an MFMA sums over
     K, any order in which lanes and registers walk K serves, as long as A and

@@ -1,0 +1,12 @@
+// math.exp on a 64x128 f32 tile (128 registers per lane) at 8 waves.
+!b = tensor<64x128xbf16, #hk.rt<row, 16x32>>
+!t = tensor<64x128xf32, #hk.rt<row, 16x32>>
+hk.kernel @tile_exp(%X: memref<?x?xbf16>, %Y: memref<?x?xbf16>) attributes {waves = 8 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xbf16> -> !b
+  %f = arith.extf %x : !b to !t
+  %e = math.exp %f : !t
+  %y = arith.truncf %e : !t to !b
+  hk.store %y, %Y[%c0, %c0] : !b, memref<?x?xbf16>
+  hk.return
+}
