@@ -11,6 +11,11 @@ import lit.TestRunner
 import lit.formats
 
 TEMPLATE = "translation.template"
+# A kernel whose ops HipKittens has no call for holds, in its directory, the
+# FileCheck lines of the located error the translation must give for it;
+# refusal.template checks that error instead of compiling.
+REFUSAL = "hipkittens-refusal.txt"
+REFUSAL_TEMPLATE = "refusal.template"
 # HipKittens' trees: --hk-arch and the chip its kernels build for.
 TREES = (("cdna4", "gfx950"), ("cdna3", "gfx942"))
 
@@ -34,13 +39,18 @@ class EachTranslation(lit.formats.ShTest):
         template = os.path.join(testSuite.getSourcePath(path_in_suite), TEMPLATE)
         if not os.path.exists(template):
             return
-        for name in self.kernels:
+        for name, directory in self.kernels:
+            refused = os.path.exists(os.path.join(directory, REFUSAL))
             for arch, chip in TREES:
                 yield TranslationTest(
                     testSuite,
                     path_in_suite + (name, chip),
                     localConfig,
-                    file_path=template,
+                    file_path=os.path.join(
+                        os.path.dirname(template), REFUSAL_TEMPLATE
+                    )
+                    if refused
+                    else template,
                 )
 
     def execute(self, test, litConfig):
