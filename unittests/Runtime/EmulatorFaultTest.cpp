@@ -60,7 +60,7 @@ void ldsOutOfRange(hkemu_lane *lane, void *const *) {
   uint32_t l = hkemu_lane_id(lane), w = hkemu_wave_id(lane);
   uint32_t addr = w == 1 && l == 63 ? 1024 : (w * 64 + l) * 4;
   uint32_t v = l;
-  hkemu_lds_store(lane, addr, 4, &v, 1);
+  hkemu_lds_store(lane, 0, addr, 4, &v, 1);
 }
 
 TEST(EmulatorFaults, LdsOutOfRange) {
@@ -77,17 +77,19 @@ void missingBarrier(hkemu_lane *lane, void *const *) {
   uint32_t l = hkemu_lane_id(lane);
   uint32_t v = l * 3, got = 0;
   if (hkemu_wave_id(lane) == 0)
-    hkemu_lds_store(lane, l * 4, 4, &v, 1);
+    hkemu_lds_store(lane, 0, l * 4, 4, &v, 1);
   else
-    hkemu_lds_load(lane, l * 4, 4, &got, 1);
+    hkemu_lds_load(lane, 0, l * 4, 4, &got, 1);
 }
 
 TEST(EmulatorFaults, MissingBarrierBetweenWriteAndRead) {
   Result r = run("race", missingBarrier, 2, 256);
   EXPECT_NE(r.status, 0);
-  EXPECT_EQ(r.error, "kernel 'race', workgroup (0, 0, 0), wave 1: LDS race: "
-                     "lane 0 reads address 0, written by wave 0 with no "
-                     "barrier in between");
+  EXPECT_EQ(
+      r.error,
+      "kernel 'race', workgroup (0, 0, 0), wave 1: LDS race "
+      "(read after write): lane 0 reads address 0, written by wave 0 with no "
+      "barrier in between");
   EXPECT_LT(r.seconds, 2.0);
 }
 
@@ -97,10 +99,10 @@ void withBarrier(hkemu_lane *lane, void *const *) {
   uint32_t l = hkemu_lane_id(lane), w = hkemu_wave_id(lane);
   uint32_t v = l * 3;
   if (w == 0)
-    hkemu_lds_store(lane, l * 4, 4, &v, 1);
+    hkemu_lds_store(lane, 0, l * 4, 4, &v, 1);
   hkemu_barrier(lane);
   if (w == 1)
-    hkemu_lds_load(lane, l * 4, 4, &exchanged[l], 1);
+    hkemu_lds_load(lane, 0, l * 4, 4, &exchanged[l], 1);
 }
 
 TEST(EmulatorFaults, BarrierMakesTheExchangeCorrect) {
@@ -145,7 +147,7 @@ TEST(EmulatorFaults, DifferentCollectivesInOneWave) {
 // A fault in the second workgroup names it.
 void faultInSecondWorkgroup(hkemu_lane *lane, void *const *) {
   uint32_t v = 0;
-  hkemu_lds_store(lane, hkemu_workgroup_id(lane, 0) * 4096, 4, &v, 1);
+  hkemu_lds_store(lane, 0, hkemu_workgroup_id(lane, 0) * 4096, 4, &v, 1);
 }
 
 TEST(EmulatorFaults, NamesTheWorkgroup) {
