@@ -202,6 +202,7 @@ static void runWorkgroup(Engine &e) {
   std::fill(e.ldsWriter.begin(), e.ldsWriter.end(), 0);
   std::fill(e.ldsReaders.begin(), e.ldsReaders.end(), 0);
   std::fill(e.ldsInFlight.begin(), e.ldsInFlight.end(), 0);
+  e.dmasInFlight = 0;
   for (Wave &w : e.waves) {
     w.arrived = 0;
     w.pending = Collective::None;

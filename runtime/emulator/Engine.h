@@ -103,6 +103,7 @@ struct Engine {
   std::vector<uint16_t> ldsReaders;   ///< per byte: reader waves (bit mask)
   std::vector<uint32_t> ldsReadEpoch; ///< per byte: epoch of those reads
   std::vector<uint16_t> ldsInFlight;  ///< per byte: pending DMAs into it
+  uint32_t dmasInFlight = 0;          ///< pending DMAs of all waves
   /// Declared allocations; ldsRegionOf[byte] is the index + 1 of the one
   /// holding it, 0 for none. None declared: the whole LDS is one.
   std::vector<LdsRegion> ldsRegions;

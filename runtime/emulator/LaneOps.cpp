@@ -294,7 +294,9 @@ static void bufferRead(hkemu_buffer rsrc, uint32_t offset, uint32_t bytes,
 /// when a wait requires it (landDmas).
 static void issueDma(Engine &e, Wave &w) {
   const auto &a0 = *static_cast<const LdsAccess *>(w.lanes[0].operands);
-  PendingDma d;
+  // Built in place (it holds the data of every lane); dropped again if no
+  // lane takes it. After a fault the launch is over.
+  PendingDma &d = w.dmas.emplace_back();
   d.site = a0.site;
   d.addr = a0.addr;
   d.bytes = a0.bytes;
@@ -326,8 +328,10 @@ static void issueDma(Engine &e, Wave &w) {
     d.active |= uint64_t(1) << l;
     bufferRead(a.rsrc, a.offset, a.bytes, &d.data[l * a.bytes]);
   }
-  if (!d.active)
-    return; // no lane takes it: the wave skips the instruction
+  if (!d.active) {
+    w.dmas.pop_back(); // no lane takes it: the wave skips the instruction
+    return;
+  }
   for (uint32_t l = 0; l < kWaveLanes; ++l) {
     w.lanes[l].vmIssued += 16;
     d.issuedAt[l] = w.lanes[l].vmIssued;
@@ -335,7 +339,7 @@ static void issueDma(Engine &e, Wave &w) {
       for (uint32_t i = 0; i < d.bytes; ++i)
         ++e.ldsInFlight[d.addr + l * d.bytes + i];
   }
-  w.dmas.push_back(d);
+  ++e.dmasInFlight;
 }
 
 /// s_waitcnt vmcnt(n) for the wave: every DMA with at least n
@@ -366,6 +370,7 @@ static void landDmas(Engine &e, Wave &w, uint32_t count, const char *at) {
       ldsWrite(e, w, addr, &d.data[l * d.bytes], d.bytes);
     }
     w.dmas.pop_front();
+    --e.dmasInFlight;
   }
 }
 
@@ -383,7 +388,7 @@ static void executeLds(Engine &e, Wave &w, Collective kind) {
     if (!ldsBounds(e, w, l, a.base, a.addr, a.bytes,
                    store ? "writes" : "reads"))
       return;
-    for (uint32_t i = a.addr; i < a.addr + a.bytes; ++i)
+    for (uint32_t i = a.addr; e.dmasInFlight && i < a.addr + a.bytes; ++i)
       if (e.ldsInFlight[i]) {
         e.failAt(w.id, std::string("LDS ") + (store ? "write" : "read") +
                            " of a copy in flight: " + laneText(l) + " " +
