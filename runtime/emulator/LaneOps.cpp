@@ -172,14 +172,16 @@ static std::string regionName(const Engine &e, uint32_t addr) {
 /// and the workgroup's LDS; false after a fault.
 static bool ldsBounds(Engine &e, Wave &w, uint32_t lane, uint32_t base,
                       uint32_t addr, uint32_t bytes, const char *verb) {
-  std::string access = laneText(lane) + " " + verb + " " +
-                       std::to_string(bytes) + " bytes at address " +
-                       std::to_string(addr);
+  auto access = [&] {
+    return laneText(lane) + " " + verb + " " + std::to_string(bytes) +
+           " bytes at address " + std::to_string(addr);
+  };
   if (e.ldsRegions.empty()) {
     if (uint64_t(addr) + bytes <= e.lds.size())
       return true;
-    e.failAt(w.id, "out-of-range LDS access: " + access + ", the workgroup " +
-                       "has " + std::to_string(e.lds.size()) + " bytes of LDS");
+    e.failAt(w.id, "out-of-range LDS access: " + access() +
+                       ", the workgroup has " + std::to_string(e.lds.size()) +
+                       " bytes of LDS");
     return false;
   }
   const LdsRegion *g = regionOf(e, w, lane, base);
@@ -196,7 +198,7 @@ static bool ldsBounds(Engine &e, Wave &w, uint32_t lane, uint32_t base,
     lands = "in allocation '" + e.ldsRegions[r - 1].name + "'";
   else
     lands = "in no allocation";
-  e.failAt(w.id, "LDS access outside its allocation: " + access +
+  e.failAt(w.id, "LDS access outside its allocation: " + access() +
                      " through allocation '" + g->name + "' (bytes " +
                      std::to_string(g->base) + " to " +
                      std::to_string(g->base + g->bytes) + "); address " +
