@@ -108,3 +108,20 @@ Value EmulatorCalls::indexToPtr(OpBuilder &b, Location loc, Value index) {
   Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), index);
   return LLVM::IntToPtrOp::create(b, loc, ptrType(), i64);
 }
+
+Value EmulatorCalls::string(OpBuilder &b, Location loc, StringRef text) {
+  std::string name =
+      ("hkemu_str_" + func.getName() + "_" + Twine(strings++)).str();
+  return LLVM::createGlobalString(loc, b, name, (text + Twine('\0')).str(),
+                                  LLVM::Linkage::Internal);
+}
+
+Value EmulatorCalls::site(OpBuilder &b, Location loc, Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn() << " ";
+  os << "(" << op->getName() << ")";
+  return string(b, loc, text);
+}

@@ -56,11 +56,17 @@ public:
   /// An index (an address) as !llvm.ptr, and back.
   Value indexToPtr(OpBuilder &b, Location loc, Value index);
 
+  /// A pointer to a constant NUL-terminated string in the module.
+  Value string(OpBuilder &b, Location loc, StringRef text);
+  /// `op` in fault reports, "file:line:col (op name)", as a constant string.
+  Value site(OpBuilder &b, Location loc, Operation *op);
+
 private:
   func::FuncOp declare(StringRef name, FunctionType type);
   ModuleOp module;
   func::FuncOp func;
   llvm::DenseMap<std::pair<Type, unsigned>, Slot> slots;
+  unsigned strings = 0;
 };
 
 /// Bytes a value of `type` (a scalar or a 1-D vector) occupies in memory, or

@@ -23,15 +23,13 @@ using namespace hk::emulator;
 
 namespace {
 
-/// Scheduling hints and waits: the engine completes every access at once,
-/// so there is nothing to wait for and no schedule to shape.
+/// Scheduling hints, and waits for what the engine completes at once (LDS
+/// accesses, exports): no schedule to shape, nothing to wait for. Waits for
+/// vector memory become hkemu_wait_vmcnt (LDS DMA lands there).
 const llvm::StringSet<> kDropped = {
-    "rocdl.s.setprio",           "rocdl.sched.barrier",
-    "rocdl.sched.group.barrier", "rocdl.iglp.opt",
-    "rocdl.s.waitcnt",           "rocdl.s.wait.dscnt",
-    "rocdl.s.wait.loadcnt",      "rocdl.s.wait.storecnt",
-    "rocdl.s.wait.expcnt",       "amdgpu.sched_barrier",
-    "amdgpu.memory_counter_wait"};
+    "rocdl.s.setprio",     "rocdl.sched.barrier", "rocdl.sched.group.barrier",
+    "rocdl.iglp.opt",      "rocdl.s.wait.dscnt",  "rocdl.s.wait.expcnt",
+    "amdgpu.sched_barrier"};
 
 const llvm::StringSet<> kBarriers = {"gpu.barrier", "rocdl.s.barrier",
                                      "rocdl.barrier", "amdgpu.lds_barrier"};
@@ -168,6 +166,28 @@ LogicalResult rewriteMath(OpBuilder &b, Operation *op) {
   return success();
 }
 
+/// The vmcnt a wait op requires, if it waits for vector memory.
+std::optional<int64_t> vmcntOf(Operation *op) {
+  if (auto wait = dyn_cast<amdgpu::MemoryCounterWaitOp>(op)) {
+    // gfx9 has one counter for loads and stores (vmcnt).
+    std::optional<int64_t> count;
+    for (std::optional<uint32_t> c : {wait.getLoad(), wait.getStore()})
+      if (c)
+        count = std::min<int64_t>(count.value_or(*c), *c);
+    return count;
+  }
+  if (auto wait = dyn_cast<ROCDL::SWaitcntOp>(op)) {
+    // gfx9 encoding: vmcnt in bits 3:0 and 15:14.
+    uint32_t bits = uint32_t(wait.getBitfield());
+    return int64_t((bits & 0xF) | ((bits >> 14) & 0x3) << 4);
+  }
+  if (auto wait = dyn_cast<ROCDL::WaitLoadcntOp>(op))
+    return int64_t(wait.getCount());
+  if (auto wait = dyn_cast<ROCDL::WaitStorecntOp>(op))
+    return int64_t(wait.getCount());
+  return std::nullopt;
+}
+
 /// Rewrites one op; returns failure() after reporting an error, and
 /// success() whether or not the op was one of this file's.
 LogicalResult rewriteOne(Operation *op, EmulatorCalls &calls, bool &erase) {
@@ -177,6 +197,13 @@ LogicalResult rewriteOne(Operation *op, EmulatorCalls &calls, bool &erase) {
   erase = true;
   if (kDropped.contains(name))
     return success();
+  if (isa<amdgpu::MemoryCounterWaitOp, ROCDL::SWaitcntOp, ROCDL::WaitLoadcntOp,
+          ROCDL::WaitStorecntOp>(op)) {
+    if (std::optional<int64_t> count = vmcntOf(op))
+      calls.call(b, loc, "hkemu_wait_vmcnt",
+                 {calls.i32(b, loc, *count), calls.site(b, loc, op)});
+    return success();
+  }
   if (kBarriers.contains(name)) {
     // Active in every lane here; predicateDivergentBranches narrows it when
     // the barrier sits in a branch it flattens.

@@ -129,13 +129,20 @@ FailureOr<Value> kernelArgument(OpBuilder &b, Location loc, Value args,
 /// memref.globals the kernel uses, each aligned to 16 bytes or more.
 class LdsLayout {
 public:
-  int64_t place(MemRefType type, int64_t alignment) {
+  struct Region {
+    std::string name;
+    int64_t base, bytes;
+  };
+  int64_t place(MemRefType type, int64_t alignment, StringRef name) {
     alignment = std::max<int64_t>(alignment, 16);
     int64_t at = llvm::alignTo(size, alignment);
-    size = at + type.getNumElements() * storageBytes(type.getElementType());
+    int64_t bytes = type.getNumElements() * storageBytes(type.getElementType());
+    size = at + bytes;
+    regions.push_back({name.str(), at, bytes});
     return at;
   }
   int64_t size = 0;
+  SmallVector<Region> regions;
 };
 
 /// A memref of static `type` whose aligned pointer is LDS address `addr`.
@@ -163,15 +170,16 @@ Value ldsMemRef(OpBuilder &b, Location loc, MemRefType type, int64_t addr,
 }
 
 /// Replaces the kernel's workgroup attributions and its uses of workgroup
-/// memref.globals by memrefs over LDS addresses. Returns the LDS bytes used.
-FailureOr<int64_t> placeLds(gpu::GPUFuncOp kernel, Block &entry,
-                            unsigned firstAttribution, OpBuilder &b) {
-  LdsLayout layout;
+/// memref.globals by memrefs over LDS addresses, in `layout`.
+LogicalResult placeLds(gpu::GPUFuncOp kernel, Block &entry,
+                       unsigned firstAttribution, OpBuilder &b,
+                       LdsLayout &layout) {
   auto attributions = kernel.getWorkgroupAttributions();
   for (auto [i, arg] : llvm::enumerate(attributions)) {
     auto type = cast<MemRefType>(arg.getType());
-    Value m =
-        ldsMemRef(b, kernel.getLoc(), type, layout.place(type, 16), kernel);
+    std::string name = "workgroup attribution " + std::to_string(i);
+    Value m = ldsMemRef(b, kernel.getLoc(), type, layout.place(type, 16, name),
+                        kernel);
     if (!m)
       return failure();
     entry.getArgument(firstAttribution + i).replaceAllUsesWith(m);
@@ -188,7 +196,8 @@ FailureOr<int64_t> placeLds(gpu::GPUFuncOp kernel, Block &entry,
     auto [it, inserted] = addresses.try_emplace(use.getNameAttr(), 0);
     if (inserted)
       it->second =
-          layout.place(global.getType(), global.getAlignment().value_or(16));
+          layout.place(global.getType(), global.getAlignment().value_or(16),
+                       global.getSymName());
     OpBuilder at(use);
     Value m = ldsMemRef(at, use.getLoc(), global.getType(), it->second, use);
     if (!m)
@@ -196,7 +205,19 @@ FailureOr<int64_t> placeLds(gpu::GPUFuncOp kernel, Block &entry,
     use.getResult().replaceAllUsesWith(m);
     use.erase();
   }
-  return layout.size;
+  return success();
+}
+
+/// Declares the allocations of `layout` to the engine at the start of the
+/// lane function, before any LDS access.
+void declareLds(func::FuncOp func, const LdsLayout &layout,
+                EmulatorCalls &calls) {
+  OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+  for (const LdsLayout::Region &r : layout.regions)
+    calls.call(b, func.getLoc(), "hkemu_lds_region",
+               {calls.string(b, func.getLoc(), r.name),
+                calls.i32(b, func.getLoc(), r.base),
+                calls.i32(b, func.getLoc(), r.bytes)});
 }
 
 /// The memory spaces of the GPU (global, workgroup, fat raw buffer) mean
@@ -213,8 +234,10 @@ void stripMemorySpaces(Operation *op) {
                                         /*replaceTypes=*/true);
 }
 
-/// Builds the host lane function of `kernel` in `top` and moves the body.
-FailureOr<func::FuncOp> convertKernel(gpu::GPUFuncOp kernel, ModuleOp top) {
+/// Builds the host lane function of `kernel` in `top` and moves the body;
+/// `layout` receives its LDS allocations.
+FailureOr<func::FuncOp> convertKernel(gpu::GPUFuncOp kernel, ModuleOp top,
+                                      LdsLayout &layout) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
   Type ptr = LLVM::LLVMPointerType::get(ctx);
@@ -242,11 +265,10 @@ FailureOr<func::FuncOp> convertKernel(gpu::GPUFuncOp kernel, ModuleOp top) {
   if (!kernel.getPrivateAttributions().empty())
     return kernel.emitError()
            << kPassName << ": private attributions have no emulation";
-  auto lds = placeLds(kernel, oldEntry, numArgs, b);
-  if (failed(lds))
+  if (failed(placeLds(kernel, oldEntry, numArgs, b, layout)))
     return failure();
   func->setAttr(hk::HKDialect::kEmulatorLdsBytesAttrName,
-                b.getI64IntegerAttr(*lds));
+                b.getI64IntegerAttr(layout.size));
   for (BlockArgument attribution : kernel.getWorkgroupAttributions())
     replacements.push_back(attribution); // already without uses
 
@@ -289,10 +311,12 @@ LogicalResult convertModule(gpu::GPUModuleOp gpuModule, ModuleOp top) {
   }
   for (auto kernel :
        llvm::make_early_inc_range(gpuModule.getOps<gpu::GPUFuncOp>())) {
-    auto func = convertKernel(kernel, top);
+    LdsLayout layout;
+    auto func = convertKernel(kernel, top, layout);
     if (failed(func))
       return failure();
     EmulatorCalls calls(top, *func);
+    declareLds(*func, layout, calls);
     if (failed(rewriteMemoryAccesses(*func, calls)) ||
         failed(rewriteLaneOps(*func, calls)) ||
         failed(predicateDivergentBranches(*func)))

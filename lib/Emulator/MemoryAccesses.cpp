@@ -97,9 +97,15 @@ Value linearize(OpBuilder &b, Location loc, Value offset,
   return linear;
 }
 
-/// The LDS byte address of memref[indices], as i32.
-Value ldsAddress(OpBuilder &b, Location loc, Value memref, ValueRange indices,
-                 EmulatorCalls &calls) {
+/// An LDS access's address: `base`, the address of the allocation (the
+/// memref's aligned pointer, which views keep), and `addr`, that of
+/// memref[indices]; both i32.
+struct LdsAddress {
+  Value base, addr;
+};
+
+LdsAddress ldsAddress(OpBuilder &b, Location loc, Value memref,
+                      ValueRange indices, EmulatorCalls &calls) {
   auto type = cast<MemRefType>(memref.getType());
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
   SmallVector<Value> strides(meta.getStrides());
@@ -107,7 +113,8 @@ Value ldsAddress(OpBuilder &b, Location loc, Value memref, ValueRange indices,
   Value bytes =
       arith::MulIOp::create(b, loc, linear, elementBytes(b, loc, type));
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  return calls.indexToI32(b, loc, arith::AddIOp::create(b, loc, base, bytes));
+  return {calls.indexToI32(b, loc, base),
+          calls.indexToI32(b, loc, arith::AddIOp::create(b, loc, base, bytes))};
 }
 
 class MemoryRewriter {
@@ -196,9 +203,9 @@ LogicalResult MemoryRewriter::load(Operation *op, Value memref,
     calls.call(b, loc, "hkemu_buffer_load",
                {buf->base, buf->numRecords, off, size, dst.ptr});
   } else {
-    Value addr = ldsAddress(b, loc, memref, indices, calls);
+    LdsAddress at = ldsAddress(b, loc, memref, indices, calls);
     calls.call(b, loc, "hkemu_lds_load",
-               {addr, size, dst.ptr, calls.i32(b, loc, 1)});
+               {at.base, at.addr, size, dst.ptr, calls.i32(b, loc, 1)});
   }
   result.replaceAllUsesWith(calls.reload(b, loc, dst, type));
   return success();
@@ -222,10 +229,10 @@ LogicalResult MemoryRewriter::store(Operation *op, Value value, Value memref,
                {buf->base, buf->numRecords, off, size, src});
     return success();
   }
-  Value addr = ldsAddress(b, loc, memref, indices, calls);
+  LdsAddress at = ldsAddress(b, loc, memref, indices, calls);
   Value src = calls.spill(b, loc, value, 0);
   calls.call(b, loc, "hkemu_lds_store",
-             {addr, size, src, calls.i32(b, loc, 1)});
+             {at.base, at.addr, size, src, calls.i32(b, loc, 1)});
   return success();
 }
 
@@ -283,13 +290,14 @@ LogicalResult MemoryRewriter::gather(amdgpu::GatherToLDSOp op) {
   if (failed(buf))
     return failure();
   Value off = bufferOffset(b, loc, *buf, op.getSrc(), op.getSrcIndices());
-  // The hardware takes the LDS base from M0, i.e. from lane 0.
-  Value lds = ldsAddress(b, loc, op.getDst(), op.getDstIndices(), calls);
+  // The hardware takes the LDS address from M0, i.e. from lane 0.
+  LdsAddress at = ldsAddress(b, loc, op.getDst(), op.getDstIndices(), calls);
   Value uniform =
-      calls.call(b, loc, "hkemu_readfirstlane", lds, b.getI32Type())[0];
+      calls.call(b, loc, "hkemu_readfirstlane", at.addr, b.getI32Type())[0];
   calls.call(b, loc, "hkemu_lds_dma",
-             {buf->base, buf->numRecords, off, uniform,
-              calls.i32(b, loc, bytes), calls.i32(b, loc, 1)});
+             {buf->base, buf->numRecords, off, at.base, uniform,
+              calls.i32(b, loc, bytes), calls.i32(b, loc, 1),
+              calls.site(b, loc, op)});
   return success();
 }
 

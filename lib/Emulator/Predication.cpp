@@ -35,12 +35,12 @@ namespace {
 /// Collective engine calls, and the operand index of their `active` flag
 /// (-1: none).
 const llvm::StringMap<int> kCollectives = {
-    {"hkemu_lds_load", 4},       {"hkemu_lds_store", 4},
-    {"hkemu_lds_dma", 6},        {"hkemu_mfma", -1},
+    {"hkemu_lds_load", 5},       {"hkemu_lds_store", 5},
+    {"hkemu_lds_dma", 7},        {"hkemu_mfma", -1},
     {"hkemu_mfma_i32", -1},      {"hkemu_shuffle", -1},
     {"hkemu_bpermute", -1},      {"hkemu_dpp", -1},
     {"hkemu_permlane_swap", -1}, {"hkemu_readfirstlane", -1},
-    {"hkemu_barrier_if", 1}};
+    {"hkemu_barrier_if", 1},     {"hkemu_wait_vmcnt", -1}};
 
 std::optional<int> collectiveActive(Operation *op) {
   auto call = dyn_cast<func::CallOp>(op);

@@ -43,6 +43,8 @@ const char *hk::emu::collectiveName(Collective c) {
     return "lds_store";
   case Collective::LdsDma:
     return "lds_dma";
+  case Collective::WaitVmcnt:
+    return "wait_vmcnt";
   }
   return "?";
 }
@@ -116,6 +118,7 @@ static bool startLanes(Engine &e) {
     l.state = LaneState::Runnable;
     l.barriers = 0;
     l.operands = nullptr;
+    l.vmIssued = 0;
     getcontext(&l.context);
     l.context.uc_stack.ss_sp = l.stack;
     l.context.uc_stack.ss_size = e.stackBytes;
@@ -197,9 +200,18 @@ static void runWorkgroup(Engine &e) {
   e.epoch = 0;
   std::fill(e.lds.begin(), e.lds.end(), 0);
   std::fill(e.ldsWriter.begin(), e.ldsWriter.end(), 0);
+  std::fill(e.ldsReaders.begin(), e.ldsReaders.end(), 0);
+  std::fill(e.ldsInFlight.begin(), e.ldsInFlight.end(), 0);
+  e.dmasInFlight = 0;
   for (Wave &w : e.waves) {
     w.arrived = 0;
     w.pending = Collective::None;
+    // Copies still in flight when the workgroup ended land in LDS nobody
+    // reads any more.
+    w.dmas.clear();
+    w.waits = 0;
+    w.lastWaitSite = nullptr;
+    w.lastWaitCount = 0;
   }
   while (true) {
     bool progressed = false, allDone = true;
@@ -300,6 +312,10 @@ extern "C" int hkemu_launch(const hkemu_launch_desc *desc, char *error,
   e.lds.resize(desc->lds_bytes);
   e.ldsWriter.resize(desc->lds_bytes);
   e.ldsEpoch.resize(desc->lds_bytes);
+  e.ldsReaders.resize(desc->lds_bytes);
+  e.ldsReadEpoch.resize(desc->lds_bytes);
+  e.ldsInFlight.resize(desc->lds_bytes);
+  e.ldsRegionOf.resize(desc->lds_bytes);
   for (uint32_t z = 0; z < desc->grid[2]; ++z)
     for (uint32_t y = 0; y < desc->grid[1]; ++y)
       for (uint32_t x = 0; x < desc->grid[0]; ++x) {

@@ -6,6 +6,7 @@
 #include "hk/Runtime/Emulator.h"
 #include "hk/Target/Chip.h"
 
+#include <deque>
 #include <string>
 #include <ucontext.h>
 #include <vector>
@@ -28,7 +29,8 @@ enum class Collective {
   WaveAny,
   LdsLoad,
   LdsStore,
-  LdsDma
+  LdsDma,
+  WaitVmcnt
 };
 const char *collectiveName(Collective c);
 
@@ -45,17 +47,44 @@ struct hkemu_lane {
   hk::emu::LaneState state;
   uint32_t barriers;    ///< barriers this lane has arrived at
   const void *operands; ///< this lane's operands of the pending collective
+  /// Vector-memory instructions this lane has issued, in sixteenths: a
+  /// buffer access of n bytes counts n (an instruction moves at most 16
+  /// bytes per lane), an LDS DMA of the wave 16.
+  uint64_t vmIssued;
   ucontext_t context;
   char *stack;
 };
 
 namespace hk::emu {
 
+/// An LDS allocation the lane code declared (hkemu_lds_region).
+struct LdsRegion {
+  std::string name;
+  uint32_t base = 0, bytes = 0;
+};
+
+/// An LDS DMA of one wave that has been issued and has not landed: its
+/// global data was read at issue and is written to LDS when a wait of the
+/// issuing wave requires it.
+struct PendingDma {
+  const char *site = nullptr;
+  uint32_t addr = 0;  ///< LDS address of lane 0's bytes; lane l at +l*bytes
+  uint32_t bytes = 0; ///< per lane
+  uint64_t active = 0;
+  uint32_t waitsAtIssue = 0; ///< the wave's waits before it
+  uint64_t issuedAt[64];     ///< each lane's vmIssued after the DMA
+  uint8_t data[64 * 16];
+};
+
 struct Wave {
   uint32_t id = 0;
   Collective pending = Collective::None;
   uint32_t arrived = 0;
   hkemu_lane *lanes = nullptr; ///< kWaveLanes of them
+  std::deque<PendingDma> dmas; ///< oldest first
+  uint32_t waits = 0;          ///< vmcnt waits executed
+  const char *lastWaitSite = nullptr;
+  uint32_t lastWaitCount = 0;
 };
 
 struct Engine {
@@ -69,8 +98,16 @@ struct Engine {
   uint32_t barrierArrived = 0;
   uint32_t epoch = 0; ///< barriers completed in this workgroup
   std::vector<uint8_t> lds;
-  std::vector<uint8_t> ldsWriter; ///< per byte: writer wave + 1, 0: none
-  std::vector<uint32_t> ldsEpoch; ///< per byte: epoch of that write
+  std::vector<uint8_t> ldsWriter;     ///< per byte: writer wave + 1, 0: none
+  std::vector<uint32_t> ldsEpoch;     ///< per byte: epoch of that write
+  std::vector<uint16_t> ldsReaders;   ///< per byte: reader waves (bit mask)
+  std::vector<uint32_t> ldsReadEpoch; ///< per byte: epoch of those reads
+  std::vector<uint16_t> ldsInFlight;  ///< per byte: pending DMAs into it
+  uint32_t dmasInFlight = 0;          ///< pending DMAs of all waves
+  /// Declared allocations; ldsRegionOf[byte] is the index + 1 of the one
+  /// holding it, 0 for none. None declared: the whole LDS is one.
+  std::vector<LdsRegion> ldsRegions;
+  std::vector<uint8_t> ldsRegionOf;
   bool failed = false;
   std::string error;
 

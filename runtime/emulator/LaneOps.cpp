@@ -25,11 +25,17 @@ struct Swap {
   uint32_t *vdst, *vsrc;
 };
 struct LdsAccess {
+  uint32_t base; // the allocation's address (its memref's aligned pointer)
   uint32_t addr, bytes;
   void *data;
   int32_t active;
   hkemu_buffer rsrc; // LDS DMA: the global source
   uint32_t offset;
+  const char *site; // LDS DMA: where it was issued
+};
+struct VmWait {
+  uint32_t count;
+  const char *site;
 };
 
 std::string laneText(uint32_t l) { return "lane " + std::to_string(l); }
@@ -139,13 +145,130 @@ static void executeSwap(Wave &w) {
   }
 }
 
-static void ldsBounds(Engine &e, Wave &w, uint32_t lane, const LdsAccess &a,
-                      const char *verb) {
-  if (uint64_t(a.addr) + a.bytes > e.lds.size())
-    e.failAt(w.id, "out-of-range LDS access: " + laneText(lane) + " " + verb +
-                       " " + std::to_string(a.bytes) + " bytes at address " +
-                       std::to_string(a.addr) + ", the workgroup has " +
-                       std::to_string(e.lds.size()) + " bytes of LDS");
+/// The allocation an access through `base` (the aligned pointer of its
+/// memref) belongs to, or null after a fault. Without declared allocations
+/// the whole LDS is one, at 0.
+static const LdsRegion *regionOf(Engine &e, Wave &w, uint32_t lane,
+                                 uint32_t base) {
+  uint8_t r = base < e.ldsRegionOf.size() ? e.ldsRegionOf[base] : 0;
+  if (r == 0 || e.ldsRegions[r - 1].base != base) {
+    e.failAt(w.id, "LDS access by " + laneText(lane) + " through address " +
+                       std::to_string(base) +
+                       ", which starts no LDS allocation");
+    return nullptr;
+  }
+  return &e.ldsRegions[r - 1];
+}
+
+static std::string regionName(const Engine &e, uint32_t addr) {
+  uint8_t r = addr < e.ldsRegionOf.size() ? e.ldsRegionOf[addr] : 0;
+  if (e.ldsRegions.empty() || r == 0)
+    return "";
+  const LdsRegion &g = e.ldsRegions[r - 1];
+  return " (allocation '" + g.name + "')";
+}
+
+/// Checks an access of `bytes` at `addr` against the allocation of `base`
+/// and the workgroup's LDS; false after a fault.
+static bool ldsBounds(Engine &e, Wave &w, uint32_t lane, uint32_t base,
+                      uint32_t addr, uint32_t bytes, const char *verb) {
+  auto access = [&] {
+    return laneText(lane) + " " + verb + " " + std::to_string(bytes) +
+           " bytes at address " + std::to_string(addr);
+  };
+  if (e.ldsRegions.empty()) {
+    if (uint64_t(addr) + bytes <= e.lds.size())
+      return true;
+    e.failAt(w.id, "out-of-range LDS access: " + access() +
+                       ", the workgroup has " + std::to_string(e.lds.size()) +
+                       " bytes of LDS");
+    return false;
+  }
+  const LdsRegion *g = regionOf(e, w, lane, base);
+  if (!g)
+    return false;
+  if (addr >= g->base && uint64_t(addr) + bytes <= uint64_t(g->base) + g->bytes)
+    return true;
+  std::string lands;
+  uint32_t first = addr < g->base ? addr : g->base + g->bytes; // first stray
+  if (first >= e.lds.size())
+    lands = "past the workgroup's " + std::to_string(e.lds.size()) +
+            " bytes of LDS";
+  else if (uint8_t r = e.ldsRegionOf[first])
+    lands = "in allocation '" + e.ldsRegions[r - 1].name + "'";
+  else
+    lands = "in no allocation";
+  e.failAt(w.id, "LDS access outside its allocation: " + access() +
+                     " through allocation '" + g->name + "' (bytes " +
+                     std::to_string(g->base) + " to " +
+                     std::to_string(g->base + g->bytes) + "); address " +
+                     std::to_string(first) + " is " + lands);
+  return false;
+}
+
+/// The in-flight DMA that writes LDS byte `addr`, and its wave.
+static const PendingDma *dmaInto(Engine &e, uint32_t addr, uint32_t &wave) {
+  for (Wave &w : e.waves)
+    for (const PendingDma &d : w.dmas) {
+      if (addr < d.addr || addr >= d.addr + kWaveLanes * d.bytes)
+        continue;
+      if ((d.active >> ((addr - d.addr) / d.bytes)) & 1) {
+        wave = w.id;
+        return &d;
+      }
+    }
+  return nullptr;
+}
+
+static std::string site(const char *s) {
+  return s && *s ? std::string(s) : std::string("an unknown location");
+}
+
+/// Why the copy writing `addr` has not landed.
+static std::string inFlight(Engine &e, uint32_t addr) {
+  uint32_t wave = 0;
+  const PendingDma *d = dmaInto(e, addr, wave);
+  if (!d)
+    return "a copy in flight has landed there";
+  const Wave &w = e.waves[wave];
+  std::string why = w.waits > d->waitsAtIssue
+                        ? "wave " + std::to_string(wave) + "'s last wait, at " +
+                              site(w.lastWaitSite) + " (vmcnt " +
+                              std::to_string(w.lastWaitCount) +
+                              "), leaves it outstanding"
+                        : "wave " + std::to_string(wave) +
+                              " has executed no wait since it issued the copy";
+  return "the LDS DMA issued by wave " + std::to_string(wave) + " at " +
+         site(d->site) + " has landed there: " + why;
+}
+
+/// Race checks for a write of wave `w` to [addr, addr + bytes) in the
+/// current epoch: another wave's write (write-write) or read (write after
+/// read) since the last barrier.
+static bool checkWrite(Engine &e, Wave &w, uint32_t lane, uint32_t addr,
+                       uint32_t bytes, const char *what) {
+  uint16_t self = uint16_t(1u << w.id);
+  for (uint32_t i = addr; i < addr + bytes; ++i) {
+    uint8_t writer = e.ldsWriter[i];
+    if (writer && writer != w.id + 1 && e.ldsEpoch[i] == e.epoch) {
+      e.failAt(w.id, "LDS race (write-write): " + laneText(lane) + " " + what +
+                         " address " + std::to_string(i) + regionName(e, i) +
+                         ", written by wave " + std::to_string(writer - 1) +
+                         " with no barrier in between");
+      return false;
+    }
+    uint16_t others =
+        e.ldsReadEpoch[i] == e.epoch ? e.ldsReaders[i] & ~self : 0;
+    if (others) {
+      e.failAt(w.id, "LDS race (write after read): " + laneText(lane) + " " +
+                         what + " address " + std::to_string(i) +
+                         regionName(e, i) + ", read by wave " +
+                         std::to_string(__builtin_ctz(others)) +
+                         " with no barrier in between");
+      return false;
+    }
+  }
+  return true;
 }
 
 static void ldsWrite(Engine &e, Wave &w, uint32_t addr, const void *src,
@@ -169,49 +292,134 @@ static void bufferRead(hkemu_buffer rsrc, uint32_t offset, uint32_t bytes,
   }
 }
 
+/// Issues an LDS DMA for the wave: reads the global data now, writes LDS
+/// when a wait requires it (landDmas).
+static void issueDma(Engine &e, Wave &w) {
+  const auto &a0 = *static_cast<const LdsAccess *>(w.lanes[0].operands);
+  // Built in place (it holds the data of every lane); dropped again if no
+  // lane takes it. After a fault the launch is over.
+  PendingDma &d = w.dmas.emplace_back();
+  d.site = a0.site;
+  d.addr = a0.addr;
+  d.bytes = a0.bytes;
+  d.waitsAtIssue = w.waits;
+  for (uint32_t l = 0; l < kWaveLanes; ++l) {
+    const auto &a = *static_cast<const LdsAccess *>(w.lanes[l].operands);
+    if (a.addr != a0.addr) {
+      e.failAt(w.id, "LDS DMA base differs across lanes (it is M0): lane 0 "
+                     "has " +
+                         std::to_string(a0.addr) + ", " + laneText(l) +
+                         " has " + std::to_string(a.addr));
+      return;
+    }
+    if (!a.active)
+      continue;
+    uint32_t at = a.addr + l * a.bytes;
+    if (!ldsBounds(e, w, l, a0.base, at, a.bytes, "writes (LDS DMA)") ||
+        !checkWrite(e, w, l, at, a.bytes, "writes (LDS DMA)"))
+      return;
+    for (uint32_t i = at; i < at + a.bytes; ++i) {
+      uint32_t other = 0;
+      if (e.ldsInFlight[i] && dmaInto(e, i, other) && other != w.id) {
+        e.failAt(w.id, "LDS race (write-write): " + laneText(l) +
+                           " writes (LDS DMA) address " + std::to_string(i) +
+                           regionName(e, i) + " before " + inFlight(e, i));
+        return;
+      }
+    }
+    d.active |= uint64_t(1) << l;
+    bufferRead(a.rsrc, a.offset, a.bytes, &d.data[l * a.bytes]);
+  }
+  if (!d.active) {
+    w.dmas.pop_back(); // no lane takes it: the wave skips the instruction
+    return;
+  }
+  for (uint32_t l = 0; l < kWaveLanes; ++l) {
+    w.lanes[l].vmIssued += 16;
+    d.issuedAt[l] = w.lanes[l].vmIssued;
+    if ((d.active >> l) & 1)
+      for (uint32_t i = 0; i < d.bytes; ++i)
+        ++e.ldsInFlight[d.addr + l * d.bytes + i];
+  }
+  ++e.dmasInFlight;
+}
+
+/// s_waitcnt vmcnt(n) for the wave: every DMA with at least n
+/// vector-memory instructions of the wave issued after it has completed
+/// and lands. The instructions after it are counted from below (each
+/// lane's bytes / 16, rounded up, and whole DMAs; the most of any lane),
+/// so a DMA is taken to land only when the hardware is sure to have
+/// completed it.
+static void landDmas(Engine &e, Wave &w, uint32_t count, const char *at) {
+  ++w.waits;
+  w.lastWaitSite = at;
+  w.lastWaitCount = count;
+  while (!w.dmas.empty()) {
+    PendingDma &d = w.dmas.front();
+    uint64_t after = 0;
+    for (uint32_t l = 0; l < kWaveLanes; ++l)
+      after = std::max(after, w.lanes[l].vmIssued - d.issuedAt[l]);
+    if ((after + 15) / 16 < count)
+      return;
+    for (uint32_t l = 0; l < kWaveLanes; ++l) {
+      if (!((d.active >> l) & 1))
+        continue;
+      uint32_t addr = d.addr + l * d.bytes;
+      for (uint32_t i = addr; i < addr + d.bytes; ++i)
+        --e.ldsInFlight[i];
+      if (!checkWrite(e, w, l, addr, d.bytes, "writes (LDS DMA landing)"))
+        return;
+      ldsWrite(e, w, addr, &d.data[l * d.bytes], d.bytes);
+    }
+    w.dmas.pop_front();
+    --e.dmasInFlight;
+  }
+}
+
 static void executeLds(Engine &e, Wave &w, Collective kind) {
+  if (kind == Collective::LdsDma) {
+    issueDma(e, w);
+    return;
+  }
+  uint16_t self = uint16_t(1u << w.id);
   for (uint32_t l = 0; l < kWaveLanes && !e.failed; ++l) {
     const auto &a = *static_cast<const LdsAccess *>(w.lanes[l].operands);
     if (!a.active)
       continue;
-    if (kind == Collective::LdsStore) {
-      ldsBounds(e, w, l, a, "writes");
-      if (!e.failed)
-        ldsWrite(e, w, a.addr, a.data, a.bytes);
-      continue;
-    }
-    if (kind == Collective::LdsDma) {
-      uint32_t base0 =
-          static_cast<const LdsAccess *>(w.lanes[0].operands)->addr;
-      if (a.addr != base0) {
-        e.failAt(w.id, "LDS DMA base differs across lanes (it is M0): lane 0 "
-                       "has " +
-                           std::to_string(base0) + ", " + laneText(l) +
-                           " has " + std::to_string(a.addr));
+    bool store = kind == Collective::LdsStore;
+    if (!ldsBounds(e, w, l, a.base, a.addr, a.bytes,
+                   store ? "writes" : "reads"))
+      return;
+    for (uint32_t i = a.addr; e.dmasInFlight && i < a.addr + a.bytes; ++i)
+      if (e.ldsInFlight[i]) {
+        e.failAt(w.id, std::string("LDS ") + (store ? "write" : "read") +
+                           " of a copy in flight: " + laneText(l) + " " +
+                           (store ? "writes" : "reads") + " address " +
+                           std::to_string(i) + regionName(e, i) + " before " +
+                           inFlight(e, i));
         return;
       }
-      LdsAccess at = a;
-      at.addr = a.addr + l * a.bytes;
-      ldsBounds(e, w, l, at, "writes (LDS DMA)");
-      if (e.failed)
+    if (store) {
+      if (!checkWrite(e, w, l, a.addr, a.bytes, "writes"))
         return;
-      uint8_t tmp[16];
-      bufferRead(a.rsrc, a.offset, a.bytes, tmp);
-      ldsWrite(e, w, at.addr, tmp, a.bytes);
+      ldsWrite(e, w, a.addr, a.data, a.bytes);
       continue;
     }
-    ldsBounds(e, w, l, a, "reads");
-    if (e.failed)
-      return;
     for (uint32_t i = a.addr; i < a.addr + a.bytes; ++i) {
       uint8_t writer = e.ldsWriter[i];
       if (writer && writer != w.id + 1 && e.ldsEpoch[i] == e.epoch) {
-        e.failAt(w.id, "LDS race: " + laneText(l) + " reads address " +
-                           std::to_string(i) + ", written by wave " +
+        e.failAt(w.id, "LDS race (read after write): " + laneText(l) +
+                           " reads address " + std::to_string(i) +
+                           regionName(e, i) + ", written by wave " +
                            std::to_string(writer - 1) +
                            " with no barrier in between");
         return;
       }
+      if (e.ldsReadEpoch[i] != e.epoch) {
+        e.ldsReadEpoch[i] = e.epoch;
+        e.ldsReaders[i] = 0;
+      }
+      e.ldsReaders[i] |= self;
     }
     memcpy(a.data, &e.lds[a.addr], a.bytes);
   }
@@ -242,6 +450,11 @@ void Engine::execute(Wave &w) {
   case Collective::LdsDma:
     executeLds(*this, w, w.pending);
     return;
+  case Collective::WaitVmcnt: {
+    const auto &op = *static_cast<const VmWait *>(w.lanes[0].operands);
+    landDmas(*this, w, op.count, op.site);
+    return;
+  }
   default:
     executeCrossLane(*this, w, w.pending);
   }
@@ -338,12 +551,14 @@ static void checkAccessSize(hkemu_lane *lane, uint32_t bytes,
 void hkemu_buffer_load(hkemu_lane *lane, hkemu_buffer rsrc, uint32_t offset,
                        uint32_t bytes, void *dst) {
   checkAccessSize(lane, bytes, "buffer load");
+  lane->vmIssued += bytes;
   bufferRead(rsrc, offset, bytes, dst);
 }
 
 void hkemu_buffer_store(hkemu_lane *lane, hkemu_buffer rsrc, uint32_t offset,
                         uint32_t bytes, const void *src) {
   checkAccessSize(lane, bytes, "buffer store");
+  lane->vmIssued += bytes;
   uint32_t comp = bytes < 4 ? bytes : 4;
   for (uint32_t c = 0; c < bytes; c += comp) {
     uint64_t at = uint64_t(offset) + c;
@@ -355,6 +570,7 @@ void hkemu_buffer_store(hkemu_lane *lane, hkemu_buffer rsrc, uint32_t offset,
 
 void hkemu_buffer_atomic_fadd(hkemu_lane *lane, hkemu_buffer rsrc,
                               uint32_t offset, float value) {
+  lane->vmIssued += 4;
   if (uint64_t(offset) + 4 > rsrc.num_records)
     return;
   // Lanes run one at a time: a plain read-modify-write is atomic here.
@@ -363,33 +579,67 @@ void hkemu_buffer_atomic_fadd(hkemu_lane *lane, hkemu_buffer rsrc,
   *p += value;
 }
 
-void hkemu_lds_load(hkemu_lane *lane, uint32_t addr, uint32_t bytes, void *dst,
-                    int32_t active) {
+void hkemu_lds_region(hkemu_lane *lane, const char *name, uint32_t base,
+                      uint32_t bytes) {
+  Engine &e = *lane->engine;
+  for (const LdsRegion &g : e.ldsRegions)
+    if (g.base == base) {
+      if (g.bytes != bytes || g.name != name)
+        e.fail(lane, "LDS allocation '" + std::string(name) + "' at " +
+                         std::to_string(base) + " redeclared: it was '" +
+                         g.name + "' of " + std::to_string(g.bytes) + " bytes");
+      return;
+    }
+  if (e.ldsRegions.size() >= 255)
+    e.fail(lane, "more than 255 LDS allocations");
+  if (bytes == 0 || uint64_t(base) + bytes > e.lds.size())
+    e.fail(lane, "LDS allocation '" + std::string(name) + "' of " +
+                     std::to_string(bytes) + " bytes at " +
+                     std::to_string(base) + " does not fit the workgroup's " +
+                     std::to_string(e.lds.size()) + " bytes of LDS");
+  for (uint32_t i = base; i < base + bytes; ++i)
+    if (uint8_t r = e.ldsRegionOf[i])
+      e.fail(lane, "LDS allocation '" + std::string(name) + "' overlaps '" +
+                       e.ldsRegions[r - 1].name + "' at address " +
+                       std::to_string(i));
+  e.ldsRegions.push_back({name, base, bytes});
+  std::fill(e.ldsRegionOf.begin() + base, e.ldsRegionOf.begin() + base + bytes,
+            uint8_t(e.ldsRegions.size()));
+}
+
+void hkemu_lds_load(hkemu_lane *lane, uint32_t base, uint32_t addr,
+                    uint32_t bytes, void *dst, int32_t active) {
   checkAccessSize(lane, bytes, "LDS load");
-  LdsAccess a{addr, bytes, dst, active, {}, 0};
+  LdsAccess a{base, addr, bytes, dst, active, {}, 0, nullptr};
   lane->engine->arrive(lane, Collective::LdsLoad, &a);
 }
 
-void hkemu_lds_store(hkemu_lane *lane, uint32_t addr, uint32_t bytes,
-                     const void *src, int32_t active) {
+void hkemu_lds_store(hkemu_lane *lane, uint32_t base, uint32_t addr,
+                     uint32_t bytes, const void *src, int32_t active) {
   checkAccessSize(lane, bytes, "LDS store");
   // Copy the data: the store executes when the whole wave has arrived.
   uint8_t copy[16];
   memcpy(copy, src, bytes);
-  LdsAccess a{addr, bytes, copy, active, {}, 0};
+  LdsAccess a{base, addr, bytes, copy, active, {}, 0, nullptr};
   lane->engine->arrive(lane, Collective::LdsStore, &a);
 }
 
 void hkemu_lds_dma(hkemu_lane *lane, hkemu_buffer rsrc, uint32_t offset,
-                   uint32_t ldsBase, uint32_t bytesPerLane, int32_t active) {
+                   uint32_t base, uint32_t ldsAddr, uint32_t bytesPerLane,
+                   int32_t active, const char *site) {
   Engine &e = *lane->engine;
   bool wide = bytesPerLane == 12 || bytesPerLane == 16;
   if (!(bytesPerLane == 1 || bytesPerLane == 2 || bytesPerLane == 4 ||
         (wide && bytesPerLane <= uint32_t(e.chip->ldsDmaBytes))))
     e.fail(lane, "LDS DMA of " + std::to_string(bytesPerLane) +
                      " bytes per lane is not available on " + e.chip->name);
-  LdsAccess a{ldsBase, bytesPerLane, nullptr, active, rsrc, offset};
+  LdsAccess a{base, ldsAddr, bytesPerLane, nullptr, active, rsrc, offset, site};
   e.arrive(lane, Collective::LdsDma, &a);
+}
+
+void hkemu_wait_vmcnt(hkemu_lane *lane, uint32_t count, const char *site) {
+  VmWait op{count, site};
+  lane->engine->arrive(lane, Collective::WaitVmcnt, &op);
 }
 
 } // extern "C"

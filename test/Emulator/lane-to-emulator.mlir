@@ -40,10 +40,25 @@ module attributes {gpu.container_module} {
 }
 
 // CHECK-NOT: gpu.module
+// The allocations' names, for fault reports.
+// CHECK-DAG: llvm.mlir.global internal constant @[[WNAME:hkemu_str_k__lane_[0-9]+]]("workgroup attribution 0\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[GNAME:hkemu_str_k__lane_[0-9]+]]("k_lds0\00")
 // CHECK-LABEL: func.func @k__lane(
 // CHECK-SAME: %[[LANE:.*]]: !llvm.ptr, %[[ARGS:.*]]: !llvm.ptr)
 // CHECK-SAME: hk.emulator_lds_bytes = 512 : i64
 // CHECK-SAME: hk.waves = 4 : i32
+// First, each allocation is declared to the engine: the attribution at 0
+// (256 bytes), the global at 256 (256 bytes).
+// CHECK: %[[W:.*]] = llvm.mlir.addressof @[[WNAME]]
+// CHECK: %[[WP:.*]] = llvm.getelementptr %[[W]][0, 0]
+// CHECK: %[[Z:.*]] = arith.constant 0 : i32
+// CHECK: %[[S:.*]] = arith.constant 256 : i32
+// CHECK: call @hkemu_lds_region(%[[LANE]], %[[WP]], %[[Z]], %[[S]]) : (!llvm.ptr, !llvm.ptr, i32, i32) -> ()
+// CHECK: %[[G:.*]] = llvm.mlir.addressof @[[GNAME]]
+// CHECK: %[[GP:.*]] = llvm.getelementptr %[[G]][0, 0]
+// CHECK: %[[GB:.*]] = arith.constant 256 : i32
+// CHECK: %[[GS:.*]] = arith.constant 256 : i32
+// CHECK: call @hkemu_lds_region(%[[LANE]], %[[GP]], %[[GB]], %[[GS]])
 // Argument 0: the hkemu_memref at args[0]; its base, sizes[0] at byte 24
 // and strides[0] at byte 88 make the memref descriptor.
 // CHECK: %[[P0:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
@@ -71,7 +86,11 @@ module attributes {gpu.container_module} {
 // CHECK: %[[GADDR:.*]] = llvm.mlir.constant(256 : i64) : i64
 // CHECK-NEXT: llvm.inttoptr %[[GADDR]]
 // CHECK: to memref<128xbf16>
-// CHECK: call @hkemu_lds_store(%[[LANE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32, !llvm.ptr, i32) -> ()
+// An LDS access passes its allocation's address (the memref's aligned
+// pointer), then its own.
+// CHECK: %[[GPTR:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<128xbf16> -> index
+// CHECK: %[[GADDR32:.*]] = arith.index_cast %[[GPTR]] : index to i32
+// CHECK: call @hkemu_lds_store(%[[LANE]], %[[GADDR32]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32, i32, !llvm.ptr, i32) -> ()
 // Hints dropped, the barrier kept.
 // CHECK-NOT: rocdl.
 // CHECK: call @hkemu_barrier_if(%[[LANE]], %{{.*}})
@@ -227,7 +246,7 @@ module attributes {gpu.container_module} {
 // CHECK: %[[COND:.*]] = arith.cmpi ult
 // CHECK-NOT: scf.if %[[COND]] -> (f32)
 // CHECK: %[[ACTIVE:.*]] = arith.select %[[COND]], %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT: call @hkemu_lds_load(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ACTIVE]])
+// CHECK-NEXT: call @hkemu_lds_load(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ACTIVE]])
 // CHECK: %[[V:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<1xf32>
 // CHECK: scf.if %[[COND]] -> (index) {
 // CHECK-NEXT: arith.divui
@@ -256,3 +275,47 @@ module attributes {gpu.container_module} {
 // CHECK: arith.extui %[[F]] : i1 to i32
 // A plain global memref stays a host memref.
 // CHECK: memref.store %{{.*}} : memref<?xi32>
+
+// -----
+
+// LDS DMA passes the allocation, the M0 address (lane 0's), and the copy's
+// location; waits for vector memory become hkemu_wait_vmcnt with the vmcnt
+// they require (memory_counter_wait: the least of load and store; the gfx9
+// s_waitcnt encoding: bits 3:0 and 15:14), with their location; a wait for
+// LDS alone is dropped.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    memref.global "private" @w_lds0 : memref<512xbf16, #gpu.address_space<workgroup>> {alignment = 16 : i64}
+    gpu.func @w(%a: memref<?xbf16, #gpu.address_space<global>>) kernel {
+      %tid = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %buf = amdgpu.fat_raw_buffer_cast %a resetOffset : memref<?xbf16, #gpu.address_space<global>> to memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>
+      %lds = memref.get_global @w_lds0 : memref<512xbf16, #gpu.address_space<workgroup>>
+      amdgpu.gather_to_lds %buf[%tid], %lds[%c0] : vector<8xbf16>, memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>, memref<512xbf16, #gpu.address_space<workgroup>> loc("copy.mlir":7:3)
+      amdgpu.memory_counter_wait load(3) store(5) ds(0) loc("copy.mlir":8:3)
+      amdgpu.memory_counter_wait ds(0)
+      rocdl.s.waitcnt 49279
+      gpu.return
+    }
+  }
+}
+
+// CHECK-DAG: llvm.mlir.global internal constant @[[COPY:hkemu_str_w__lane_[0-9]+]]("copy.mlir:7:3 (amdgpu.gather_to_lds)\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[WAIT:hkemu_str_w__lane_[0-9]+]]("copy.mlir:8:3 (amdgpu.memory_counter_wait)\00")
+// CHECK-DAG: llvm.mlir.global internal constant @{{hkemu_str_w__lane_[0-9]+}}("w_lds0\00")
+// CHECK-LABEL: func.func @w__lane(
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<512xbf16> -> index
+// CHECK: %[[BASE32:.*]] = arith.index_cast %[[BASE]] : index to i32
+// CHECK: %[[M0:.*]] = call @hkemu_readfirstlane(%{{.*}}, %{{.*}}) : (!llvm.ptr, i32) -> i32
+// CHECK: %[[SITE:.*]] = llvm.mlir.addressof @[[COPY]]
+// CHECK: %[[SITEP:.*]] = llvm.getelementptr %[[SITE]][0, 0]
+// CHECK: call @hkemu_lds_dma(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[BASE32]], %[[M0]], %{{.*}}, %{{.*}}, %[[SITEP]]) : (!llvm.ptr, !llvm.ptr, i32, i32, i32, i32, i32, i32, !llvm.ptr) -> ()
+// CHECK: %[[N3:.*]] = arith.constant 3 : i32
+// CHECK: %[[W:.*]] = llvm.mlir.addressof @[[WAIT]]
+// CHECK: %[[WP:.*]] = llvm.getelementptr %[[W]][0, 0]
+// CHECK: call @hkemu_wait_vmcnt(%{{.*}}, %[[N3]], %[[WP]]) : (!llvm.ptr, i32, !llvm.ptr) -> ()
+// 49279 = 0xC07F: vmcnt 0xF | 0x3 << 4 = 63 (lgkmcnt 0, expcnt 7).
+// CHECK: %[[N63:.*]] = arith.constant 63 : i32
+// CHECK: call @hkemu_wait_vmcnt(%{{.*}}, %[[N63]], %{{.*}})
+// CHECK-NOT: hkemu_wait_vmcnt
+// CHECK: return

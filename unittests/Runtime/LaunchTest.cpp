@@ -83,8 +83,11 @@ void gemmLane(hkemu_lane *lane, void *const *args) {
   for (uint32_t j = 0; j < 8; ++j) {
     uint32_t rowPair = j * 4 + w;
     uint32_t k = rowPair * 2 + l / 32, c = col0 + (l % 32) * 2;
-    hkemu_lds_dma(lane, rsrc(B), (k * ldb + c) * 2, rowPair * 256, 4, 1);
+    hkemu_lds_dma(lane, rsrc(B), (k * ldb + c) * 2, 0, rowPair * 256, 4, 1,
+                  "B tile");
   }
+  // The copies land at the wait; the barrier makes them every wave's.
+  hkemu_wait_vmcnt(lane, 0, "before the barrier");
   hkemu_barrier(lane);
   float acc[4][4] = {};
   for (uint32_t kk = 0; kk < 64; kk += 16) {
@@ -97,7 +100,7 @@ void gemmLane(hkemu_lane *lane, void *const *args) {
     for (uint32_t t = 0; t < 4; ++t) {
       uint16_t b[4];
       for (uint32_t i = 0; i < 4; ++i)
-        hkemu_lds_load(lane,
+        hkemu_lds_load(lane, 0,
                        ((kk + 4 * (l / 16) + i) * 64 + 16 * t + l % 16) * 2, 2,
                        &b[i], 1);
       hkemu_mfma(lane, 16, 16, 16, HKEMU_BF16, HKEMU_BF16, a, b, acc[t],

@@ -12,7 +12,7 @@
  * so that, as on the hardware, all lanes of a wave finish one LDS
  * instruction before any starts the next. hkemu_barrier completes when all
  * lanes of all waves of the workgroup arrive. Global (buffer) accesses are
- * per lane and immediate.
+ * per lane and immediate; LDS DMA lands at the wait that requires it.
  *
  * A fault (see docs/runtime.md) stops the launch: the faulting call does not
  * return, and hkemu_launch returns a message naming the kernel, workgroup and
@@ -154,18 +154,43 @@ void hkemu_buffer_store(hkemu_lane *lane, hkemu_buffer rsrc, uint32_t offset,
 void hkemu_buffer_atomic_fadd(hkemu_lane *lane, hkemu_buffer rsrc,
                               uint32_t offset, float value);
 
-/* LDS accesses of `bytes` (1..16) at byte address addr. Collective. */
-void hkemu_lds_load(hkemu_lane *lane, uint32_t addr, uint32_t bytes, void *dst,
-                    int32_t active);
-void hkemu_lds_store(hkemu_lane *lane, uint32_t addr, uint32_t bytes,
-                     const void *src, int32_t active);
+/* Declares an LDS allocation: `bytes` at address `base`, named `name` (a
+ * string that outlives the launch) in fault reports. Lane code calls it for
+ * every allocation before its first LDS access, in every lane; repeating a
+ * declaration is a no-op. Once any is declared, every LDS access names the
+ * allocation it belongs to by its base and must stay inside it; without
+ * declarations the whole LDS is one allocation at 0. */
+void hkemu_lds_region(hkemu_lane *lane, const char *name, uint32_t base,
+                      uint32_t bytes);
+
+/* LDS accesses of `bytes` (1..16) at byte address addr, in the allocation
+ * that starts at `base`. Collective. Reported as faults: an access outside
+ * its allocation; a read or write of bytes an LDS DMA in flight will write;
+ * a race with another wave since the last barrier (read after write, write
+ * after read, write after write). */
+void hkemu_lds_load(hkemu_lane *lane, uint32_t base, uint32_t addr,
+                    uint32_t bytes, void *dst, int32_t active);
+void hkemu_lds_store(hkemu_lane *lane, uint32_t base, uint32_t addr,
+                     uint32_t bytes, const void *src, int32_t active);
 
 /* Global -> LDS without registers (buffer_load ... lds): every lane loads
  * bytes_per_lane (4, or 12/16 on gfx950) at its offset in rsrc, with buffer
- * range semantics, and lane i writes them at lds_base + i * bytes_per_lane.
- * lds_base must be the same in all lanes (it is M0). Collective. */
+ * range semantics, and lane i writes them at lds_addr + i * bytes_per_lane,
+ * inside the allocation at `base`. lds_addr must be the same in all lanes
+ * (it is M0). Collective. The global data is read at issue; it reaches LDS
+ * only when a hkemu_wait_vmcnt of the wave requires it. `site` (or null)
+ * names the copy in fault reports. */
 void hkemu_lds_dma(hkemu_lane *lane, hkemu_buffer rsrc, uint32_t offset,
-                   uint32_t lds_base, uint32_t bytes_per_lane, int32_t active);
+                   uint32_t base, uint32_t lds_addr, uint32_t bytes_per_lane,
+                   int32_t active, const char *site);
+
+/* s_waitcnt vmcnt(count) for the wave. Collective. The wave's vector-memory
+ * instructions complete in order; an LDS DMA lands once at least `count`
+ * of them were issued after it. The engine counts them from below: a lane's
+ * buffer accesses after the DMA as their bytes / 16, rounded up (an
+ * instruction moves at most 16 bytes per lane), plus the wave's later DMAs,
+ * the most of any lane. `site` (or null) names the wait in fault reports. */
+void hkemu_wait_vmcnt(hkemu_lane *lane, uint32_t count, const char *site);
 
 /* Native lane code for a kernel of a module loaded on the emulator (the
  * host-compiled form of its lane-level IR). */
