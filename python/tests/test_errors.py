@@ -170,7 +170,7 @@ def test_kernel_fault(chip):
     e = info.value
     assert isinstance(e, hk.RuntimeError)
     assert e.status == hk.errors.HKRT_ERROR_KERNEL_FAULT
-    assert ("out-of-range LDS access: lane 63 writes 4 bytes at address 512"
+    assert ("LDS access outside its allocation: lane 63 writes 4 bytes at address 512"
             in str(e))
     assert "wave 1" in str(e)
 

@@ -4,16 +4,20 @@ kernels' .mlir files; what it prints is verified by libhkc, and an invalid
 build is a CompileError located in the printed text."""
 
 import os
+import re
+import subprocess
 import sys
 
 import numpy as np
 import pytest
 
 import hk
-from hk import ir
+from hk import artifact, ir
 from hk.ir import bf16, f32, index
 from conftest import SRC_ROOT, kernel_path
 from test_run import check_softmax
+
+HKC = os.path.join(hk._config.LIBDIR, "..", "bin", "hkc")
 
 sys.path.insert(0, os.path.join(SRC_ROOT, "python", "examples"))
 import gemm_bf16  # noqa: E402
@@ -151,7 +155,7 @@ def readme_tile_gemm():
     return m
 
 
-def test_readme_kernel_same_artifact():
+def test_readme_kernel_same_artifact(tmp_path):
     with open(os.path.join(SRC_ROOT, "README.md")) as f:
         text = f.read()
     start = text.index("```mlir\n") + len("```mlir\n")
@@ -159,7 +163,29 @@ def test_readme_kernel_same_artifact():
     built = readme_tile_gemm().verify()
     ours = built.compile(chips=CHIPS, cache=False)
     theirs = hk.compile(source=readme, chips=CHIPS, cache=False)
-    assert ours.artifact == theirs.artifact
+    # The kernel's asynchronous copy carries its source position into the
+    # emulator's program (a fault names the copy), and the README's text, with
+    # its comments, has other line numbers than the builder's; everything else
+    # (metadata, each chip's code object) must be the same bytes.
+    def entries(data):
+        return {key: payload for _, key, payload in artifact._entries(data)}
+    ours_entries, theirs_entries = entries(ours.artifact), entries(theirs.artifact)
+    assert sorted(ours_entries) == sorted(theirs_entries)
+    for key in ours_entries:
+        if not key.startswith("emulator-"):
+            assert ours_entries[key] == theirs_entries[key], key
+    # The emulator's programs: the same once source positions (and so the
+    # lengths of the strings that hold them) are set aside.
+    def emulator_ir(text, path):
+        path.write_text(text)
+        out = subprocess.run(
+            [HKC, str(path), "--chip", ",".join(CHIPS),
+             "--emit=emulator-mlir", "-o", "-"],
+            capture_output=True, text=True, check=True).stdout
+        out = re.sub(r"[\w./<>-]+\.mlir:\d+:\d+", "LOC", out)
+        return re.sub(r"array<\d+ x i8>", "array<N x i8>", out)
+    assert (emulator_ir(str(built), tmp_path / "built.mlir") ==
+            emulator_ir(readme, tmp_path / "readme.mlir"))
 
 
 def test_interleave_region_prints_and_verifies():
