@@ -355,6 +355,13 @@ VOP_32(vAndOrB32, (a & b) | c)
 VOP_32(vAddLshlU32, (a + b) << (c & 31))
 VOP_32(vBfeU32, (c & 31) == 0 ? 0 : (a >> (b & 31)) & ((1u << (c & 31)) - 1))
 VOP_32(vPermB32, hk::rt::isa::permB32(a, b, c))
+VOP_32(vBfiB32, (a & b) | (~a & c))
+VOP_32(vOr3B32, a | b | c)
+// 16-bit shifts: on GFX9 (CDNA3, CDNA4) they zero bits 31:16 of the
+// destination (LLVM's GCNSubtarget::zeroesHigh16BitsOfDest, which records the
+// hardware's behaviour); the shift amount is bits 3:0 of src0.
+VOP_32(vLshlrevB16, uint32_t(uint16_t(b << (a & 15))))
+VOP_32(vLshrrevB16, uint32_t(uint16_t(b) >> (a & 15)))
 VOP_32(vAccvgprMov, a)
 
 void vBitop3B32(Sim &, Wave &w, const Inst &i) {
@@ -762,14 +769,93 @@ void vPermlane32Swap(Sim &sim, Wave &w, const Inst &i) {
   permlaneSwap<32>(sim, w, i);
 }
 
+/// The lane a DPP16 control (dpp_ctrl, as encoded) reads for lane `lane`,
+/// or -1 if it reads outside its row or the wave; for controls not
+/// simulated, -2. From the DPP section of AMD's CDNA3/CDNA4 ISA guides:
+/// quad_perm 0x00-0xff, row_shl 0x101-0x10f, row_shr 0x111-0x11f, row_ror
+/// 0x121-0x12f, wave_shl 0x130, wave_rol 0x134, wave_shr 0x138, wave_ror
+/// 0x13c, row_mirror 0x140, row_half_mirror 0x141, row_bcast15 0x142,
+/// row_bcast31 0x143.
+int dppSourceLane(uint32_t ctrl, unsigned lane) {
+  int row = int(lane & ~15u), inRow = int(lane & 15);
+  if (ctrl <= 0xff)
+    return int(lane & ~3u) + int((ctrl >> (2 * (lane & 3))) & 3);
+  if (ctrl >= 0x101 && ctrl <= 0x10f) {
+    int src = inRow + int(ctrl & 15);
+    return src < 16 ? row + src : -1;
+  }
+  if (ctrl >= 0x111 && ctrl <= 0x11f) {
+    int src = inRow - int(ctrl & 15);
+    return src >= 0 ? row + src : -1;
+  }
+  if (ctrl >= 0x121 && ctrl <= 0x12f)
+    return row + ((inRow - int(ctrl & 15)) & 15);
+  switch (ctrl) {
+  case 0x130:
+    return lane + 1 < kLanes ? int(lane) + 1 : -1;
+  case 0x134:
+    return int((lane + 1) % kLanes);
+  case 0x138:
+    return lane > 0 ? int(lane) - 1 : -1;
+  case 0x13c:
+    return int((lane + kLanes - 1) % kLanes);
+  case 0x140:
+    return row + 15 - inRow;
+  case 0x141:
+    return int(lane & ~7u) + 7 - int(lane & 7);
+  case 0x142:
+    // Lane 15 of each row feeds the next row; row 0 reads nothing.
+    return row == 0 ? -1 : row - 1;
+  case 0x143:
+    return lane < 32 ? -1 : 31;
+  default:
+    return -2;
+  }
+}
+
+/// v_mov_b32 with a DPP16 source: operands {vdst} {old (tied to vdst), src0}
+/// {dpp_ctrl, row_mask, bank_mask, bound_ctrl}. A lane is written only if
+/// it is in EXEC and its row and bank are enabled; one whose source lane is
+/// outside the row or wave, or off in EXEC, gets 0 if bound_ctrl is set and
+/// keeps its old value otherwise.
+void vMovB32Dpp(Sim &sim, Wave &w, const Inst &i) {
+  if (i.numSrcs != 2 || i.numImms != 4)
+    sim.fail("DPP operands not as expected");
+  uint32_t ctrl = uint32_t(i.imms[0]), rowMask = uint32_t(i.imms[1]),
+           bankMask = uint32_t(i.imms[2]);
+  bool boundZero = i.imms[3] != 0;
+  if (i.srcs[1].mods != 0)
+    sim.fail("DPP source modifiers are not simulated");
+  uint32_t src[kLanes];
+  for (unsigned l = 0; l < kLanes; ++l)
+    src[l] = rd(w, i.srcs[1], l);
+  uint64_t exec = w.exec();
+  forLanes(w, [&](unsigned l) {
+    if (!(rowMask >> (l / 16) & 1) || !(bankMask >> ((l & 15) / 4) & 1))
+      return;
+    int from = dppSourceLane(ctrl, l);
+    if (from == -2)
+      sim.fail("DPP control " + std::to_string(ctrl) + " is not simulated");
+    bool valid = from >= 0 && (exec >> from & 1);
+    if (valid)
+      wr(w, i.defs[0], l, src[from]);
+    else if (boundZero)
+      wr(w, i.defs[0], l, 0);
+    else
+      wr(w, i.defs[0], l, rd(w, i.srcs[0], l));
+  });
+}
+
 //===-- MFMA --------------------------------------------------------------===//
 
-enum MfmaType : uint32_t { kMfmaBF16, kMfmaF16, kMfmaF32 };
+enum MfmaType : uint32_t { kMfmaBF16, kMfmaF16, kMfmaF32, kMfmaI8 };
 
 double mfmaElement(const Wave &w, const Operand &o, unsigned lane, unsigned i,
                    uint32_t type) {
   if (type == kMfmaF32)
     return asFloat(rd(w, o, lane, i));
+  if (type == kMfmaI8)
+    return double(int8_t(rd(w, o, lane, i / 4) >> (8 * (i % 4))));
   uint32_t word = rd(w, o, lane, i / 2);
   uint16_t half = uint16_t(i % 2 ? word >> 16 : word);
   if (type == kMfmaBF16)
@@ -790,19 +876,26 @@ void vMfma(Sim &sim, Wave &w, const Inst &i) {
   if (w.exec() != ~uint64_t(0))
     sim.fail("MFMA with lanes off in EXEC");
   double a[kLanes * 32], b[kLanes * 32], c[kLanes * 16], d[kLanes * 16];
+  // i8 MFMAs accumulate in i32 (C and D are i32; every partial sum is exact
+  // in double, and D wraps to 32 bits); the others in f32.
+  bool integer = type == kMfmaI8;
   for (unsigned l = 0; l < kLanes; ++l) {
     for (unsigned e = 0; e < kpl; ++e) {
       a[l * kpl + e] = mfmaElement(w, i.srcs[0], l, e, type);
       b[l * kpl + e] = mfmaElement(w, i.srcs[1], l, e, type);
     }
-    for (unsigned r = 0; r < regs; ++r)
-      c[l * regs + r] =
-          asFloat(rd(w, i.srcs[2], l, i.srcs[2].file == File::Imm ? 0 : r));
+    for (unsigned r = 0; r < regs; ++r) {
+      uint32_t cBits = rd(w, i.srcs[2], l, i.srcs[2].file == File::Imm ? 0 : r);
+      c[l * regs + r] = integer ? double(int32_t(cBits)) : asFloat(cBits);
+    }
   }
   mfmaMultiply(shape, a, b, c, d);
   for (unsigned l = 0; l < kLanes; ++l)
     for (unsigned r = 0; r < regs; ++r)
-      wr(w, i.defs[0], l, asBits(float(d[l * regs + r])), r);
+      wr(w, i.defs[0], l,
+         integer ? uint32_t(int64_t(d[l * regs + r]))
+                 : asBits(float(d[l * regs + r])),
+         r);
 }
 
 //===-- LDS ---------------------------------------------------------------===//
@@ -1286,6 +1379,11 @@ Semantics buildTable() {
   h["V_ADD_LSHL_U32"] = vAddLshlU32;
   h["V_BFE_U32"] = vBfeU32;
   h["V_PERM_B32"] = vPermB32;
+  h["V_BFI_B32"] = vBfiB32;
+  h["V_OR3_B32"] = vOr3B32;
+  both("V_LSHLREV_B16", vLshlrevB16);
+  both("V_LSHRREV_B16", vLshrrevB16);
+  h["V_MOV_B32_dpp"] = vMovB32Dpp;
   h["V_BITOP3_B32"] = vBitop3B32;
   h["V_LSHLREV_B64"] = vLshlrevB64;
   h["V_LSHRREV_B64"] = vLshrrevB64;
@@ -1406,7 +1504,10 @@ std::string Semantics::prepare(const std::string &base, Inst &inst) const {
     // V_MFMA_F32_<M>X<N>X<K>[_]<TYPE>[_1K]
     unsigned m = 0, n = 0, k = 0;
     char type[16] = {0};
-    if (sscanf(base.c_str(), "V_MFMA_F32_%uX%uX%u%15s", &m, &n, &k, type) < 4)
+    bool i32 = base.rfind("V_MFMA_I32_", 0) == 0;
+    if (sscanf(base.c_str(),
+               i32 ? "V_MFMA_I32_%uX%uX%u%15s" : "V_MFMA_F32_%uX%uX%u%15s", &m,
+               &n, &k, type) < 4)
       return "MFMA " + base + " is not simulated";
     std::string t = type;
     if (!t.empty() && t[0] == '_')
@@ -1414,12 +1515,17 @@ std::string Semantics::prepare(const std::string &base, Inst &inst) const {
     if (t.size() > 3 && t.substr(t.size() - 3) == "_1K")
       t = t.substr(0, t.size() - 3);
     uint32_t kind;
-    if (t == "BF16")
+    if (i32 != (t == "I8"))
+      return "MFMA " + base + " (" + t + " operands) is not simulated";
+    if (t == "I8")
+      kind = kMfmaI8;
+    else if (t == "BF16")
       kind = kMfmaBF16;
     else if (t == "F16")
       kind = kMfmaF16;
     else if (t == "F32")
       kind = kMfmaF32;
+
     else
       return "MFMA " + base + " (" + t + " operands) is not simulated";
     if (!MfmaShape{m, n, k}.supported())

@@ -9,7 +9,11 @@ import lit.Test
 import lit.TestRunner
 import lit.formats
 
-TEMPLATE = "each-kernel.template"
+# Template -> test folder. A kernel directory with ISA_GAP in it expects
+# each-kernel-isa to fail (XFAIL).
+TEMPLATES = (("each-kernel.template", "each-kernel"),
+             ("each-kernel-isa.template", "each-kernel-isa"))
+ISA_GAP = "isa-gap.txt"
 
 
 class KernelTest(lit.Test.Test):
@@ -21,24 +25,33 @@ class KernelTest(lit.Test.Test):
 
 
 class EachKernel(lit.formats.ShTest):
-    def __init__(self, kernels, execute_external):
+    def __init__(self, kernels, kernels_dir, execute_external):
         super().__init__(execute_external)
         self.kernels = kernels
+        self.kernels_dir = kernels_dir
 
     def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
         yield from super().getTestsInDirectory(
             testSuite, path_in_suite, litConfig, localConfig
         )
-        template = os.path.join(testSuite.getSourcePath(path_in_suite), TEMPLATE)
-        if not os.path.exists(template):
-            return
-        for name in self.kernels:
-            yield KernelTest(
-                testSuite,
-                path_in_suite + ("each-kernel", name),
-                localConfig,
-                file_path=template,
+        for template_name, folder in TEMPLATES:
+            template = os.path.join(
+                testSuite.getSourcePath(path_in_suite), template_name
             )
+            if not os.path.exists(template):
+                continue
+            for name in self.kernels:
+                test = KernelTest(
+                    testSuite,
+                    path_in_suite + (folder, name),
+                    localConfig,
+                    file_path=template,
+                )
+                if folder == "each-kernel-isa" and os.path.exists(
+                    os.path.join(self.kernels_dir, name, ISA_GAP)
+                ):
+                    test.xfails = ["*"]
+                yield test
 
     def execute(self, test, litConfig):
         if not isinstance(test, KernelTest):
