@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -383,6 +384,123 @@ TEST(IsaSemantics, MfmaMatchesCalculatorLayouts) {
       for (int k = 0; k < 16; ++k)
         ref += a[row][k] * b[k][col];
       EXPECT_EQ(rd[l * 4 + s], float(ref)) << "lane " << l << " reg " << s;
+    }
+}
+
+// v_mfma_i32_16x16x32_i8 on both chips: i8 operands placed through the
+// calculator's A and B layouts (8 per lane, byte k of the lane's two
+// registers), i32 C through its C layout; D, read through its D layout, is
+// the exact integer product plus C, wrapping to 32 bits (C near INT32_MAX).
+TEST(IsaSemantics, MfmaI8MatchesCalculatorLayouts) {
+  auto A = readLayout("v_mfma_i32_16x16x32_i8.A.csv");
+  auto B = readLayout("v_mfma_i32_16x16x32_i8.B.csv");
+  auto C = readLayout("v_mfma_i32_16x16x32_i8.C.csv");
+  auto D = readLayout("v_mfma_i32_16x16x32_i8.D.csv");
+  ASSERT_EQ(A[0].size(), 8u);
+  std::mt19937 gen(11);
+  std::uniform_int_distribution<int> byte(-128, 127);
+  int a[16][32], b[32][16];
+  int64_t c[16][16];
+  for (int i = 0; i < 16; ++i)
+    for (int k = 0; k < 32; ++k) {
+      a[i][k] = byte(gen);
+      b[k][i] = byte(gen);
+    }
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j)
+      c[i][j] = (i + j) % 3 == 0 ? INT32_MAX - 1000 : byte(gen) * 1000;
+  for (const char *chip : kChips) {
+    std::vector<int8_t> ra(64 * 8), rb(64 * 8);
+    std::vector<int32_t> rc(64 * 4), rd(64 * 4, -1);
+    for (int l = 0; l < 64; ++l) {
+      for (int s = 0; s < 8; ++s) {
+        ra[l * 8 + s] = int8_t(a[A[l][s].first][A[l][s].second]);
+        rb[l * 8 + s] = int8_t(b[B[l][s].first][B[l][s].second]);
+      }
+      for (int s = 0; s < 4; ++s)
+        rc[l * 4 + s] = int32_t(c[C[l][s].first][C[l][s].second]);
+    }
+    launch(chip, R"(
+      s_load_dwordx8 s[4:11], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      v_lshlrev_b32_e32 v1, 3, v0
+      v_lshlrev_b32_e32 v2, 4, v0
+      global_load_dwordx2 v[4:5], v1, s[4:5]
+      global_load_dwordx2 v[6:7], v1, s[6:7]
+      global_load_dwordx4 v[8:11], v2, s[8:9]
+      s_waitcnt vmcnt(0)
+      v_mfma_i32_16x16x32_i8 v[12:15], v[4:5], v[6:7], v[8:11]
+      s_nop 7
+      s_nop 7
+      global_store_dwordx4 v2, v[12:15], s[10:11]
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+           {ptr(ra.data()), ptr(rb.data()), ptr(rc.data()), ptr(rd.data())},
+           {{ra.data(), 512},
+            {rb.data(), 512},
+            {rc.data(), 1024},
+            {rd.data(), 1024}});
+    for (int l = 0; l < 64; ++l)
+      for (int s = 0; s < 4; ++s) {
+        auto [row, col] = D[l][s];
+        int64_t ref = c[row][col];
+        for (int k = 0; k < 32; ++k)
+          ref += int64_t(a[row][k]) * b[k][col];
+        EXPECT_EQ(rd[l * 4 + s], int32_t(uint32_t(uint64_t(ref))))
+            << chip << " lane " << l << " reg " << s;
+      }
+  }
+}
+
+// v_mov_b32 with DPP16 (the ISA guides' DPP section): each lane reads the
+// lane its control names; row_mask and bank_mask leave rows (16 lanes) and
+// banks (4 lanes of a row) unwritten; a lane whose source is outside its row
+// keeps the old value, or gets 0 with bound_ctrl.
+TEST(IsaSemantics, DppMov) {
+  auto in = [](int lane) { return uint32_t(1000 + lane); };
+  const uint32_t old = 7;
+  std::vector<std::pair<std::string, std::function<uint32_t(int)>>> cases = {
+      {"quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf",
+       [&](int l) { return in(l ^ 1); }},
+      {"quad_perm:[3,3,3,3] row_mask:0xf bank_mask:0xf",
+       [&](int l) { return in((l & ~3) + 3); }},
+      {"row_shr:1 row_mask:0xf bank_mask:0xf",
+       [&](int l) { return l % 16 == 0 ? old : in(l - 1); }},
+      {"row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1",
+       [&](int l) { return l % 16 == 0 ? 0u : in(l - 1); }},
+      {"row_shl:4 row_mask:0xf bank_mask:0xf",
+       [&](int l) { return l % 16 >= 12 ? old : in(l + 4); }},
+      {"row_ror:3 row_mask:0xf bank_mask:0xf",
+       [&](int l) { return in((l & ~15) + ((l % 16 + 16 - 3) % 16)); }},
+      {"row_mirror row_mask:0xf bank_mask:0xf",
+       [&](int l) { return in((l & ~15) + 15 - l % 16); }},
+      {"quad_perm:[1,0,3,2] row_mask:0x5 bank_mask:0xf",
+       [&](int l) { return (l / 16) % 2 == 1 ? old : in(l ^ 1); }},
+      {"quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0x2",
+       [&](int l) { return (l % 16) / 4 == 1 ? in(l ^ 1) : old; }},
+  };
+  for (const char *chip : kChips)
+    for (auto &[control, expect] : cases) {
+      std::vector<uint32_t> src(64), dst(64, 0xdeadbeef);
+      for (int l = 0; l < 64; ++l)
+        src[l] = in(l);
+      launch(chip,
+             R"(
+        s_load_dwordx4 s[4:7], s[0:1], 0x0
+        s_waitcnt lgkmcnt(0)
+        v_lshlrev_b32_e32 v1, 2, v0
+        global_load_dword v2, v1, s[4:5]
+        s_waitcnt vmcnt(0)
+        v_mov_b32_e32 v3, 7
+        v_mov_b32_dpp v3, v2 )" +
+                 control + R"(
+        global_store_dword v1, v3, s[6:7]
+        s_waitcnt vmcnt(0)
+        s_endpgm)",
+             {ptr(src.data()), ptr(dst.data())},
+             {{src.data(), 256}, {dst.data(), 256}});
+      for (int l = 0; l < 64; ++l)
+        EXPECT_EQ(dst[l], expect(l)) << chip << " " << control << " lane " << l;
     }
 }
 
