@@ -116,6 +116,8 @@ def hkrt():
         _declare(lib, "hkrt_status_name", ctypes.c_char_p, S)
         _declare(lib, "hkrt_device_open", S, S, ctypes.c_int, PP)
         _declare(lib, "hkrt_device_open_emulator", S, ctypes.c_char_p, PP)
+        if hasattr(lib, "hkrt_device_open_isa"):
+            _declare(lib, "hkrt_device_open_isa", S, ctypes.c_char_p, PP)
         _declare(lib, "hkrt_device_close", S, P)
         _declare(lib, "hkrt_device_get_kind", S, P)
         _declare(lib, "hkrt_device_chip", ctypes.c_char_p, P)

@@ -61,6 +61,9 @@ class Device:
         if name == "emulator" and chip is not None:
             status = lib.hkrt_device_open_emulator(chip.encode(),
                                                    ctypes.byref(handle))
+        elif name == "isa" and chip is not None:
+            status = lib.hkrt_device_open_isa(chip.encode(),
+                                              ctypes.byref(handle))
         else:
             kind = {
                 "auto": _capi.HKRT_DEVICE_AUTO,
@@ -91,8 +94,9 @@ class Device:
 def set_device(name="auto", chip=None, index=0):
     """Selects where kernels run: "auto" (a HIP GPU if one is usable, else
     the emulator), "emulator" (modelling `chip`, default $HKRT_EMULATOR_CHIP
-    or gfx950), "hip" (GPU `index`) or "isa". The device opens now, so an
-    unusable one raises DeviceUnavailable here."""
+    or gfx950), "hip" (GPU `index`) or "isa" (the ISA simulator running
+    `chip`'s code object, default $HKRT_ISA_CHIP or gfx950). The device opens
+    now, so an unusable one raises DeviceUnavailable here."""
     global _device, _requested
     if name not in _DEVICE_NAMES:
         raise ValueError(f"unknown device '{name}': expected one of "
@@ -102,9 +106,9 @@ def set_device(name="auto", chip=None, index=0):
             "device 'isa' is not available: the runtime this package was "
             "built with (hkrt.h) has no HKRT_DEVICE_ISA",
             _capi.HKRT_ERROR_NO_DEVICE, "no device")
-    if chip is not None and name != "emulator":
-        raise ValueError("chip= selects the emulator's chip; "
-                         f"device '{name}' takes none")
+    if chip is not None and name not in ("emulator", "isa"):
+        raise ValueError("chip= selects the emulator's or the ISA "
+                         f"simulator's chip; device '{name}' takes none")
     with _lock:
         new = Device(name, chip, index)
         if _device is not None:

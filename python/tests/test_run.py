@@ -51,7 +51,28 @@ def test_softmax(emulator, rng, shape):
     check_softmax(y, x)
 
 
+@pytest.mark.parametrize("chip", ["gfx942", "gfx950"])
+def test_softmax_and_gemm_on_the_isa_simulator(rng, chip):
+    """The chip's code object itself, run by the ISA simulator, against the
+    same float64 references."""
+    dev = hk.set_device("isa", chip=chip)
+    try:
+        assert dev.kind == "isa" and dev.chip == chip
+        mod = hk.compile(kernel_path("softmax"), chips=["gfx942", "gfx950"])
+        x = hk.bf16.from_float(rng.uniform(-4, 4, (300, 200)))
+        y = np.full(x.shape, 0x7FC1, dtype=np.uint16)
+        mod.softmax(x, y)
+        check_softmax(y, x)
+        check_gemm(rng)
+    finally:
+        hk.set_device("emulator")
+
+
 def test_gemm(emulator, rng):
+    check_gemm(rng)
+
+
+def check_gemm(rng):
     m, n, k = 300, 200, 136
     mod = hk.compile(kernel_path("gemm_bf16"), chips=["gfx942", "gfx950"])
     a = hk.bf16.from_float(rng.uniform(-1, 1, (m, k)))
