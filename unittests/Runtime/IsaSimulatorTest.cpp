@@ -326,6 +326,34 @@ std::vector<std::vector<std::pair<int, int>>> readLayout(const std::string &n) {
   return layout;
 }
 
+/// Runs one 16x16 MFMA `mnemonic` on `chip` with 8 bytes of A and of B and
+/// four C registers per lane (lane-major arrays), writing D to `d`.
+void runMfma16(const std::string &chip, const std::string &mnemonic,
+               const void *a, const void *b, const void *c, void *d) {
+  launch(chip,
+         R"(
+      s_load_dwordx8 s[4:11], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      v_lshlrev_b32_e32 v1, 3, v0
+      v_lshlrev_b32_e32 v2, 4, v0
+      global_load_dwordx2 v[4:5], v1, s[4:5]
+      global_load_dwordx2 v[6:7], v1, s[6:7]
+      global_load_dwordx4 v[8:11], v2, s[8:9]
+      s_waitcnt vmcnt(0)
+      )" + mnemonic +
+             R"( v[12:15], v[4:5], v[6:7], v[8:11]
+      s_nop 7
+      s_nop 7
+      global_store_dwordx4 v2, v[12:15], s[10:11]
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+         {ptr(a), ptr(b), ptr(c), ptr(d)},
+         {{const_cast<void *>(a), 512},
+          {const_cast<void *>(b), 512},
+          {const_cast<void *>(c), 1024},
+          {d, 1024}});
+}
+
 // v_mfma_f32_16x16x16_bf16 on gfx942: registers filled through the
 // calculator's A, B and C layouts, D read through its D layout and compared
 // with a float64 product (exact products of bf16, one f32 rounding).
@@ -357,26 +385,8 @@ TEST(IsaSemantics, MfmaMatchesCalculatorLayouts) {
       rb[l * 4 + s] = bf16(b[B[l][s].first][B[l][s].second]);
       rc[l * 4 + s] = float(c[C[l][s].first][C[l][s].second]);
     }
-  launch("gfx942", R"(
-      s_load_dwordx8 s[4:11], s[0:1], 0x0
-      s_waitcnt lgkmcnt(0)
-      v_lshlrev_b32_e32 v1, 3, v0
-      v_lshlrev_b32_e32 v2, 4, v0
-      global_load_dwordx2 v[4:5], v1, s[4:5]
-      global_load_dwordx2 v[6:7], v1, s[6:7]
-      global_load_dwordx4 v[8:11], v2, s[8:9]
-      s_waitcnt vmcnt(0)
-      v_mfma_f32_16x16x16_bf16 v[12:15], v[4:5], v[6:7], v[8:11]
-      s_nop 7
-      s_nop 7
-      global_store_dwordx4 v2, v[12:15], s[10:11]
-      s_waitcnt vmcnt(0)
-      s_endpgm)",
-         {ptr(ra.data()), ptr(rb.data()), ptr(rc.data()), ptr(rd.data())},
-         {{ra.data(), 512},
-          {rb.data(), 512},
-          {rc.data(), 1024},
-          {rd.data(), 1024}});
+  runMfma16("gfx942", "v_mfma_f32_16x16x16_bf16", ra.data(), rb.data(),
+            rc.data(), rd.data());
   for (int l = 0; l < 64; ++l)
     for (int s = 0; s < 4; ++s) {
       auto [row, col] = D[l][s];
@@ -420,26 +430,8 @@ TEST(IsaSemantics, MfmaI8MatchesCalculatorLayouts) {
       for (int s = 0; s < 4; ++s)
         rc[l * 4 + s] = int32_t(c[C[l][s].first][C[l][s].second]);
     }
-    launch(chip, R"(
-      s_load_dwordx8 s[4:11], s[0:1], 0x0
-      s_waitcnt lgkmcnt(0)
-      v_lshlrev_b32_e32 v1, 3, v0
-      v_lshlrev_b32_e32 v2, 4, v0
-      global_load_dwordx2 v[4:5], v1, s[4:5]
-      global_load_dwordx2 v[6:7], v1, s[6:7]
-      global_load_dwordx4 v[8:11], v2, s[8:9]
-      s_waitcnt vmcnt(0)
-      v_mfma_i32_16x16x32_i8 v[12:15], v[4:5], v[6:7], v[8:11]
-      s_nop 7
-      s_nop 7
-      global_store_dwordx4 v2, v[12:15], s[10:11]
-      s_waitcnt vmcnt(0)
-      s_endpgm)",
-           {ptr(ra.data()), ptr(rb.data()), ptr(rc.data()), ptr(rd.data())},
-           {{ra.data(), 512},
-            {rb.data(), 512},
-            {rc.data(), 1024},
-            {rd.data(), 1024}});
+    runMfma16(chip, "v_mfma_i32_16x16x32_i8", ra.data(), rb.data(), rc.data(),
+              rd.data());
     for (int l = 0; l < 64; ++l)
       for (int s = 0; s < 4; ++s) {
         auto [row, col] = D[l][s];
