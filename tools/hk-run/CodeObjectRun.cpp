@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -68,10 +69,14 @@ std::string readFile(const std::string &path) {
   return s.str();
 }
 
+struct FreeDeleter {
+  void operator()(void *p) const { std::free(p); }
+};
+
 /// A device buffer of the launch: 256-byte aligned host memory.
 struct Buffer {
   NpyArray array;
-  void *data = nullptr;
+  std::unique_ptr<void, FreeDeleter> data;
   size_t bytes = 0;
 };
 
@@ -126,11 +131,11 @@ int hk::run::runCodeObject(const CodeObjectOptions &o) {
       Buffer b;
       b.array = readNpyFile(value);
       b.bytes = b.array.data.size();
-      b.data = std::aligned_alloc(256, (b.bytes + 255) / 256 * 256 + 256);
+      b.data.reset(std::aligned_alloc(256, (b.bytes + 255) / 256 * 256 + 256));
       if (!b.data)
         throw std::bad_alloc();
-      std::memcpy(b.data, b.array.data.data(), b.bytes);
-      uint64_t address = reinterpret_cast<uint64_t>(b.data);
+      std::memcpy(b.data.get(), b.array.data.data(), b.bytes);
+      uint64_t address = reinterpret_cast<uint64_t>(b.data.get());
       at = place(&address, 8, 8);
       bufferOfItem.back() = int(buffers.size());
       launch.memory.push_back({address, address + b.bytes});
@@ -177,8 +182,6 @@ int hk::run::runCodeObject(const CodeObjectOptions &o) {
   } catch (...) {
     std::printf("FAULT %s\n", o.kernel.c_str());
     std::fflush(stdout);
-    for (Buffer &b : buffers)
-      std::free(b.data);
     throw;
   }
   double seconds =
@@ -197,11 +200,9 @@ int hk::run::runCodeObject(const CodeObjectOptions &o) {
       throw std::invalid_argument("--save: --kernarg item " +
                                   save.substr(0, eq) + " is not a ptr item");
     Buffer &b = buffers[bufferOfItem[item]];
-    std::memcpy(b.array.data.data(), b.data, b.bytes);
+    std::memcpy(b.array.data.data(), b.data.get(), b.bytes);
     writeNpyFile(save.substr(eq + 1), b.array);
     std::printf("saved:     [%zu] to %s\n", item, save.substr(eq + 1).c_str());
   }
-  for (Buffer &b : buffers)
-    std::free(b.data);
   return 0;
 }
