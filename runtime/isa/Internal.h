@@ -96,6 +96,7 @@ struct Pending {
   std::vector<std::pair<uint32_t *, uint32_t>> writes;
   std::vector<uint16_t> vregs, sregs; ///< destination registers
   std::vector<uint32_t> ldsDwords;    ///< LDS DMA: destination dwords
+  uint64_t pc = 0;                    ///< the issuing instruction
 };
 
 struct Wave {
@@ -141,7 +142,8 @@ struct Sim {
   std::array<uint32_t, 3> group{0, 0, 0};
   const Inst *current = nullptr;
   Wave *wave = nullptr;
-  std::vector<MemoryRange> memory; ///< sorted by begin
+  std::vector<Wave> *waves = nullptr; ///< all waves of the workgroup
+  std::vector<MemoryRange> memory;    ///< sorted by begin
 
   Sim(const CodeObject &code, const Launch &launch, const KernelDescriptor &kd)
       : code(code), launch(launch), kd(kd) {}

@@ -44,6 +44,9 @@ struct Launch {
   std::string kernel;
   std::array<uint32_t, 3> grid{1, 1, 1};   ///< workgroups
   std::array<uint32_t, 3> block{64, 1, 1}; ///< work-items per workgroup
+  /// Dynamic LDS bytes (extern __shared__), after the kernel's static
+  /// group segment, as hipLaunchKernel's sharedMemBytes gives them.
+  uint32_t dynamicLds = 0;
   std::vector<char> kernarg;
   std::vector<MemoryRange> memory; ///< sorted, disjoint
 };

@@ -127,6 +127,19 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
                 "kernel " + launch.kernel + ": its entry " + hex(kd.entry) +
                     " starts no instruction of .text");
 
+  // The workgroup's LDS: the static group segment, then the dynamic part.
+  uint64_t ldsBytes64 = uint64_t(kd.groupSegmentSize) + launch.dynamicLds;
+  // 64 KiB per workgroup on gfx942, 160 KiB on gfx950.
+  const uint64_t ldsLimit = code.chip == "gfx950" ? 160 * 1024 : 64 * 1024;
+  if (ldsBytes64 > ldsLimit)
+    throw Error(HKRT_ERROR_INVALID_ARGUMENT,
+                "kernel " + launch.kernel + ": " + std::to_string(ldsBytes64) +
+                    " bytes of LDS (" + std::to_string(kd.groupSegmentSize) +
+                    " static + " + std::to_string(launch.dynamicLds) +
+                    " dynamic) exceed the " + std::to_string(ldsLimit) +
+                    " of a " + code.chip + " workgroup");
+  const uint32_t ldsBytes = uint32_t(ldsBytes64);
+
   // The kernarg segment (16-byte aligned) and the dispatch packet
   // (hsa_kernel_dispatch_packet_t, 64 bytes).
   std::vector<uint64_t> kernarg((launch.kernarg.size() + 7) / 8 + 1, 0);
@@ -141,7 +154,7 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
       uint32_t size = launch.grid[d] * launch.block[d];
       memcpy(p + 12 + 4 * d, &size, 4);
     }
-    uint32_t group = kd.groupSegmentSize;
+    uint32_t group = ldsBytes;
     memcpy(p + 28, &group, 4);
     uint64_t args = reinterpret_cast<uint64_t>(kernarg.data());
     memcpy(p + 40, &args, 8);
@@ -187,10 +200,11 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
   const uint32_t lanes = launch.block[0] * launch.block[1] * launch.block[2];
   const unsigned numWaves = (lanes + kLanes - 1) / kLanes;
   std::vector<Wave> waves(numWaves);
+  sim.waves = &waves;
   for (Wave &w : waves)
     w.v.assign(kNumVgprs * kLanes, 0);
-  sim.lds.assign(kd.groupSegmentSize, 0);
-  sim.ldsPending.assign((kd.groupSegmentSize + 3) / 4, 0);
+  sim.lds.assign(ldsBytes, 0);
+  sim.ldsPending.assign((ldsBytes + 3) / 4, 0);
   sim.ldsWriteEpoch.assign(sim.ldsPending.size(), UINT32_MAX);
   sim.ldsReadEpoch.assign(sim.ldsPending.size(), UINT32_MAX);
   sim.ldsWriter.assign(sim.ldsPending.size(), 0);

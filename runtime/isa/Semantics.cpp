@@ -112,6 +112,20 @@ void requireNoOutputModifiers(Sim &sim, const Inst &i, unsigned first) {
 
 //===-- SALU --------------------------------------------------------------===//
 
+/// s_bfe_i64: the field of S0 at offset S1[5:0], width S1[22:16],
+/// sign-extended from its top bit; width 0 gives 0.
+uint64_t bfeI64(uint64_t a, uint32_t b) {
+  unsigned width = std::min(64u, b >> 16 & 0x7F), offset = b & 63;
+  if (width == 0)
+    return 0;
+  uint64_t field = a >> offset;
+  if (width < 64)
+    field &= (uint64_t(1) << width) - 1;
+  if (width < 64 && (field >> (width - 1) & 1))
+    field |= ~uint64_t(0) << width;
+  return field;
+}
+
 #define SOP2_32(NAME, EXPR, SCC)                                               \
   void NAME(Sim &, Wave &w, const Inst &i) {                                   \
     uint32_t a = srd(w, i.srcs[0]), b = srd(w, i.srcs[1]);                     \
@@ -160,6 +174,11 @@ SOP2_32(sBfeU32,
         d != 0)
 SOP2_32(sLshl1AddU32, (a << 1) + b, ((uint64_t(a) << 1) + b) >> 32 != 0)
 SOP2_32(sCselectB32, w.scc ? a : b, w.scc)
+// AMD: D = S0 < S1 ? S0 : S1 (max: >); SCC = 1 when S0 is chosen.
+SOP2_32(sMinI32, int32_t(a) < int32_t(b) ? a : b, int32_t(a) < int32_t(b))
+SOP2_32(sMinU32, a < b ? a : b, a < b)
+SOP2_32(sMaxI32, int32_t(a) > int32_t(b) ? a : b, int32_t(a) > int32_t(b))
+SOP2_32(sMaxU32, a > b ? a : b, a > b)
 SOP2_64(sAndB64, a &b, d != 0)
 SOP2_64(sOrB64, a | b, d != 0)
 SOP2_64(sXorB64, a ^ b, d != 0)
@@ -168,6 +187,7 @@ SOP2_64(sLshlB64, a << (b & 63), d != 0)
 SOP2_64(sLshrB64, a >> (b & 63), d != 0)
 SOP2_64(sAshrI64, uint64_t(int64_t(a) >> (b & 63)), d != 0)
 SOP2_64(sCselectB64, w.scc ? a : b, w.scc)
+SOP2_64(sBfeI64, bfeI64(a, uint32_t(b)), d != 0)
 
 void sMovB32(Sim &, Wave &w, const Inst &i) {
   swr(w, i.defs[0], srd(w, i.srcs[0]));
@@ -183,6 +203,13 @@ void sAddkI32(Sim &, Wave &w, const Inst &i) {
   uint32_t d = a + b;
   w.scc = ((int32_t(a) >= 0) == (int32_t(b) >= 0)) &&
           ((int32_t(d) >= 0) != (int32_t(a) >= 0));
+  swr(w, i.defs[0], d);
+}
+void sAbsI32(Sim &, Wave &w, const Inst &i) {
+  // AMD: D.i = S0.i < 0 ? -S0.i : S0.i; SCC = (D != 0).
+  uint32_t a = srd(w, i.srcs[0]);
+  uint32_t d = int32_t(a) < 0 ? 0u - a : a;
+  w.scc = d != 0;
   swr(w, i.defs[0], d);
 }
 void sBrevB32(Sim &, Wave &w, const Inst &i) {
@@ -949,6 +976,20 @@ void checkLdsRace(Sim &sim, const Wave &w, uint64_t address, unsigned bytes,
   }
 }
 
+/// Which wave issued the outstanding LDS DMA into `dword`, and where.
+std::string ldsDmaIssuer(const Sim &sim, uint32_t dword) {
+  for (const Wave &other : *sim.waves)
+    for (const Pending &p : other.vm)
+      for (uint32_t d : p.ldsDwords)
+        if (d == dword) {
+          char pc[32];
+          snprintf(pc, sizeof pc, "%llx", (unsigned long long)p.pc);
+          return "wave " + std::to_string(other.id) + ", its load at pc 0x" +
+                 pc + ",";
+        }
+  return "its wave";
+}
+
 /// An LDS access by a ds_* instruction must not touch a dword that an LDS
 /// DMA (buffer load to LDS) has not yet delivered: the issuing wave has not
 /// waited for it (vmcnt).
@@ -961,8 +1002,9 @@ void checkLdsDelivered(Sim &sim, uint64_t address, unsigned bytes,
       sim.fail("LDS bytes " + std::to_string(address) + " to " +
                std::to_string(address + bytes - 1) + " (lane " +
                std::to_string(lane) + ") " + (write ? "written" : "read") +
-               " while an LDS DMA into them is outstanding (its wave has not "
-               "waited for it with vmcnt)");
+               " while an LDS DMA into them is outstanding (" +
+               ldsDmaIssuer(sim, uint32_t(d)) +
+               " has not waited for it with vmcnt)");
 }
 
 /// ds_read_*: defs = {vdst}, srcs = {addr}, imms = {offset, gds}; aux[0] the
@@ -1079,9 +1121,19 @@ BufferResource bufferResource(Sim &sim, const Wave &w, const Operand &o) {
   uint32_t d0 = srd(w, o), d1 = rd(w, o, 0, 1), d2 = rd(w, o, 0, 2),
            d3 = rd(w, o, 0, 3);
   BufferResource r{d0 | uint64_t(d1 & 0xFFFF) << 32, (d1 >> 16) & 0x3FFF, d2};
-  if (r.stride != 0 || (d1 >> 31) || (d3 >> 23 & 1))
-    sim.fail("buffer resource with a stride, swizzling or ADD_TID (only raw "
-             "buffers are simulated)");
+  // L1 cache swizzling (word1 bit 30, CACHE_SWIZZLE): the stride field and
+  // bit 31 then describe how the L1 cache banks are hashed, which changes
+  // no address (MLIR's amdgpu.fat_raw_buffer_cast cacheSwizzleStride
+  // documents this; HipKittens' make_srsrc sets stride | 0x4000 | 0x8000
+  // for raw OFFEN loads whose results are correct on gfx950). The buffer
+  // stays raw.
+  if (d1 >> 30 & 1)
+    r.stride = 0;
+  else if (r.stride != 0 || (d1 >> 31))
+    sim.fail("buffer resource with a stride or swizzling (only raw buffers, "
+             "optionally L1-cache-swizzled, are simulated)");
+  if (d3 >> 23 & 1)
+    sim.fail("buffer resource with ADD_TID (only raw buffers are simulated)");
   return r;
 }
 
@@ -1147,6 +1199,7 @@ template <bool Store> void bufferAccess(Sim &sim, Wave &w, const Inst &i) {
         p.writes.emplace_back(&w.v[(data.reg + k) * kLanes + l], value);
     }
   });
+  p.pc = i.pc;
   if (!Store && !toLds)
     for (unsigned k = 0; k < data.width; ++k) {
       p.vregs.push_back(uint16_t(data.reg + k));
@@ -1193,7 +1246,8 @@ void bufferAtomicAddF32(Sim &sim, Wave &w, const Inst &i) {
 /// or with SADDR the SGPR pair + VADDR (32 bits, zero-extended) + offset.
 /// Operands: loads defs = {vdst}, srcs = {vaddr} or {saddr, vaddr}; stores
 /// srcs = {vaddr, vdata} or {vaddr, vdata, saddr}; imms = {offset, cpol}.
-/// aux[0] bytes per lane, aux[2] sign extension. Every access must lie in
+/// aux[0] bytes per lane, aux[2] sign extension, aux[3] a _D16_HI store
+/// (bits 31:16 of the data). Every access must lie in
 /// a buffer of the device.
 template <bool Store> void globalAccess(Sim &sim, Wave &w, const Inst &i) {
   const Operand *saddr = nullptr, *vaddr, *data;
@@ -1225,6 +1279,8 @@ template <bool Store> void globalAccess(Sim &sim, Wave &w, const Inst &i) {
       auto *at = reinterpret_cast<void *>(address + 4 * k);
       if (Store) {
         uint32_t value = rd(w, *data, l, k);
+        if (i.aux[3]) // _D16_HI: the data's high half
+          value >>= 16;
         memcpy(at, &value, pieceBytes);
         continue;
       }
@@ -1269,6 +1325,10 @@ Semantics buildTable() {
   h["S_SUB_I32"] = sSubI32;
   h["S_MUL_I32"] = sMulI32;
   h["S_MUL_HI_U32"] = sMulHiU32;
+  h["S_MIN_I32"] = sMinI32;
+  h["S_MIN_U32"] = sMinU32;
+  h["S_MAX_I32"] = sMaxI32;
+  h["S_MAX_U32"] = sMaxU32;
   h["S_AND_B32"] = sAndB32;
   h["S_OR_B32"] = sOrB32;
   h["S_XOR_B32"] = sXorB32;
@@ -1292,6 +1352,8 @@ Semantics buildTable() {
   h["S_MOVK_I32"] = sMovkI32;
   h["S_ADDK_I32"] = sAddkI32;
   h["S_BREV_B32"] = sBrevB32;
+  h["S_ABS_I32"] = sAbsI32;
+  h["S_BFE_I64"] = sBfeI64;
   h["S_BITSET1_B32"] = sBitset1B32;
   h["S_BITCMP1_B32"] = sBitcmp1B32;
   h["S_CMP_EQ_U32"] = sCmpEqU32;
@@ -1444,7 +1506,8 @@ Semantics buildTable() {
       h[std::string(n) + kind] = globalLoad;
     for (const char *n :
          {"GLOBAL_STORE_DWORD", "GLOBAL_STORE_DWORDX2", "GLOBAL_STORE_DWORDX3",
-          "GLOBAL_STORE_DWORDX4", "GLOBAL_STORE_SHORT", "GLOBAL_STORE_BYTE"})
+          "GLOBAL_STORE_DWORDX4", "GLOBAL_STORE_SHORT", "GLOBAL_STORE_BYTE",
+          "GLOBAL_STORE_SHORT_D16_HI", "GLOBAL_STORE_BYTE_D16_HI"})
       h[std::string(n) + kind] = globalStore;
   }
   // LDS
@@ -1540,6 +1603,7 @@ std::string Semantics::prepare(const std::string &base, Inst &inst) const {
     inst.aux[0] = accessBytes(base);
     inst.aux[2] = base.find("SSHORT") != std::string::npos ||
                   base.find("SBYTE") != std::string::npos;
+    inst.aux[3] = base.find("_D16_HI") != std::string::npos;
   }
   if (base.rfind("DS_", 0) == 0 || base.rfind("BUFFER_", 0) == 0) {
     inst.aux[0] = accessBytes(base);

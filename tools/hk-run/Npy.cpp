@@ -198,8 +198,10 @@ NpyArray readNpyFile(const std::string &path) {
 std::string formatNpy(const NpyArray &array) {
   std::string shape = "(";
   for (size_t i = 0; i < array.shape.size(); ++i)
-    shape += std::to_string(array.shape[i]) + (i == 0 ? "," : "") +
-             (i + 1 < array.shape.size() ? " " : "");
+    // Python's tuple syntax: (4,) for one size, (2, 3, 4) for more.
+    shape += std::to_string(array.shape[i]) + (i + 1 < array.shape.size() ? ", "
+                                               : array.shape.size() == 1  ? ","
+                                                                          : "");
   shape += ")";
   std::string dict = "{'descr': '" + array.descr +
                      "', 'fortran_order': False, 'shape': " + shape + ", }";

@@ -16,6 +16,7 @@
 // be saved to .npy files after the launch (Npy.h).
 //===----------------------------------------------------------------------===//
 
+#include "CodeObjectRun.h"
 #include "CompileSource.h"
 #include "LaunchOnly.h"
 
@@ -100,6 +101,19 @@ Options:
   --save ARG=FILE.npy    with --launch-only, repeatable: after the launch,
                          write memref argument ARG (its name or position)
                          to FILE.npy, in the types above
+  --code-object FILE     run kernel --kernel (its symbol) of any AMDGPU
+                         code object for --chip (e.g. one clang compiled
+                         from HipKittens C++) on the ISA simulator, with:
+  --grid X[,Y,Z]         workgroups (default 1)
+  --block X[,Y,Z]        work-items per workgroup (default 64)
+  --lds BYTES            dynamic LDS (extern __shared__) bytes (default 0)
+  --kernarg I1,I2,...    the kernarg segment, item by item, each at the next
+                         offset aligned to its size: ptr:FILE.npy (the
+                         address of a buffer holding the file's contents),
+                         u64:V, u32:V, pad:N (N zero bytes); the total must
+                         be the kernel descriptor's kernarg size
+                         --save ITEM=FILE.npy writes ptr item ITEM's buffer
+                         after the launch, in its file's shape and type
   --list                 print the kernels and exit (KERNEL is the first
                          word of an entry or the directory's name)
   --help                 this text
@@ -120,6 +134,8 @@ struct Options {
   std::vector<std::string> saves;
   bool list = false;
   bool launchOnly = false;
+  /// --code-object: a foreign code object on the ISA simulator.
+  std::optional<hk::run::CodeObjectOptions> codeObject;
 };
 
 std::string joinShape(const std::vector<int64_t> &shape) {
@@ -252,6 +268,23 @@ Options parseArgs(int argc, char **argv) {
       o.args = value();
     } else if (a == "--save") {
       o.saves.push_back(value());
+    } else if (a == "--code-object") {
+      if (!o.codeObject)
+        o.codeObject.emplace();
+      o.codeObject->path = value();
+    } else if (a == "--grid" || a == "--block" || a == "--lds" ||
+               a == "--kernarg") {
+      if (!o.codeObject)
+        o.codeObject.emplace();
+      std::string v = value();
+      if (a == "--grid")
+        o.codeObject->grid = v;
+      else if (a == "--block")
+        o.codeObject->block = v;
+      else if (a == "--lds")
+        o.codeObject->lds = v;
+      else
+        o.codeObject->kernarg = v;
     } else if (a == "--tolerance-scale") {
       o.toleranceScale = parsePositive(a, value());
     } else if (!a.empty() && a[0] == '-') {
@@ -321,7 +354,26 @@ int runLaunchOnly(const Options &o) {
                              o.seed);
 }
 
+/// --code-object: the options that apply to it, then the launch.
+int runCodeObject(const Options &o) {
+  if (o.codeObject->path.empty())
+    throw std::invalid_argument(
+        "--grid, --block, --lds and --kernarg belong to --code-object FILE");
+  if (!o.artifact.empty() || o.launchOnly || o.args || o.shape || o.testShape ||
+      o.eps || (o.backend != "auto" && o.backend != "isa"))
+    throw std::invalid_argument(
+        "--code-object runs on the ISA simulator with --chip, --kernel, "
+        "--grid, --block, --lds, --kernarg and --save only");
+  hk::run::CodeObjectOptions c = *o.codeObject;
+  c.chip = o.chip;
+  c.kernel = o.kernel;
+  c.saves = o.saves;
+  return hk::run::runCodeObject(c);
+}
+
 int run(const Options &o) {
+  if (o.codeObject)
+    return runCodeObject(o);
   if (o.list) {
     std::fputs(kernelList().c_str(), stdout);
     return 0;

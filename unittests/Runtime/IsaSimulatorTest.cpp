@@ -275,6 +275,158 @@ TEST(IsaSemantics, LdsDmaLandsAtItsWait) {
 }
 
 // An instruction without semantics is a fault naming it and its PC.
+// Scalar ops that HipKittens' GEMM uses, as AMD's CDNA3/CDNA4 ISA guides
+// define them: s_min/s_max D = the smaller/larger of S0, S1 (signed for _i32)
+// with SCC = 1 when S0 is chosen; s_abs_i32 D = |S0| (0x80000000 stays
+// 0x80000000) with SCC = (D != 0); s_bfe_i64 D = the field of S0 at offset
+// S1[5:0], width S1[22:16], sign-extended, SCC = (D != 0).
+// global_store_short_d16_hi stores bits 31:16 of its data. The values below
+// are worked out by hand from those definitions.
+TEST(IsaSemantics, ScalarMinMaxAbsBfeAndD16HiStore) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> out(32, 0xDEADBEEF);
+    launch(chip, R"(
+      s_load_dwordx2 s[2:3], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      v_mov_b32_e32 v1, 0
+      s_mov_b32 s4, -5
+      s_mov_b32 s5, 3
+      s_min_i32 s6, s4, s5
+      s_cselect_b32 s7, 1, 0
+      s_min_u32 s8, s4, s5
+      s_cselect_b32 s9, 1, 0
+      s_max_i32 s10, s4, s5
+      s_cselect_b32 s11, 1, 0
+      s_max_u32 s12, s4, s5
+      s_cselect_b32 s13, 1, 0
+      s_mov_b32 s14, -7
+      s_abs_i32 s15, s14
+      s_cselect_b32 s16, 1, 0
+      s_brev_b32 s14, 1
+      s_abs_i32 s17, s14
+      s_abs_i32 s18, 0
+      s_cselect_b32 s19, 1, 0
+      s_mov_b32 s20, 0xF000
+      s_mov_b32 s21, 0
+      s_bfe_i64 s[22:23], s[20:21], 0x4000c
+      s_bfe_i64 s[24:25], s[20:21], 0x5000c
+      s_cselect_b32 s26, 1, 0
+      s_bfe_i64 s[28:29], s[20:21], 0xc
+      s_cselect_b32 s27, 1, 0
+      v_mov_b32_e32 v2, s6
+      global_store_dword v1, v2, s[2:3] offset:0
+      v_mov_b32_e32 v2, s7
+      global_store_dword v1, v2, s[2:3] offset:4
+      v_mov_b32_e32 v2, s8
+      global_store_dword v1, v2, s[2:3] offset:8
+      v_mov_b32_e32 v2, s9
+      global_store_dword v1, v2, s[2:3] offset:12
+      v_mov_b32_e32 v2, s10
+      global_store_dword v1, v2, s[2:3] offset:16
+      v_mov_b32_e32 v2, s11
+      global_store_dword v1, v2, s[2:3] offset:20
+      v_mov_b32_e32 v2, s12
+      global_store_dword v1, v2, s[2:3] offset:24
+      v_mov_b32_e32 v2, s13
+      global_store_dword v1, v2, s[2:3] offset:28
+      v_mov_b32_e32 v2, s15
+      global_store_dword v1, v2, s[2:3] offset:32
+      v_mov_b32_e32 v2, s16
+      global_store_dword v1, v2, s[2:3] offset:36
+      v_mov_b32_e32 v2, s17
+      global_store_dword v1, v2, s[2:3] offset:40
+      v_mov_b32_e32 v2, s18
+      global_store_dword v1, v2, s[2:3] offset:44
+      v_mov_b32_e32 v2, s19
+      global_store_dword v1, v2, s[2:3] offset:48
+      v_mov_b32_e32 v2, s22
+      global_store_dword v1, v2, s[2:3] offset:52
+      v_mov_b32_e32 v2, s23
+      global_store_dword v1, v2, s[2:3] offset:56
+      v_mov_b32_e32 v2, s24
+      global_store_dword v1, v2, s[2:3] offset:60
+      v_mov_b32_e32 v2, s25
+      global_store_dword v1, v2, s[2:3] offset:64
+      v_mov_b32_e32 v2, s26
+      global_store_dword v1, v2, s[2:3] offset:68
+      v_mov_b32_e32 v2, s28
+      global_store_dword v1, v2, s[2:3] offset:72
+      v_mov_b32_e32 v2, s27
+      global_store_dword v1, v2, s[2:3] offset:76
+      v_mov_b32_e32 v2, 0xabcd1234
+      global_store_short_d16_hi v1, v2, s[2:3] offset:80
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+           {ptr(out.data())}, {{out.data(), 4 * out.size()}});
+    EXPECT_EQ(out[0], 0xFFFFFFFBu); // s_min_i32(-5, 3) = -5
+    EXPECT_EQ(out[1], 1u);          // S0 chosen
+    EXPECT_EQ(out[2], 3u);          // s_min_u32(0xFFFFFFFB, 3) = 3
+    EXPECT_EQ(out[3], 0u);
+    EXPECT_EQ(out[4], 3u); // s_max_i32(-5, 3) = 3
+    EXPECT_EQ(out[5], 0u);
+    EXPECT_EQ(out[6], 0xFFFFFFFBu); // s_max_u32
+    EXPECT_EQ(out[7], 1u);
+    EXPECT_EQ(out[8], 7u); // s_abs_i32(-7)
+    EXPECT_EQ(out[9], 1u);
+    EXPECT_EQ(out[10], 0x80000000u); // s_abs_i32(INT_MIN)
+    EXPECT_EQ(out[11], 0u);          // s_abs_i32(0)
+    EXPECT_EQ(out[12], 0u);          // SCC = (D != 0)
+    // 0xF000 bits 15:12 = 0b1111: as a 4-bit signed field -1.
+    EXPECT_EQ(out[13], 0xFFFFFFFFu);
+    EXPECT_EQ(out[14], 0xFFFFFFFFu);
+    // 5 bits from 12: 0b01111 = 15, positive.
+    EXPECT_EQ(out[15], 15u);
+    EXPECT_EQ(out[16], 0u);
+    EXPECT_EQ(out[17], 1u);
+    EXPECT_EQ(out[18], 0u);          // width 0 gives 0
+    EXPECT_EQ(out[19], 0u);          // and SCC 0
+    EXPECT_EQ(out[20], 0xDEADABCDu); // the high half, in the low 2 bytes
+  }
+}
+
+// L1 cache swizzling (buffer resource word1 bit 30, with a stride in bits
+// 29:16 and bit 31, as HipKittens' make_srsrc sets them) changes no address:
+// the loads read what a raw buffer gives. A stride without it is a fault.
+TEST(IsaSemantics, CacheSwizzledBufferIsRaw) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> src(256), out(256, 0);
+    for (size_t i = 0; i < src.size(); ++i)
+      src[i] = uint32_t(3 * i + 1);
+    launch(chip, R"(
+      s_load_dwordx4 s[8:11], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      s_mov_b32 s4, s8
+      s_and_b32 s5, s9, 0xffff
+      s_or_b32 s5, s5, 0xc2000000
+      s_mov_b32 s6, 1024
+      s_mov_b32 s7, 0x110000
+      v_lshlrev_b32_e32 v1, 4, v0
+      buffer_load_dwordx4 v[2:5], v1, s[4:7], 0 offen
+      s_waitcnt vmcnt(0)
+      global_store_dwordx4 v1, v[2:5], s[10:11]
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+           {ptr(src.data()), ptr(out.data())},
+           {{src.data(), 1024}, {out.data(), 1024}});
+    EXPECT_EQ(out, src);
+  }
+  std::string f = faultOf("gfx950", R"(
+      s_load_dwordx2 s[8:9], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      s_mov_b32 s4, s8
+      s_and_b32 s5, s9, 0xffff
+      s_or_b32 s5, s5, 0x2000000
+      s_mov_b32 s6, 256
+      s_mov_b32 s7, 0x110000
+      buffer_load_dword v2, v0, s[4:7], 0 offen
+      s_endpgm)");
+  EXPECT_NE(f.find("buffer resource with a stride or swizzling"),
+            std::string::npos)
+      << f;
+}
+
 TEST(IsaSemantics, UnknownInstructionIsAFault) {
   std::string f = faultOf("gfx942", R"(
       v_sin_f32_e32 v1, v0
