@@ -21,6 +21,10 @@
 using namespace mlir;
 using namespace hk;
 
+/// The wait after HipKittens' shared-tile loads and stores (inline-assembly
+/// ds_read/ds_write, which the compiler does not count).
+static const char kWaitLds[] = "asm volatile(\"s_waitcnt lgkmcnt(0)\");\n";
+
 static LogicalResult noEquivalent(Operation *op, StringRef why = "") {
   InFlightDiagnostic diag =
       op->emitError("'") << op->getName() << "' has no HipKittens equivalent";
@@ -225,6 +229,12 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         if (memref)
           os << ", " << coords(memref, load.getIndices());
         os << ");\n";
+        // HipKittens reads shared tiles with inline-assembly ds_reads, which
+        // the compiler's wait insertion does not see: the registers are
+        // ready only after an explicit lgkmcnt wait, as in HipKittens' own
+        // kernels.
+        if (!memref)
+          os << kWaitLds;
         return success();
       })
       .Case([&](StoreOp store) -> LogicalResult {
@@ -240,6 +250,10 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         if (memref)
           os << ", " << coords(memref, store.getIndices());
         os << ");\n";
+        // A register tile's store to a shared tile is inline-assembly
+        // ds_writes likewise: done only after an lgkmcnt wait.
+        if (!memref)
+          os << kWaitLds;
         return success();
       })
       .Case([&](AtomicAddOp add) -> LogicalResult {

@@ -24,6 +24,7 @@
 // CHECK-NEXT:     __builtin_amdgcn_s_barrier();
 // CHECK-NEXT:     rt_bf<64, 64, row_l, rt_16x32_s> a;
 // CHECK-NEXT:     load(a, as);
+// CHECK-NEXT:     asm volatile("s_waitcnt lgkmcnt(0)");
 // CHECK-NEXT:     mma_ABt(acc, a, a, acc);
 // CHECK-NEXT:     __builtin_amdgcn_s_barrier();
 // CHECK-NEXT:   }

@@ -29,6 +29,7 @@
 // CHECK-NEXT:     __builtin_amdgcn_sched_barrier(0);
 // CHECK-NEXT:     rt_bf<32, 64, row_l, rt_16x32_s> t;
 // CHECK-NEXT:     load(t, s);
+// CHECK-NEXT:     asm volatile("s_waitcnt lgkmcnt(0)");
 // CHECK-NEXT:     __builtin_amdgcn_s_barrier();
 // CHECK-NEXT:     __builtin_amdgcn_sched_barrier(0);
 // CHECK-NEXT:     __builtin_amdgcn_s_setprio(1);
@@ -112,11 +113,13 @@ hk.kernel @pp(%A: memref<?x?xbf16>, %C: memref<?x?xf32>, %n: index, %f: i1)
 // CHECK-NEXT:     __builtin_amdgcn_sched_barrier(0);
 // CHECK-NEXT:     rt_bf<16, 64, row_l, rt_16x32_s> t;
 // CHECK-NEXT:     load(t, s);
+// CHECK-NEXT:     asm volatile("s_waitcnt lgkmcnt(0)");
 // CHECK-NEXT:     __builtin_amdgcn_sched_barrier(0);
 // CHECK-NEXT:     mma_ABt(acc, t, t, acc);
 // CHECK-NEXT:     rt_bf<16, 64, row_l, rt_16x32_s> p;
 // CHECK-NEXT:     load(p, A, {0, 0, 0, k + 1});
 // CHECK-NEXT:     store(s, p);
+// CHECK-NEXT:     asm volatile("s_waitcnt lgkmcnt(0)");
 // CHECK-NEXT:     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
 // CHECK-NEXT:     __builtin_amdgcn_sched_group_barrier(544, 1, 0);
 // CHECK-NEXT:     __builtin_amdgcn_sched_group_barrier(8, 1, 0);

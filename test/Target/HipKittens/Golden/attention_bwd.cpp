@@ -227,6 +227,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     G::load<1, false>(do_next, dO, {b, i1, h1, 0});
     rt_bf<64, 128, row_l, rt_16x32_s> a;
     load(a, q_stage);
+    asm volatile("s_waitcnt lgkmcnt(0)");
     rt_fl<64, 16, col_l, rt_16x16_s>::col_vec e;
     load(e, L, {0, b, h, i});
     rt_fl<64, 16, col_l, rt_16x16_s>::col_vec f;
@@ -248,6 +249,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     exp2(s4, s4);
     rt_bf<64, 128, row_l, rt_16x32_s> c;
     load(c, do_stage);
+    asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
@@ -325,6 +327,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     tile_relayout(dsrow, dsbf, relayout_scratch);
     rt_bf<64, 64, col_l, rt_16x16_s> d;
     load(d, do_lo);
+    asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
@@ -397,6 +400,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     mma_AtB(dv0, pbf_hk, d_hk, dv0);
     rt_bf<64, 64, col_l, rt_16x16_s> d1;
     load(d1, do_hi);
+    asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
@@ -467,6 +471,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     mma_AtB(dv1, pbf_hk, d1_hk, dv1);
     rt_bf<64, 64, col_l, rt_16x16_s> d2;
     load(d2, q_lo);
+    asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
@@ -539,6 +544,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     mma_AtB(dk0, dsbf_hk, d2_hk, dk0);
     rt_bf<64, 64, col_l, rt_16x16_s> d3;
     load(d3, q_hi);
+    asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);

@@ -132,6 +132,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 128, row_l, rt_16x32_s> kr;
     load(kr, k_stage);
+    asm volatile("s_waitcnt lgkmcnt(0)");
     G::load<1, false>(v_next, V, {b, j1, hkv, 0});
     asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
@@ -231,6 +232,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 64, col_l, rt_16x16_s> vr;
     load(vr, v_lo);
+    asm volatile("s_waitcnt lgkmcnt(0)");
     G::load<1, false>(k_stage, K, {b, j + 2, hkv, 0});
     asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
@@ -251,6 +253,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 64, col_l, rt_16x16_s> vr1;
     load(vr1, v_hi);
+    asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
@@ -411,8 +414,10 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 64, row_l, rt_16x32_s> kr;
     load(kr, k_stage);
+    asm volatile("s_waitcnt lgkmcnt(0)");
     rt_bf<64, 64, col_l, rt_16x16_s> vr;
     load(vr, v_stage);
+    asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
