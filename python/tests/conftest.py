@@ -13,6 +13,8 @@ import hk
 
 SRC_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KERNELS = os.path.join(SRC_ROOT, "kernels")
+# The build's tools, beside the libraries the package loads.
+BIN = os.path.join(hk._config.LIBDIR, "..", "bin")
 
 
 def kernel_path(name):

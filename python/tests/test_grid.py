@@ -11,10 +11,10 @@ import pytest
 
 import hk
 from hk.grid import GridError, evaluate
-from conftest import kernel_path
+from conftest import BIN, kernel_path
 
 # hk-run beside the libraries the package uses (build/bin, PREFIX/bin).
-HK_RUN = os.path.join(hk._config.LIBDIR, "..", "bin", "hk-run")
+HK_RUN = os.path.join(BIN, "hk-run")
 
 
 @pytest.mark.parametrize("text,symbols,value", [

@@ -14,10 +14,10 @@ import pytest
 import hk
 from hk import artifact, ir
 from hk.ir import bf16, f32, index
-from conftest import SRC_ROOT, kernel_path
+from conftest import BIN, SRC_ROOT, kernel_path
 from test_run import check_softmax
 
-HKC = os.path.join(hk._config.LIBDIR, "..", "bin", "hkc")
+HKC = os.path.join(BIN, "hkc")
 
 sys.path.insert(0, os.path.join(SRC_ROOT, "python", "examples"))
 import gemm_bf16  # noqa: E402

@@ -65,6 +65,19 @@ const KernelInfo *Artifact::findKernel(const std::string &name) const {
   return nullptr;
 }
 
+const std::string &Artifact::codeObjectFor(const std::string &chip,
+                                           const std::string &device) const {
+  auto it = codeObjects.find(chip);
+  if (it != codeObjects.end())
+    return it->second;
+  std::string have;
+  for (const auto &[name, bytes] : codeObjects)
+    have += (have.empty() ? "" : ", ") + name;
+  throw Error(HKRT_ERROR_NO_DEVICE,
+              "the artifact has no code object for " + chip + device +
+                  "; it has: " + (have.empty() ? "none" : have));
+}
+
 std::string hk::rt::stripTargetFeatures(const std::string &gcnArchName) {
   return gcnArchName.substr(0, gcnArchName.find(':'));
 }

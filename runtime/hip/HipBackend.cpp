@@ -192,17 +192,10 @@ HipBackend::HipBackend(int index) {
 }
 
 std::unique_ptr<LoadedModule> HipBackend::load(const Artifact &artifact) {
-  auto it = artifact.codeObjects.find(chip_);
-  if (it == artifact.codeObjects.end()) {
-    std::string have;
-    for (const auto &[name, bytes] : artifact.codeObjects)
-      have += (have.empty() ? "" : ", ") + name;
-    throw Error(HKRT_ERROR_NO_DEVICE,
-                "the artifact has no code object for " + chip_ + " (device " +
-                    arch_ + "); it has: " + (have.empty() ? "none" : have));
-  }
+  const std::string &code =
+      artifact.codeObjectFor(chip_, " (device " + arch_ + ")");
   hipModule_t m = nullptr;
-  check(api.moduleLoadData(&m, it->second.data()), "hipModuleLoadData");
+  check(api.moduleLoadData(&m, code.data()), "hipModuleLoadData");
   auto mod = std::make_unique<HipModule>(api, m);
   for (const KernelInfo &k : artifact.kernels) {
     hipFunction_t f = nullptr;

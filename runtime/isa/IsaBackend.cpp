@@ -64,17 +64,8 @@ public:
   }
 
   std::unique_ptr<LoadedModule> load(const Artifact &artifact) override {
-    auto it = artifact.codeObjects.find(chip_);
-    if (it == artifact.codeObjects.end()) {
-      std::string have;
-      for (const auto &[name, bytes] : artifact.codeObjects)
-        have += (have.empty() ? "" : ", ") + name;
-      throw Error(HKRT_ERROR_NO_DEVICE,
-                  "the artifact has no code object for " + chip_ +
-                      "; it has: " + (have.empty() ? "none" : have));
-    }
     auto m = std::make_unique<IsaModule>();
-    m->code = isa::loadCodeObject(it->second, chip_);
+    m->code = isa::loadCodeObject(artifact.codeObjectFor(chip_, ""), chip_);
     for (const KernelInfo &k : artifact.kernels)
       isa::kernelDescriptor(*m->code, k.name); // throws if missing
     return m;

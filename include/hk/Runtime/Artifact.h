@@ -43,6 +43,11 @@ struct Artifact {
   std::optional<std::string> emulatorModule;      ///< lane-level MLIR text
 
   const KernelInfo *findKernel(const std::string &name) const;
+  /// The code object for `chip`. Throws hk::rt::Error (HKRT_ERROR_NO_DEVICE)
+  /// naming the chip, `device` (how the caller describes itself) and the
+  /// code objects the artifact has.
+  const std::string &codeObjectFor(const std::string &chip,
+                                   const std::string &device) const;
 };
 
 /// The container bytes. Throws hk::rt::Error on a key longer than 31 bytes,
