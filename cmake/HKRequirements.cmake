@@ -76,10 +76,30 @@ endforeach()
 
 # test/Target/HipKittens compiles the HipKittens translations against both
 # HipKittens trees and the HIP headers (no ROCm needed). By default they are
-# the copies in ../shared/third_party (its README.md); a cache variable points
-# at another checkout.
-get_filename_component(HK_THIRD_PARTY_DIR
-  "${PROJECT_SOURCE_DIR}/../shared/third_party" ABSOLUTE)
+# the copies in shared/third_party (its README.md), found beside the source
+# tree (../shared/third_party) or, for a clone of a local repository, beside
+# that repository; the environment variable HK_THIRD_PARTY or the cache
+# variables below point at other copies.
+set(hk_third_party_candidates "$ENV{HK_THIRD_PARTY}"
+  "${PROJECT_SOURCE_DIR}/../shared/third_party")
+find_package(Git QUIET)
+if(GIT_FOUND)
+  execute_process(COMMAND ${GIT_EXECUTABLE} config --get remote.origin.url
+    WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}" OUTPUT_VARIABLE hk_origin
+    OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  string(REGEX REPLACE "^file://" "" hk_origin "${hk_origin}")
+  if(hk_origin MATCHES "^/" AND IS_DIRECTORY "${hk_origin}")
+    list(APPEND hk_third_party_candidates "${hk_origin}/../shared/third_party")
+  endif()
+endif()
+set(HK_THIRD_PARTY_DIR "${PROJECT_SOURCE_DIR}/../shared/third_party")
+foreach(candidate IN LISTS hk_third_party_candidates)
+  if(candidate AND EXISTS "${candidate}/hipkittens-main/include/kittens.cuh")
+    set(HK_THIRD_PARTY_DIR "${candidate}")
+    break()
+  endif()
+endforeach()
+get_filename_component(HK_THIRD_PARTY_DIR "${HK_THIRD_PARTY_DIR}" ABSOLUTE)
 set(HK_HIPKITTENS_MAIN_DIR "${HK_THIRD_PARTY_DIR}/hipkittens-main" CACHE PATH
   "HipKittens checkout of branch main (CDNA4, gfx950)")
 set(HK_HIPKITTENS_CDNA3_DIR "${HK_THIRD_PARTY_DIR}/hipkittens-cdna3" CACHE PATH
@@ -91,7 +111,8 @@ foreach(tree HK_HIPKITTENS_MAIN_DIR HK_HIPKITTENS_CDNA3_DIR)
     message(FATAL_ERROR
       "hk-mlir's tests compile HipKittens C++ and need HipKittens' headers: "
       "${${tree}}/include/kittens.cuh does not exist. Set ${tree} to a "
-      "HipKittens checkout (see ../shared/third_party/README.md).")
+      "HipKittens checkout, or HK_THIRD_PARTY to a copy of shared/third_party "
+      "(see ../shared/third_party/README.md).")
   endif()
 endforeach()
 if(NOT EXISTS "${HK_HIP_DIR}/include/hip/hip_runtime.h")
