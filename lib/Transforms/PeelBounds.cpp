@@ -119,12 +119,17 @@ private:
   OpBuilder &b;
 };
 
+/// Whether `op` belongs to `loop` itself, not to a loop nested in it.
+bool isDirectlyIn(Operation *op, scf::ForOp loop) {
+  return op->getParentOfType<LoopLikeOpInterface>() ==
+         cast<LoopLikeOpInterface>(loop.getOperation());
+}
+
 /// The loads of `loop` (not of loops nested in it) the split can mark.
 SmallVector<LoadOp> candidateLoads(scf::ForOp loop) {
   SmallVector<LoadOp> loads;
   loop.getBody()->walk([&](LoadOp load) {
-    if (load->getParentOfType<LoopLikeOpInterface>() !=
-        cast<LoopLikeOpInterface>(loop.getOperation()))
+    if (!isDirectlyIn(load, loop))
       return;
     auto memref = dyn_cast<MemRefType>(load.getSource().getType());
     if (memref && memref.getRank() >= 2 && isRegTile(load.getType()) &&
@@ -134,29 +139,152 @@ SmallVector<LoadOp> candidateLoads(scf::ForOp loop) {
   return loads;
 }
 
-/// Splits `loop` if it has loads to mark; returns whether it did.
+/// Computes, before `loop`, the iterations from its lower bound on which
+/// the ops it is asked about need no bounds checks or masks: each answer is
+/// an iteration `s` such that every iteration in `[lb, s)` needs none.
+class SafePrefix {
+public:
+  SafePrefix(scf::ForOp loop, OpBuilder &b, LinearForm &linear)
+      : loop(loop), b(b), linear(linear) {}
+
+  /// `pos(iv) >= 0` and `pos(iv) + extent <= limit`, with `pos` growing
+  /// (or constant) in iv and `limit` invariant.
+  Value inRange(const Linear &pos, int64_t extent, Value limit) {
+    Value offset = offsetOf(pos);
+    if (pos.coefficient == 0) {
+      Value nonNegative = cmp(arith::CmpIPredicate::sge, offset, cst(0));
+      Value end = arith::AddIOp::create(b, loc(), offset, cst(extent));
+      Value fits = cmp(arith::CmpIPredicate::sle, end, limit);
+      return always(arith::AndIOp::create(b, loc(), nonNegative, fits));
+    }
+    // a * iv + c + extent <= limit: iv <= (limit - extent - c) floordiv a.
+    Value room = arith::SubIOp::create(b, loc(), limit, cst(extent));
+    room = arith::SubIOp::create(b, loc(), room, offset);
+    return upTo(room, pos.coefficient, atLowerBound(pos));
+  }
+
+  /// `d(iv) <= most` for every iteration of the prefix, `d` an invariant or
+  /// growing linear form; none when it decreases.
+  std::optional<Value> atMost(const Linear &d, Value most) {
+    Value offset = offsetOf(d);
+    if (d.coefficient == 0)
+      return always(cmp(arith::CmpIPredicate::sle, offset, most));
+    if (d.coefficient < 0)
+      return std::nullopt;
+    Value room = arith::SubIOp::create(b, loc(), most, offset);
+    return upTo(room, d.coefficient, Value());
+  }
+
+  /// `d(iv) >= least`, `d` invariant or decreasing.
+  std::optional<Value> atLeast(const Linear &d, Value least) {
+    Value offset = offsetOf(d);
+    if (d.coefficient == 0)
+      return always(cmp(arith::CmpIPredicate::sge, offset, least));
+    if (d.coefficient > 0)
+      return std::nullopt;
+    Value room = arith::SubIOp::create(b, loc(), offset, least);
+    return upTo(room, -d.coefficient, Value());
+  }
+
+  /// `bound`, for an op that runs only on one side of invariant `scf.if`s
+  /// between it and the loop: iterations that take the other side need
+  /// nothing. Null when a region between them is not an `scf.if`.
+  Value underConditions(Operation *op, Value bound) {
+    for (Operation *parent = op->getParentOp(); parent != loop.getOperation();
+         parent = parent->getParentOp()) {
+      auto ifOp = dyn_cast<scf::IfOp>(parent);
+      if (!ifOp)
+        return Value();
+      Value cond = ifOp.getCondition();
+      if (!linear.isInvariant(cond))
+        continue;
+      bool inThen = ifOp.getThenRegion().isAncestor(op->getParentRegion());
+      bound = inThen ? arith::SelectOp::create(b, loc(), cond, bound,
+                                               loop.getUpperBound())
+                     : arith::SelectOp::create(b, loc(), cond,
+                                               loop.getUpperBound(), bound);
+    }
+    return bound;
+  }
+
+  Value cst(int64_t v) { return linear.constant(v); }
+
+private:
+  Location loc() { return loop.getLoc(); }
+  Value offsetOf(const Linear &l) { return l.offset ? l.offset : cst(0); }
+  Value cmp(arith::CmpIPredicate pred, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc(), pred, x, y);
+  }
+  /// Every iteration when `cond`, none otherwise.
+  Value always(Value cond) {
+    return arith::SelectOp::create(b, loc(), cond, loop.getUpperBound(),
+                                   loop.getLowerBound());
+  }
+  /// `a * lb + c >= 0`: a growing position is then never negative.
+  Value atLowerBound(const Linear &pos) {
+    Value first = arith::MulIOp::create(b, loc(), loop.getLowerBound(),
+                                        cst(pos.coefficient));
+    first = arith::AddIOp::create(b, loc(), first, offsetOf(pos));
+    return cmp(arith::CmpIPredicate::sge, first, cst(0));
+  }
+  /// The iterations `iv` with `a * iv <= room` (a > 0), if `valid`.
+  Value upTo(Value room, int64_t a, Value valid) {
+    Value last = arith::FloorDivSIOp::create(b, loc(), room, cst(a));
+    Value bound = arith::AddIOp::create(b, loc(), last, cst(1));
+    if (valid)
+      bound =
+          arith::SelectOp::create(b, loc(), valid, bound, loop.getLowerBound());
+    return bound;
+  }
+
+  scf::ForOp loop;
+  OpBuilder &b;
+  LinearForm &linear;
+};
+
+/// The position of dimension `dim` (0: rows, 1: columns) of a tile op
+/// whose offsets are `rowOffset` and `colOffset`.
+std::optional<Linear> difference(LinearForm &linear, OpBuilder &b, Location loc,
+                                 Value colOffset, Value rowOffset) {
+  auto col = linear.of(colOffset), row = linear.of(rowOffset);
+  if (!col || !row)
+    return std::nullopt;
+  Value offset;
+  if (col->offset || row->offset)
+    offset = arith::SubIOp::create(
+        b, loc, col->offset ? col->offset : linear.constant(0),
+        row->offset ? row->offset : linear.constant(0));
+  return Linear{col->coefficient - row->coefficient, offset};
+}
+
+/// Splits `loop` if it has loads to mark or masks to drop; returns whether
+/// it did.
 bool peel(scf::ForOp loop) {
   // Only loops of matrix products: duplicating a loop costs registers
   // (softmax's two row loops, split, spill SGPRs), which an MFMA loop's
   // saved checks pay for and a loop of loads and element-wise work does not.
   bool hasMma = false;
   loop.getBody()->walk([&](MmaOp) { hasMma = true; });
-  SmallVector<LoadOp> loads = candidateLoads(loop);
-  if (!hasMma || loads.empty() || !matchPattern(loop.getStep(), m_One()) ||
+  if (!hasMma || !matchPattern(loop.getStep(), m_One()) ||
       !loop.getInductionVar().getType().isIndex())
     return false;
 
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   LinearForm linear(loop, b);
-  // Iteration iv keeps load l's columns in range when
+  SafePrefix prefix(loop, b, linear);
+  Value split;
+  auto meet = [&](Value bound) {
+    split = split ? arith::MinSIOp::create(b, loc, split, bound) : bound;
+  };
+
+  // Global tile loads: iteration iv keeps load l's columns in range when
   // 0 <= a * iv + c and (a * iv + c + 1) * width <= size, i.e.
   // iv < (size / width - c - 1) / a + 1 with floor divisions, given the
   // first holds at lb: iterations below the minimum of those bounds keep
   // every marked load in range.
-  Value split;
-  SmallVector<LoadOp> marked;
-  for (LoadOp load : loads) {
+  SmallVector<Operation *> marked;
+  for (LoadOp load : candidateLoads(loop)) {
     Value source = load.getSource();
     if (!linear.isInvariant(source))
       continue;
@@ -184,10 +312,86 @@ bool peel(scf::ForOp loop) {
                                               first, linear.constant(0));
     bound = arith::SelectOp::create(b, loc, nonNegative, bound,
                                     loop.getLowerBound());
-    split = split ? arith::MinSIOp::create(b, loc, split, bound) : bound;
+    meet(bound);
     marked.push_back(load);
   }
-  if (marked.empty())
+
+  // Asynchronous copies at a column tile index that does not change in the
+  // loop (attention's K and V blocks, all D columns): in range in every
+  // iteration or in none.
+  loop.getBody()->walk([&](LoadAsyncOp copy) {
+    if (!isDirectlyIn(copy, loop) ||
+        copy->hasAttr(HKDialect::kColsInBoundsAttrName) ||
+        !linear.isInvariant(copy.getSource()))
+      return;
+    auto memref = dyn_cast<MemRefType>(copy.getSource().getType());
+    std::optional<Linear> col = linear.of(copy.getIndices().back());
+    if (!memref || memref.getRank() < 2 || !col || col->coefficient != 0)
+      return;
+    int64_t width = copy.getDest().getType().getCols();
+    Value size =
+        memref::DimOp::create(b, loc, copy.getSource(), memref.getRank() - 1);
+    Value tiles = arith::DivUIOp::create(b, loc, size, prefix.cst(width));
+    Value bound =
+        prefix.underConditions(copy, prefix.inRange(*col, /*extent=*/1, tiles));
+    if (!bound)
+      return;
+    meet(bound);
+    marked.push_back(copy);
+  });
+
+  // Masks that keep every element in a prefix of the iterations: there,
+  // the first loop uses their source as it is.
+  SmallVector<Operation *> dropped;
+  auto drop = [&](Operation *op, std::optional<Value> bound) {
+    if (!bound || !*bound)
+      return;
+    Value guarded = prefix.underConditions(op, *bound);
+    if (!guarded)
+      return;
+    meet(guarded);
+    dropped.push_back(op);
+  };
+  loop.getBody()->walk([&](Operation *op) {
+    if (!isDirectlyIn(op, loop))
+      return;
+    if (auto mask = dyn_cast<BoundsMaskOp>(op)) {
+      if (!linear.isInvariant(mask.getRows()) ||
+          !linear.isInvariant(mask.getCols()))
+        return;
+      auto row = linear.of(mask.getRowOffset());
+      auto col = linear.of(mask.getColOffset());
+      if (!row || !col || row->coefficient < 0 || col->coefficient < 0)
+        return;
+      ArrayRef<int64_t> shape =
+          cast<RankedTensorType>(mask.getType()).getShape();
+      Value rows = prefix.inRange(*row, shape[0], mask.getRows());
+      Value cols = prefix.inRange(*col, shape[1], mask.getCols());
+      return drop(op, arith::MinSIOp::create(b, loc, rows, cols).getResult());
+    }
+    // tril keeps col - row <= diagonal: all of the tile when its largest
+    // col - row, (colOffset + C - 1) - rowOffset, is; triu keeps
+    // col - row >= diagonal, all when (colOffset) - (rowOffset + R - 1) is.
+    if (auto tril = dyn_cast<TrilOp>(op)) {
+      auto d =
+          difference(linear, b, loc, tril.getColOffset(), tril.getRowOffset());
+      if (!d)
+        return;
+      int64_t cols = cast<RankedTensorType>(tril.getType()).getShape()[1];
+      return drop(op,
+                  prefix.atMost(*d, prefix.cst(tril.getDiagonal() - cols + 1)));
+    }
+    if (auto triu = dyn_cast<TriuOp>(op)) {
+      auto d =
+          difference(linear, b, loc, triu.getColOffset(), triu.getRowOffset());
+      if (!d)
+        return;
+      int64_t rows = cast<RankedTensorType>(triu.getType()).getShape()[0];
+      return drop(
+          op, prefix.atLeast(*d, prefix.cst(triu.getDiagonal() + rows - 1)));
+    }
+  });
+  if (marked.empty() && dropped.empty())
     return false;
   // Clamped to [lb, ub] (an empty loop stays empty: ub <= lb gives lb).
   split = arith::MinSIOp::create(b, loc, split, loop.getUpperBound());
@@ -198,10 +402,14 @@ bool peel(scf::ForOp loop) {
   IRMapping mapping;
   auto first = cast<scf::ForOp>(b.clone(*loop, mapping));
   first.getUpperBoundMutable().assign(split);
-  for (LoadOp load : marked)
-    mapping.lookup(load.getResult())
-        .getDefiningOp()
-        ->setAttr(HKDialect::kColsInBoundsAttrName, b.getUnitAttr());
+  for (Operation *op : marked)
+    mapping.lookup(op)->setAttr(HKDialect::kColsInBoundsAttrName,
+                                b.getUnitAttr());
+  for (Operation *op : dropped) {
+    Operation *copy = mapping.lookup(op);
+    copy->getResult(0).replaceAllUsesWith(copy->getOperand(0));
+    copy->erase();
+  }
   loop.getLowerBoundMutable().assign(split);
   loop.getInitArgsMutable().assign(first.getResults());
   return true;

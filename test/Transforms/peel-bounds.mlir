@@ -116,3 +116,141 @@ hk.kernel @left_alone(%A: memref<?x?xbf16>, %C: memref<?x?xf32>, %n: index,
   hk.store %v, %C[%r, %c0] : !acc, memref<?x?xf32>
   hk.return
 }
+
+// -----
+
+// Attention's KV loop: the key mask, the causal mask (under an invariant
+// scf.if) and the K block copy. Block j covers keys 64j .. 64j+63.
+//  * hk.bounds_mask at [q0, 64j] within [qe, n] of a 32x64 tile keeps every
+//    element when 0 <= 64j, 64j + 64 <= n (j <= (n - 64) floordiv 64, given
+//    64 * lb >= 0) and, for the rows, which do not move, 0 <= q0 and
+//    q0 + 32 <= qe (then every iteration, else none);
+//  * hk.tril at [q0, 64j] keeps col - row <= 0: all of the tile when its
+//    largest col - row, 64j + 63 - q0, is <= 0, i.e.
+//    j <= (0 - 64 + 1 - (0 - q0)) floordiv 64 = (q0 - 63) floordiv 64; the
+//    bound only applies when %causal is set (else the op does not run);
+//  * hk.load_async at column tile 0 of K (64 columns) is in range in every
+//    iteration or in none: 0 <= 0 and 0 + 1 <= D floordiv 64.
+// In the first loop the masks are gone and the copy is marked.
+
+!s = tensor<32x64xf32, #hk.rt<row, 16x16>>
+!k = tensor<64x32xbf16, #hk.rt<row, 16x32>>
+!q = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+!acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
+!st = !hk.st<64x64xbf16, 16x32>
+
+// CHECK-LABEL: hk.kernel @attention_loop
+// CHECK-SAME: (%[[K:[^:]*]]: memref<?x?xbf16>, %{{.*}}: memref<?x?xf32>, %[[N:[^:]*]]: index, %[[Q0:[^:]*]]: index, %[[QE:[^:]*]]: index, %[[CAUSAL:[^:]*]]: i1)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// The copy: D floordiv 64 tiles, column tile 0 in range when 0 + 1 <= it.
+// CHECK: %[[D:.*]] = memref.dim %[[K]], %[[C1]]
+// CHECK: %[[TILES:.*]] = arith.divui %[[D]], %[[C64]]
+// CHECK: %[[END:.*]] = arith.addi %[[C0]], %[[C1]]
+// CHECK: %[[FITS:.*]] = arith.cmpi sle, %[[END]], %[[TILES]]
+// The key mask's columns: (n - 64 - 0) floordiv 64 + 1.
+// CHECK: %[[R0:.*]] = arith.subi %[[N]], %[[C64]]
+// CHECK: %[[R1:.*]] = arith.subi %[[R0]], %[[C0]]
+// CHECK: %[[L:.*]] = arith.floordivsi %[[R1]], %[[C64]]
+// CHECK: arith.addi %[[L]], %[[C1]]
+// The causal mask: (q0 - 63) floordiv 64 + 1 when causal.
+// CHECK: %[[DIFF:.*]] = arith.subi %[[C0]], %[[Q0]]
+// CHECK: %[[ROOM:.*]] = arith.subi %{{.*}}, %[[DIFF]]
+// CHECK: %[[TL:.*]] = arith.floordivsi %[[ROOM]], %[[C64]]
+// CHECK: %[[TB:.*]] = arith.addi %[[TL]], %[[C1]]
+// CHECK: arith.select %[[CAUSAL]], %[[TB]], %[[UB:[^ ]+]]
+// CHECK: %[[SPLIT:.*]] = arith.maxsi
+// The first loop: no masks, the copy marked.
+// CHECK: %[[FIRST:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %[[SPLIT]] step %[[C1]]
+// CHECK-NOT: hk.bounds_mask
+// CHECK-NOT: hk.tril
+// CHECK: hk.load_async %[[K]]{{.*}} {hk.cols_in_bounds}
+// CHECK-NOT: hk.bounds_mask
+// CHECK-NOT: hk.tril
+// CHECK: scf.yield
+// The original loop, checked, from the split on.
+// CHECK: scf.for %{{.*}} = %[[SPLIT]] to %[[UB]] step %[[C1]] iter_args(%{{.*}} = %[[FIRST]]#0, %{{.*}} = %[[FIRST]]#1)
+// CHECK: hk.mma
+// CHECK: hk.bounds_mask
+// CHECK: hk.tril
+// CHECK-NOT: hk.cols_in_bounds
+hk.kernel @attention_loop(%K: memref<?x?xbf16>, %O: memref<?x?xf32>,
+                          %n: index, %q0: index, %qe: index, %causal: i1)
+    attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %nblocks = arith.ceildivui %n, %c64 : index
+  %neginf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant dense<0.0> : !acc
+  %init = arith.constant dense<0.0> : !s
+  %ks = hk.alloc_shared : !st
+  %q = hk.load %K[%c0, %c0] : memref<?x?xbf16> -> !q
+  %r:2 = scf.for %j = %c0 to %nblocks step %c1
+      iter_args(%sum = %init, %x = %zero) -> (!s, !acc) {
+    %k0 = arith.muli %j, %c64 : index
+    %t = hk.load_async %K[%j, %c0], %ks : memref<?x?xbf16>, !st
+    hk.wait %t
+    %kt = hk.load %K[%j, %c0] : memref<?x?xbf16> -> !k
+    %st = hk.mma abt %kt, %q, %x : !k, !q, !acc
+    %sr = hk.transpose %st : !acc -> !s
+    %m = hk.bounds_mask %sr at [%q0, %k0] within [%qe, %n]
+        fill %neginf : !s
+    %c = scf.if %causal -> !s {
+      %tr = hk.tril %m at [%q0, %k0] fill %neginf : !s
+      scf.yield %tr : !s
+    } else {
+      scf.yield %m : !s
+    }
+    %s2 = arith.addf %sum, %c : !s
+    scf.yield %s2, %st : !s, !acc
+  }
+  hk.store %r#0, %O[%c0, %c0] : !s, memref<?x?xf32>
+  hk.return
+}
+
+// -----
+
+// Masks left in both loops: a causal mask whose col - row shrinks with the
+// loop (the rows move faster than the columns: it only holds for a suffix
+// of the iterations) and a key mask whose limit changes in the loop. The
+// loop is not split at all: nothing else in it could go.
+
+!s = tensor<32x64xf32, #hk.rt<row, 16x16>>
+!q = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+!k = tensor<64x32xbf16, #hk.rt<row, 16x32>>
+!acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
+
+// CHECK-LABEL: hk.kernel @masks_left_alone
+// CHECK-COUNT-1: scf.for
+// CHECK-NOT: scf.for
+// CHECK: hk.tril
+// CHECK: hk.bounds_mask
+hk.kernel @masks_left_alone(%K: memref<?x?xbf16>, %O: memref<?x?xf32>,
+                            %n: index)
+    attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %neginf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant dense<0.0> : !acc
+  %init = arith.constant dense<0.0> : !s
+  %q = hk.load %K[%c0, %c0] : memref<?x?xbf16> -> !q
+  %kt = hk.load %K[%c0, %c0] : memref<?x?xbf16> -> !k
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%sum = %init) -> !s {
+    %k0 = arith.muli %j, %c64 : index
+    %r0 = arith.muli %j, %c128 : index
+    %st = hk.mma abt %kt, %q, %zero : !k, !q, !acc
+    %sr = hk.transpose %st : !acc -> !s
+    %tr = hk.tril %sr at [%r0, %k0] fill %neginf : !s
+    %lim = arith.addi %k0, %c1 : index
+    %m = hk.bounds_mask %tr at [%c0, %k0] within [%n, %lim]
+        fill %neginf : !s
+    %s2 = arith.addf %sum, %m : !s
+    scf.yield %s2 : !s
+  }
+  hk.store %r, %O[%c0, %c0] : !s, memref<?x?xf32>
+  hk.return
+}

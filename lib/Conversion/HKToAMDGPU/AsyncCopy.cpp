@@ -120,10 +120,12 @@ static GlobalTile globalTile(OpBuilder &b, Location loc, LoweringState &state,
 }
 
 /// Global offset of tile element (row, col + shift), and whether every
-/// dimension but the last is in range and the column is.
+/// dimension but the last is in range and (unless `checkCol` is false, for
+/// a copy whose columns are known to be in range) the column is.
 static std::pair<Value, Value> globalOffset(OpBuilder &b, Location loc,
                                             const GlobalTile &g, Value row,
-                                            Value col, int64_t shift) {
+                                            Value col, int64_t shift,
+                                            bool checkCol = true) {
   int64_t rank = g.origin.size();
   SmallVector<Value> pos(g.origin);
   pos[rank - 2] = arith::AddIOp::create(b, loc, pos[rank - 2], row);
@@ -134,6 +136,8 @@ static std::pair<Value, Value> globalOffset(OpBuilder &b, Location loc,
   for (int64_t d = 0; d < rank; ++d) {
     Value term = arith::MulIOp::create(b, loc, pos[d], g.buf->strides[d]);
     off = off ? arith::AddIOp::create(b, loc, off, term) : term;
+    if (d == rank - 1 && !checkCol)
+      continue;
     Value in = ult(b, loc, pos[d], g.buf->sizes[d]);
     ok = ok ? arith::AndIOp::create(b, loc, ok, in) : in;
   }
@@ -221,7 +225,9 @@ namespace {
 /// lane DMAs its w bytes (gfx950: 16, gfx942: 4; Chip.h's ldsDmaBytes) from
 /// the global position of the elements they hold, or zeros when the chunk
 /// is out of range. A chunk crossing the right edge of the memref is copied
-/// through registers, element by element.
+/// through registers, element by element; with hk.cols_in_bounds
+/// (hk-peel-bounds) no chunk does, and only the leading dimensions are
+/// checked.
 struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
   LoadAsyncLowering(TypeConverter &converter, MLIRContext *ctx,
                     LoweringState &state)
@@ -248,10 +254,21 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
     // Named copies: lambdas cannot capture structured bindings in C++17.
     Value lane = laneId, wave = waveId;
 
+    bool colsInBounds = op->hasAttr(HKDialect::kColsInBoundsAttrName);
+    Type transfer =
+        plan.elems() == 1 ? elt : VectorType::get({plan.elems()}, elt);
     auto emit = [&](OpBuilder &b, Value inst) {
       LanePiece piece = lanePiece(b, loc, plan, inst, lane);
       if (!g.unitStride)
         return stagedCopy(b, loc, plan, g, piece, lds, elt);
+      if (colsInBounds) {
+        auto first = globalOffset(b, loc, g, piece.row, piece.col, 0,
+                                  /*checkCol=*/false);
+        amdgpu::GatherToLDSOp::create(
+            b, loc, g.buf->buffer, ValueRange{guarded(b, loc, g, first)}, lds,
+            piece.ldsBase, TypeAttr::get(transfer));
+        return;
+      }
       auto first = globalOffset(b, loc, g, piece.row, piece.col, 0);
       auto last =
           globalOffset(b, loc, g, piece.row, piece.col, plan.elems() - 1);
@@ -266,8 +283,6 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
       stagedCopy(b, loc, plan, g, piece, lds, elt);
       b.setInsertionPointToStart(ifOp.elseBlock());
       Value off = guarded(b, loc, g, {first.first, last.second});
-      Type transfer =
-          plan.elems() == 1 ? elt : VectorType::get({plan.elems()}, elt);
       amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off}, lds,
                                     piece.ldsBase, TypeAttr::get(transfer));
     };

@@ -33,9 +33,11 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
     return expect(isa<IntegerAttr>(value), "an integer");
   if (name == kColsInBoundsAttrName) {
     auto load = dyn_cast<LoadOp>(op);
-    if (!load || !isa<MemRefType>(load.getSource().getType()))
+    if (!isa<LoadAsyncOp>(op) &&
+        (!load || !isa<MemRefType>(load.getSource().getType())))
       return op->emitOpError("attribute '")
-             << name << "' belongs on an hk.load from a memref";
+             << name
+             << "' belongs on an hk.load from a memref or an hk.load_async";
     return expect(isa<UnitAttr>(value), "a unit attribute");
   }
   // Other hk.* attributes are private to the pass that writes them.

@@ -165,14 +165,18 @@ InstructionCounts countRange(const std::vector<Entry> &entries, size_t begin,
   return counts;
 }
 
-/// Is `a` a better hot loop than `b`? Between loops with as many MFMAs and
-/// vector memory instructions, the one with fewer instructions: such loops
-/// are versions of one loop, the steady state without bounds checks and the
-/// checked last iterations (hk-peel-bounds), and the steady state is the one
+/// Is `a` a better hot loop than `b`? Loops with as many MFMAs and as many
+/// barriers, or as many MFMAs and vector memory instructions, are versions
+/// of one loop: the steady state without bounds checks or masks and the
+/// checked iterations (hk-peel-bounds; a checked copy may load its edge
+/// columns element by element, so it can hold more vector memory
+/// instructions). The steady state, with fewer instructions, is the one
 /// that runs.
 bool hotter(const InstructionCounts &a, const InstructionCounts &b) {
   if (a.mfma != b.mfma)
     return a.mfma > b.mfma;
+  if (a.barriers == b.barriers && a.mfma > 0)
+    return a.instructions < b.instructions;
   if (a.vectorMemory() != b.vectorMemory())
     return a.vectorMemory() > b.vectorMemory();
   return a.instructions < b.instructions;

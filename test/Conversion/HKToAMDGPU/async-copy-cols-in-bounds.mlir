@@ -1,0 +1,33 @@
+// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx950 %s | FileCheck %s --check-prefixes=CHECK,GFX950
+// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx942 %s | FileCheck %s --check-prefixes=CHECK,GFX942
+
+// An hk.load_async marked hk.cols_in_bounds (hk-peel-bounds: every column of
+// the tile is in range) issues its LDS DMA with no branch to the staged,
+// element-by-element copy of a piece crossing the right edge: each lane
+// checks the leading dimensions only (rows past the end still read zeros
+// through the extent), so the last dimension's size is never compared.
+
+// CHECK-LABEL: gpu.func @marked
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xbf16>
+// CHECK: %{{.*}}, %{{.*}}, %[[SZ:.*]]:2, %{{.*}}:2 = memref.extract_strided_metadata %[[A]]
+// CHECK: scf.for
+// CHECK-NOT: scf.if
+// CHECK-NOT: memref.load
+// CHECK-NOT: arith.cmpi ult, %{{.*}}, %[[SZ]]#1
+// CHECK: arith.cmpi ult, %{{.*}}, %[[SZ]]#0
+// CHECK-NOT: arith.cmpi ult, %{{.*}}, %[[SZ]]#1
+// CHECK-NOT: scf.if
+// GFX950: amdgpu.gather_to_lds {{.*}} : vector<8xbf16>
+// GFX942: amdgpu.gather_to_lds {{.*}} : vector<2xbf16>
+// CHECK-NOT: scf.if
+// CHECK: amdgpu.memory_counter_wait
+hk.kernel @marked(%A: memref<?x?xbf16>) attributes {
+    waves = 4 : i32, grid = #hk.grid<[dim(0, 0)] -> (s0 ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %bx = hk.block_id x
+  %as = hk.alloc_shared : !hk.st<64x64xbf16, 16x32>
+  %t = hk.load_async %A[%bx, %c0], %as {hk.cols_in_bounds} : memref<?x?xbf16>, !hk.st<64x64xbf16, 16x32>
+  hk.wait %t
+  hk.barrier
+  hk.return
+}
