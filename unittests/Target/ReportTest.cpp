@@ -349,6 +349,45 @@ TEST(ReportTest, OfTwoVersionsOfALoopTheShorterIsHot) {
   EXPECT_EQ(other.loops[1].headerLine, 12u);
 }
 
+// Two versions of attention's KV loop: the steady state .LBB0_1 (lines
+// 4-9) issues its copy as one LDS DMA; the checked loop .LBB0_2 (10-19)
+// also loads the edge columns element by element, so it holds more vector
+// memory instructions. Both have one MFMA and one barrier: versions of one
+// loop, and the shorter one is hot although the other loads more.
+constexpr const char *kMaskedVersions = R"(	.type	kv,@function
+kv:
+	s_mov_b32 s0, 0
+.LBB0_1:
+	buffer_load_dwordx4 v1, s[4:7], 0 offen lds
+	s_barrier
+	v_mfma_f32_16x16x32_bf16 v[4:7], v[0:3], v[0:3], v[4:7]
+	s_add_u32 s0, s0, 1
+	s_cbranch_scc1 .LBB0_1
+.LBB0_2:
+	buffer_load_dwordx4 v1, s[4:7], 0 offen lds
+	buffer_load_ushort v2, v3, s[4:7], 0 offen
+	buffer_load_ushort v9, v10, s[4:7], 0 offen
+	s_barrier
+	v_mfma_f32_16x16x32_bf16 v[4:7], v[0:3], v[0:3], v[4:7]
+	v_cmp_gt_i32_e32 vcc, s2, v9
+	v_cndmask_b32_e32 v4, 0xff800000, v4, vcc
+	s_add_u32 s0, s0, 1
+	s_cbranch_scc1 .LBB0_2
+	s_endpgm
+.Lfunc_end0:
+)";
+
+TEST(ReportTest, OfTwoVersionsWithAsManyBarriersTheShorterIsHot) {
+  auto kernels = analyzeAssembly(kMaskedVersions);
+  ASSERT_TRUE(static_cast<bool>(kernels)) << toString(kernels.takeError());
+  const KernelReport &kernel = kernels->front();
+  ASSERT_EQ(kernel.loops.size(), 2u);
+  EXPECT_EQ(kernel.loops[0].counts.instructions, 5);
+  EXPECT_EQ(kernel.loops[1].counts.globalLoads, 3);
+  EXPECT_EQ(kernel.loops[1].counts.instructions, 9);
+  EXPECT_EQ(kernel.hotLoop, std::optional<size_t>(0));
+}
+
 TEST(ReportTest, BranchToUnknownLabelIsAnError) {
   auto kernels = analyzeAssembly("\t.type\tbad,@function\nbad:\n\ts_branch "
                                  ".LBB9_9\n.Lfunc_end9:\n");
