@@ -260,9 +260,8 @@ LogicalResult MemoryRewriter::atomic(amdgpu::RawBufferAtomicFaddOp op) {
     return noEmulation(op, " on packed 16-bit floats");
   // The lowering produces neither; without a bounds check the descriptor
   // would differ (num_records all ones on these chips).
-  if (!op.getBoundsCheck() || op.getIndexOffset() || op.getSgprOffset())
-    return noEmulation(op, " with boundsCheck = false, indexOffset or "
-                           "sgprOffset");
+  if (!op.getBoundsCheck() || op.getSgprOffset())
+    return noEmulation(op, " with boundsCheck = false or sgprOffset");
   OpBuilder b(op);
   Location loc = op.getLoc();
   const Buffer &buf = rawBuffer(rawBuffers, op.getMemref(), calls);
@@ -272,6 +271,11 @@ LogicalResult MemoryRewriter::atomic(amdgpu::RawBufferAtomicFaddOp op) {
   for (Value i : op.getIndices())
     indices.push_back(arith::IndexCastOp::create(b, loc, b.getIndexType(), i));
   Value off = bufferOffset(b, loc, buf, op.getMemref(), indices);
+  // indexOffset (elements) is part of the offset the range check sees, as
+  // the instruction's immediate offset is.
+  if (std::optional<uint32_t> extra = op.getIndexOffset(); extra && *extra)
+    off = arith::AddIOp::create(
+        b, loc, off, calls.i32(b, loc, static_cast<int32_t>(*extra * 4)));
   calls.call(b, loc, "hkemu_buffer_atomic_fadd",
              {buf.base, buf.numRecords, off, op.getValue()});
   return success();

@@ -316,28 +316,39 @@ bool peel(scf::ForOp loop) {
     marked.push_back(load);
   }
 
-  // Asynchronous copies at a column tile index that does not change in the
-  // loop (attention's K and V blocks, all D columns): in range in every
-  // iteration or in none.
-  loop.getBody()->walk([&](LoadAsyncOp copy) {
-    if (!isDirectlyIn(copy, loop) ||
-        copy->hasAttr(HKDialect::kColsInBoundsAttrName) ||
-        !linear.isInvariant(copy.getSource()))
+  // Asynchronous copies and atomic adds of register tiles at a column tile
+  // index that does not change in the loop (attention's K and V blocks, all
+  // D columns; attention backward's dQ halves): in range in every iteration
+  // or in none.
+  auto markInvariantColumns = [&](Operation *op, Value source,
+                                  ValueRange indices, int64_t width) {
+    if (!isDirectlyIn(op, loop) ||
+        op->hasAttr(HKDialect::kColsInBoundsAttrName) ||
+        !linear.isInvariant(source))
       return;
-    auto memref = dyn_cast<MemRefType>(copy.getSource().getType());
-    std::optional<Linear> col = linear.of(copy.getIndices().back());
+    auto memref = dyn_cast<MemRefType>(source.getType());
+    std::optional<Linear> col = linear.of(indices.back());
     if (!memref || memref.getRank() < 2 || !col || col->coefficient != 0)
       return;
-    int64_t width = copy.getDest().getType().getCols();
-    Value size =
-        memref::DimOp::create(b, loc, copy.getSource(), memref.getRank() - 1);
+    Value size = memref::DimOp::create(b, loc, source, memref.getRank() - 1);
     Value tiles = arith::DivUIOp::create(b, loc, size, prefix.cst(width));
     Value bound =
-        prefix.underConditions(copy, prefix.inRange(*col, /*extent=*/1, tiles));
+        prefix.underConditions(op, prefix.inRange(*col, /*extent=*/1, tiles));
     if (!bound)
       return;
     meet(bound);
-    marked.push_back(copy);
+    marked.push_back(op);
+  };
+  loop.getBody()->walk([&](Operation *op) {
+    if (auto copy = dyn_cast<LoadAsyncOp>(op))
+      markInvariantColumns(op, copy.getSource(), copy.getIndices(),
+                           copy.getDest().getType().getCols());
+    if (auto add = dyn_cast<AtomicAddOp>(op)) {
+      auto tile = cast<RankedTensorType>(add.getValue().getType());
+      if (isRegTile(tile))
+        markInvariantColumns(op, add.getDest(), add.getIndices(),
+                             tile.getDimSize(1));
+    }
   });
 
   // Masks that keep every element in a prefix of the iterations: there,

@@ -254,3 +254,44 @@ hk.kernel @masks_left_alone(%K: memref<?x?xbf16>, %O: memref<?x?xf32>,
   hk.store %r, %O[%c0, %c0] : !s, memref<?x?xf32>
   hk.return
 }
+
+// -----
+
+// Attention backward's dQ: an atomic add of a register tile at a column
+// tile index that does not change in the loop (64-column half 1 of dQ) is in
+// range in every iteration or in none: 0 <= 1 and 1 + 1 <= D floordiv 64.
+// An atomic add of a register vector is left alone.
+
+!acc = tensor<32x64xf32, #hk.rt<col, 16x16>>
+!rt = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+!vec = tensor<32xf32, #hk.rv<row, #hk.rt<row, 16x16>>>
+
+// CHECK-LABEL: hk.kernel @atomic_columns
+// CHECK-SAME: (%{{[^:]*}}: memref<?x?xbf16>, %[[DQ:[^:]*]]: memref<?x?xf32>, %[[R:[^:]*]]: memref<?xf32>
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[D:.*]] = memref.dim %[[DQ]], %[[C1]]
+// CHECK: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: %[[TILES:.*]] = arith.divui %[[D]], %[[C64]]
+// CHECK: %[[END:.*]] = arith.addi %[[C1]], %[[C1]]
+// CHECK: arith.cmpi sle, %[[END]], %[[TILES]]
+// CHECK: scf.for
+// CHECK: hk.atomic_add %{{.*}}, %[[DQ]][%{{.*}}, %[[C1]]] {hk.cols_in_bounds}
+// CHECK: hk.atomic_add %{{.*}}, %[[R]][%{{.*}}] :
+// CHECK: scf.for
+// CHECK-NOT: hk.cols_in_bounds
+hk.kernel @atomic_columns(%A: memref<?x?xbf16>, %dQ: memref<?x?xf32>,
+                          %R: memref<?xf32>, %n: index)
+    attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant dense<0.0> : !acc
+  %v = arith.constant dense<1.0> : !vec
+  %a = hk.load %A[%c0, %c0] : memref<?x?xbf16> -> !rt
+  %b = hk.load %A[%c0, %c1] : memref<?x?xbf16> -> tensor<64x32xbf16, #hk.rt<row, 16x32>>
+  scf.for %i = %c0 to %n step %c1 {
+    %d = hk.mma abt %a, %b, %zero : !rt, tensor<64x32xbf16, #hk.rt<row, 16x32>>, !acc
+    hk.atomic_add %d, %dQ[%i, %c1] : !acc, memref<?x?xf32>
+    hk.atomic_add %v, %R[%i] : !vec, memref<?xf32>
+  }
+  hk.return
+}

@@ -33,11 +33,14 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
     return expect(isa<IntegerAttr>(value), "an integer");
   if (name == kColsInBoundsAttrName) {
     auto load = dyn_cast<LoadOp>(op);
+    auto add = dyn_cast<AtomicAddOp>(op);
     if (!isa<LoadAsyncOp>(op) &&
+        !(add && isRegTile(add.getValue().getType())) &&
         (!load || !isa<MemRefType>(load.getSource().getType())))
       return op->emitOpError("attribute '")
              << name
-             << "' belongs on an hk.load from a memref or an hk.load_async";
+             << "' belongs on an hk.load from a memref, an hk.load_async or "
+                "an hk.atomic_add of a register tile";
     return expect(isa<UnitAttr>(value), "a unit attribute");
   }
   // Other hk.* attributes are private to the pass that writes them.

@@ -1141,11 +1141,11 @@ func.func @grid() attributes {hk.grid = 3} {
 
 // -----
 
-// hk.cols_in_bounds (hk-peel-bounds) belongs on an hk.load from a memref or an hk.load_async.
+// hk.cols_in_bounds (hk-peel-bounds) belongs on an hk.load from a memref, an hk.load_async or an hk.atomic_add of a register tile.
 hk.kernel @cols_in_bounds_on_shared(%A: memref<?x?xbf16>) attributes {
     waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
   %s = hk.alloc_shared : !hk.st<16x32xbf16, 16x32>
-  // expected-error @+1 {{'hk.load' op attribute 'hk.cols_in_bounds' belongs on an hk.load from a memref or an hk.load_async}}
+  // expected-error @+1 {{'hk.load' op attribute 'hk.cols_in_bounds' belongs on an hk.load from a memref, an hk.load_async or an hk.atomic_add of a register tile}}
   %t = hk.load %s {hk.cols_in_bounds} : !hk.st<16x32xbf16, 16x32> -> tensor<16x32xbf16, #hk.rt<row, 16x32>>
   hk.return
 }

@@ -51,9 +51,9 @@ def HK_Dialect : Dialect {
         "hk.emulator_lds_bytes";
     /// On a kernel argument (hk.kernel or gpu.func): its name (string).
     static constexpr ::llvm::StringLiteral kArgNameAttrName = "hk.name";
-    /// On an hk.load from a memref or an hk.load_async (unit, written by
-    /// hk-peel-bounds): every column the tile covers is within the memref's
-    /// last dimension.
+    /// On an hk.load from a memref, an hk.load_async or an hk.atomic_add of
+    /// a register tile (unit, written by hk-peel-bounds): every column the
+    /// tile covers is within the memref's last dimension.
     static constexpr ::llvm::StringLiteral kColsInBoundsAttrName =
         "hk.cols_in_bounds";
 

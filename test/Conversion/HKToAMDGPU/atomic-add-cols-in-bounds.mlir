@@ -1,0 +1,53 @@
+// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx950 %s | FileCheck %s
+// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx942 %s | FileCheck %s
+// RUN: hkc %s --chip gfx950 --emit=asm -o %t && awk '/^marked:/,/Lfunc_end0/' %t.gfx950.s | grep -c 'buffer_atomic_add_f32 .* offen offset:64$' | FileCheck %s --check-prefix=IMM
+// RUN: hkc %s --chip gfx942 --emit=asm -o %t && awk '/^marked:/,/Lfunc_end0/' %t.gfx942.s | grep -c 'buffer_atomic_add_f32 .* offen offset:64$' | FileCheck %s --check-prefix=IMM
+
+// hk.atomic_add of a 32x32 f32 col 16x16 tile marked hk.cols_in_bounds
+// (hk-peel-bounds: every column it covers is inside the memref). In the
+// MFMA accumulator layout (../shared/amd/mfma-layouts, 16x16 D) lane l holds
+// column l % 16 and rows 4 * (l / 16) + 0..3 of each 16x16 block, so its 16
+// registers sit at rows {0, 1, 2, 3, 16, 17, 18, 19} and columns {0, 16}
+// relative to the lane's first element: 8 distinct row offsets, each
+// checked once (one compare against the row count, one select of the
+// offset or the extent), and the two registers of a row differ by the
+// column, 0 or 16, carried as the atomic's index offset. No column compare.
+
+// CHECK-LABEL: gpu.func @marked
+// CHECK-SAME: (%[[D:.*]]: memref<?x?xf32>
+// CHECK: %{{.*}}, %{{.*}}, %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata %[[D]]
+// CHECK-NOT: arith.cmpi ult, %{{.*}}, %[[SZ]]#1
+// CHECK-COUNT-2: amdgpu.raw_buffer_atomic_fadd {indexOffset = {{0|16}} : i32}
+// CHECK: arith.cmpi ult, %{{.*}}, %[[SZ]]#0
+// CHECK-COUNT-2: amdgpu.raw_buffer_atomic_fadd {indexOffset = {{0|16}} : i32}
+// CHECK-NOT: arith.cmpi ult, %{{.*}}, %[[SZ]]#1
+// CHECK: gpu.return
+
+// Unmarked, the same tile checks its rows and columns for each register.
+// CHECK-LABEL: gpu.func @unmarked
+// CHECK-SAME: (%[[U:.*]]: memref<?x?xf32>
+// CHECK: %{{.*}}, %{{.*}}, %[[USZ:.*]]:2, %{{.*}}:2 = memref.extract_strided_metadata %[[U]]
+// CHECK-COUNT-16: arith.cmpi ult, %{{.*}}, %[[USZ]]#1
+// CHECK-NOT: indexOffset
+// CHECK: gpu.return
+
+// In the code object, the 8 atomics of column 16 carry it as the immediate
+// byte offset 64 (16 f32).
+// IMM: {{^}}8{{$}}
+hk.kernel @marked(%D: memref<?x?xf32>) attributes {
+    waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.block_id x
+  %one = arith.constant dense<1.0> : tensor<32x32xf32, #hk.rt<col, 16x16>>
+  hk.atomic_add %one, %D[%x, %c0] {hk.cols_in_bounds} : tensor<32x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
+  hk.return
+}
+
+hk.kernel @unmarked(%D: memref<?x?xf32>) attributes {
+    waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.block_id x
+  %one = arith.constant dense<1.0> : tensor<32x32xf32, #hk.rt<col, 16x16>>
+  hk.atomic_add %one, %D[%x, %c0] : tensor<32x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
+  hk.return
+}
