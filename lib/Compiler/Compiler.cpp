@@ -272,9 +272,10 @@ FailureOr<std::vector<ChipOutput>> compile(ModuleOp input, Output output,
 /// The emulator form of one chip's lane-level IR: a host shared object.
 static FailureOr<std::string>
 compileEmulatorObject(ModuleOp laneLevel, unsigned optLevel,
-                      ArrayRef<rt::KernelInfo> kernels) {
+                      const std::string &chip,
+                      const std::vector<rt::KernelInfo> &kernels) {
   if (failed(convertToEmulator(laneLevel)) ||
-      failed(checkEmulatorLds(laneLevel, kernels)) ||
+      failed(checkEmulatorLds(laneLevel, chip, kernels)) ||
       failed(runPipeline(laneLevel, buildEmulatorToLLVMPipeline)))
     return failure();
   llvm::LLVMContext llvmContext;
@@ -304,17 +305,25 @@ FailureOr<rt::Artifact> compileArtifact(ModuleOp input,
   artifact.kernels = *kernels;
   Options codeOnly = options;
   codeOnly.report = codeOnly.resourceUsage = false;
+  // Lowered once per chip: the per-chip LDS goes into the metadata before
+  // any emulator object is checked against it.
+  std::vector<std::pair<std::string, OwningOpRef<ModuleOp>>> lowered;
   for (const std::string &chip : options.chips) {
     OwningOpRef<ModuleOp> module = input.clone();
     if (failed(lowerToLaneLevel(*module, options, chip)))
       return failure();
+    recordChipLds(*module, chip, artifact.kernels);
+    lowered.emplace_back(chip, std::move(module));
+  }
+  dropUniformChipLds(artifact.kernels);
+  for (auto &[chip, module] : lowered) {
     OwningOpRef<ModuleOp> laneLevel = module->clone();
     ChipOutput code;
     code.chip = chip;
     if (failed(compileLaneLevel(*module, Output::CodeObject, codeOnly, code)))
       return failure();
-    auto emulator =
-        compileEmulatorObject(*laneLevel, options.optLevel, *kernels);
+    auto emulator = compileEmulatorObject(*laneLevel, options.optLevel, chip,
+                                          artifact.kernels);
     if (failed(emulator))
       return failure();
     artifact.codeObjects[chip] = std::move(code.bytes);

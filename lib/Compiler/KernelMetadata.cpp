@@ -41,7 +41,33 @@ FailureOr<std::vector<rt::KernelInfo>> collectKernelInfo(ModuleOp module) {
   return kernels;
 }
 
-LogicalResult checkEmulatorLds(ModuleOp emulatorModule,
+void recordChipLds(ModuleOp laneLevel, const std::string &chip,
+                   std::vector<rt::KernelInfo> &kernels) {
+  for (rt::KernelInfo &k : kernels) {
+    int64_t bytes = 0;
+    laneLevel.walk([&](gpu::GPUFuncOp func) {
+      if (func.getName() != k.name)
+        return;
+      if (auto lds = func->getAttrOfType<IntegerAttr>(
+              hk::HKDialect::kLdsBytesAttrName))
+        bytes = lds.getInt();
+    });
+    k.ldsBytesByChip[chip] = bytes;
+    k.ldsBytes = std::max(k.ldsBytes, bytes);
+  }
+}
+
+void dropUniformChipLds(std::vector<rt::KernelInfo> &kernels) {
+  for (rt::KernelInfo &k : kernels) {
+    bool same = llvm::all_of(k.ldsBytesByChip, [&](const auto &entry) {
+      return entry.second == k.ldsBytes;
+    });
+    if (same)
+      k.ldsBytesByChip.clear();
+  }
+}
+
+LogicalResult checkEmulatorLds(ModuleOp emulatorModule, const std::string &chip,
                                const std::vector<rt::KernelInfo> &kernels) {
   for (const rt::KernelInfo &k : kernels) {
     auto func = emulatorModule.lookupSymbol<func::FuncOp>(
@@ -51,11 +77,11 @@ LogicalResult checkEmulatorLds(ModuleOp emulatorModule,
              << "kernel '" << k.name << "' has no lane function";
     auto lds = func->getAttrOfType<IntegerAttr>(
         hk::HKDialect::kEmulatorLdsBytesAttrName);
-    if (lds && lds.getInt() > k.ldsBytes)
+    if (lds && lds.getInt() > k.ldsBytesFor(chip))
       return func.emitError()
              << "kernel '" << k.name << "' uses " << lds.getInt()
-             << " bytes of LDS in its lane-level IR but its metadata "
-             << "declares " << k.ldsBytes;
+             << " bytes of LDS in its lane-level IR for " << chip
+             << " but its metadata declares " << k.ldsBytesFor(chip);
   }
   return success();
 }

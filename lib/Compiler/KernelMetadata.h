@@ -23,12 +23,23 @@ namespace hk::compiler {
 mlir::FailureOr<std::vector<rt::KernelInfo>>
 collectKernelInfo(mlir::ModuleOp module);
 
+/// Records in `kernels` the LDS each kernel's gpu.func uses in `laneLevel`,
+/// `chip`'s lowering (its hk.lds_bytes): `ldsBytes` becomes the largest
+/// over the chips recorded, `ldsBytesByChip[chip]` this chip's.
+/// (hk-stage-swaps adds LDS only where the chip has room.)
+void recordChipLds(mlir::ModuleOp laneLevel, const std::string &chip,
+                   std::vector<rt::KernelInfo> &kernels);
+
+/// Once every chip is recorded: drops `ldsBytesByChip` of the kernels whose
+/// chips all use `ldsBytes`.
+void dropUniformChipLds(std::vector<rt::KernelInfo> &kernels);
+
 /// Checks the LDS the emulator form of each kernel uses (the
 /// hk.emulator_lds_bytes of its lane function, after
-/// convert-lane-to-emulator) against its metadata: the runtime gives a
-/// launch that much LDS.
+/// convert-lane-to-emulator) against its metadata for `chip`: the runtime
+/// gives a launch that much LDS.
 mlir::LogicalResult
-checkEmulatorLds(mlir::ModuleOp emulatorModule,
+checkEmulatorLds(mlir::ModuleOp emulatorModule, const std::string &chip,
                  const std::vector<rt::KernelInfo> &kernels);
 
 } // namespace hk::compiler

@@ -129,6 +129,11 @@ void KernelInfo::validate() const {
                       " is not waves * 64 = " + std::to_string(waves * 64));
   if (ldsBytes < 0 || ldsBytes > (int64_t(1) << 20))
     invalid(name, "LDS bytes out of range: " + std::to_string(ldsBytes));
+  for (const auto &[chip, bytes] : ldsBytesByChip)
+    if (bytes < 0 || bytes > ldsBytes)
+      invalid(name, "LDS bytes for " + chip + " (" + std::to_string(bytes) +
+                        ") out of range [0, lds_bytes = " +
+                        std::to_string(ldsBytes) + "]");
   for (size_t i = 0; i < args.size(); ++i) {
     const ArgInfo &a = args[i];
     std::string which = "argument " + std::to_string(i) + " '" + a.name + "'";
@@ -197,6 +202,12 @@ static Value toJson(const KernelInfo &k) {
   v.set("waves", Value::integer(k.waves));
   v.set("workgroup_size", Value::integer(k.workgroupSize));
   v.set("lds_bytes", Value::integer(k.ldsBytes));
+  if (!k.ldsBytesByChip.empty()) {
+    Value byChip = Value::object();
+    for (const auto &[chip, bytes] : k.ldsBytesByChip)
+      byChip.set(chip, Value::integer(bytes));
+    v.set("lds_bytes_by_chip", std::move(byChip));
+  }
   Value args = Value::array();
   for (const ArgInfo &a : k.args) {
     Value j = Value::object();
@@ -334,6 +345,13 @@ static KernelInfo kernelFromJson(const Value &v, size_t index) {
   k.waves = r.integer(v, "waves");
   k.workgroupSize = r.integer(v, "workgroup_size");
   k.ldsBytes = r.integer(v, "lds_bytes");
+  if (v.get("lds_bytes_by_chip"))
+    for (const auto &[chip, bytes] :
+         r.field(v, "lds_bytes_by_chip", Value::Kind::Object).members()) {
+      if (bytes.kind() != Value::Kind::Int)
+        r.fail("lds_bytes_by_chip." + chip + " is not an integer");
+      k.ldsBytesByChip[chip] = bytes.asInt();
+    }
   const Value &args = r.field(v, "args", Value::Kind::Array);
   for (size_t i = 0; i < args.items().size(); ++i)
     k.args.push_back(argFromJson(args.items()[i],

@@ -164,7 +164,7 @@ void EmulatorBackend::launch(LoadedModule &module, const KernelInfo &kernel,
   for (int d = 0; d < 3; ++d)
     desc.grid[d] = grid[d];
   desc.waves = uint32_t(kernel.waves);
-  desc.lds_bytes = uint32_t(kernel.ldsBytes);
+  desc.lds_bytes = uint32_t(kernel.ldsBytesFor(chip_));
   desc.fn = fn;
   desc.args = pointers.data();
   char error[1024];

@@ -144,6 +144,46 @@ TEST(KernelInfo, JsonErrorsNameTheField) {
             "version 1");
 }
 
+// Per-chip LDS (docs/runtime.md): written only when present, read back,
+// looked up by chip with lds_bytes for the others, and each value must lie
+// in [0, lds_bytes].
+TEST(KernelInfo, JsonLdsByChip) {
+  KernelInfo k = gemmInfo();
+  k.ldsBytes = 81920;
+  k.ldsBytesByChip = {{"gfx942", 65536}, {"gfx950", 81920}};
+  std::string text = kernelInfoToJson({k});
+  EXPECT_NE(text.find("\"lds_bytes_by_chip\": {\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"gfx942\": 65536,\n"), std::string::npos) << text;
+  std::vector<KernelInfo> back = kernelInfoFromJson(text);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].ldsBytesFor("gfx942"), 65536);
+  EXPECT_EQ(back[0].ldsBytesFor("gfx950"), 81920);
+  EXPECT_EQ(back[0].ldsBytesFor("gfx1250"), 81920);
+  EXPECT_EQ(kernelInfoToJson(back), text);
+  EXPECT_EQ(kernelInfoToJson({gemmInfo()}).find("lds_bytes_by_chip"),
+            std::string::npos);
+
+  auto message = [](const std::string &json) {
+    try {
+      kernelInfoFromJson(json);
+    } catch (const Error &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  auto replaced = [&](const std::string &from, const std::string &to) {
+    std::string t = text;
+    t.replace(t.find(from), from.size(), to);
+    return message(t);
+  };
+  EXPECT_EQ(replaced("\"gfx942\": 65536", "\"gfx942\": 99999"),
+            "metadata of kernel 'gemm': LDS bytes for gfx942 (99999) out of "
+            "range [0, lds_bytes = 81920]");
+  EXPECT_EQ(replaced("\"gfx942\": 65536", "\"gfx942\": \"x\""),
+            "kernel metadata: kernel 'gemm' lds_bytes_by_chip.gfx942 is not "
+            "an integer");
+}
+
 /// A memref argument with its sizes and layout, as the documentation
 /// (docs/runtime.md) spells them.
 std::string typedArgs(const std::string &args) {

@@ -13,6 +13,7 @@
 #include "hk/Runtime/hkrt.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -110,9 +111,19 @@ struct KernelInfo {
   std::vector<ArgInfo> args;
   int64_t waves = 1;
   int64_t workgroupSize = 64; ///< lanes: waves * 64
+  /// LDS of the kernel, at least what every chip's code uses.
   int64_t ldsBytes = 0;
+  /// Per chip, where its lowering uses a different amount (hk-stage-swaps
+  /// stages layout swaps through LDS only where the chip has room).
+  std::map<std::string, int64_t> ldsBytesByChip;
   std::vector<GridSymbol> gridSymbols;
   std::vector<GridExpr> grid; ///< 1 to 3 results: x, y, z
+
+  /// The LDS the kernel uses on `chip`.
+  int64_t ldsBytesFor(const std::string &chip) const {
+    auto it = ldsBytesByChip.find(chip);
+    return it == ldsBytesByChip.end() ? ldsBytes : it->second;
+  }
 
   /// Throws hk::rt::Error if the fields contradict each other (a grid symbol
   /// naming a missing argument or dimension, waves * 64 != workgroupSize...).

@@ -36,6 +36,27 @@ def HKVerifyBarriers : Pass<"hk-verify-barriers", "::mlir::ModuleOp"> {
   }];
 }
 
+def HKStageSwaps : Pass<"hk-stage-swaps", "::mlir::ModuleOp"> {
+  let summary = "moves hk.swap_layout of 16-bit tiles through the wave's own LDS tile when the chip has room";
+  let description = [{
+    Rewrites each `hk.swap_layout` of a 16-bit register tile (R x C, R a
+    multiple of 16 and C of 32) into an `hk.store` to the running wave's
+    R x C part of a new `hk.alloc_shared` of `waves` such tiles (16x32 base
+    tiles, rows [w * R, (w + 1) * R) for wave w) and an `hk.load` of it in
+    the result's layout, as long as the kernel's shared tiles and these
+    allocations fit the chip's LDS; otherwise the swap is left to
+    `convert-hk-to-amdgpu` (ds_bpermute). No barrier is needed: no other
+    wave touches the tile, and a wave's LDS accesses complete in order.
+    Runs after `hk-verify-barriers` and `hk-schedule`. See
+    docs/lowering.md, Layout changes.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"::hk::kDefaultChip",
+           "target chip: gfx942 or gfx950">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def HKExpandRemaps : Pass<"hk-expand-remaps"> {
   let summary = "expands hk.xcd_remap and hk.group_remap into arith ops";
   let description = [{
