@@ -59,7 +59,7 @@ module attributes {gpu.container_module} {
 module attributes {gpu.container_module} {
   gpu.module @m {
     gpu.func @k(%a: memref<?xf32, #gpu.address_space<global>>, %v: f32, %i: i32) kernel {
-      // expected-error @+1 {{convert-lane-to-emulator: 'amdgpu.raw_buffer_atomic_fadd' with boundsCheck = false, indexOffset or sgprOffset has no emulation}}
+      // expected-error @+1 {{convert-lane-to-emulator: 'amdgpu.raw_buffer_atomic_fadd' with boundsCheck = false or sgprOffset has no emulation}}
       amdgpu.raw_buffer_atomic_fadd {boundsCheck = false} %v -> %a[%i] : f32 -> memref<?xf32, #gpu.address_space<global>>, i32
       gpu.return
     }
@@ -68,11 +68,18 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// indexOffset counts elements and belongs to the range-checked offset (the
+// instruction's immediate): 3 f32 elements add 12 bytes to the offset the
+// engine checks against num_records.
+// CHECK-LABEL: func.func @k_offset__lane
+// CHECK: %[[B:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[TWELVE:.*]] = arith.constant 12 : i32
+// CHECK: %[[O:.*]] = arith.addi %[[B]], %[[TWELVE]] : i32
+// CHECK: call @hkemu_buffer_atomic_fadd(%{{.*}}, %{{.*}}, %{{.*}}, %[[O]], %{{.*}})
 module attributes {gpu.container_module} {
   gpu.module @m {
-    gpu.func @k(%a: memref<?xf32, #gpu.address_space<global>>, %v: f32, %i: i32) kernel {
-      // expected-error @+1 {{convert-lane-to-emulator: 'amdgpu.raw_buffer_atomic_fadd' with boundsCheck = false, indexOffset or sgprOffset has no emulation}}
-      amdgpu.raw_buffer_atomic_fadd {indexOffset = 1 : i32} %v -> %a[%i] : f32 -> memref<?xf32, #gpu.address_space<global>>, i32
+    gpu.func @k_offset(%a: memref<?xf32, #gpu.address_space<global>>, %v: f32, %i: i32) kernel {
+      amdgpu.raw_buffer_atomic_fadd {indexOffset = 3 : i32} %v -> %a[%i] : f32 -> memref<?xf32, #gpu.address_space<global>>, i32
       gpu.return
     }
   }
