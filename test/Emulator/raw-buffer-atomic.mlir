@@ -72,10 +72,8 @@ module attributes {gpu.container_module} {
 // instruction's immediate): 3 f32 elements add 12 bytes to the offset the
 // engine checks against num_records.
 // CHECK-LABEL: func.func @k_offset__lane
-// CHECK: %[[B:.*]] = arith.muli %{{.*}}, %{{.*}} : index
-// CHECK: %[[BI:.*]] = arith.index_cast %[[B]] : index to i32
 // CHECK: %[[TWELVE:.*]] = arith.constant 12 : i32
-// CHECK: %[[O:.*]] = arith.addi %[[BI]], %[[TWELVE]] : i32
+// CHECK: %[[O:.*]] = arith.addi %{{.*}}, %[[TWELVE]] : i32
 // CHECK: call @hkemu_buffer_atomic_fadd(%{{.*}}, %{{.*}}, %{{.*}}, %[[O]], %{{.*}})
 module attributes {gpu.container_module} {
   gpu.module @m {
