@@ -111,6 +111,9 @@ struct Wave {
   uint16_t pendingV[kNumVgprs];
   uint16_t pendingS[kNumSgprs];
   uint32_t pendingRegs = 0;
+  /// The lanes' private (scratch) memory, kd.privateSegmentSize bytes per
+  /// lane, [lane * size + address].
+  std::vector<uint8_t> scratch;
 
   uint64_t exec() const { return s[kExec] | uint64_t(s[kExec + 1]) << 32; }
   void setExec(uint64_t e) {

@@ -118,9 +118,6 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
   };
   if (kd.kernargPreload != 0)
     unsupported("kernel argument preloading into SGPRs");
-  if (kd.privateSegmentSize != 0)
-    unsupported("scratch memory (private segment of " +
-                std::to_string(kd.privateSegmentSize) + " bytes)");
   int32_t entry = code.indexOf(kd.entry);
   if (entry < 0)
     throw Error(HKRT_ERROR_INVALID_ARTIFACT,
@@ -201,8 +198,10 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
   const unsigned numWaves = (lanes + kLanes - 1) / kLanes;
   std::vector<Wave> waves(numWaves);
   sim.waves = &waves;
-  for (Wave &w : waves)
+  for (Wave &w : waves) {
     w.v.assign(kNumVgprs * kLanes, 0);
+    w.scratch.assign(size_t(kd.privateSegmentSize) * kLanes, 0);
+  }
   sim.lds.assign(ldsBytes, 0);
   sim.ldsPending.assign((ldsBytes + 3) / 4, 0);
   sim.ldsWriteEpoch.assign(sim.ldsPending.size(), UINT32_MAX);
@@ -234,6 +233,7 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
           w.vm.clear();
           w.lgkm.clear();
           std::fill(w.v.begin(), w.v.end(), 0);
+          std::fill(w.scratch.begin(), w.scratch.end(), 0);
           w.scc = false;
           w.ended = w.atBarrier = false;
           w.id = wi;

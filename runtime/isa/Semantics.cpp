@@ -1308,6 +1308,66 @@ void globalStore(Sim &sim, Wave &w, const Inst &i) {
   globalAccess<true>(sim, w, i);
 }
 
+//===-- Scratch (private) memory ------------------------------------------===//
+
+/// scratch_load_* / scratch_store_* with neither VADDR nor SADDR (_ST, the
+/// form spills and reloads take: "off, off"), or with VADDR: lane l reads
+/// or writes its own private memory at offset (+ VADDR), which must lie in
+/// the kernel's private segment (kd.privateSegmentSize bytes per lane).
+/// Operands: loads defs = {vdst}, srcs = {} or {vaddr}; stores srcs =
+/// {vdata} or {vaddr, vdata}; imms = {offset, cpol}. Loads complete at the
+/// vmcnt wait that covers them, like global loads.
+template <bool Store> void scratchAccess(Sim &sim, Wave &w, const Inst &i) {
+  const Operand *vaddr = nullptr, *data;
+  if (Store) {
+    data = &i.srcs[i.numSrcs - 1];
+    if (i.numSrcs > 1)
+      vaddr = &i.srcs[0];
+  } else {
+    data = &i.defs[0];
+    if (i.numSrcs > 0)
+      vaddr = &i.srcs[0];
+  }
+  const uint64_t size = sim.kd.privateSegmentSize;
+  unsigned bytes = i.aux[0];
+  unsigned pieces = bytes >= 4 ? bytes / 4 : 1;
+  unsigned pieceBytes = bytes >= 4 ? 4 : bytes;
+  Pending p;
+  forLanes(w, [&](unsigned l) {
+    uint64_t address =
+        uint64_t(i.imms[0]) + (vaddr ? uint64_t(rd(w, *vaddr, l)) : 0);
+    if (address + bytes > size)
+      sim.fail("scratch access of " + std::to_string(bytes) +
+               " bytes at private address " + std::to_string(address) +
+               " of lane " + std::to_string(l) + ", past the " +
+               std::to_string(size) + "-byte private segment");
+    uint8_t *base = w.scratch.data() + size_t(l) * size + address;
+    for (unsigned k = 0; k < pieces; ++k) {
+      if (Store) {
+        uint32_t value = rd(w, *data, l, k);
+        memcpy(base + 4 * k, &value, pieceBytes);
+        continue;
+      }
+      uint32_t value = 0;
+      memcpy(&value, base + 4 * k, pieceBytes);
+      p.writes.emplace_back(&w.v[(data->reg + k) * kLanes + l], value);
+    }
+  });
+  if (!Store)
+    for (unsigned k = 0; k < data->width; ++k) {
+      p.vregs.push_back(uint16_t(data->reg + k));
+      ++w.pendingV[data->reg + k];
+      ++w.pendingRegs;
+    }
+  w.vm.push_back(std::move(p));
+}
+void scratchLoad(Sim &sim, Wave &w, const Inst &i) {
+  scratchAccess<false>(sim, w, i);
+}
+void scratchStore(Sim &sim, Wave &w, const Inst &i) {
+  scratchAccess<true>(sim, w, i);
+}
+
 //===-- The table ---------------------------------------------------------===//
 
 Semantics buildTable() {
@@ -1510,6 +1570,14 @@ Semantics buildTable() {
           "GLOBAL_STORE_SHORT_D16_HI", "GLOBAL_STORE_BYTE_D16_HI"})
       h[std::string(n) + kind] = globalStore;
   }
+  for (const char *kind : {"", "_ST"}) {
+    for (const char *n : {"SCRATCH_LOAD_DWORD", "SCRATCH_LOAD_DWORDX2",
+                          "SCRATCH_LOAD_DWORDX3", "SCRATCH_LOAD_DWORDX4"})
+      h[std::string(n) + kind] = scratchLoad;
+    for (const char *n : {"SCRATCH_STORE_DWORD", "SCRATCH_STORE_DWORDX2",
+                          "SCRATCH_STORE_DWORDX3", "SCRATCH_STORE_DWORDX4"})
+      h[std::string(n) + kind] = scratchStore;
+  }
   // LDS
   for (const char *n :
        {"DS_READ_B32", "DS_READ_B64", "DS_READ_B96", "DS_READ_B128",
@@ -1562,7 +1630,8 @@ Handler Semantics::lookup(const std::string &base) const {
 
 std::string Semantics::prepare(const std::string &base, Inst &inst) const {
   inst.memory = base.rfind("DS_", 0) == 0 || base.rfind("BUFFER_", 0) == 0 ||
-                base.rfind("S_LOAD_", 0) == 0 || base.rfind("GLOBAL_", 0) == 0;
+                base.rfind("S_LOAD_", 0) == 0 ||
+                base.rfind("GLOBAL_", 0) == 0 || base.rfind("SCRATCH_", 0) == 0;
   if (base.rfind("V_MFMA_", 0) == 0) {
     // V_MFMA_F32_<M>X<N>X<K>[_]<TYPE>[_1K]
     unsigned m = 0, n = 0, k = 0;
@@ -1599,6 +1668,8 @@ std::string Semantics::prepare(const std::string &base, Inst &inst) const {
     inst.aux[3] = kind;
     return "";
   }
+  if (base.rfind("SCRATCH_", 0) == 0)
+    inst.aux[0] = accessBytes(base);
   if (base.rfind("GLOBAL_", 0) == 0) {
     inst.aux[0] = accessBytes(base);
     inst.aux[2] = base.find("SSHORT") != std::string::npos ||

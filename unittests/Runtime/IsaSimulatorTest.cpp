@@ -39,8 +39,10 @@ std::string readFile(const std::string &path) {
 }
 
 /// `body` (ending with s_endpgm) as kernel `k` of a code object for `chip`:
-/// one kernarg pointer in s[0:1], work-item ids in v0, 512 bytes of LDS.
-std::string assemble(const std::string &chip, const std::string &body) {
+/// one kernarg pointer in s[0:1], work-item ids in v0, 512 bytes of LDS,
+/// `privateBytes` of scratch per lane.
+std::string assemble(const std::string &chip, const std::string &body,
+                     unsigned privateBytes = 0) {
   char dir[] = "/tmp/hk-isa-test-XXXXXX";
   EXPECT_NE(mkdtemp(dir), nullptr);
   std::string base = std::string(dir) + "/k";
@@ -51,7 +53,12 @@ std::string assemble(const std::string &chip, const std::string &body) {
       << "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
       << "  .amdhsa_next_free_vgpr 64\n  .amdhsa_next_free_sgpr 32\n"
       << "  .amdhsa_accum_offset 32\n"
-      << "  .amdhsa_group_segment_fixed_size 512\n.end_amdhsa_kernel\n";
+      << "  .amdhsa_group_segment_fixed_size 512\n"
+      << (privateBytes ? "  .amdhsa_enable_private_segment 1\n"
+                         "  .amdhsa_private_segment_fixed_size " +
+                             std::to_string(privateBytes) + "\n"
+                       : std::string())
+      << ".end_amdhsa_kernel\n";
   std::string tools = HK_LLVM_TOOLS_DIR;
   std::string cmd = tools + "/llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=" + chip +
                     " -filetype=obj " + base + ".s -o " + base + ".o && " +
@@ -69,8 +76,8 @@ std::string assemble(const std::string &chip, const std::string &body) {
 void launch(const std::string &chip, const std::string &body,
             const std::vector<uint64_t> &kernarg,
             const std::vector<std::pair<void *, size_t>> &buffers,
-            uint32_t lanes = 64) {
-  auto code = isa::loadCodeObject(assemble(chip, body), chip);
+            uint32_t lanes = 64, unsigned privateBytes = 0) {
+  auto code = isa::loadCodeObject(assemble(chip, body, privateBytes), chip);
   isa::Launch l;
   l.kernel = "k";
   l.block = {lanes, 1, 1};
@@ -224,6 +231,66 @@ TEST(IsaSemantics, MissingWaitIsAFault) {
     // vmcnt(1): the older load (into v2) has completed.
     EXPECT_EQ(faultOf(chip, std::regex_replace(vmem, std::regex("WAIT"), "1")),
               "");
+  }
+}
+
+// Scratch (CDNA3 ISA, "scratch instructions"; the form spills take,
+// "scratch_store_dwordx2 off, v[4:5], off offset:28"): each lane has its
+// own private memory, so lanes storing different values at the same private
+// address read back their own; a reload before its vmcnt wait is a fault,
+// and an access past the private segment is one too.
+TEST(IsaSemantics, ScratchIsPerLane) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> out(128, 0);
+    const char *body = R"(
+      s_load_dwordx2 s[4:5], s[0:1], 0x0
+      v_lshlrev_b32_e32 v2, 1, v0
+      v_add_u32_e32 v2, v2, v0
+      v_add_u32_e32 v3, 7, v0
+      scratch_store_dwordx2 off, v[2:3], off offset:8
+      v_mov_b32_e32 v2, 0
+      v_mov_b32_e32 v3, 0
+      scratch_load_dwordx2 v[4:5], off, off offset:8
+      s_waitcnt vmcnt(0) lgkmcnt(0)
+      v_lshlrev_b32_e32 v1, 3, v0
+      global_store_dwordx2 v1, v[4:5], s[4:5]
+      s_endpgm)";
+    launch(chip, body, {ptr(out.data())}, {{out.data(), 4 * out.size()}}, 64,
+           16);
+    for (uint32_t l = 0; l < 64; ++l) {
+      EXPECT_EQ(out[2 * l], 3 * l) << "lane " << l;
+      EXPECT_EQ(out[2 * l + 1], l + 7) << "lane " << l;
+    }
+    std::vector<uint32_t> buf(65, 3);
+    auto fault = [&](const std::string &text, unsigned privateBytes) {
+      try {
+        launch(chip, text, {ptr(buf.data())}, {{buf.data(), 4 * buf.size()}},
+               64, privateBytes);
+      } catch (const Error &e) {
+        return std::string(e.what());
+      }
+      return std::string();
+    };
+    std::string early = fault(R"(
+      scratch_store_dword off, v0, off offset:4
+      scratch_load_dword v1, off, off offset:4
+      v_add_u32_e32 v2, v1, v1
+      s_endpgm)",
+                              8);
+    // The store counts too: gfx9 counts vector memory stores in vmcnt.
+    EXPECT_NE(early.find("v1 read while a load into it is outstanding, "
+                         "vmcnt=2"),
+              std::string::npos)
+        << early;
+    std::string past = fault(R"(
+      scratch_store_dwordx2 off, v[0:1], off offset:12
+      s_endpgm)",
+                             16);
+    EXPECT_NE(past.find("scratch access of 8 bytes at private address 12 of "
+                        "lane 0, past the 16-byte private segment"),
+              std::string::npos)
+        << past;
   }
 }
 
