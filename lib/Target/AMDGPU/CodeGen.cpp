@@ -6,6 +6,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
@@ -33,15 +34,29 @@ namespace hk::target {
 ///    and 36/24 bytes at D = 128, 0 and 32 at D = 64, and the attention
 ///    backward prep kernel fits 80 instead of 161 VGPRs (6 waves per SIMD
 ///    instead of 3). docs/lowering.md, Register pressure.
+/// Called before every target machine is made: the options' values are
+/// process-wide and something may reset them between compilations (a reset
+/// puts an option back to its default and clears its occurrences). Whether
+/// the user gave an option is decided once, at the first call.
 static void setBackendOptionDefaults() {
   static const std::pair<const char *, const char *> defaults[] = {
       {"amdgpu-use-amdgpu-trackers", "1"}};
+  static std::mutex mutex;
+  static llvm::StringSet<> givenByUser;
+  static bool first = true;
+  std::lock_guard<std::mutex> lock(mutex);
   auto &registered = llvm::cl::getRegisteredOptions();
   for (auto [name, value] : defaults) {
     auto it = registered.find(name);
-    if (it != registered.end() && it->second->getNumOccurrences() == 0)
-      it->second->addOccurrence(0, name, value);
+    if (it == registered.end())
+      continue;
+    llvm::cl::Option *option = it->second;
+    if (first && option->getNumOccurrences() > 0)
+      givenByUser.insert(name);
+    if (!givenByUser.contains(name) && option->getNumOccurrences() == 0)
+      option->addOccurrence(0, name, value);
   }
+  first = false;
 }
 
 void initializeAMDGPUBackend() {
@@ -52,8 +67,8 @@ void initializeAMDGPUBackend() {
     LLVMInitializeAMDGPUTargetMC();
     LLVMInitializeAMDGPUAsmPrinter();
     LLVMInitializeAMDGPUAsmParser();
-    setBackendOptionDefaults();
   });
+  setBackendOptionDefaults();
 }
 
 std::unique_ptr<llvm::TargetMachine>
