@@ -12,6 +12,7 @@
 #include "Internal.h"
 
 #include "../core/MfmaLayout.h"
+#include "../core/TransposeRead.h"
 
 #include <cmath>
 
@@ -1044,6 +1045,46 @@ void dsRead(Sim &sim, Wave &w, const Inst &i) {
   w.lgkm.push_back(std::move(p));
 }
 
+/// ds_read_b64_tr_b16 (gfx950): each lane reads 8 bytes like ds_read_b64,
+/// then the lanes of each group of 16 exchange 16-bit elements
+/// (runtime/core/TransposeRead.h). Operands as for dsRead. A lane whose
+/// result needs the read of a lane that is off is a fault.
+void dsReadTrB16(Sim &sim, Wave &w, const Inst &i) {
+  uint32_t offset = uint32_t(i.imms[0]);
+  const Operand &d = i.defs[0];
+  uint16_t read[kLanes][4] = {};
+  const uint64_t exec = w.exec();
+  forLanes(w, [&](unsigned l) {
+    uint64_t address = uint64_t(rd(w, i.srcs[0], l)) + offset;
+    checkLds(sim, address, 8, l);
+    checkLdsDelivered(sim, address, 8, l, false);
+    checkLdsRace(sim, w, address, 8, l, false);
+    memcpy(read[l], sim.lds.data() + address, 8);
+  });
+  Pending p;
+  forLanes(w, [&](unsigned l) {
+    uint16_t out[4];
+    for (unsigned k = 0; k < 4; ++k) {
+      unsigned from = hk::rt::trB16SourceLane(l, k);
+      if (!(exec >> from & 1))
+        sim.fail("ds_read_b64_tr_b16: lane " + std::to_string(l) +
+                 " needs the read of lane " + std::to_string(from) +
+                 ", which is off");
+      out[k] = read[from][hk::rt::trB16SourceElement(l)];
+    }
+    for (unsigned k = 0; k < 2; ++k)
+      p.writes.emplace_back(&w.v[(d.reg + k) * kLanes + l],
+                            uint32_t(out[2 * k]) | uint32_t(out[2 * k + 1])
+                                                       << 16);
+  });
+  for (unsigned k = 0; k < d.width; ++k) {
+    p.vregs.push_back(uint16_t(d.reg + k));
+    ++w.pendingV[d.reg + k];
+    ++w.pendingRegs;
+  }
+  w.lgkm.push_back(std::move(p));
+}
+
 /// ds_write_*: srcs = {addr, data}, imms = {offset, gds}; aux[0] bytes.
 void dsWrite(Sim &sim, Wave &w, const Inst &i) {
   unsigned bytes = i.aux[0];
@@ -1583,6 +1624,7 @@ Semantics buildTable() {
        {"DS_READ_B32", "DS_READ_B64", "DS_READ_B96", "DS_READ_B128",
         "DS_READ_U16", "DS_READ_I16", "DS_READ_U8", "DS_READ_I8"})
     h[n] = dsRead;
+  h["DS_READ_B64_TR_B16"] = dsReadTrB16;
   for (const char *n : {"DS_WRITE_B32", "DS_WRITE_B64", "DS_WRITE_B96",
                         "DS_WRITE_B128", "DS_WRITE_B16", "DS_WRITE_B8"})
     h[n] = dsWrite;

@@ -294,6 +294,50 @@ TEST(IsaSemantics, ScratchIsPerLane) {
   }
 }
 
+// ds_read_b64_tr_b16 (gfx950) as HipKittens uses it for col-layout tiles
+// (shared_to_register.cuh): LDS holds a 16x16 bf16 block M[r][c] = 16r + c
+// (plus 256 per further block); lane l = 16g + i reads row 4g + i / 4,
+// columns 4 (i % 4) .. + 3, and must receive the MFMA B-operand layout of
+// ../shared/amd/mfma-layouts (16x16x16): column i, rows 4g .. 4g + 3. The
+// expected values come from that layout, not from the simulator's mapping.
+TEST(IsaSemantics, TransposeReadGivesTheColLayout) {
+  std::vector<uint32_t> out(128, 0);
+  launch("gfx950", R"(
+      s_load_dwordx2 s[4:5], s[0:1], 0x0
+      v_lshlrev_b32_e32 v1, 2, v0
+      v_add_u32_e32 v2, 1, v1
+      v_lshlrev_b32_e32 v3, 16, v2
+      v_or_b32_e32 v4, v1, v3
+      v_add_u32_e32 v5, 2, v1
+      v_add_u32_e32 v6, 3, v1
+      v_lshlrev_b32_e32 v6, 16, v6
+      v_or_b32_e32 v5, v5, v6
+      v_lshlrev_b32_e32 v7, 3, v0
+      ds_write_b64 v7, v[4:5]
+      s_waitcnt lgkmcnt(0)
+      v_and_b32_e32 v8, 15, v0
+      v_lshrrev_b32_e32 v9, 4, v0
+      v_lshlrev_b32_e32 v9, 2, v9
+      v_lshrrev_b32_e32 v10, 2, v8
+      v_add_u32_e32 v9, v9, v10
+      v_and_b32_e32 v11, 3, v8
+      v_lshlrev_b32_e32 v11, 2, v11
+      v_lshlrev_b32_e32 v9, 4, v9
+      v_add_u32_e32 v9, v9, v11
+      v_lshlrev_b32_e32 v9, 1, v9
+      ds_read_b64_tr_b16 v[12:13], v9
+      s_waitcnt lgkmcnt(0)
+      global_store_dwordx2 v7, v[12:13], s[4:5]
+      s_endpgm)",
+         {ptr(out.data())}, {{out.data(), 4 * out.size()}});
+  for (uint32_t l = 0; l < 64; ++l)
+    for (uint32_t k = 0; k < 4; ++k) {
+      uint32_t expected = 16 * (4 * (l / 16) + k) + l % 16;
+      uint32_t got = out[2 * l + k / 2] >> (16 * (k % 2)) & 0xFFFF;
+      EXPECT_EQ(got, expected) << "lane " << l << " element " << k;
+    }
+}
+
 // LDS DMA (buffer_load_dword ... lds): lane l's dword lands in LDS at
 // M0 + l * 4 (CDNA3 ISA, "global/buffer load to LDS"), and only when the
 // wave waits for it with vmcnt; a ds_read of it before is a fault.
