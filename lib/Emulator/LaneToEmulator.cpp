@@ -317,7 +317,8 @@ LogicalResult convertModule(gpu::GPUModuleOp gpuModule, ModuleOp top) {
       return failure();
     EmulatorCalls calls(top, *func);
     declareLds(*func, layout, calls);
-    if (failed(rewriteMemoryAccesses(*func, calls)) ||
+    if (failed(expandTransposeLoads(*func)) ||
+        failed(rewriteMemoryAccesses(*func, calls)) ||
         failed(rewriteLaneOps(*func, calls)) ||
         failed(predicateDivergentBranches(*func)))
       return failure();

@@ -9,6 +9,10 @@
 
 namespace hk::emulator {
 
+/// amdgpu.transpose_load becomes the lane's LDS read and gpu.shuffles of
+/// it (TransposeLoads.cpp); runs before the other rewrites.
+LogicalResult expandTransposeLoads(func::FuncOp func);
+
 /// Accesses to fat raw buffers become hkemu_buffer_* calls, accesses to
 /// workgroup memory hkemu_lds_* calls, gather_to_lds hkemu_lds_dma. Runs
 /// while memrefs still carry their address spaces.

@@ -13,6 +13,7 @@
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Dialect/HK/SharedLayout.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -216,8 +217,36 @@ static SmallVector<Value> runIndices(OpBuilder &b, Location loc,
   return idx;
 }
 
+/// Whether `a`'s registers can be read with gfx950's ds_read_b64_tr_b16
+/// (runtime/core/TransposeRead.h): lanes 16g + i hold column i (plus a
+/// register constant) and a row that depends on g only, and registers come
+/// in groups of 4 holding 4 consecutive rows of one column, the group's 16
+/// columns starting at a multiple of 16 inside one subtile row. Then lane
+/// 16g + i reads row (group row + i / 4), columns (group column + 4 (i % 4))
+/// .. + 3 (8 contiguous, aligned bytes whatever the swizzle moves, which
+/// keeps aligned 16-byte chunks whole), and receives its group's 4
+/// registers: HipKittens' col-layout load.
+static bool transposeReadable(const SharedAccess &a, Type elt) {
+  const LaneMap &m = a.map;
+  if (elt.getIntOrFloatBitWidth() != 16 || m.extent != 16 ||
+      !(m.perLane == hk::Coord{0, 1}) || m.perGroup.col != 0 ||
+      m.regs.size() % 4 != 0 || a.shared.subCols % 16 != 0)
+    return false;
+  for (size_t r = 0; r < m.regs.size(); r += 4) {
+    hk::Coord first = m.regs[r];
+    if (first.col % 16 != 0)
+      return false;
+    for (int64_t j = 1; j < 4; ++j)
+      if (!(m.regs[r + j] == hk::Coord{first.row + j, first.col}))
+        return false;
+  }
+  return true;
+}
+
 struct SharedLoadLowering : OpConversionPattern<LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+  SharedLoadLowering(TypeConverter &converter, MLIRContext *ctx,
+                     LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
 
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
@@ -236,6 +265,33 @@ struct SharedLoadLowering : OpConversionPattern<LoadOp> {
     Type elt = type.getElementType();
     Value result =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
+    if (state.chip.hasTransposeLoad && transposeReadable(*a, elt)) {
+      // Lane 16g + i: a.laneRow is g's row, a.laneCol is i.
+      Value row = arith::AddIOp::create(
+          rewriter, loc, a->laneRow,
+          arith::DivUIOp::create(rewriter, loc, a->laneCol,
+                                 cst(rewriter, loc, 4)));
+      Value col = arith::MulIOp::create(
+          rewriter, loc,
+          arith::RemUIOp::create(rewriter, loc, a->laneCol,
+                                 cst(rewriter, loc, 4)),
+          cst(rewriter, loc, 4));
+      SharedAccess reading = *a;
+      reading.laneRow = row;
+      reading.laneCol = col;
+      auto vecType = VectorType::get({4}, elt);
+      for (int64_t reg = 0; reg < static_cast<int64_t>(a->map.regs.size());
+           reg += 4) {
+        SmallVector<Value> idx = runIndices(rewriter, loc, reading, reg);
+        Value v = amdgpu::TransposeLoadOp::create(rewriter, loc, vecType,
+                                                  adaptor.getSource(), idx);
+        result = vector::InsertStridedSliceOp::create(rewriter, loc, v, result,
+                                                      ArrayRef<int64_t>{reg},
+                                                      ArrayRef<int64_t>{1});
+      }
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     for (hk::SharedRun run : a->runs) {
       SmallVector<Value> idx = runIndices(rewriter, loc, *a, run.reg);
       auto vecType = VectorType::get({run.count}, elt);
@@ -248,6 +304,8 @@ struct SharedLoadLowering : OpConversionPattern<LoadOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
+
+  LoweringState &state;
 };
 
 struct SharedStoreLowering : OpConversionPattern<StoreOp> {
@@ -302,8 +360,9 @@ static std::string registerAccessReason(Operation *op, const hk::ChipInfo &) {
 void hk::populateSharedMemoryPatterns(TypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       LoweringState &state) {
-  patterns.add<AllocSharedLowering, SubtileLowering, SharedLoadLowering,
-               SharedStoreLowering>(converter, patterns.getContext());
+  patterns.add<AllocSharedLowering, SubtileLowering, SharedStoreLowering>(
+      converter, patterns.getContext());
+  patterns.add<SharedLoadLowering>(converter, patterns.getContext(), state);
   state.support.add<AllocSharedOp>(allocSharedReason);
   state.support.add<SubtileOp>();
   state.support.add<LoadOp, StoreOp>(registerAccessReason);
