@@ -1008,6 +1008,16 @@ void checkLdsDelivered(Sim &sim, uint64_t address, unsigned bytes,
                " has not waited for it with vmcnt)");
 }
 
+/// Makes `d`'s VGPRs wait for `p`: they are written when the wait that
+/// covers `p` retires it, and reading them before is a fault.
+void markPending(Wave &w, Pending &p, const Operand &d) {
+  for (unsigned k = 0; k < d.width; ++k) {
+    p.vregs.push_back(uint16_t(d.reg + k));
+    ++w.pendingV[d.reg + k];
+    ++w.pendingRegs;
+  }
+}
+
 /// ds_read_*: defs = {vdst}, srcs = {addr}, imms = {offset, gds}; aux[0] the
 /// bytes per lane, aux[1] whether a sub-dword value is sign-extended.
 void dsRead(Sim &sim, Wave &w, const Inst &i) {
@@ -1037,11 +1047,7 @@ void dsRead(Sim &sim, Wave &w, const Inst &i) {
       p.writes.emplace_back(&w.v[d.reg * kLanes + l], value);
     }
   });
-  for (unsigned k = 0; k < d.width; ++k) {
-    p.vregs.push_back(uint16_t(d.reg + k));
-    ++w.pendingV[d.reg + k];
-    ++w.pendingRegs;
-  }
+  markPending(w, p, d);
   w.lgkm.push_back(std::move(p));
 }
 
@@ -1077,11 +1083,7 @@ void dsReadTrB16(Sim &sim, Wave &w, const Inst &i) {
                             uint32_t(out[2 * k]) | uint32_t(out[2 * k + 1])
                                                        << 16);
   });
-  for (unsigned k = 0; k < d.width; ++k) {
-    p.vregs.push_back(uint16_t(d.reg + k));
-    ++w.pendingV[d.reg + k];
-    ++w.pendingRegs;
-  }
+  markPending(w, p, d);
   w.lgkm.push_back(std::move(p));
 }
 
@@ -1335,11 +1337,7 @@ template <bool Store> void globalAccess(Sim &sim, Wave &w, const Inst &i) {
     }
   });
   if (!Store)
-    for (unsigned k = 0; k < data->width; ++k) {
-      p.vregs.push_back(uint16_t(data->reg + k));
-      ++w.pendingV[data->reg + k];
-      ++w.pendingRegs;
-    }
+    markPending(w, p, *data);
   w.vm.push_back(std::move(p));
 }
 void globalLoad(Sim &sim, Wave &w, const Inst &i) {
@@ -1395,11 +1393,7 @@ template <bool Store> void scratchAccess(Sim &sim, Wave &w, const Inst &i) {
     }
   });
   if (!Store)
-    for (unsigned k = 0; k < data->width; ++k) {
-      p.vregs.push_back(uint16_t(data->reg + k));
-      ++w.pendingV[data->reg + k];
-      ++w.pendingRegs;
-    }
+    markPending(w, p, *data);
   w.vm.push_back(std::move(p));
 }
 void scratchLoad(Sim &sim, Wave &w, const Inst &i) {
