@@ -109,20 +109,27 @@ TEST(KernelInfo, JsonRoundTrip) {
       << text;
 }
 
+/// The reader's error for metadata `text`, "" if it reads.
+std::string message(const std::string &text) {
+  try {
+    kernelInfoFromJson(text);
+  } catch (const Error &e) {
+    return std::string(e.what());
+  }
+  return std::string();
+}
+
+/// The reader's error for `text` with its first `from` replaced by `to`.
+std::string messageWith(std::string text, const std::string &from,
+                        const std::string &to) {
+  text.replace(text.find(from), from.size(), to);
+  return message(text);
+}
+
 TEST(KernelInfo, JsonErrorsNameTheField) {
-  auto message = [](const std::string &text) {
-    try {
-      kernelInfoFromJson(text);
-    } catch (const Error &e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
   std::string good = kernelInfoToJson({gemmInfo()});
   auto replace = [&](const std::string &from, const std::string &to) {
-    std::string s = good;
-    s.replace(s.find(from), from.size(), to);
-    return message(s);
+    return messageWith(good, from, to);
   };
   EXPECT_EQ(replace("\"bf16\"", "\"bf17\""),
             "kernel metadata: kernel 'gemm' argument 0 has unknown dtype "
@@ -163,18 +170,8 @@ TEST(KernelInfo, JsonLdsByChip) {
   EXPECT_EQ(kernelInfoToJson({gemmInfo()}).find("lds_bytes_by_chip"),
             std::string::npos);
 
-  auto message = [](const std::string &json) {
-    try {
-      kernelInfoFromJson(json);
-    } catch (const Error &e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
   auto replaced = [&](const std::string &from, const std::string &to) {
-    std::string t = text;
-    t.replace(t.find(from), from.size(), to);
-    return message(t);
+    return messageWith(text, from, to);
   };
   EXPECT_EQ(replaced("\"gfx942\": 65536", "\"gfx942\": 99999"),
             "metadata of kernel 'gemm': LDS bytes for gfx942 (99999) out of "
