@@ -138,6 +138,20 @@ std::string registerOperand(const llvm::MCRegisterInfo &mri, unsigned reg,
                                      {"SGPR_NULL64", kNull, 2},
                                      {"M0_gfxpre11", kM0, 1},
                                      {"SGPR_NULL_gfxpre11", kNull, 1}};
+  // The flat address of LDS offset 0. Kernels read it (s_mov_b64 s[..],
+  // src_shared_base) to build flat pointers to LDS, which they truncate
+  // back to 32-bit LDS offsets; its value is the LDS aperture's base, bits
+  // 63:48 from the driver's SH_MEM_BASES, here 1 << 48. Flat accesses
+  // through such pointers are not simulated (they fault as unknown
+  // instructions), so no result depends on the value beyond its low 32
+  // bits being 0. Only its 64-bit read is accepted (Semantics::prepare).
+  if (name == "SRC_SHARED_BASE") {
+    out.file = File::Imm;
+    out.imm = int64_t(1) << 48;
+    out.width = 2;
+    out.mods = kApertureOperand;
+    return "";
+  }
   for (const Special &s : specials)
     if (name == s.name) {
       out.file = File::S;

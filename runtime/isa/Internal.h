@@ -25,6 +25,9 @@ constexpr unsigned kNumVgprs = 512;
 
 enum class File : uint8_t { Imm, S, V };
 
+/// Operand::mods bit of src_shared_base (Decoder.cpp).
+constexpr uint32_t kApertureOperand = 0x100;
+
 struct Operand {
   File file = File::Imm;
   uint8_t width = 1; ///< dwords

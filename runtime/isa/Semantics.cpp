@@ -385,6 +385,10 @@ VOP_32(vBfeU32, (c & 31) == 0 ? 0 : (a >> (b & 31)) & ((1u << (c & 31)) - 1))
 VOP_32(vPermB32, hk::rt::isa::permB32(a, b, c))
 VOP_32(vBfiB32, (a & b) | (~a & c))
 VOP_32(vOr3B32, a | b | c)
+// v_alignbit_b32: D = ({S0, S1} >> S2[4:0])[31:0] (S0 the high dword).
+// v_xad_u32: D = (S0 ^ S1) + S2.
+VOP_32(vXadU32, (a ^ b) + c)
+VOP_32(vAlignbitB32, uint32_t((uint64_t(a) << 32 | b) >> (c & 31)))
 // 16-bit shifts: on GFX9 (CDNA3, CDNA4) they zero bits 31:16 of the
 // destination (LLVM's GCNSubtarget::zeroesHigh16BitsOfDest, which records the
 // hardware's behaviour); the shift amount is bits 3:0 of src0.
@@ -590,6 +594,9 @@ VOP_F32(vLogF32, std::log2(a))
 VOP_F32(vSqrtF32, std::sqrt(a))
 VOP_F32(vCvtF32U32, float(uint32_t(asBits(a))))
 VOP_F32(vCvtF32I32, float(int32_t(asBits(a))))
+// v_ldexp_f32: D = S0 * 2^S1, S1 a signed integer (its bits, b read as
+// float here, reinterpreted); exact unless the result leaves f32's range.
+VOP_F32(vLdexpF32, std::ldexp(a, int32_t(asBits(b))))
 
 /// v_cmp_class_f32: whether S0 is in one of the classes of the mask S1:
 /// bit 0 signaling NaN, 1 quiet NaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0,
@@ -1538,6 +1545,12 @@ Semantics buildTable() {
   h["V_PERM_B32"] = vPermB32;
   h["V_BFI_B32"] = vBfiB32;
   h["V_OR3_B32"] = vOr3B32;
+  // The _opsel form (gfx950) with op_sel all 0 is the same instruction;
+  // VOP_32 faults on a nonzero op_sel operand.
+  h["V_XAD_U32"] = vXadU32;
+  both("V_LDEXP_F32", vLdexpF32);
+  h["V_ALIGNBIT_B32"] = vAlignbitB32;
+  h["V_ALIGNBIT_B32_opsel"] = vAlignbitB32;
   both("V_LSHLREV_B16", vLshlrevB16);
   both("V_LSHRREV_B16", vLshrrevB16);
   h["V_MOV_B32_dpp"] = vMovB32Dpp;
@@ -1558,6 +1571,10 @@ Semantics buildTable() {
   h["V_ACCVGPR_MOV_B32"] = vAccvgprMov;
   h["V_PERMLANE16_SWAP_B32_e32"] = vPermlane16Swap;
   h["V_PERMLANE32_SWAP_B32_e32"] = vPermlane32Swap;
+  // The VOP3 forms add bound_ctrl and fi, which only decide what a lane
+  // reads from a lane that is off; permlaneSwap requires every lane on.
+  h["V_PERMLANE16_SWAP_B32_e64"] = vPermlane16Swap;
+  h["V_PERMLANE32_SWAP_B32_e64"] = vPermlane32Swap;
 #define CMPS(SUFFIX)                                                           \
   both("V_CMP_EQ_" #SUFFIX, vCmpEq##SUFFIX);                                   \
   both("V_CMP_NE_" #SUFFIX, vCmpNe##SUFFIX);                                   \
@@ -1665,6 +1682,10 @@ Handler Semantics::lookup(const std::string &base) const {
 }
 
 std::string Semantics::prepare(const std::string &base, Inst &inst) const {
+  for (unsigned k = 0; k < inst.numSrcs; ++k)
+    if ((inst.srcs[k].mods & kApertureOperand) && base != "S_MOV_B64")
+      return "src_shared_base outside s_mov_b64 (a 32-bit read) is not "
+             "simulated";
   inst.memory = base.rfind("DS_", 0) == 0 || base.rfind("BUFFER_", 0) == 0 ||
                 base.rfind("S_LOAD_", 0) == 0 ||
                 base.rfind("GLOBAL_", 0) == 0 || base.rfind("SCRATCH_", 0) == 0;

@@ -338,6 +338,53 @@ TEST(IsaSemantics, TransposeReadGivesTheColLayout) {
     }
 }
 
+// The VALU instructions HipKittens' GQA forward added (CDNA3/CDNA4 ISA):
+// v_alignbit_b32 D = ({S0, S1} >> S2[4:0])[31:0]: ({0x12345678,
+// 0x9abcdef0} >> 8) = 0x789abcde; v_xad_u32 D = (S0 ^ S1) + S2:
+// (5 ^ 3) + 10 = 16; v_ldexp_f32 D = S0 * 2^S1: 1.5 * 2^3 = 12.0 and
+// 1.5 * 2^-2 = 0.375; and src_shared_base read by s_mov_b64, whose low
+// dword (what LDS pointers keep after truncation) is 0.
+TEST(IsaSemantics, AlignbitXadLdexpSharedBase) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> out(64 * 5, 0);
+    launch(chip, R"(
+      s_load_dwordx2 s[4:5], s[0:1], 0x0
+      v_mov_b32_e32 v1, 0x12345678
+      v_mov_b32_e32 v2, 0x9abcdef0
+      v_alignbit_b32 v3, v1, v2, 8
+      v_mov_b32_e32 v4, 5
+      v_xad_u32 v5, v4, 3, 10
+      v_mov_b32_e32 v6, 1.5
+      v_mov_b32_e32 v7, 3
+      v_ldexp_f32 v8, v6, v7
+      v_mov_b32_e32 v7, -2
+      v_ldexp_f32 v9, v6, v7
+      s_mov_b64 s[6:7], src_shared_base
+      v_mov_b32_e32 v10, s6
+      v_lshlrev_b32_e32 v11, 2, v0
+      s_waitcnt lgkmcnt(0)
+      global_store_dword v11, v3, s[4:5]
+      global_store_dword v11, v5, s[4:5] offset:256
+      global_store_dword v11, v8, s[4:5] offset:512
+      global_store_dword v11, v9, s[4:5] offset:768
+      global_store_dword v11, v10, s[4:5] offset:1024
+      s_endpgm)",
+           {ptr(out.data())}, {{out.data(), 4 * out.size()}});
+    float twelve = 12.0f, threeEighths = 0.375f;
+    uint32_t twelveBits, threeEighthsBits;
+    memcpy(&twelveBits, &twelve, 4);
+    memcpy(&threeEighthsBits, &threeEighths, 4);
+    for (uint32_t l = 0; l < 64; ++l) {
+      EXPECT_EQ(out[l], 0x789abcdeu) << "lane " << l;
+      EXPECT_EQ(out[64 + l], 16u) << "lane " << l;
+      EXPECT_EQ(out[128 + l], twelveBits) << "lane " << l;
+      EXPECT_EQ(out[192 + l], threeEighthsBits) << "lane " << l;
+      EXPECT_EQ(out[256 + l], 0u) << "lane " << l;
+    }
+  }
+}
+
 // LDS DMA (buffer_load_dword ... lds): lane l's dword lands in LDS at
 // M0 + l * 4 (CDNA3 ISA, "global/buffer load to LDS"), and only when the
 // wave waits for it with vmcnt; a ds_read of it before is a fault.

@@ -1,0 +1,79 @@
+"""Inputs and the float64 check of HipKittens' GQA attention forward (gfx950,
+kernels/attn/gqa/kernel.cpp, D = 128, not causal) on the ISA simulator
+(test/Target/HipKittens/isa-gqa.test).
+
+  make DIR B N H H_KV   q.npy [B,N,H,128], k.npy and v.npy [B,N,H_KV,128]
+                        (bf16 bit patterns of seeded N(0, 1) values), o.npy
+                        zeros, l.npy [B,H,1,N] f32 zeros
+  check DIR B N H H_KV  compares DIR/out.npy (O) and DIR/lout.npy (L) with
+                        O = softmax(Q K^T / sqrt(128)) V and
+                        L = log(sum_j exp(S_ij)) (natural log-sum-exp of the
+                        scaled scores), in float64, query head h reading
+                        key/value head h / (H / H_KV)
+
+Bounds, per element: |O - O64| <= 2^-7 sum_j P_ij |V_jd| + 2^-8 |O64|
+(P is rounded to bf16 before P V, each term's error at most 2^-8 of it, and
+O to bf16, at most one ulp of 2^-8) and |L - L64| <= 2^-10 (1 + |L64|)
+(f32 accumulation of the row sum and max, and the log).
+"""
+import sys
+
+import numpy as np
+
+D = 128
+
+
+def bits(x):
+    b = np.asarray(x, dtype=np.float32).view(np.uint32)
+    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def value(b):
+    return (b.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+def main():
+    mode, out = sys.argv[1], sys.argv[2]
+    b_, n, h, hkv = map(int, sys.argv[3:7])
+    rng = np.random.default_rng(5)
+    q = value(bits(rng.standard_normal((b_, n, h, D))))
+    k = value(bits(rng.standard_normal((b_, n, hkv, D))))
+    v = value(bits(rng.standard_normal((b_, n, hkv, D))))
+    if mode == "make":
+        np.save(f"{out}/q.npy", bits(q))
+        np.save(f"{out}/k.npy", bits(k))
+        np.save(f"{out}/v.npy", bits(v))
+        np.save(f"{out}/o.npy", np.zeros((b_, n, h, D), np.uint16))
+        np.save(f"{out}/l.npy", np.zeros((b_, h, 1, n), np.float32))
+        return
+    o = value(np.load(f"{out}/out.npy")).reshape(b_, n, h, D)
+    lv = np.load(f"{out}/lout.npy").reshape(b_, h, n).astype(np.float64)
+    group = h // hkv
+    o_bad = l_bad = 0
+    o_err = l_err = 0.0
+    for b in range(b_):
+        for hh in range(h):
+            s = q[b, :, hh, :] @ k[b, :, hh // group, :].T / np.sqrt(D)
+            m = s.max(axis=1, keepdims=True)
+            p = np.exp(s - m)
+            rowsum = p.sum(axis=1, keepdims=True)
+            pn = p / rowsum
+            vv = v[b, :, hh // group, :]
+            ref = pn @ vv
+            bound = 2.0**-7 * (pn @ np.abs(vv)) + 2.0**-8 * np.abs(ref)
+            err = np.abs(o[b, :, hh, :] - ref)
+            o_bad += int((err > bound).sum())
+            o_err = max(o_err, float(err.max()))
+            lse = (m + np.log(rowsum))[:, 0]
+            lerr = np.abs(lv[b, hh] - lse)
+            l_bad += int((lerr > 2.0**-10 * (1 + np.abs(lse))).sum())
+            l_err = max(l_err, float(lerr.max()))
+    print(f"O {b_}x{n}x{h}x{D}: max |O - O64| {o_err:.3g}; {o_bad} beyond the bound")
+    print(f"L {b_}x{h}x{n}: max |L - L64| {l_err:.3g}; {l_bad} beyond the bound")
+    ok = o_bad == 0 and l_bad == 0
+    print("PASS" if ok else "FAIL")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
