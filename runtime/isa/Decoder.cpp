@@ -330,8 +330,10 @@ hk::rt::isa::loadCodeObject(const std::string &elf, const std::string &chip) {
           if (inst.numSrcs < 4)
             inst.srcs[inst.numSrcs++] = o;
         } else if (op.isImm()) {
-          if (inst.numImms < 4)
+          if (inst.numImms < 6)
             inst.imms[inst.numImms++] = op.getImm();
+          else if (unsupported.empty())
+            unsupported = "more than 6 immediate operands";
         }
       }
       if (!unsupported.empty()) {

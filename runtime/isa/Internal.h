@@ -48,7 +48,7 @@ struct Inst {
   uint8_t numDefs = 0, numSrcs = 0, numImms = 0;
   Operand defs[2];
   Operand srcs[4];
-  int64_t imms[4] = {0, 0, 0, 0};
+  int64_t imms[6] = {0, 0, 0, 0, 0, 0};
   /// Opcode-specific facts found once at decode time (prepare()): MFMA
   /// shape and type, memory access sizes.
   uint32_t aux[4] = {0, 0, 0, 0};

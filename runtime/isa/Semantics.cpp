@@ -405,6 +405,72 @@ void vBitop3B32(Sim &, Wave &w, const Inst &i) {
   });
 }
 
+/// v_bitop3_b16 (gfx950): bits 15:0 of D from the truth table as for
+/// v_bitop3_b32; imms = {table, op_sel}, and only op_sel 0 (low halves in,
+/// low half out) is simulated. Bits 31:16 of D are kept: LLVM relies on
+/// neither their zeroing nor their keeping after this instruction
+/// (GCNSubtarget::zeroesHigh16BitsOfDest does not list it), so code it
+/// compiles reads only the low half.
+void vBitop3B16(Sim &sim, Wave &w, const Inst &i) {
+  if (i.numImms > 1 && i.imms[1] != 0)
+    sim.fail("v_bitop3_b16 with op_sel " + std::to_string(i.imms[1]) +
+             " is not simulated");
+  uint8_t table = uint8_t(i.imms[0]);
+  forLanes(w, [&](unsigned l) {
+    uint32_t low = bitop3(rd(w, i.srcs[0], l), rd(w, i.srcs[1], l),
+                          rd(w, i.srcs[2], l), table) &
+                   0xFFFF;
+    uint32_t old = rd(w, i.defs[0], l);
+    wr(w, i.defs[0], l, (old & 0xFFFF0000u) | low);
+  });
+}
+
+/// The operand an SDWA source select (SDWA_SEL) picks from `x`: byte 0-3
+/// (0-3), word 0-1 (4-5) or the dword (6), zero- or, with `sext`,
+/// sign-extended to 32 bits (CDNA3 ISA, "SDWA").
+uint32_t sdwaSelect(uint32_t x, int64_t sel, bool sext) {
+  unsigned offset = sel <= 3   ? 8 * unsigned(sel)
+                    : sel <= 5 ? 16 * unsigned(sel - 4)
+                               : 0;
+  unsigned width = sel <= 3 ? 8 : sel <= 5 ? 16 : 32;
+  if (width == 32)
+    return x;
+  uint32_t v = (x >> offset) & ((1u << width) - 1);
+  if (sext && (v >> (width - 1)) & 1)
+    v |= ~((1u << width) - 1);
+  return v;
+}
+
+/// v_or_b32_sdwa: S0 and S1 selected by src0_sel and src1_sel (their SEXT
+/// modifier sign-extends), D = S0 | S1 written to the part dst_sel names,
+/// the rest of D zero (dst_unused UNUSED_PAD) or kept (UNUSED_PRESERVE).
+/// imms = {clamp, dst_sel, dst_unused, src0_sel, src1_sel}.
+void vOrB32Sdwa(Sim &sim, Wave &w, const Inst &i) {
+  if (i.numImms != 5 || i.imms[0] != 0)
+    sim.fail("v_or_b32_sdwa with clamp or an unexpected operand list is "
+             "not simulated");
+  int64_t dstSel = i.imms[1], dstUnused = i.imms[2];
+  if (dstSel < 0 || dstSel > 6 || i.imms[3] < 0 || i.imms[3] > 6 ||
+      i.imms[4] < 0 || i.imms[4] > 6 || (dstUnused != 0 && dstUnused != 2))
+    sim.fail("SDWA select or dst_unused " + std::to_string(dstUnused) +
+             " is not simulated");
+  const uint32_t kSext = 8; // SISrcMods::SEXT
+  unsigned offset = dstSel <= 3   ? 8 * unsigned(dstSel)
+                    : dstSel <= 5 ? 16 * unsigned(dstSel - 4)
+                                  : 0;
+  unsigned width = dstSel <= 3 ? 8 : dstSel <= 5 ? 16 : 32;
+  uint32_t field = width == 32 ? ~0u : ((1u << width) - 1) << offset;
+  forLanes(w, [&](unsigned l) {
+    uint32_t a =
+        sdwaSelect(rd(w, i.srcs[0], l), i.imms[3], i.srcs[0].mods & kSext);
+    uint32_t b =
+        sdwaSelect(rd(w, i.srcs[1], l), i.imms[4], i.srcs[1].mods & kSext);
+    uint32_t placed = ((a | b) << offset) & field;
+    uint32_t rest = dstUnused == 2 ? rd(w, i.defs[0], l) & ~field : 0;
+    wr(w, i.defs[0], l, placed | rest);
+  });
+}
+
 void vMovB64(Sim &, Wave &w, const Inst &i) {
   forLanes(w,
            [&](unsigned l) { wr64(w, i.defs[0], l, rd64(w, i.srcs[0], l)); });
@@ -1555,6 +1621,8 @@ Semantics buildTable() {
   both("V_LSHRREV_B16", vLshrrevB16);
   h["V_MOV_B32_dpp"] = vMovB32Dpp;
   h["V_BITOP3_B32"] = vBitop3B32;
+  h["V_BITOP3_B16"] = vBitop3B16;
+  h["V_OR_B32_sdwa"] = vOrB32Sdwa;
   h["V_LSHLREV_B64"] = vLshlrevB64;
   h["V_LSHRREV_B64"] = vLshrrevB64;
   h["V_LSHL_ADD_U64"] = vLshlAddU64;

@@ -385,6 +385,53 @@ TEST(IsaSemantics, AlignbitXadLdexpSharedBase) {
   }
 }
 
+// SDWA (CDNA3 ISA, "SDWA"): v_or_b32_sdwa ORs the sources' selected parts
+// (BYTE_0 of 0x11223344 is 0x44; the DWORD 0x500) and writes the result to
+// the part dst_sel names: WORD_1 gives 0x05440000 with UNUSED_PAD and keeps
+// the old low word 0xbbbb with UNUSED_PRESERVE. v_bitop3_b16 (gfx950) writes
+// bits 15:0 from the truth table (bit k of the table for the input bits
+// 4 a + 2 b + c), computed here bit by bit.
+TEST(IsaSemantics, SdwaAndBitop3B16) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> out(64 * 3, 0);
+    bool gfx950 = std::string(chip) == "gfx950";
+    launch(chip,
+           std::string(R"(
+      s_load_dwordx2 s[4:5], s[0:1], 0x0
+      v_mov_b32_e32 v1, 0x11223344
+      v_mov_b32_e32 v2, 0x500
+      v_or_b32_sdwa v3, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
+      v_mov_b32_e32 v4, 0xaaaabbbb
+      v_or_b32_sdwa v4, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_0 src1_sel:DWORD
+      v_mov_b32_e32 v5, 0xdead0000
+      v_mov_b32_e32 v6, 0x1234f0f0
+      v_mov_b32_e32 v7, 0xff00cccc
+      v_mov_b32_e32 v8, 0x0f0faaaa
+)") + (gfx950 ? "      v_bitop3_b16 v5, v6, v7, v8 bitop3:0xec\n" : "") +
+               R"(
+      v_lshlrev_b32_e32 v11, 2, v0
+      s_waitcnt lgkmcnt(0)
+      global_store_dword v11, v3, s[4:5]
+      global_store_dword v11, v4, s[4:5] offset:256
+      global_store_dword v11, v5, s[4:5] offset:512
+      s_endpgm)",
+           {ptr(out.data())}, {{out.data(), 4 * out.size()}});
+    uint32_t low = 0;
+    for (unsigned bit = 0; bit < 16; ++bit) {
+      unsigned index = 4 * (0xf0f0u >> bit & 1) + 2 * (0xccccu >> bit & 1) +
+                       (0xaaaau >> bit & 1);
+      low |= (0xecu >> index & 1) << bit;
+    }
+    for (uint32_t l = 0; l < 64; ++l) {
+      EXPECT_EQ(out[l], 0x05440000u) << "lane " << l;
+      EXPECT_EQ(out[64 + l], 0x0544bbbbu) << "lane " << l;
+      if (gfx950)
+        EXPECT_EQ(out[128 + l] & 0xffffu, low) << "lane " << l;
+    }
+  }
+}
+
 // LDS DMA (buffer_load_dword ... lds): lane l's dword lands in LDS at
 // M0 + l * 4 (CDNA3 ISA, "global/buffer load to LDS"), and only when the
 // wave waits for it with vmcnt; a ds_read of it before is a fault.
