@@ -432,6 +432,29 @@ TEST(IsaSemantics, SdwaAndBitop3B16) {
   }
 }
 
+// A store reads its data registers when it is issued: on every chip since
+// Sea Islands, and so on gfx942 and gfx950, overwriting them right after the
+// store needs no wait (LLVM's SIInsertWaitcnts tracks store data with
+// expcnt only where GCNSubtarget::vmemWriteNeedsExpWaitcnt(), i.e. before
+// Sea Islands). The stored value is the one the registers held at issue.
+TEST(IsaSemantics, StoreDataIsReadAtIssue) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> out(64, 0);
+    launch(chip, R"(
+      s_load_dwordx2 s[4:5], s[0:1], 0x0
+      v_lshlrev_b32_e32 v1, 2, v0
+      v_add_u32_e32 v2, 1000, v0
+      s_waitcnt lgkmcnt(0)
+      global_store_dword v1, v2, s[4:5]
+      v_mov_b32_e32 v2, 7
+      s_endpgm)",
+           {ptr(out.data())}, {{out.data(), 4 * out.size()}});
+    for (uint32_t l = 0; l < 64; ++l)
+      EXPECT_EQ(out[l], 1000 + l) << "lane " << l;
+  }
+}
+
 // LDS DMA (buffer_load_dword ... lds): lane l's dword lands in LDS at
 // M0 + l * 4 (CDNA3 ISA, "global/buffer load to LDS"), and only when the
 // wave waits for it with vmcnt; a ds_read of it before is a fault.
