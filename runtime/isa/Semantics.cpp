@@ -174,6 +174,9 @@ SOP2_32(sBfeU32,
                            1),
         d != 0)
 SOP2_32(sLshl1AddU32, (a << 1) + b, ((uint64_t(a) << 1) + b) >> 32 != 0)
+SOP2_32(sLshl2AddU32, (a << 2) + b, ((uint64_t(a) << 2) + b) >> 32 != 0)
+SOP2_32(sLshl3AddU32, (a << 3) + b, ((uint64_t(a) << 3) + b) >> 32 != 0)
+SOP2_32(sLshl4AddU32, (a << 4) + b, ((uint64_t(a) << 4) + b) >> 32 != 0)
 SOP2_32(sCselectB32, w.scc ? a : b, w.scc)
 // AMD: D = S0 < S1 ? S0 : S1 (max: >); SCC = 1 when S0 is chosen.
 SOP2_32(sMinI32, int32_t(a) < int32_t(b) ? a : b, int32_t(a) < int32_t(b))
@@ -468,6 +471,19 @@ void vOrB32Sdwa(Sim &sim, Wave &w, const Inst &i) {
     uint32_t placed = ((a | b) << offset) & field;
     uint32_t rest = dstUnused == 2 ? rd(w, i.defs[0], l) & ~field : 0;
     wr(w, i.defs[0], l, placed | rest);
+  });
+}
+
+/// v_mbcnt_lo/hi_u32_b32: D = popcount(S0 & mask) + S1, the mask the
+/// lanes below this one, bits 31:0 of it (lo) or bits 63:32 (hi); with
+/// S0 = -1 the pair counts the lane's index.
+template <bool High> void vMbcnt(Sim &sim, Wave &w, const Inst &i) {
+  requireNoOutputModifiers(sim, i, 0);
+  forLanes(w, [&](unsigned l) {
+    uint64_t below = (uint64_t(1) << l) - 1;
+    uint32_t mask = High ? uint32_t(below >> 32) : uint32_t(below);
+    uint32_t count = uint32_t(__builtin_popcount(rd(w, i.srcs[0], l) & mask));
+    wr(w, i.defs[0], l, count + rd(w, i.srcs[1], l));
   });
 }
 
@@ -1506,6 +1522,9 @@ Semantics buildTable() {
   h["S_ASHR_I32"] = sAshrI32;
   h["S_BFE_U32"] = sBfeU32;
   h["S_LSHL1_ADD_U32"] = sLshl1AddU32;
+  h["S_LSHL2_ADD_U32"] = sLshl2AddU32;
+  h["S_LSHL3_ADD_U32"] = sLshl3AddU32;
+  h["S_LSHL4_ADD_U32"] = sLshl4AddU32;
   h["S_CSELECT_B32"] = sCselectB32;
   h["S_AND_B64"] = sAndB64;
   h["S_OR_B64"] = sOrB64;
@@ -1614,6 +1633,8 @@ Semantics buildTable() {
   // The _opsel form (gfx950) with op_sel all 0 is the same instruction;
   // VOP_32 faults on a nonzero op_sel operand.
   h["V_XAD_U32"] = vXadU32;
+  h["V_MBCNT_LO_U32_B32_e64"] = vMbcnt<false>;
+  h["V_MBCNT_HI_U32_B32_e64"] = vMbcnt<true>;
   both("V_LDEXP_F32", vLdexpF32);
   h["V_ALIGNBIT_B32"] = vAlignbitB32;
   h["V_ALIGNBIT_B32_opsel"] = vAlignbitB32;

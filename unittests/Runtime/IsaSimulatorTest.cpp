@@ -455,6 +455,34 @@ TEST(IsaSemantics, StoreDataIsReadAtIssue) {
   }
 }
 
+// v_mbcnt_lo/hi_u32_b32 (CDNA3 ISA): D = popcount(S0 & the mask of the
+// lanes below this one, bits 31:0 or 63:32) + S1, so mbcnt_hi(-1,
+// mbcnt_lo(-1, 0)) is the lane's index; s_lshl2_add_u32 D = (S0 << 2) + S1:
+// (3 << 2) + 5 = 17.
+TEST(IsaSemantics, MbcntAndLshl2Add) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> out(128, 0);
+    launch(chip, R"(
+      s_load_dwordx2 s[4:5], s[0:1], 0x0
+      v_mbcnt_lo_u32_b32 v1, -1, 0
+      v_mbcnt_hi_u32_b32 v1, -1, v1
+      s_mov_b32 s2, 3
+      s_lshl2_add_u32 s3, s2, 5
+      v_mov_b32_e32 v2, s3
+      v_lshlrev_b32_e32 v11, 2, v0
+      s_waitcnt lgkmcnt(0)
+      global_store_dword v11, v1, s[4:5]
+      global_store_dword v11, v2, s[4:5] offset:256
+      s_endpgm)",
+           {ptr(out.data())}, {{out.data(), 4 * out.size()}});
+    for (uint32_t l = 0; l < 64; ++l) {
+      EXPECT_EQ(out[l], l) << "lane " << l;
+      EXPECT_EQ(out[64 + l], 17u) << "lane " << l;
+    }
+  }
+}
+
 // LDS DMA (buffer_load_dword ... lds): lane l's dword lands in LDS at
 // M0 + l * 4 (CDNA3 ISA, "global/buffer load to LDS"), and only when the
 // wave waits for it with vmcnt; a ds_read of it before is a fault.
