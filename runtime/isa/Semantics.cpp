@@ -389,6 +389,8 @@ VOP_32(vPermB32, hk::rt::isa::permB32(a, b, c))
 VOP_32(vBfiB32, (a & b) | (~a & c))
 VOP_32(vOr3B32, a | b | c)
 // v_alignbit_b32: D = ({S0, S1} >> S2[4:0])[31:0] (S0 the high dword).
+// v_mad_u32_u24: D = S0[23:0] * S1[23:0] + S2 (low 32 bits).
+VOP_32(vMadU32U24, (a & 0xFFFFFF) * (b & 0xFFFFFF) + c)
 // v_xad_u32: D = (S0 ^ S1) + S2.
 VOP_32(vXadU32, (a ^ b) + c)
 VOP_32(vAlignbitB32, uint32_t((uint64_t(a) << 32 | b) >> (c & 31)))
@@ -1443,14 +1445,15 @@ void globalStore(Sim &sim, Wave &w, const Inst &i) {
 /// or writes its own private memory at offset (+ VADDR), which must lie in
 /// the kernel's private segment (kd.privateSegmentSize bytes per lane).
 /// Operands: loads defs = {vdst}, srcs = {} or {vaddr}; stores srcs =
-/// {vdata} or {vaddr, vdata}; imms = {offset, cpol}. Loads complete at the
-/// vmcnt wait that covers them, like global loads.
+/// {vdata} or {vdata, vaddr} (the MCInst order; the assembly prints vaddr
+/// first); imms = {offset, cpol}. Loads complete at the vmcnt wait that
+/// covers them, like global loads.
 template <bool Store> void scratchAccess(Sim &sim, Wave &w, const Inst &i) {
   const Operand *vaddr = nullptr, *data;
   if (Store) {
-    data = &i.srcs[i.numSrcs - 1];
+    data = &i.srcs[0];
     if (i.numSrcs > 1)
-      vaddr = &i.srcs[0];
+      vaddr = &i.srcs[1];
   } else {
     data = &i.defs[0];
     if (i.numSrcs > 0)
@@ -1633,6 +1636,7 @@ Semantics buildTable() {
   // The _opsel form (gfx950) with op_sel all 0 is the same instruction;
   // VOP_32 faults on a nonzero op_sel operand.
   h["V_XAD_U32"] = vXadU32;
+  h["V_MAD_U32_U24"] = vMadU32U24;
   h["V_MBCNT_LO_U32_B32_e64"] = vMbcnt<false>;
   h["V_MBCNT_HI_U32_B32_e64"] = vMbcnt<true>;
   both("V_LDEXP_F32", vLdexpF32);
@@ -1711,7 +1715,8 @@ Semantics buildTable() {
           "GLOBAL_STORE_SHORT_D16_HI", "GLOBAL_STORE_BYTE_D16_HI"})
       h[std::string(n) + kind] = globalStore;
   }
-  for (const char *kind : {"", "_ST"}) {
+  // "" and _VE: with VADDR (gfx940 names the form _VE); _ST: without.
+  for (const char *kind : {"", "_ST", "_VE"}) {
     for (const char *n : {"SCRATCH_LOAD_DWORD", "SCRATCH_LOAD_DWORDX2",
                           "SCRATCH_LOAD_DWORDX3", "SCRATCH_LOAD_DWORDX4"})
       h[std::string(n) + kind] = scratchLoad;

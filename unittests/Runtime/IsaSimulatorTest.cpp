@@ -262,6 +262,26 @@ TEST(IsaSemantics, ScratchIsPerLane) {
       EXPECT_EQ(out[2 * l], 3 * l) << "lane " << l;
       EXPECT_EQ(out[2 * l + 1], l + 7) << "lane " << l;
     }
+    // With a VGPR address (the form a private array indexed per lane
+    // takes): lane l stores l + 100 at 4 (l % 4) and 2l at 4 (l % 4 + 1)
+    // (so lanes do not agree on what is where), then reads 4 (l % 4) back.
+    std::vector<uint32_t> back(64, 0);
+    launch(chip, R"(
+      s_load_dwordx2 s[4:5], s[0:1], 0x0
+      v_and_b32_e32 v1, 3, v0
+      v_lshlrev_b32_e32 v1, 2, v1
+      v_add_u32_e32 v2, 100, v0
+      v_lshlrev_b32_e32 v3, 1, v0
+      scratch_store_dword v1, v2, off
+      scratch_store_dword v1, v3, off offset:4
+      scratch_load_dword v4, v1, off
+      s_waitcnt vmcnt(0) lgkmcnt(0)
+      v_lshlrev_b32_e32 v5, 2, v0
+      global_store_dword v5, v4, s[4:5]
+      s_endpgm)",
+           {ptr(back.data())}, {{back.data(), 4 * back.size()}}, 64, 32);
+    for (uint32_t l = 0; l < 64; ++l)
+      EXPECT_EQ(back[l], l + 100) << "lane " << l;
     std::vector<uint32_t> buf(65, 3);
     auto fault = [&](const std::string &text, unsigned privateBytes) {
       try {
@@ -458,11 +478,12 @@ TEST(IsaSemantics, StoreDataIsReadAtIssue) {
 // v_mbcnt_lo/hi_u32_b32 (CDNA3 ISA): D = popcount(S0 & the mask of the
 // lanes below this one, bits 31:0 or 63:32) + S1, so mbcnt_hi(-1,
 // mbcnt_lo(-1, 0)) is the lane's index; s_lshl2_add_u32 D = (S0 << 2) + S1:
-// (3 << 2) + 5 = 17.
+// (3 << 2) + 5 = 17; v_mad_u32_u24 D = S0[23:0] * S1[23:0] + S2:
+// 0x1000003 -> 3, 3 * 5 + 7 = 22.
 TEST(IsaSemantics, MbcntAndLshl2Add) {
   for (const char *chip : kChips) {
     SCOPED_TRACE(chip);
-    std::vector<uint32_t> out(128, 0);
+    std::vector<uint32_t> out(192, 0);
     launch(chip, R"(
       s_load_dwordx2 s[4:5], s[0:1], 0x0
       v_mbcnt_lo_u32_b32 v1, -1, 0
@@ -470,15 +491,20 @@ TEST(IsaSemantics, MbcntAndLshl2Add) {
       s_mov_b32 s2, 3
       s_lshl2_add_u32 s3, s2, 5
       v_mov_b32_e32 v2, s3
+      v_mov_b32_e32 v3, 0x1000003
+      v_mov_b32_e32 v4, 5
+      v_mad_u32_u24 v5, v3, v4, 7
       v_lshlrev_b32_e32 v11, 2, v0
       s_waitcnt lgkmcnt(0)
       global_store_dword v11, v1, s[4:5]
       global_store_dword v11, v2, s[4:5] offset:256
+      global_store_dword v11, v5, s[4:5] offset:512
       s_endpgm)",
            {ptr(out.data())}, {{out.data(), 4 * out.size()}});
     for (uint32_t l = 0; l < 64; ++l) {
       EXPECT_EQ(out[l], l) << "lane " << l;
       EXPECT_EQ(out[64 + l], 17u) << "lane " << l;
+      EXPECT_EQ(out[128 + l], 22u) << "lane " << l;
     }
   }
 }
