@@ -24,14 +24,9 @@ import sys
 
 import numpy as np
 
-
-def bits(x):
-    b = np.asarray(x, dtype=np.float32).view(np.uint32)
-    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+from bf16 import bits, value
 
 
-def value(b):
-    return (b.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
 
 
 def inputs(kernel, shape):

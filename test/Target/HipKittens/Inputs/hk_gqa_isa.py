@@ -20,16 +20,11 @@ import sys
 
 import numpy as np
 
+from bf16 import bits, value
+
 D = 128
 
 
-def bits(x):
-    b = np.asarray(x, dtype=np.float32).view(np.uint32)
-    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
-
-
-def value(b):
-    return (b.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
 
 
 def main():
