@@ -242,8 +242,9 @@ private:
   LinearForm &linear;
 };
 
-/// The position of dimension `dim` (0: rows, 1: columns) of a tile op
-/// whose offsets are `rowOffset` and `colOffset`.
+/// `colOffset - rowOffset` as a linear form of the loop's induction
+/// variable (what a triangle mask compares with its diagonal), or nothing
+/// when either offset is not linear.
 std::optional<Linear> difference(LinearForm &linear, OpBuilder &b, Location loc,
                                  Value colOffset, Value rowOffset) {
   auto col = linear.of(colOffset), row = linear.of(rowOffset);

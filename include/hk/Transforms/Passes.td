@@ -68,20 +68,27 @@ def HKExpandRemaps : Pass<"hk-expand-remaps"> {
 }
 
 def HKPeelBounds : Pass<"hk-peel-bounds"> {
-  let summary = "splits a loop where its global tile loads start to cross the last column";
+  let summary = "splits a loop where its tile loads could cross the last column or its masks start to matter";
   let description = [{
-    For each `scf.for` with step 1 that holds an `hk.mma` and loads
-    register tiles from memrefs (`hk.load`) at a column tile index
-    `a * iv + b` (`a` a positive
-    constant, `b` defined before the loop), splits the loop at the first
-    iteration where one of those loads could reach past the memref's last
-    column: `[lb, s)` and `[s, ub)`, the second taking the first's results
-    as its initial values. In the first loop those loads carry
-    `hk.cols_in_bounds`, and `convert-hk-to-amdgpu` gives them no column
-    checks and no per-element masks: every lane's columns are in range.
-    Rows past the end still read zeros through the buffer descriptor. The
-    second loop is the original one. Both run the same ops in the same order
-    per iteration (barriers included), so the kernel computes what it did.
+    For each `scf.for` with step 1 that holds an `hk.mma`, computes at run
+    time the first iteration `s` from which something in the loop needs its
+    bounds work, and splits the loop into `[lb, s)` and `[s, ub)`, the
+    second (the original) taking the first's results as its initial values:
+    - `hk.load` of a register tile from a memref at a column tile index
+      `a * iv + b` (`a` a positive constant, `b` defined before the loop):
+      in the first loop it carries `hk.cols_in_bounds` and is lowered with
+      no column checks or per-element masks;
+    - `hk.load_async` and `hk.atomic_add` of a register tile at a column
+      tile index that does not change in the loop: marked likewise when the
+      tile fits the last dimension (every iteration or none);
+    - `hk.bounds_mask`, `hk.tril` and `hk.triu` whose positions are
+      invariant or linear in iv and keep every element for a prefix of the
+      iterations: gone from the first loop (their result is their source).
+      A mask under `scf.if`s with invariant conditions only bounds the
+      iterations that run it.
+    Rows past the end still read zeros through the buffer descriptor. Both
+    loops run the same ops in the same order per iteration (barriers
+    included), so the kernel computes what it did.
     See docs/lowering.md, Bounds out of the steady state.
   }];
   let dependentDialects = [
