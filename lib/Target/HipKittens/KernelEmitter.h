@@ -24,6 +24,12 @@ std::optional<std::string> fillCall(Value value);
 /// HipKittens `main` has no MFMA for, or a swap_layout it does not implement.
 bool needsLdsRelayout(Operation *op, const ChipInfo &chip);
 
+/// True when `op` loads a register vector from global memory or stores one
+/// there: HipKittens' cdna3 tree does not place align and ortho vectors
+/// where its tiles expect them, so the translation defines vec_load and
+/// vec_store for that tree (TranslateToHipKittens.cpp).
+bool isGlobalVectorAccess(Operation *op);
+
 /// The base tile a value loaded by hk.load is declared in when HipKittens
 /// `main` takes it only in another one: every use is an mma operand that
 /// HipKittens takes in that same base tile, so the load fills it directly

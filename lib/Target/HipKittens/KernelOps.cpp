@@ -177,6 +177,11 @@ LogicalResult KernelEmitter::emitHKOp(Operation *op) {
 }
 
 LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
+  // cdna3's vectors in global memory go through the file's vec_load and
+  // vec_store (see isGlobalVectorAccess).
+  auto vectorHelpers = [&](Operation *access) {
+    return !hipKittensApi(chip).baseShapes && isGlobalVectorAccess(access);
+  };
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](AllocSharedOp alloc) -> LogicalResult {
         FailureOr<std::string> type =
@@ -224,8 +229,9 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         if (failed(dst))
           return failure();
         auto memref = dyn_cast<MemRefType>(load.getSource().getType());
-        os << "load" << (memref ? axisArgs(memref, false) : "") << "(" << *dst
-           << ", " << plain(load.getSource());
+        os << (vectorHelpers(op) ? "vec_load" : "load")
+           << (memref ? axisArgs(memref, false) : "") << "(" << *dst << ", "
+           << plain(load.getSource());
         if (memref)
           os << ", " << coords(memref, load.getIndices());
         os << ");\n";
@@ -245,7 +251,8 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         // A shared tile's store to global memory takes HipKittens'
         // `assume_aligned` flag with the axis; a register tile's does not.
         bool fromShared = isa<SharedTileType>(store.getValue().getType());
-        os << "store" << (memref ? axisArgs(memref, fromShared) : "") << "("
+        os << (vectorHelpers(op) ? "vec_store" : "store")
+           << (memref ? axisArgs(memref, fromShared) : "") << "("
            << plain(store.getDest()) << ", " << plain(store.getValue());
         if (memref)
           os << ", " << coords(memref, store.getIndices());
@@ -576,6 +583,16 @@ static bool mainHasSwapLayout(SwapLayoutOp op) {
   };
   return (is(src, 16, 16, 4) && is(dst, 16, 32, 8)) ||
          (is(src, 32, 32, 4) && is(dst, 16, 32, 4));
+}
+
+bool hk::isGlobalVectorAccess(Operation *op) {
+  if (auto load = dyn_cast<LoadOp>(op))
+    return isa<MemRefType>(load.getSource().getType()) &&
+           isRegVec(load.getResult().getType());
+  if (auto store = dyn_cast<StoreOp>(op))
+    return isa<MemRefType>(store.getDest().getType()) &&
+           isRegVec(store.getValue().getType());
+  return false;
 }
 
 bool hk::needsLdsRelayout(Operation *op, const ChipInfo &chip) {

@@ -212,6 +212,76 @@ __device__ inline void tile_transpose(D &dst, const S &src) {
 
 )";
 
+/// Register vectors in global memory on cdna3 (isGlobalVectorAccess).
+static const char kVectorMemoryHelperCdna3[] =
+    R"(// Register vectors in global memory: HipKittens' cdna3 tree loads and
+// stores align and ortho vectors (include/ops/warp/memory/vec/
+// global_to_register.cuh) at positions its 16x16 base tiles do not use: an
+// align load gives lane l the pairs at 2 * (l % 8) and 16 + 2 * (l % 8) of
+// each 32 elements, an ortho load element 8 * (l % 8) + l / 8. Its tiles'
+// maps and reductions expect what its tile loads give (lane l at row
+// (column) l % 16, four elements from column (row) 4 * (l / 16)): an align
+// vector holds elements 16 w + 4 * (l / 16) + 0..3 in data[w], an ortho
+// vector element 16 w + l % 16. These read and write those positions; naive
+// vectors go through HipKittens' own load and store.
+template <ducks::rv::all RV, ducks::gl::all GL,
+          ducks::coord::vec COORD = coord<RV>>
+__device__ inline void vec_load(RV &dst, const GL &src, const COORD &idx) {
+  using T2 = typename RV::dtype;
+  using U = typename GL::dtype;
+  using U2 = typename base_types::packing<U>::packed_type;
+  const U *ptr = (const U *)&src[(idx.template unit_coord<-1, 3>())];
+  const int lane = laneid();
+  if constexpr (std::is_same_v<typename RV::layout, ducks::rv_layout::align>) {
+#pragma unroll
+    for (int w = 0; w < RV::outer_dim; w++)
+#pragma unroll
+      for (int k = 0; k < 2; k++)
+        dst[w][k] = base_types::convertor<T2, U2>::convert(
+            *(const U2 *)&ptr[16 * w + 4 * (lane / 16) + 2 * k]);
+  } else if constexpr (std::is_same_v<typename RV::layout,
+                                      ducks::rv_layout::ortho>) {
+#pragma unroll
+    for (int w = 0; w < RV::outer_dim; w++)
+      dst[w][0] = base_types::convertor<T2, U>::convert(ptr[16 * w + lane % 16]);
+  } else {
+    load(dst, src, idx);
+  }
+}
+
+// Every element lies in 4 lanes (ortho) or 16 (align); one of them writes it.
+template <ducks::rv::all RV, ducks::gl::all GL,
+          ducks::coord::vec COORD = coord<RV>>
+__device__ inline void vec_store(const GL &dst, const RV &src,
+                                 const COORD &idx) {
+  using T2 = typename RV::dtype;
+  using U = typename GL::dtype;
+  using U2 = typename base_types::packing<U>::packed_type;
+  U *ptr = (U *)&dst[(idx.template unit_coord<-1, 3>())];
+  const int lane = laneid();
+  if constexpr (std::is_same_v<typename RV::layout, ducks::rv_layout::align>) {
+    if (lane % 16 != 0)
+      return;
+#pragma unroll
+    for (int w = 0; w < RV::outer_dim; w++)
+#pragma unroll
+      for (int k = 0; k < 2; k++)
+        *(U2 *)&ptr[16 * w + 4 * (lane / 16) + 2 * k] =
+            base_types::convertor<U2, T2>::convert(src[w][k]);
+  } else if constexpr (std::is_same_v<typename RV::layout,
+                                      ducks::rv_layout::ortho>) {
+    if (lane >= 16)
+      return;
+#pragma unroll
+    for (int w = 0; w < RV::outer_dim; w++)
+      ptr[16 * w + lane] = base_types::convertor<U, T2>::convert(src[w][0]);
+  } else {
+    store(dst, src, idx);
+  }
+}
+
+)";
+
 StringRef hk::resultNamesTag() { return "hk.result_names"; }
 
 /// Runs the schedules the regions describe: what the C++ must hold is the
@@ -287,6 +357,11 @@ static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
     os << kRelayoutHelper;
   if (needsTranspose)
     os << kTransposeHelperCdna3;
+  bool needsVectorMemory = false;
+  module->walk(
+      [&](Operation *op) { needsVectorMemory |= isGlobalVectorAccess(op); });
+  if (!api.baseShapes && needsVectorMemory)
+    os << kVectorMemoryHelperCdna3;
   bool first = true;
   for (Operation &op : *module.getBody()) {
     auto kernel = dyn_cast<KernelOp>(op);
