@@ -8,6 +8,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,9 @@ struct Pending {
   std::vector<uint16_t> vregs, sregs; ///< destination registers
   std::vector<uint32_t> ldsDwords;    ///< LDS DMA: destination dwords
   uint64_t pc = 0;                    ///< the issuing instruction
+  /// A flat access counts in both vmcnt and lgkmcnt: each queue holds an
+  /// entry sharing `joint`, which completes when the second one retires.
+  std::shared_ptr<Pending> joint;
 };
 
 struct Wave {

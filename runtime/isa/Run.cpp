@@ -47,14 +47,24 @@ std::string registerName(File file, uint16_t reg) {
 }
 
 /// Which counter a register's outstanding load belongs to, as "vmcnt=N"
-/// with N the operations outstanding on it.
+/// with N the operations outstanding on it; a flat load names each counter
+/// that still holds it.
 std::string counterOf(const Wave &w, File file, uint16_t reg) {
-  for (const Pending &p : w.vm) {
-    const auto &regs = file == File::V ? p.vregs : p.sregs;
-    if (std::find(regs.begin(), regs.end(), reg) != regs.end())
-      return "vmcnt=" + std::to_string(w.vm.size());
-  }
-  return "lgkmcnt=" + std::to_string(w.lgkm.size());
+  auto holds = [&](const std::deque<Pending> &queue) {
+    for (const Pending &p : queue) {
+      const Pending &q = p.joint ? *p.joint : p;
+      const auto &regs = file == File::V ? q.vregs : q.sregs;
+      if (std::find(regs.begin(), regs.end(), reg) != regs.end())
+        return true;
+    }
+    return false;
+  };
+  std::string vm = "vmcnt=" + std::to_string(w.vm.size());
+  std::string lgkm = "lgkmcnt=" + std::to_string(w.lgkm.size());
+  bool inVm = holds(w.vm), inLgkm = holds(w.lgkm);
+  if (inVm && inLgkm)
+    return vm + ", " + lgkm;
+  return inVm ? vm : lgkm;
 }
 
 void checkOutstanding(Sim &sim, const Wave &w, const Inst &inst) {

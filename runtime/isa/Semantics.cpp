@@ -227,6 +227,9 @@ void sBitset1B32(Sim &, Wave &w, const Inst &i) {
 void sBitcmp1B32(Sim &, Wave &w, const Inst &i) {
   w.scc = (srd(w, i.srcs[0]) >> (srd(w, i.srcs[1]) & 31)) & 1;
 }
+void sBitcmp0B32(Sim &, Wave &w, const Inst &i) {
+  w.scc = !((srd(w, i.srcs[0]) >> (srd(w, i.srcs[1]) & 31)) & 1);
+}
 
 #define SCMP32(NAME, T, OP)                                                    \
   void NAME(Sim &, Wave &w, const Inst &i) {                                   \
@@ -299,7 +302,11 @@ std::string ldsConflict(Sim &sim, unsigned wave, uint64_t dword, bool write);
 /// Retires the oldest entries of `queue` until at most `keep` remain.
 void retire(Sim &sim, Wave &w, std::deque<Pending> &queue, size_t keep) {
   while (queue.size() > keep) {
-    Pending &p = queue.front();
+    if (queue.front().joint && queue.front().joint.use_count() > 1) {
+      queue.pop_front(); // the other counter has yet to retire it
+      continue;
+    }
+    Pending &p = queue.front().joint ? *queue.front().joint : queue.front();
     for (auto &[ptr, value] : p.writes)
       *ptr = value;
     for (uint32_t d : p.ldsDwords) {
@@ -1195,6 +1202,8 @@ void dsWrite(Sim &sim, Wave &w, const Inst &i) {
       }
     } else {
       uint32_t value = rd(w, i.srcs[1], l);
+      if (i.aux[3]) // _D16_HI: the data's high half
+        value >>= 16;
       memcpy(dst, &value, bytes);
     }
   });
@@ -1438,6 +1447,71 @@ void globalStore(Sim &sim, Wave &w, const Inst &i) {
   globalAccess<true>(sim, w, i);
 }
 
+//===-- Flat memory -------------------------------------------------------===//
+
+/// The LDS aperture: flat addresses whose bits 63:32 are those of
+/// src_shared_base (Decoder.cpp) address LDS at their low 32 bits.
+constexpr uint64_t kLdsApertureHi = (uint64_t(1) << 48) >> 32;
+
+/// flat_load_* / flat_store_* (no SADDR): lane l's 64-bit address is VADDR
+/// + offset. In the LDS aperture it reads or writes LDS, with the checks of
+/// ds_read/ds_write; elsewhere global memory, with those of global_load/
+/// store; the private aperture is refused. Operands as for globalAccess
+/// without SADDR: loads defs = {vdst}, srcs = {vaddr}; stores srcs = {vaddr,
+/// vdata}. Every flat access counts in vmcnt and lgkmcnt; a load's
+/// registers are written when both counters have retired it.
+template <bool Store> void flatAccess(Sim &sim, Wave &w, const Inst &i) {
+  const Operand &vaddr = i.srcs[0];
+  const Operand &data = Store ? i.srcs[1] : i.defs[0];
+  unsigned bytes = i.aux[0];
+  unsigned pieces = bytes >= 4 ? bytes / 4 : 1;
+  unsigned pieceBytes = bytes >= 4 ? 4 : bytes;
+  auto p = std::make_shared<Pending>();
+  forLanes(w, [&](unsigned l) {
+    uint64_t address = rd64(w, vaddr, l) + uint64_t(i.imms[0]);
+    uint8_t *at;
+    if (address >> 32 == kLdsApertureHi) {
+      address = uint32_t(address);
+      checkLds(sim, address, bytes, l);
+      checkLdsDelivered(sim, address, bytes, l, Store);
+      checkLdsRace(sim, w, address, bytes, l, Store);
+      at = sim.lds.data() + address;
+    } else {
+      sim.checkMemory(address, bytes, Store);
+      at = reinterpret_cast<uint8_t *>(address);
+    }
+    for (unsigned k = 0; k < pieces; ++k) {
+      if (Store) {
+        uint32_t value = rd(w, data, l, k);
+        if (i.aux[3]) // _D16_HI: the data's high half
+          value >>= 16;
+        memcpy(at + 4 * k, &value, pieceBytes);
+        continue;
+      }
+      uint32_t value = 0;
+      memcpy(&value, at + 4 * k, pieceBytes);
+      if (i.aux[2] && pieceBytes == 2)
+        value = uint32_t(int32_t(int16_t(value)));
+      if (i.aux[2] && pieceBytes == 1)
+        value = uint32_t(int32_t(int8_t(value)));
+      p->writes.emplace_back(&w.v[(data.reg + k) * kLanes + l], value);
+    }
+  });
+  if (!Store)
+    markPending(w, *p, data);
+  Pending vm, lgkm;
+  vm.joint = p;
+  lgkm.joint = std::move(p);
+  w.vm.push_back(std::move(vm));
+  w.lgkm.push_back(std::move(lgkm));
+}
+void flatLoad(Sim &sim, Wave &w, const Inst &i) {
+  flatAccess<false>(sim, w, i);
+}
+void flatStore(Sim &sim, Wave &w, const Inst &i) {
+  flatAccess<true>(sim, w, i);
+}
+
 //===-- Scratch (private) memory ------------------------------------------===//
 
 /// scratch_load_* / scratch_store_* with neither VADDR nor SADDR (_ST, the
@@ -1546,6 +1620,7 @@ Semantics buildTable() {
   h["S_BFE_I64"] = sBfeI64;
   h["S_BITSET1_B32"] = sBitset1B32;
   h["S_BITCMP1_B32"] = sBitcmp1B32;
+  h["S_BITCMP0_B32"] = sBitcmp0B32;
   h["S_CMP_EQ_U32"] = sCmpEqU32;
   h["S_CMP_LG_U32"] = sCmpLgU32;
   h["S_CMP_GT_U32"] = sCmpGtU32;
@@ -1715,6 +1790,16 @@ Semantics buildTable() {
           "GLOBAL_STORE_SHORT_D16_HI", "GLOBAL_STORE_BYTE_D16_HI"})
       h[std::string(n) + kind] = globalStore;
   }
+  for (const char *n :
+       {"FLAT_LOAD_DWORD", "FLAT_LOAD_DWORDX2", "FLAT_LOAD_DWORDX3",
+        "FLAT_LOAD_DWORDX4", "FLAT_LOAD_USHORT", "FLAT_LOAD_SSHORT",
+        "FLAT_LOAD_UBYTE", "FLAT_LOAD_SBYTE"})
+    h[n] = flatLoad;
+  for (const char *n :
+       {"FLAT_STORE_DWORD", "FLAT_STORE_DWORDX2", "FLAT_STORE_DWORDX3",
+        "FLAT_STORE_DWORDX4", "FLAT_STORE_SHORT", "FLAT_STORE_BYTE",
+        "FLAT_STORE_SHORT_D16_HI", "FLAT_STORE_BYTE_D16_HI"})
+    h[n] = flatStore;
   // "" and _VE: with VADDR (gfx940 names the form _VE); _ST: without.
   for (const char *kind : {"", "_ST", "_VE"}) {
     for (const char *n : {"SCRATCH_LOAD_DWORD", "SCRATCH_LOAD_DWORDX2",
@@ -1731,7 +1816,8 @@ Semantics buildTable() {
     h[n] = dsRead;
   h["DS_READ_B64_TR_B16"] = dsReadTrB16;
   for (const char *n : {"DS_WRITE_B32", "DS_WRITE_B64", "DS_WRITE_B96",
-                        "DS_WRITE_B128", "DS_WRITE_B16", "DS_WRITE_B8"})
+                        "DS_WRITE_B128", "DS_WRITE_B16", "DS_WRITE_B8",
+                        "DS_WRITE_B16_D16_HI", "DS_WRITE_B8_D16_HI"})
     h[n] = dsWrite;
   // Buffer memory
   for (const char *kind : {"_OFFEN", "_OFFSET"}) {
@@ -1821,7 +1907,7 @@ std::string Semantics::prepare(const std::string &base, Inst &inst) const {
   }
   if (base.rfind("SCRATCH_", 0) == 0)
     inst.aux[0] = accessBytes(base);
-  if (base.rfind("GLOBAL_", 0) == 0) {
+  if (base.rfind("GLOBAL_", 0) == 0 || base.rfind("FLAT_", 0) == 0) {
     inst.aux[0] = accessBytes(base);
     inst.aux[2] = base.find("SSHORT") != std::string::npos ||
                   base.find("SBYTE") != std::string::npos;
@@ -1832,6 +1918,7 @@ std::string Semantics::prepare(const std::string &base, Inst &inst) const {
     if (base.rfind("DS_", 0) == 0) {
       inst.aux[1] = base.find("_I16") != std::string::npos ||
                     base.find("_I8") != std::string::npos;
+      inst.aux[3] = base.find("_D16_HI") != std::string::npos;
       if (inst.numImms < 1)
         return "LDS instruction without an offset operand";
       if (inst.numImms > 1 && inst.imms[1] != 0)

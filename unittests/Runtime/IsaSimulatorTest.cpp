@@ -556,6 +556,87 @@ TEST(IsaSemantics, LdsDmaLandsAtItsWait) {
   }
 }
 
+// Flat memory (CDNA3 ISA, "flat memory instructions"): an address whose
+// bits 63:32 are those of src_shared_base addresses LDS at its low 32 bits,
+// any other global memory; a flat access counts in both vmcnt and lgkmcnt,
+// so a loaded register is ready only when both waits cover it. Also
+// s_bitcmp0_b32 (SCC = bit S1[4:0] of S0 is 0) and ds_write_b16_d16_hi
+// (stores bits 31:16 of its data), from the same guide.
+TEST(IsaSemantics, FlatBitcmp0AndDsWriteD16Hi) {
+  const char *body = R"(
+      s_load_dwordx4 s[4:7], s[0:1], 0x0    // in, out
+      s_mov_b64 s[8:9], src_shared_base
+      v_lshlrev_b32_e32 v1, 2, v0
+      v_add_u32_e32 v2, 100, v0
+      ds_write_b32 v1, v2
+      s_waitcnt lgkmcnt(0)
+      v_mov_b32_e32 v20, v1
+      v_mov_b32_e32 v21, s9
+      flat_load_dword v5, v[20:21]
+      v_mov_b32_e32 v6, s5
+      v_add_co_u32_e32 v22, vcc, s4, v1
+      v_addc_co_u32_e32 v23, vcc, 0, v6, vcc
+      flat_load_dword v9, v[22:23]
+      WAIT
+      v_add_u32_e32 v26, v5, v9
+      v_mov_b32_e32 v10, 0xabcd1234
+      ds_write_b16_d16_hi v1, v10
+      s_waitcnt lgkmcnt(0)
+      ds_read_b32 v11, v1
+      s_mov_b32 s10, 4
+      s_bitcmp0_b32 s10, 2
+      s_cselect_b32 s11, 1, 2
+      s_bitcmp0_b32 s10, 1
+      s_cselect_b32 s12, 1, 2
+      v_mov_b32_e32 v12, s11
+      v_mov_b32_e32 v13, s12
+      s_waitcnt lgkmcnt(0)
+      v_add_co_u32_e32 v24, vcc, s6, v1
+      v_mov_b32_e32 v25, s7
+      v_addc_co_u32_e32 v25, vcc, 0, v25, vcc
+      flat_store_dword v[24:25], v5
+      global_store_dword v1, v9, s[6:7] offset:256
+      global_store_dword v1, v11, s[6:7] offset:512
+      global_store_dword v1, v12, s[6:7] offset:768
+      global_store_dword v1, v13, s[6:7] offset:1024
+      s_waitcnt vmcnt(0) lgkmcnt(0)
+      s_endpgm)";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> in(64), out(320, 0);
+    for (size_t i = 0; i < in.size(); ++i)
+      in[i] = uint32_t(7000 + 3 * i);
+    auto run = [&](const char *wait) {
+      launch(chip, std::regex_replace(body, std::regex("WAIT"), wait),
+             {ptr(in.data()), ptr(out.data())},
+             {{in.data(), 4 * in.size()}, {out.data(), 4 * out.size()}});
+    };
+    run("s_waitcnt vmcnt(0) lgkmcnt(0)");
+    for (uint32_t l = 0; l < 64; ++l) {
+      EXPECT_EQ(out[l], 100 + l) << "lane " << l;           // LDS aperture
+      EXPECT_EQ(out[64 + l], 7000 + 3 * l) << "lane " << l; // global
+      EXPECT_EQ(out[128 + l], 0xabcdu) << "lane " << l;     // d16_hi
+      EXPECT_EQ(out[192 + l], 2u) << "lane " << l;          // bit 2 set
+      EXPECT_EQ(out[256 + l], 1u) << "lane " << l;          // bit 1 clear
+    }
+    // Either wait alone leaves both loads held by the other counter.
+    for (auto [one, left] : {std::pair{"s_waitcnt vmcnt(0)", "lgkmcnt=2"},
+                             std::pair{"s_waitcnt lgkmcnt(0)", "vmcnt=2"}}) {
+      try {
+        run(one);
+        ADD_FAILURE() << "no fault with only " << one;
+      } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find(
+                      std::string("v5 read while a load into it is "
+                                  "outstanding, ") +
+                      left),
+                  std::string::npos)
+            << e.what();
+      }
+    }
+  }
+}
+
 // An instruction without semantics is a fault naming it and its PC.
 // Scalar ops that HipKittens' GEMM uses, as AMD's CDNA3/CDNA4 ISA guides
 // define them: s_min/s_max D = the smaller/larger of S0, S1 (signed for _i32)

@@ -30,6 +30,12 @@ bool needsLdsRelayout(Operation *op, const ChipInfo &chip);
 /// vec_store for that tree (TranslateToHipKittens.cpp).
 bool isGlobalVectorAccess(Operation *op);
 
+/// True when `op` is an hk.load of a row-layout 16-bit register tile from a
+/// shared tile whose allocation's width is not 16, 32 or 64 columns, on
+/// cdna3: that tree's load reads such tiles at the wrong addresses, so the
+/// translation defines shared_load_rows (TranslateToHipKittens.cpp).
+bool needsRowReadHelper(Operation *op, const ChipInfo &chip);
+
 /// The base tile a value loaded by hk.load is declared in when HipKittens
 /// `main` takes it only in another one: every use is an mma operand that
 /// HipKittens takes in that same base tile, so the load fills it directly

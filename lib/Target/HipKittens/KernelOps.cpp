@@ -229,7 +229,9 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         if (failed(dst))
           return failure();
         auto memref = dyn_cast<MemRefType>(load.getSource().getType());
-        os << (vectorHelpers(op) ? "vec_load" : "load")
+        os << (vectorHelpers(op)              ? "vec_load"
+               : needsRowReadHelper(op, chip) ? "shared_load_rows"
+                                              : "load")
            << (memref ? axisArgs(memref, false) : "") << "(" << *dst << ", "
            << plain(load.getSource());
         if (memref)
@@ -593,6 +595,24 @@ bool hk::isGlobalVectorAccess(Operation *op) {
     return isa<MemRefType>(store.getDest().getType()) &&
            isRegVec(store.getValue().getType());
   return false;
+}
+
+bool hk::needsRowReadHelper(Operation *op, const ChipInfo &chip) {
+  auto load = dyn_cast<LoadOp>(op);
+  if (!load || hipKittensApi(chip).baseShapes ||
+      !isa<SharedTileType>(load.getSource().getType()))
+    return false;
+  auto type = cast<RankedTensorType>(load.getResult().getType());
+  auto layout = dyn_cast<RegTileLayoutAttr>(type.getEncoding());
+  if (!layout || !layout.isRow() ||
+      type.getElementType().getIntOrFloatBitWidth() != 16)
+    return false;
+  // HipKittens' subtiles index their allocation: its width decides.
+  Value root = load.getSource();
+  while (auto sub = root.getDefiningOp<SubtileOp>())
+    root = sub.getSource();
+  int64_t cols = cast<SharedTileType>(root.getType()).getCols();
+  return cols != 16 && cols != 32 && cols != 64;
 }
 
 bool hk::needsLdsRelayout(Operation *op, const ChipInfo &chip) {

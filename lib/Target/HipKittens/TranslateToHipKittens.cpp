@@ -282,6 +282,42 @@ __device__ inline void vec_store(const GL &dst, const RV &src,
 
 )";
 
+/// Row-layout reads of wide shared tiles on cdna3 (needsRowReadHelper).
+static const char kSharedRowReadHelperCdna3[] =
+    R"(// Shared to register, row layout, 16-bit elements: HipKittens' cdna3
+// load (include/ops/warp/memory/tile/shared_to_register.cuh) reads base
+// tile (i, j) at the address of (i, j) = (0, j) plus i * 16 rows of
+// underlying_cols elements, but its shared tiles (include/types/shared/
+// st.cuh) store columns in blocks of subtile_cols (the swizzle's width), a
+// row of a block being subtile_cols elements: the two agree only when
+// underlying_cols == subtile_cols (16, 32 or 64 columns). This reads every
+// base tile at the address the tile's own idx() gives, with the same
+// ds_read_b64 (the caller waits for it).
+template <ducks::rt::row_layout RT, ducks::st::all ST>
+__device__ inline void shared_load_rows(RT &dst, const ST &src) {
+  static_assert(RT::height == ST::height && RT::width == ST::width,
+                "register tile and shared tile must match");
+  static_assert(sizeof(typename RT::T) == 2 &&
+                    std::is_same_v<typename RT::T, typename ST::T>,
+                "16-bit tiles of one element type");
+  const int lane = laneid();
+  const uint32_t src_ptr = reinterpret_cast<uintptr_t>(&src.data[0]);
+#pragma unroll
+  for (int i = 0; i < RT::height; i++)
+#pragma unroll
+    for (int j = 0; j < RT::width; j++) {
+      const uint32_t addr = src.idx(
+          src_ptr, {i * RT::tile_size_row + lane % 16,
+                    j * RT::tile_size_col + 4 * (lane / 16)});
+      asm volatile("ds_read_b64 %0, %1\n"
+                   : "=v"(*reinterpret_cast<uint64_t *>(&dst.tiles[i][j].data[0]))
+                   : "v"(addr)
+                   : "memory");
+    }
+}
+
+)";
+
 StringRef hk::resultNamesTag() { return "hk.result_names"; }
 
 /// Runs the schedules the regions describe: what the C++ must hold is the
@@ -357,6 +393,11 @@ static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
     os << kRelayoutHelper;
   if (needsTranspose)
     os << kTransposeHelperCdna3;
+  bool needsRowRead = false;
+  module->walk(
+      [&](Operation *op) { needsRowRead |= needsRowReadHelper(op, chip); });
+  if (needsRowRead)
+    os << kSharedRowReadHelperCdna3;
   bool needsVectorMemory = false;
   module->walk(
       [&](Operation *op) { needsVectorMemory |= isGlobalVectorAccess(op); });

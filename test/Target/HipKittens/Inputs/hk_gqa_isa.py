@@ -1,15 +1,18 @@
-"""Inputs and the float64 check of HipKittens' GQA attention forward (gfx950,
-kernels/attn/gqa/kernel.cpp, D = 128, not causal) on the ISA simulator
-(test/Target/HipKittens/isa-gqa.test).
+"""Inputs and the float64 check of attention forward on the ISA simulator:
+HipKittens' GQA kernel (gfx950, kernels/attn/gqa/kernel.cpp, D = 128, not
+causal; test/Target/HipKittens/isa-gqa.test) and the translations of the
+library's attention_fwd (isa-translated-attention.test).
 
-  make DIR B N H H_KV   q.npy [B,N,H,128], k.npy and v.npy [B,N,H_KV,128]
-                        (bf16 bit patterns of seeded N(0, 1) values), o.npy
-                        zeros, l.npy [B,H,1,N] f32 zeros
-  check DIR B N H H_KV  compares DIR/out.npy (O) and DIR/lout.npy (L) with
-                        O = softmax(Q K^T / sqrt(128)) V and
-                        L = log(sum_j exp(S_ij)) (natural log-sum-exp of the
-                        scaled scores), in float64, query head h reading
-                        key/value head h / (H / H_KV)
+  make DIR B N H H_KV [D [CAUSAL [PAD]]]
+      q.npy [B,N,H,D], k.npy and v.npy [B,N+PAD,H_KV,D] (bf16 bit patterns
+      of seeded N(0, 1) values; the PAD rows after the N keys are zeros, for
+      kernels that prefetch past the end), o.npy zeros, l.npy [B,H,1,N] f32
+      zeros. D defaults to 128, CAUSAL and PAD to 0.
+  check DIR B N H H_KV [D [CAUSAL [PAD]]]
+      compares DIR/out.npy (O) and DIR/lout.npy (L) with
+      O = softmax(Q K^T / sqrt(D)) V and L = log(sum_j exp(S_ij)) (natural
+      log-sum-exp of the scaled scores), in float64, query head h reading
+      key/value head h / (H / H_KV), over keys j <= i when CAUSAL is 1
 
 Bounds, per element: |O - O64| <= 2^-7 sum_j P_ij |V_jd| + 2^-8 |O64|
 (P is rounded to bf16 before P V, each term's error at most 2^-8 of it, and
@@ -22,22 +25,21 @@ import numpy as np
 
 from bf16 import bits, value
 
-D = 128
-
-
-
 
 def main():
     mode, out = sys.argv[1], sys.argv[2]
     b_, n, h, hkv = map(int, sys.argv[3:7])
+    extra = [int(a) for a in sys.argv[7:10]]
+    D, causal, pad = extra + [128, 0, 0][len(extra):]
     rng = np.random.default_rng(5)
     q = value(bits(rng.standard_normal((b_, n, h, D))))
     k = value(bits(rng.standard_normal((b_, n, hkv, D))))
     v = value(bits(rng.standard_normal((b_, n, hkv, D))))
     if mode == "make":
+        tail = np.zeros((b_, pad, hkv, D), np.uint16)
         np.save(f"{out}/q.npy", bits(q))
-        np.save(f"{out}/k.npy", bits(k))
-        np.save(f"{out}/v.npy", bits(v))
+        np.save(f"{out}/k.npy", np.concatenate([bits(k), tail], axis=1))
+        np.save(f"{out}/v.npy", np.concatenate([bits(v), tail], axis=1))
         np.save(f"{out}/o.npy", np.zeros((b_, n, h, D), np.uint16))
         np.save(f"{out}/l.npy", np.zeros((b_, h, 1, n), np.float32))
         return
@@ -49,6 +51,8 @@ def main():
     for b in range(b_):
         for hh in range(h):
             s = q[b, :, hh, :] @ k[b, :, hh // group, :].T / np.sqrt(D)
+            if causal:
+                s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
             m = s.max(axis=1, keepdims=True)
             p = np.exp(s - m)
             rowsum = p.sum(axis=1, keepdims=True)
