@@ -216,6 +216,12 @@ void sAbsI32(Sim &, Wave &w, const Inst &i) {
   w.scc = d != 0;
   swr(w, i.defs[0], d);
 }
+void sNotB32(Sim &, Wave &w, const Inst &i) {
+  // AMD: D = ~S0; SCC = (D != 0).
+  uint32_t d = ~srd(w, i.srcs[0]);
+  w.scc = d != 0;
+  swr(w, i.defs[0], d);
+}
 void sBrevB32(Sim &, Wave &w, const Inst &i) {
   swr(w, i.defs[0], __builtin_bitreverse32(srd(w, i.srcs[0])));
 }
@@ -619,6 +625,42 @@ template <typename F> void compare(Wave &w, const Inst &i, F cond) {
   VCMP(vCmpGe##SUFFIX, READ, T, >=)
 VCMP_ALL(U32, rd, uint32_t)
 VCMP_ALL(I32, rd, int32_t)
+
+/// 32-bit integer compares in SDWA form (VOPC): S0 and S1 selected by
+/// src0_sel and src1_sel (sdwaSelect; SEXT sign-extends), then compared;
+/// the mask goes to VCC or the SGPR pair named. imms end with {src0_sel,
+/// src1_sel}, after a clamp that must be 0 when present.
+template <typename T, typename Op>
+void vCmpSdwa(Sim &sim, Wave &w, const Inst &i, Op op) {
+  const uint32_t kSext = 8; // SISrcMods::SEXT
+  if (i.numImms < 2 || i.numImms > 3 || (i.numImms == 3 && i.imms[0] != 0))
+    sim.fail("an SDWA compare with clamp or an unexpected operand list is "
+             "not simulated");
+  int64_t sel0 = i.imms[i.numImms - 2], sel1 = i.imms[i.numImms - 1];
+  if (sel0 < 0 || sel0 > 6 || sel1 < 0 || sel1 > 6)
+    sim.fail("SDWA select is not simulated");
+  compare(w, i, [&](unsigned l) {
+    return op(T(sdwaSelect(rd(w, i.srcs[0], l), sel0, i.srcs[0].mods & kSext)),
+              T(sdwaSelect(rd(w, i.srcs[1], l), sel1, i.srcs[1].mods & kSext)));
+  });
+}
+#define VCMP_SDWA(NAME, T, OP)                                                 \
+  void NAME(Sim &sim, Wave &w, const Inst &i) {                                \
+    vCmpSdwa<T>(sim, w, i, [](T a, T b) { return a OP b; });                   \
+  }
+VCMP_SDWA(vCmpEqU32Sdwa, uint32_t, ==)
+VCMP_SDWA(vCmpNeU32Sdwa, uint32_t, !=)
+VCMP_SDWA(vCmpLtU32Sdwa, uint32_t, <)
+VCMP_SDWA(vCmpLeU32Sdwa, uint32_t, <=)
+VCMP_SDWA(vCmpGtU32Sdwa, uint32_t, >)
+VCMP_SDWA(vCmpGeU32Sdwa, uint32_t, >=)
+VCMP_SDWA(vCmpEqI32Sdwa, int32_t, ==)
+VCMP_SDWA(vCmpNeI32Sdwa, int32_t, !=)
+VCMP_SDWA(vCmpLtI32Sdwa, int32_t, <)
+VCMP_SDWA(vCmpLeI32Sdwa, int32_t, <=)
+VCMP_SDWA(vCmpGtI32Sdwa, int32_t, >)
+VCMP_SDWA(vCmpGeI32Sdwa, int32_t, >=)
+#undef VCMP_SDWA
 VCMP_ALL(U64, rd64, uint64_t)
 VCMP_ALL(I64, rd64, int64_t)
 // Ordered float compares are false when either side is NaN, as C's are.
@@ -1443,6 +1485,26 @@ template <bool Store> void globalAccess(Sim &sim, Wave &w, const Inst &i) {
 void globalLoad(Sim &sim, Wave &w, const Inst &i) {
   globalAccess<false>(sim, w, i);
 }
+/// global_atomic_add_f32 without return: operands as for a store (srcs =
+/// {vaddr, vdata} or {vaddr, vdata, saddr}); each lane adds its f32 to
+/// the word at its address when issued, and the operation counts in vmcnt.
+void globalAtomicAddF32(Sim &sim, Wave &w, const Inst &i) {
+  if (i.numDefs)
+    sim.fail("global atomics that return the old value are not simulated");
+  const Operand *saddr = i.numSrcs > 2 ? &i.srcs[2] : nullptr;
+  uint64_t base = saddr ? srd64(w, *saddr) : 0;
+  forLanes(w, [&](unsigned l) {
+    uint64_t address =
+        (saddr ? base + rd(w, i.srcs[0], l) : rd64(w, i.srcs[0], l)) +
+        uint64_t(i.imms[0]);
+    sim.checkMemory(address, 4, true);
+    float old;
+    memcpy(&old, reinterpret_cast<const void *>(address), 4);
+    float sum = old + asFloat(rd(w, i.srcs[1], l));
+    memcpy(reinterpret_cast<void *>(address), &sum, 4);
+  });
+  w.vm.emplace_back();
+}
 void globalStore(Sim &sim, Wave &w, const Inst &i) {
   globalAccess<true>(sim, w, i);
 }
@@ -1550,11 +1612,17 @@ template <bool Store> void scratchAccess(Sim &sim, Wave &w, const Inst &i) {
     for (unsigned k = 0; k < pieces; ++k) {
       if (Store) {
         uint32_t value = rd(w, *data, l, k);
+        if (i.aux[3]) // _D16_HI: the data's high half
+          value >>= 16;
         memcpy(base + 4 * k, &value, pieceBytes);
         continue;
       }
       uint32_t value = 0;
       memcpy(&value, base + 4 * k, pieceBytes);
+      if (i.aux[2] && pieceBytes == 2)
+        value = uint32_t(int32_t(int16_t(value)));
+      if (i.aux[2] && pieceBytes == 1)
+        value = uint32_t(int32_t(int8_t(value)));
       p.writes.emplace_back(&w.v[(data->reg + k) * kLanes + l], value);
     }
   });
@@ -1616,6 +1684,7 @@ Semantics buildTable() {
   h["S_MOVK_I32"] = sMovkI32;
   h["S_ADDK_I32"] = sAddkI32;
   h["S_BREV_B32"] = sBrevB32;
+  h["S_NOT_B32"] = sNotB32;
   h["S_ABS_I32"] = sAbsI32;
   h["S_BFE_I64"] = sBfeI64;
   h["S_BITSET1_B32"] = sBitset1B32;
@@ -1755,6 +1824,16 @@ Semantics buildTable() {
   CMPS(U64)
   CMPS(I64)
 #undef CMPS
+#define CMPS_SDWA(SUFFIX)                                                      \
+  h["V_CMP_EQ_" #SUFFIX "_sdwa"] = vCmpEq##SUFFIX##Sdwa;                       \
+  h["V_CMP_NE_" #SUFFIX "_sdwa"] = vCmpNe##SUFFIX##Sdwa;                       \
+  h["V_CMP_LT_" #SUFFIX "_sdwa"] = vCmpLt##SUFFIX##Sdwa;                       \
+  h["V_CMP_LE_" #SUFFIX "_sdwa"] = vCmpLe##SUFFIX##Sdwa;                       \
+  h["V_CMP_GT_" #SUFFIX "_sdwa"] = vCmpGt##SUFFIX##Sdwa;                       \
+  h["V_CMP_GE_" #SUFFIX "_sdwa"] = vCmpGe##SUFFIX##Sdwa;
+  CMPS_SDWA(U32)
+  CMPS_SDWA(I32)
+#undef CMPS_SDWA
   both("V_CMP_EQ_F32", vCmpEqF32);
   both("V_CMP_LT_F32", vCmpLtF32);
   both("V_CMP_LE_F32", vCmpLeF32);
@@ -1789,6 +1868,7 @@ Semantics buildTable() {
           "GLOBAL_STORE_DWORDX4", "GLOBAL_STORE_SHORT", "GLOBAL_STORE_BYTE",
           "GLOBAL_STORE_SHORT_D16_HI", "GLOBAL_STORE_BYTE_D16_HI"})
       h[std::string(n) + kind] = globalStore;
+    h[std::string("GLOBAL_ATOMIC_ADD_F32") + kind] = globalAtomicAddF32;
   }
   for (const char *n :
        {"FLAT_LOAD_DWORD", "FLAT_LOAD_DWORDX2", "FLAT_LOAD_DWORDX3",
@@ -1802,11 +1882,16 @@ Semantics buildTable() {
     h[n] = flatStore;
   // "" and _VE: with VADDR (gfx940 names the form _VE); _ST: without.
   for (const char *kind : {"", "_ST", "_VE"}) {
-    for (const char *n : {"SCRATCH_LOAD_DWORD", "SCRATCH_LOAD_DWORDX2",
-                          "SCRATCH_LOAD_DWORDX3", "SCRATCH_LOAD_DWORDX4"})
+    for (const char *n :
+         {"SCRATCH_LOAD_DWORD", "SCRATCH_LOAD_DWORDX2", "SCRATCH_LOAD_DWORDX3",
+          "SCRATCH_LOAD_DWORDX4", "SCRATCH_LOAD_USHORT", "SCRATCH_LOAD_SSHORT",
+          "SCRATCH_LOAD_UBYTE", "SCRATCH_LOAD_SBYTE"})
       h[std::string(n) + kind] = scratchLoad;
-    for (const char *n : {"SCRATCH_STORE_DWORD", "SCRATCH_STORE_DWORDX2",
-                          "SCRATCH_STORE_DWORDX3", "SCRATCH_STORE_DWORDX4"})
+    for (const char *n :
+         {"SCRATCH_STORE_DWORD", "SCRATCH_STORE_DWORDX2",
+          "SCRATCH_STORE_DWORDX3", "SCRATCH_STORE_DWORDX4",
+          "SCRATCH_STORE_SHORT", "SCRATCH_STORE_BYTE",
+          "SCRATCH_STORE_SHORT_D16_HI", "SCRATCH_STORE_BYTE_D16_HI"})
       h[std::string(n) + kind] = scratchStore;
   }
   // LDS
@@ -1905,9 +1990,8 @@ std::string Semantics::prepare(const std::string &base, Inst &inst) const {
     inst.aux[3] = kind;
     return "";
   }
-  if (base.rfind("SCRATCH_", 0) == 0)
-    inst.aux[0] = accessBytes(base);
-  if (base.rfind("GLOBAL_", 0) == 0 || base.rfind("FLAT_", 0) == 0) {
+  if (base.rfind("GLOBAL_", 0) == 0 || base.rfind("FLAT_", 0) == 0 ||
+      base.rfind("SCRATCH_", 0) == 0) {
     inst.aux[0] = accessBytes(base);
     inst.aux[2] = base.find("SSHORT") != std::string::npos ||
                   base.find("SBYTE") != std::string::npos;

@@ -637,6 +637,68 @@ TEST(IsaSemantics, FlatBitcmp0AndDsWriteD16Hi) {
   }
 }
 
+// From the CDNA3 ISA guide: s_not_b32 D = ~S0, SCC = (D != 0);
+// global_atomic_add_f32 (no return) adds the lane's f32 to memory;
+// scratch_store_short(_d16_hi) stores bits 15:0 (31:16) and
+// scratch_load_ushort/sshort zero-/sign-extend; a VOPC compare in SDWA form
+// compares the selected fields (WORD_1 of 0x0005ffff is 5).
+TEST(IsaSemantics, NotAtomicAddShortScratchAndSdwaCompare) {
+  const char *body = R"(
+      s_load_dwordx4 s[4:7], s[0:1], 0x0    // sum, out
+      s_mov_b32 s8, 0x0f0f0000
+      s_not_b32 s9, s8
+      s_cselect_b32 s10, 1, 2
+      s_mov_b32 s11, -1
+      s_not_b32 s12, s11
+      s_cselect_b32 s13, 1, 2
+      v_cvt_f32_u32_e32 v1, v0
+      v_mov_b32_e32 v2, 0
+      s_waitcnt lgkmcnt(0)
+      global_atomic_add_f32 v2, v1, s[4:5]
+      v_mov_b32_e32 v3, 0x8001abcd
+      scratch_store_short off, v3, off offset:4
+      scratch_store_short_d16_hi off, v3, off offset:6
+      scratch_load_ushort v4, off, off offset:4
+      scratch_load_sshort v5, off, off offset:6
+      v_mov_b32_e32 v6, 0x0005ffff
+      v_mov_b32_e32 v7, 5
+      v_cmp_eq_u32_sdwa vcc, v6, v7 src0_sel:WORD_1 src1_sel:DWORD
+      v_cndmask_b32_e64 v8, 0, 1, vcc
+      v_cmp_eq_u32_sdwa vcc, v6, v7 src0_sel:WORD_0 src1_sel:DWORD
+      v_cndmask_b32_e64 v9, 0, 1, vcc
+      v_mov_b32_e32 v10, s9
+      v_mov_b32_e32 v11, s10
+      v_mov_b32_e32 v12, s13
+      s_waitcnt vmcnt(0)
+      v_lshlrev_b32_e32 v13, 2, v0
+      global_store_dword v13, v4, s[6:7]
+      global_store_dword v13, v5, s[6:7] offset:256
+      global_store_dword v13, v8, s[6:7] offset:512
+      global_store_dword v13, v9, s[6:7] offset:768
+      global_store_dword v13, v10, s[6:7] offset:1024
+      global_store_dword v13, v11, s[6:7] offset:1280
+      global_store_dword v13, v12, s[6:7] offset:1536
+      s_waitcnt vmcnt(0)
+      s_endpgm)";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    float sum = 0.5f;
+    std::vector<uint32_t> out(448, 0);
+    launch(chip, body, {ptr(&sum), ptr(out.data())},
+           {{&sum, 4}, {out.data(), 4 * out.size()}}, 64, 16);
+    EXPECT_EQ(sum, 0.5f + 2016.0f); // 0 + 1 + ... + 63, exact in f32
+    for (uint32_t l = 0; l < 64; ++l) {
+      EXPECT_EQ(out[l], 0xabcdu) << "lane " << l;
+      EXPECT_EQ(out[64 + l], 0xffff8001u) << "lane " << l;
+      EXPECT_EQ(out[128 + l], 1u) << "lane " << l;
+      EXPECT_EQ(out[192 + l], 0u) << "lane " << l;
+      EXPECT_EQ(out[256 + l], 0xf0f0ffffu) << "lane " << l;
+      EXPECT_EQ(out[320 + l], 1u) << "lane " << l; // ~S0 != 0: SCC = 1
+      EXPECT_EQ(out[384 + l], 2u) << "lane " << l; // ~(-1) == 0: SCC = 0
+    }
+  }
+}
+
 // An instruction without semantics is a fault naming it and its PC.
 // Scalar ops that HipKittens' GEMM uses, as AMD's CDNA3/CDNA4 ISA guides
 // define them: s_min/s_max D = the smaller/larger of S0, S1 (signed for _i32)
