@@ -28,15 +28,23 @@
 //
 // Mapping to HipKittens' GQA forward (kernels/attn/gqa, 8 waves, 32 query
 // rows per wave, KV blocks of 64, ping-pong schedule):
-//   * Q is loaded once into registers (16x32 row tiles: the A/B operand
-//     layout of the 16x16x32 MFMA, or two 16x16x16 MFMAs on gfx942);
+//   * the MMAs are 32x32 (the 32x32x16 MFMA, two 32x32x8 on gfx942), as
+//     HipKittens' are: a quarter of the MFMA instructions of 16x16x16 ones
+//     for the same work, and a row of a 32x32 base tile lies in two lanes,
+//     so a row reduction has one cross-lane step;
+//   * Q is loaded once into registers (32x16 row tiles: the A/B operand
+//     layout of the 32x32 MFMAs, eight K values per lane);
 //   * K and V blocks are copied global -> LDS asynchronously by all 8 waves,
-//     double buffered (2 x 2 x 64xD bf16: 64 KiB at D = 128);
-//   * S^T = K Q^T is computed with mma_ABt into a 64x32 col accumulator.
-//     HipKittens computes the transposed scores for the same reason: the
-//     accumulator layout, relabelled by hk.transpose (no data movement), is
-//     exactly the col layout that P^T needs as the B operand of
-//     O^T += V^T P^T (mma_AtB), so P never moves between lanes;
+//     double buffered (2 x 2 x 64xD bf16: 64 KiB at D = 128); K's shared
+//     tile has 32x16 subtiles (whole base tiles of its 32x16 reads, which
+//     HipKittens' loads need), V's 16x32 ones;
+//   * S^T = K Q^T is computed with mma_ABt into a 64x32 col accumulator
+//     of 32x32 `group = 4` base tiles. HipKittens computes the transposed
+//     scores for the same reason: the accumulator layout, relabelled by
+//     hk.transpose (no data movement), is exactly the col layout that P^T
+//     needs as the B operand of O^T += V^T P^T (mma_AtB), so P never moves
+//     between lanes; V is read in the same col layout, with gfx950's
+//     transposing LDS reads (ds_read_b64_tr_b16);
 //   * the softmax works on S = transpose(S^T) (queries as rows, a row tile),
 //     in the log2 domain: s = S * log2(e) / sqrt(D), exp2 for exp;
 //   * O is kept as a 32xD row tile (the transpose of the O^T accumulator),
@@ -109,30 +117,33 @@
 // left Q, O, K and V (224) live across the boundary into the scores, and
 // 300 (gfx942) / 272 (gfx950) bytes spilled. Now the boundaries hold at
 // most Q, O and K (160) after 6j, and Q, O, P^T and one V half after 6j+2
-// and 6j+4. A V half is 32 registers packed, but col-layout tiles are read
-// one element per ds_read_u16 and packed where the MMA uses them, in the
-// compute cluster, so 64 unpacked registers cross that boundary: whole, V
-// alone would be 128.
+// and 6j+4. A V half is 32 registers packed; on gfx942, which has no
+// transposing LDS read, col-layout tiles are read one element per
+// ds_read_u16 and packed where the MMA uses them, in the compute cluster,
+// so 64 unpacked registers cross that boundary: whole, V alone would be
+// 128.
 
 // Register tiles shared by both head sizes.
-!st_acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
-!s_rt = tensor<32x64xf32, #hk.rt<row, 16x16>>
-!p_rt = tensor<32x64xbf16, #hk.rt<row, 16x16>>
-!pt_rt = tensor<64x32xbf16, #hk.rt<col, 16x16>>
-!vec = tensor<32xf32, #hk.rv<row, #hk.rt<row, 16x16>>>
+!st_acc = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
+!s_rt = tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>>
+!p_rt = tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
+!pt_rt = tensor<64x32xbf16, #hk.rt<col, 32x32, group = 4>>
+!vec = tensor<32xf32, #hk.rv<row, #hk.rt<row, 32x32, group = 4>>>
 
 // ---------------------------------------------------------------------------
 // D = 128: scale = log2(e) / sqrt(128) = 0.12751743082459868
 // ---------------------------------------------------------------------------
-!q_rt128 = tensor<32x128xbf16, #hk.rt<row, 16x32>>
+!q_rt128 = tensor<32x128xbf16, #hk.rt<row, 32x16>>
 !kv_st2_128 = !hk.st<128x128xbf16, 16x32>
 !kv_st128 = !hk.st<64x128xbf16, 16x32>
 !vh_st128 = !hk.st<64x64xbf16, 16x32>
-!k_rt128 = tensor<64x128xbf16, #hk.rt<row, 16x32>>
-!vh_rt128 = tensor<64x64xbf16, #hk.rt<col, 16x16>>
-!oh_rt128 = tensor<32x64xf32, #hk.rt<row, 16x16>>
-!oth_acc128 = tensor<64x32xf32, #hk.rt<col, 16x16>>
-!oh_out128 = tensor<32x64xbf16, #hk.rt<row, 16x16>>
+!k_st2_128 = !hk.st<128x128xbf16, 32x16>
+!k_st128 = !hk.st<64x128xbf16, 32x16>
+!k_rt128 = tensor<64x128xbf16, #hk.rt<row, 32x16>>
+!vh_rt128 = tensor<64x64xbf16, #hk.rt<col, 32x32, group = 4>>
+!oh_rt128 = tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>>
+!oth_acc128 = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
+!oh_out128 = tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
 !gmem128 = memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>
 
 hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
@@ -158,7 +169,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   %zero_s = arith.constant dense<0.0> : !st_acc
 
   // K and V, two stages each; stage s is rows [64*s, 64*s + 64).
-  %ks = hk.alloc_shared : !kv_st2_128
+  %ks = hk.alloc_shared : !k_st2_128
   %vs = hk.alloc_shared : !kv_st2_128
 
   %qblk = hk.block_id x
@@ -194,12 +205,12 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
 
   // Prologue: K blocks 0 and 1 into K stages 0 and 1, V block 0 into V
   // stage 0 (cluster 0 issues V block 1).
-  %ks0 = hk.subtile %ks[%c0, %c0] : !kv_st2_128 -> !kv_st128
+  %ks0 = hk.subtile %ks[%c0, %c0] : !k_st2_128 -> !k_st128
   %vs0 = hk.subtile %vs[%c0, %c0] : !kv_st2_128 -> !kv_st128
-  %ks1 = hk.subtile %ks[%c1, %c0] : !kv_st2_128 -> !kv_st128
-  %tk0 = hk.load_async %K[%b, %hkv, %c0, %c0], %ks0 : !gmem128, !kv_st128
+  %ks1 = hk.subtile %ks[%c1, %c0] : !k_st2_128 -> !k_st128
+  %tk0 = hk.load_async %K[%b, %hkv, %c0, %c0], %ks0 : !gmem128, !k_st128
   %tv0 = hk.load_async %V[%b, %hkv, %c0, %c0], %vs0 : !gmem128, !kv_st128
-  %tk1 = hk.load_async %K[%b, %hkv, %c1, %c0], %ks1 : !gmem128, !kv_st128
+  %tk1 = hk.load_async %K[%b, %hkv, %c1, %c0], %ks1 : !gmem128, !k_st128
   // K block 0 in LDS for every wave before cluster 0 reads it; V block 0 is
   // waited for in cluster 0 and first read in cluster 2.
   hk.wait %tk0
@@ -216,7 +227,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
       %s = arith.remui %j, %c2 : index
       %j1 = arith.addi %j, %c1 : index
       %s1 = arith.remui %j1, %c2 : index
-      %k_stage = hk.subtile %ks[%s, %c0] : !kv_st2_128 -> !kv_st128
+      %k_stage = hk.subtile %ks[%s, %c0] : !k_st2_128 -> !k_st128
       %v_next = hk.subtile %vs[%s1, %c0] : !kv_st2_128 -> !kv_st128
       // The two halves of V block j along D: columns 0-63 and 64-127.
       %v_lo = hk.subtile %vs[%s, %c0] : !kv_st2_128 -> !vh_st128
@@ -227,7 +238,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
       // V stage s1 was last read in 6j-2 (block j - 1): refill it with
       // block j + 1. Wait for this wave's copies of V block j.
       %kt, %nv = hk.cluster memory -> !k_rt128, !hk.token {
-        %kr = hk.load %k_stage : !kv_st128 -> !k_rt128
+        %kr = hk.load %k_stage : !k_st128 -> !k_rt128
         %t1 = hk.load_async %V[%b, %hkv, %j1, %c0], %v_next
             : !gmem128, !kv_st128
         hk.wait %tvj
@@ -268,7 +279,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
         %vr = hk.load %v_lo : !vh_st128 -> !vh_rt128
         %j2 = arith.addi %j, %c2 : index
         %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage
-            : !gmem128, !kv_st128
+            : !gmem128, !k_st128
         hk.wait %tkn
         hk.yield %vr, %t0 : !vh_rt128, !hk.token
       }
@@ -325,14 +336,16 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
 // ---------------------------------------------------------------------------
 // D = 64: scale = log2(e) / sqrt(64) = 0.18033688011112042
 // ---------------------------------------------------------------------------
-!q_rt64 = tensor<32x64xbf16, #hk.rt<row, 16x32>>
+!q_rt64 = tensor<32x64xbf16, #hk.rt<row, 32x16>>
 !kv_st2_64 = !hk.st<128x64xbf16, 16x32>
 !kv_st64 = !hk.st<64x64xbf16, 16x32>
-!k_rt64 = tensor<64x64xbf16, #hk.rt<row, 16x32>>
-!v_rt64 = tensor<64x64xbf16, #hk.rt<col, 16x16>>
-!o_rt64 = tensor<32x64xf32, #hk.rt<row, 16x16>>
-!ot_acc64 = tensor<64x32xf32, #hk.rt<col, 16x16>>
-!o_out64 = tensor<32x64xbf16, #hk.rt<row, 16x16>>
+!k_st2_64 = !hk.st<128x64xbf16, 32x16>
+!k_st64 = !hk.st<64x64xbf16, 32x16>
+!k_rt64 = tensor<64x64xbf16, #hk.rt<row, 32x16>>
+!v_rt64 = tensor<64x64xbf16, #hk.rt<col, 32x32, group = 4>>
+!o_rt64 = tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>>
+!ot_acc64 = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
+!o_out64 = tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
 !gmem64 = memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>
 
 hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
@@ -358,7 +371,7 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   %zero_s = arith.constant dense<0.0> : !st_acc
 
   // K and V, two stages each; stage s is rows [64*s, 64*s + 64).
-  %ks = hk.alloc_shared : !kv_st2_64
+  %ks = hk.alloc_shared : !k_st2_64
   %vs = hk.alloc_shared : !kv_st2_64
 
   %qblk = hk.block_id x
@@ -393,13 +406,13 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   %q = hk.load %Q[%b, %h, %qtile, %c0] : !gmem64 -> !q_rt64
 
   // Prologue: KV blocks 0 and 1 into stages 0 and 1.
-  %ks0 = hk.subtile %ks[%c0, %c0] : !kv_st2_64 -> !kv_st64
+  %ks0 = hk.subtile %ks[%c0, %c0] : !k_st2_64 -> !k_st64
   %vs0 = hk.subtile %vs[%c0, %c0] : !kv_st2_64 -> !kv_st64
-  %ks1 = hk.subtile %ks[%c1, %c0] : !kv_st2_64 -> !kv_st64
+  %ks1 = hk.subtile %ks[%c1, %c0] : !k_st2_64 -> !k_st64
   %vs1 = hk.subtile %vs[%c1, %c0] : !kv_st2_64 -> !kv_st64
-  %tk0 = hk.load_async %K[%b, %hkv, %c0, %c0], %ks0 : !gmem64, !kv_st64
+  %tk0 = hk.load_async %K[%b, %hkv, %c0, %c0], %ks0 : !gmem64, !k_st64
   %tv0 = hk.load_async %V[%b, %hkv, %c0, %c0], %vs0 : !gmem64, !kv_st64
-  %tk1 = hk.load_async %K[%b, %hkv, %c1, %c0], %ks1 : !gmem64, !kv_st64
+  %tk1 = hk.load_async %K[%b, %hkv, %c1, %c0], %ks1 : !gmem64, !k_st64
   %tv1 = hk.load_async %V[%b, %hkv, %c1, %c0], %vs1 : !gmem64, !kv_st64
   // Block 0 in LDS for every wave before the loop reads it.
   hk.wait %tk0, %tv0
@@ -413,13 +426,13 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
                   %tkn = %tk1, %tvn = %tv1)
         -> (!o_rt64, !vec, !vec, !hk.token, !hk.token) {
       %s = arith.remui %j, %c2 : index
-      %k_stage = hk.subtile %ks[%s, %c0] : !kv_st2_64 -> !kv_st64
+      %k_stage = hk.subtile %ks[%s, %c0] : !k_st2_64 -> !k_st64
       %v_stage = hk.subtile %vs[%s, %c0] : !kv_st2_64 -> !kv_st64
       %k0 = arith.muli %j, %c64 : index
 
       // 4j: block j, waited for in cluster 4j-2 (the prologue for j = 0).
       %kt, %vt = hk.cluster memory -> !k_rt64, !v_rt64 {
-        %kr = hk.load %k_stage : !kv_st64 -> !k_rt64
+        %kr = hk.load %k_stage : !k_st64 -> !k_rt64
         %vr = hk.load %v_stage : !kv_st64 -> !v_rt64
         hk.yield %kr, %vr : !k_rt64, !v_rt64
       }
@@ -453,7 +466,7 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
       // wave reads in 4j+4, two clusters on.
       %nk, %nv = hk.cluster memory -> !hk.token, !hk.token {
         %j2 = arith.addi %j, %c2 : index
-        %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage : !gmem64, !kv_st64
+        %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage : !gmem64, !k_st64
         %t1 = hk.load_async %V[%b, %hkv, %j2, %c0], %v_stage : !gmem64, !kv_st64
         hk.wait %tkn, %tvn
         hk.yield %t0, %t1 : !hk.token, !hk.token

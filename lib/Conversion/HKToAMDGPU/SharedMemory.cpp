@@ -218,17 +218,19 @@ static SmallVector<Value> runIndices(OpBuilder &b, Location loc,
 }
 
 /// Whether `a`'s registers can be read with gfx950's ds_read_b64_tr_b16
-/// (runtime/core/TransposeRead.h): lanes 16g + i hold column i (plus a
-/// register constant) and a row that depends on g only, and registers come
-/// in groups of 4 holding 4 consecutive rows of one column, the group's 16
-/// columns starting at a multiple of 16 inside one subtile row. Then lane
-/// 16g + i reads row (group row + i / 4), columns (group column + 4 (i % 4))
-/// .. + 3 (8 contiguous, aligned bytes whatever the swizzle moves, which
-/// keeps aligned 16-byte chunks whole), and receives its group's 4
-/// registers: HipKittens' col-layout load.
+/// (runtime/core/TransposeRead.h): lane l holds column l % E (E a multiple
+/// of 16; plus a register constant) and a row that depends on l / E only,
+/// so each group of 16 lanes holds 16 consecutive columns of the same rows,
+/// and registers come in groups of 4 holding 4 consecutive rows of one
+/// column, starting at a multiple of 16 inside one subtile row. Then lane
+/// l, with i = l % E, reads row (its row + (i % 16) / 4), columns (its
+/// group's first column 16 (i / 16) + 4 (i % 4)) .. + 3 (8 contiguous,
+/// aligned bytes whatever the swizzle moves, which keeps aligned 16-byte
+/// chunks whole), and receives its group's 4 registers: HipKittens'
+/// col-layout load, for 16x16 (E = 16) and 32x32 group-4 (E = 32) bases.
 static bool transposeReadable(const SharedAccess &a, Type elt) {
   const LaneMap &m = a.map;
-  if (elt.getIntOrFloatBitWidth() != 16 || m.extent != 16 ||
+  if (elt.getIntOrFloatBitWidth() != 16 || m.extent % 16 != 0 ||
       !(m.perLane == hk::Coord{0, 1}) || m.perGroup.col != 0 ||
       m.regs.size() % 4 != 0 || a.shared.subCols % 16 != 0)
     return false;
@@ -266,16 +268,19 @@ struct SharedLoadLowering : OpConversionPattern<LoadOp> {
     Value result =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
     if (state.chip.hasTransposeLoad && transposeReadable(*a, elt)) {
-      // Lane 16g + i: a.laneRow is g's row, a.laneCol is i.
+      // a.laneRow is the lane's row, a.laneCol = i = l % E its column.
+      Value i16 = arith::RemUIOp::create(rewriter, loc, a->laneCol,
+                                         cst(rewriter, loc, 16));
       Value row = arith::AddIOp::create(
           rewriter, loc, a->laneRow,
-          arith::DivUIOp::create(rewriter, loc, a->laneCol,
-                                 cst(rewriter, loc, 4)));
-      Value col = arith::MulIOp::create(
-          rewriter, loc,
-          arith::RemUIOp::create(rewriter, loc, a->laneCol,
-                                 cst(rewriter, loc, 4)),
-          cst(rewriter, loc, 4));
+          arith::DivUIOp::create(rewriter, loc, i16, cst(rewriter, loc, 4)));
+      Value col = arith::AddIOp::create(
+          rewriter, loc, arith::SubIOp::create(rewriter, loc, a->laneCol, i16),
+          arith::MulIOp::create(rewriter, loc,
+                                arith::RemUIOp::create(rewriter, loc,
+                                                       a->laneCol,
+                                                       cst(rewriter, loc, 4)),
+                                cst(rewriter, loc, 4)));
       SharedAccess reading = *a;
       reading.laneRow = row;
       reading.laneCol = col;

@@ -84,11 +84,11 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   extern __shared__ alignment_dummy __shm[];
   shared_allocator al((int *)&__shm[0]);
   // LDS for moving tiles into base-tile shapes HipKittens' calls take.
-  __shared__ alignas(16) char relayout_lds[65536];
-  char *const relayout_scratch = relayout_lds + __builtin_amdgcn_readfirstlane(warpid()) * 8192;
-  rt_fl<64, 32, col_l, rt_16x16_s> zero_s;
+  __shared__ alignas(16) char relayout_lds[32768];
+  char *const relayout_scratch = relayout_lds + __builtin_amdgcn_readfirstlane(warpid()) * 4096;
+  rt_fl<64, 32, col_l, rt_32x32_s> zero_s;
   zero(zero_s);
-  st_bf<128, 128, st_16x32_s> &ks = al.allocate<st_bf<128, 128, st_16x32_s>>();
+  st_bf<128, 128, st_32x16_s> &ks = al.allocate<st_bf<128, 128, st_32x16_s>>();
   st_bf<128, 128, st_16x32_s> &vs = al.allocate<st_bf<128, 128, st_16x32_s>>();
   const int qblk = blockIdx.x;
   const int h = blockIdx.y;
@@ -100,7 +100,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   const int n = Q.depth();
   const int nkv_all = (n + 63) / 64;
   const int nkv = causal ? std::min(nkv_all, (((qblk * 256) + 256) + 63) / 64) : nkv_all;
-  rt_bf<32, 128, row_l, rt_16x32_s> q;
+  rt_bf<32, 128, row_l, rt_32x16_s> q;
   load<1>(q, Q, {b, qtile, h, 0});
   auto ks0 = subtile_inplace<64, 128>(ks, {0, 0});
   auto vs0 = subtile_inplace<64, 128>(vs, {0, 0});
@@ -113,13 +113,13 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   if (__builtin_amdgcn_readfirstlane(warpid()) >= 4) {
     __builtin_amdgcn_s_barrier();
   }
-  rt_fl<32, 64, row_l, rt_16x16_s> o0;
+  rt_fl<32, 64, row_l, rt_32x32_s> o0;
   zero(o0);
-  rt_fl<32, 64, row_l, rt_16x16_s> o1;
+  rt_fl<32, 64, row_l, rt_32x32_s> o1;
   zero(o1);
-  rt_fl<32, 16, row_l, rt_16x16_s>::col_vec m;
+  rt_fl<32, 32, row_l, rt_32x32_s>::col_vec m;
   neg_infty(m);
-  rt_fl<32, 16, row_l, rt_16x16_s>::col_vec l;
+  rt_fl<32, 32, row_l, rt_32x32_s>::col_vec l;
   zero(l);
   for (int j = 0; j < nkv; ++j) {
     const int s = j % 2;
@@ -130,7 +130,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     auto v_hi = subtile_inplace<64, 64>(vs, {s, 1});
     const int k0 = j * 64;
     __builtin_amdgcn_sched_barrier(0);
-    rt_bf<64, 128, row_l, rt_16x32_s> kr;
+    rt_bf<64, 128, row_l, rt_32x16_s> kr;
     load(kr, k_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
     G::load<1, false>(v_next, V, {b, j1, hkv, 0});
@@ -138,20 +138,20 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
-    rt_fl<64, 32, col_l, rt_16x16_s> st_;
+    rt_fl<64, 32, col_l, rt_32x32_s> st_;
     mma_ABt(st_, kr, q, zero_s);
-    rt_fl<32, 64, row_l, rt_16x16_s> sr;
+    rt_fl<32, 64, row_l, rt_32x32_s> sr;
     transpose(sr, st_);
     mul(sr, sr, 0.12751743f);
     lower_fill(sr, sr, q_end - q0, -INFINITY);
     right_fill(sr, sr, n - k0, -INFINITY);
-    rt_fl<32, 64, row_l, rt_16x16_s> s4;
+    rt_fl<32, 64, row_l, rt_32x32_s> s4;
     if (causal) {
       tril(s4, sr, k0 - q0, -INFINITY);
     } else {
       s4 = sr;
     }
-    rt_fl<32, 16, row_l, rt_16x16_s>::col_vec mx;
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec mx;
     row_max(mx, s4, m);
     sub(m, m, mx);
     exp2(m, m);
@@ -159,9 +159,9 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     exp2(s4, s4);
     mul(l, l, m);
     row_sum(l, s4, l);
-    rt_bf<32, 64, row_l, rt_16x16_s> pb;
+    rt_bf<32, 64, row_l, rt_32x32_s> pb;
     copy(pb, s4);
-    rt_bf<64, 32, col_l, rt_16x16_s> ptr;
+    rt_bf<64, 32, col_l, rt_32x32_s> ptr;
     transpose(ptr, pb);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
@@ -195,42 +195,10 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
     __builtin_amdgcn_s_setprio(0);
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
-    rt_bf<64, 64, col_l, rt_16x16_s> vr;
+    rt_bf<64, 64, col_l, rt_16x32_s> vr;
     load(vr, v_lo);
     asm volatile("s_waitcnt lgkmcnt(0)");
     G::load<1, false>(k_stage, K, {b, j + 2, hkv, 0});
@@ -239,31 +207,27 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
     mul_row(o0, o0, m);
-    rt_fl<64, 32, col_l, rt_16x16_s> ot;
+    rt_fl<64, 32, col_l, rt_32x32_s> ot;
     transpose(ot, o0);
-    rt_bf<64, 64, col_l, rt_32x16_s> vr_hk;
-    tile_relayout(vr_hk, vr, relayout_scratch);
-    rt_bf<64, 32, col_l, rt_32x16_s> ptr_hk;
+    rt_bf<64, 32, col_l, rt_16x32_s> ptr_hk;
     tile_relayout(ptr_hk, ptr, relayout_scratch);
-    mma_AtB(ot, vr_hk, ptr_hk, ot);
-    rt_fl<32, 64, row_l, rt_16x16_s> on;
+    mma_AtB(ot, vr, ptr_hk, ot);
+    rt_fl<32, 64, row_l, rt_32x32_s> on;
     transpose(on, ot);
     __builtin_amdgcn_s_setprio(0);
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
-    rt_bf<64, 64, col_l, rt_16x16_s> vr1;
+    rt_bf<64, 64, col_l, rt_16x32_s> vr1;
     load(vr1, v_hi);
     asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
     mul_row(o1, o1, m);
-    rt_fl<64, 32, col_l, rt_16x16_s> ot1;
+    rt_fl<64, 32, col_l, rt_32x32_s> ot1;
     transpose(ot1, o1);
-    rt_bf<64, 64, col_l, rt_32x16_s> vr1_hk;
-    tile_relayout(vr1_hk, vr1, relayout_scratch);
-    mma_AtB(ot1, vr1_hk, ptr_hk, ot1);
-    rt_fl<32, 64, row_l, rt_16x16_s> on1;
+    mma_AtB(ot1, vr1, ptr_hk, ot1);
+    rt_fl<32, 64, row_l, rt_32x32_s> on1;
     transpose(on1, ot1);
     __builtin_amdgcn_s_setprio(0);
     __builtin_amdgcn_s_barrier();
@@ -277,11 +241,11 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   }
   asm volatile("s_waitcnt vmcnt(0)");
   div_row(o0, o0, l);
-  rt_bf<32, 64, row_l, rt_16x16_s> ob0;
+  rt_bf<32, 64, row_l, rt_32x32_s> ob0;
   copy(ob0, o0);
   store<1>(O, ob0, {b, qtile, h, 0});
   div_row(o1, o1, l);
-  rt_bf<32, 64, row_l, rt_16x16_s> ob1;
+  rt_bf<32, 64, row_l, rt_32x32_s> ob1;
   copy(ob1, o1);
   store<1>(O, ob1, {b, qtile, h, 1});
   log2(l, l);
@@ -369,11 +333,11 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   extern __shared__ alignment_dummy __shm[];
   shared_allocator al((int *)&__shm[0]);
   // LDS for moving tiles into base-tile shapes HipKittens' calls take.
-  __shared__ alignas(16) char relayout_lds[65536];
-  char *const relayout_scratch = relayout_lds + __builtin_amdgcn_readfirstlane(warpid()) * 8192;
-  rt_fl<64, 32, col_l, rt_16x16_s> zero_s;
+  __shared__ alignas(16) char relayout_lds[32768];
+  char *const relayout_scratch = relayout_lds + __builtin_amdgcn_readfirstlane(warpid()) * 4096;
+  rt_fl<64, 32, col_l, rt_32x32_s> zero_s;
   zero(zero_s);
-  st_bf<128, 64, st_16x32_s> &ks = al.allocate<st_bf<128, 64, st_16x32_s>>();
+  st_bf<128, 64, st_32x16_s> &ks = al.allocate<st_bf<128, 64, st_32x16_s>>();
   st_bf<128, 64, st_16x32_s> &vs = al.allocate<st_bf<128, 64, st_16x32_s>>();
   const int qblk = blockIdx.x;
   const int h = blockIdx.y;
@@ -385,7 +349,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   const int n = Q.depth();
   const int nkv_all = (n + 63) / 64;
   const int nkv = causal ? std::min(nkv_all, (((qblk * 256) + 256) + 63) / 64) : nkv_all;
-  rt_bf<32, 64, row_l, rt_16x32_s> q;
+  rt_bf<32, 64, row_l, rt_32x16_s> q;
   load<1>(q, Q, {b, qtile, h, 0});
   auto ks0 = subtile_inplace<64, 64>(ks, {0, 0});
   auto vs0 = subtile_inplace<64, 64>(vs, {0, 0});
@@ -400,11 +364,11 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   if (__builtin_amdgcn_readfirstlane(warpid()) >= 4) {
     __builtin_amdgcn_s_barrier();
   }
-  rt_fl<32, 64, row_l, rt_16x16_s> o;
+  rt_fl<32, 64, row_l, rt_32x32_s> o;
   zero(o);
-  rt_fl<32, 16, row_l, rt_16x16_s>::col_vec m;
+  rt_fl<32, 32, row_l, rt_32x32_s>::col_vec m;
   neg_infty(m);
-  rt_fl<32, 16, row_l, rt_16x16_s>::col_vec l;
+  rt_fl<32, 32, row_l, rt_32x32_s>::col_vec l;
   zero(l);
   for (int j = 0; j < nkv; ++j) {
     const int s = j % 2;
@@ -412,29 +376,29 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     auto v_stage = subtile_inplace<64, 64>(vs, {s, 0});
     const int k0 = j * 64;
     __builtin_amdgcn_sched_barrier(0);
-    rt_bf<64, 64, row_l, rt_16x32_s> kr;
+    rt_bf<64, 64, row_l, rt_32x16_s> kr;
     load(kr, k_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
-    rt_bf<64, 64, col_l, rt_16x16_s> vr;
+    rt_bf<64, 64, col_l, rt_16x32_s> vr;
     load(vr, v_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
-    rt_fl<64, 32, col_l, rt_16x16_s> st_;
+    rt_fl<64, 32, col_l, rt_32x32_s> st_;
     mma_ABt(st_, kr, q, zero_s);
-    rt_fl<32, 64, row_l, rt_16x16_s> sr;
+    rt_fl<32, 64, row_l, rt_32x32_s> sr;
     transpose(sr, st_);
     mul(sr, sr, 0.18033688f);
     lower_fill(sr, sr, q_end - q0, -INFINITY);
     right_fill(sr, sr, n - k0, -INFINITY);
-    rt_fl<32, 64, row_l, rt_16x16_s> s4;
+    rt_fl<32, 64, row_l, rt_32x32_s> s4;
     if (causal) {
       tril(s4, sr, k0 - q0, -INFINITY);
     } else {
       s4 = sr;
     }
-    rt_fl<32, 16, row_l, rt_16x16_s>::col_vec mx;
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec mx;
     row_max(mx, s4, m);
     sub(m, m, mx);
     exp2(m, m);
@@ -442,22 +406,6 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     exp2(s4, s4);
     mul(l, l, m);
     row_sum(l, s4, l);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(8, 1, 0);
-    __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
@@ -485,18 +433,16 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
     mul_row(o, o, m);
-    rt_bf<32, 64, row_l, rt_16x16_s> pb;
+    rt_bf<32, 64, row_l, rt_32x32_s> pb;
     copy(pb, s4);
-    rt_bf<64, 32, col_l, rt_16x16_s> pt;
+    rt_bf<64, 32, col_l, rt_32x32_s> pt;
     transpose(pt, pb);
-    rt_fl<64, 32, col_l, rt_16x16_s> ot;
+    rt_fl<64, 32, col_l, rt_32x32_s> ot;
     transpose(ot, o);
-    rt_bf<64, 64, col_l, rt_32x16_s> vr_hk;
-    tile_relayout(vr_hk, vr, relayout_scratch);
-    rt_bf<64, 32, col_l, rt_32x16_s> pt_hk;
+    rt_bf<64, 32, col_l, rt_16x32_s> pt_hk;
     tile_relayout(pt_hk, pt, relayout_scratch);
-    mma_AtB(ot, vr_hk, pt_hk, ot);
-    rt_fl<32, 64, row_l, rt_16x16_s> on;
+    mma_AtB(ot, vr, pt_hk, ot);
+    rt_fl<32, 64, row_l, rt_32x32_s> on;
     transpose(on, ot);
     __builtin_amdgcn_s_setprio(0);
     __builtin_amdgcn_s_barrier();
@@ -509,7 +455,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   }
   asm volatile("s_waitcnt vmcnt(0)");
   div_row(o, o, l);
-  rt_bf<32, 64, row_l, rt_16x16_s> ob;
+  rt_bf<32, 64, row_l, rt_32x32_s> ob;
   copy(ob, o);
   store<1>(O, ob, {b, qtile, h, 0});
   log2(l, l);
