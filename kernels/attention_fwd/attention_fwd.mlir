@@ -54,6 +54,10 @@
 //   m' = max(m, rowmax(s));  alpha = exp2(m - m');  P = exp2(s - m')
 //   l' = alpha * l + rowsum(P);  O' = alpha * O + P V
 // and at the end O / l, L = (m + log2(l)) * ln(2).
+// rowmax(s) is taken on the unscaled, masked S and then scaled (the scale is
+// positive), so that s - m' = S * scale - m' is one FMA per pair of
+// elements: the multiply is marked fastmath<contract> and the
+// row_broadcast's subtraction inherits it (docs/lowering.md).
 // m starts at -inf and alpha at the first block is exp2(-inf) = 0. Every
 // query row has a finite m after the first block (key 0 is in bounds and is
 // never masked by causality), so m - m' is never -inf - (-inf).
@@ -162,6 +166,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   %c256 = arith.constant 256 : index
   %neginf = arith.constant 0xFF800000 : f32
   %scale = arith.constant dense<0.127517432> : !s_rt
+  %scale_v = arith.constant dense<0.127517432> : !vec
   %ln2 = arith.constant dense<0.693147182> : !vec
   %m_init = arith.constant dense<0xFF800000> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
@@ -251,8 +256,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
           -> !pt_rt, !vec, !vec, !vec {
         %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
         %sr = hk.transpose %st : !st_acc -> !s_rt
-        %s2 = arith.mulf %sr, %scale : !s_rt
-        %s3 = hk.bounds_mask %s2 at [%q0, %k0] within [%q_end, %n]
+        %s3 = hk.bounds_mask %sr at [%q0, %k0] within [%q_end, %n]
             fill %neginf : !s_rt
         %s4 = scf.if %causal -> !s_rt {
           %sc = hk.tril %s3 at [%q0, %k0] fill %neginf : !s_rt
@@ -260,10 +264,13 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
         } else {
           scf.yield %s3 : !s_rt
         }
-        %mx = hk.row_reduce max %s4 init %m : !s_rt -> !vec
+        %rm = hk.row_reduce max %s4 : !s_rt -> !vec
+        %rms = arith.mulf %rm, %scale_v : !vec
+        %mx = arith.maxnumf %m, %rms : !vec
         %dm = arith.subf %m, %mx : !vec
         %al = math.exp2 %dm : !vec
-        %sd = hk.row_broadcast sub %s4, %mx : !s_rt, !vec
+        %s5 = arith.mulf %s4, %scale fastmath<contract> : !s_rt
+        %sd = hk.row_broadcast sub %s5, %mx : !s_rt, !vec
         %e = math.exp2 %sd : !s_rt
         %la = arith.mulf %l, %al : !vec
         %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
@@ -364,6 +371,7 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   %c256 = arith.constant 256 : index
   %neginf = arith.constant 0xFF800000 : f32
   %scale = arith.constant dense<0.180336878> : !s_rt
+  %scale_v = arith.constant dense<0.180336878> : !vec
   %ln2 = arith.constant dense<0.693147182> : !vec
   %m_init = arith.constant dense<0xFF800000> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
@@ -442,8 +450,7 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
           -> !s_rt, !vec, !vec, !vec {
         %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
         %sr = hk.transpose %st : !st_acc -> !s_rt
-        %s2 = arith.mulf %sr, %scale : !s_rt
-        %s3 = hk.bounds_mask %s2 at [%q0, %k0] within [%q_end, %n]
+        %s3 = hk.bounds_mask %sr at [%q0, %k0] within [%q_end, %n]
             fill %neginf : !s_rt
         %s4 = scf.if %causal -> !s_rt {
           %sc = hk.tril %s3 at [%q0, %k0] fill %neginf : !s_rt
@@ -451,10 +458,13 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
         } else {
           scf.yield %s3 : !s_rt
         }
-        %mx = hk.row_reduce max %s4 init %m : !s_rt -> !vec
+        %rm = hk.row_reduce max %s4 : !s_rt -> !vec
+        %rms = arith.mulf %rm, %scale_v : !vec
+        %mx = arith.maxnumf %m, %rms : !vec
         %dm = arith.subf %m, %mx : !vec
         %al = math.exp2 %dm : !vec
-        %sd = hk.row_broadcast sub %s4, %mx : !s_rt, !vec
+        %s5 = arith.mulf %s4, %scale fastmath<contract> : !s_rt
+        %sd = hk.row_broadcast sub %s5, %mx : !s_rt, !vec
         %e = math.exp2 %sd : !s_rt
         %la = arith.mulf %l, %al : !vec
         %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec

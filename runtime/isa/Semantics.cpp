@@ -404,6 +404,7 @@ VOP_32(vOr3B32, a | b | c)
 // v_alignbit_b32: D = ({S0, S1} >> S2[4:0])[31:0] (S0 the high dword).
 // v_mad_u32_u24: D = S0[23:0] * S1[23:0] + S2 (low 32 bits).
 VOP_32(vMadU32U24, (a & 0xFFFFFF) * (b & 0xFFFFFF) + c)
+VOP_32(vMulU32U24, (a & 0xFFFFFF) * (b & 0xFFFFFF))
 // v_xad_u32: D = (S0 ^ S1) + S2.
 VOP_32(vXadU32, (a ^ b) + c)
 VOP_32(vAlignbitB32, uint32_t((uint64_t(a) << 32 | b) >> (c & 31)))
@@ -1781,6 +1782,7 @@ Semantics buildTable() {
   // VOP_32 faults on a nonzero op_sel operand.
   h["V_XAD_U32"] = vXadU32;
   h["V_MAD_U32_U24"] = vMadU32U24;
+  both("V_MUL_U32_U24", vMulU32U24);
   h["V_MBCNT_LO_U32_B32_e64"] = vMbcnt<false>;
   h["V_MBCNT_HI_U32_B32_e64"] = vMbcnt<true>;
   both("V_LDEXP_F32", vLdexpF32);

@@ -479,11 +479,12 @@ TEST(IsaSemantics, StoreDataIsReadAtIssue) {
 // lanes below this one, bits 31:0 or 63:32) + S1, so mbcnt_hi(-1,
 // mbcnt_lo(-1, 0)) is the lane's index; s_lshl2_add_u32 D = (S0 << 2) + S1:
 // (3 << 2) + 5 = 17; v_mad_u32_u24 D = S0[23:0] * S1[23:0] + S2:
-// 0x1000003 -> 3, 3 * 5 + 7 = 22.
+// 0x1000003 -> 3, 3 * 5 + 7 = 22; v_mul_u32_u24 D = S0[23:0] * S1[23:0]:
+// 24 * 3 = 72.
 TEST(IsaSemantics, MbcntAndLshl2Add) {
   for (const char *chip : kChips) {
     SCOPED_TRACE(chip);
-    std::vector<uint32_t> out(192, 0);
+    std::vector<uint32_t> out(256, 0);
     launch(chip, R"(
       s_load_dwordx2 s[4:5], s[0:1], 0x0
       v_mbcnt_lo_u32_b32 v1, -1, 0
@@ -494,17 +495,20 @@ TEST(IsaSemantics, MbcntAndLshl2Add) {
       v_mov_b32_e32 v3, 0x1000003
       v_mov_b32_e32 v4, 5
       v_mad_u32_u24 v5, v3, v4, 7
+      v_mul_u32_u24_e32 v6, 24, v3
       v_lshlrev_b32_e32 v11, 2, v0
       s_waitcnt lgkmcnt(0)
       global_store_dword v11, v1, s[4:5]
       global_store_dword v11, v2, s[4:5] offset:256
       global_store_dword v11, v5, s[4:5] offset:512
+      global_store_dword v11, v6, s[4:5] offset:768
       s_endpgm)",
            {ptr(out.data())}, {{out.data(), 4 * out.size()}});
     for (uint32_t l = 0; l < 64; ++l) {
       EXPECT_EQ(out[l], l) << "lane " << l;
       EXPECT_EQ(out[64 + l], 17u) << "lane " << l;
       EXPECT_EQ(out[128 + l], 22u) << "lane " << l;
+      EXPECT_EQ(out[192 + l], 72u) << "lane " << l; // 3 * 24: bits 23:0 only
     }
   }
 }

@@ -18,15 +18,17 @@ using namespace mlir;
 using namespace hk;
 
 /// `x <kind> y`; max and min are IEEE maxNum / minNum as in HK (fmaxf).
+/// A float add or sub carries `fm` (contract: LLVM may fuse it with the
+/// multiply that produced x into one FMA, if that multiply allows it too).
 static Value combineBroadcast(OpBuilder &b, Location loc, BroadcastKind kind,
-                              Value x, Value y) {
+                              Value x, Value y, arith::FastMathFlags fm) {
   bool isFloat = isa<FloatType>(getElementTypeOrSelf(x.getType()));
   switch (kind) {
   case BroadcastKind::Add:
-    return isFloat ? arith::AddFOp::create(b, loc, x, y).getResult()
+    return isFloat ? arith::AddFOp::create(b, loc, x, y, fm).getResult()
                    : arith::AddIOp::create(b, loc, x, y).getResult();
   case BroadcastKind::Sub:
-    return isFloat ? arith::SubFOp::create(b, loc, x, y).getResult()
+    return isFloat ? arith::SubFOp::create(b, loc, x, y, fm).getResult()
                    : arith::SubIOp::create(b, loc, x, y).getResult();
   case BroadcastKind::Mul:
     return isFloat ? arith::MulFOp::create(b, loc, x, y).getResult()
@@ -44,6 +46,22 @@ static Value combineBroadcast(OpBuilder &b, Location loc, BroadcastKind kind,
     return y;
   }
   llvm_unreachable("unknown broadcast kind");
+}
+
+/// The broadcast's tile comes from float arithmetic marked
+/// `fastmath<contract>`: the kernel allows that op to be fused with its
+/// users, so the broadcast's add or sub allows it too (`x * c - m` as one
+/// FMA: attention's `exp2(s * scale - max)`). Without the mark nothing
+/// fuses.
+static arith::FastMathFlags contractionOf(Value tile) {
+  auto producer =
+      dyn_cast_or_null<arith::ArithFastMathInterface>(tile.getDefiningOp());
+  arith::FastMathFlagsAttr flags =
+      producer ? producer.getFastMathFlagsAttr() : nullptr;
+  if (flags && arith::bitEnumContainsAll(flags.getValue(),
+                                         arith::FastMathFlags::contract))
+    return arith::FastMathFlags::contract;
+  return arith::FastMathFlags::none;
 }
 
 namespace {
@@ -66,7 +84,8 @@ struct BroadcastLowering : OpConversionPattern<BroadcastOp> {
     Value spread =
         vector::ShuffleOp::create(rewriter, loc, vec, vec, map->vectorReg);
     rewriter.replaceOp(op, combineBroadcast(rewriter, loc, op.getKind(),
-                                            adaptor.getSource(), spread));
+                                            adaptor.getSource(), spread,
+                                            contractionOf(op.getSource())));
     return success();
   }
 };

@@ -94,6 +94,35 @@ static FailureOr<Value> reduceInLane(OpBuilder &b, Location loc,
   if (perReg == 0 ||
       llvm::any_of(sources, [&](const auto &s) { return s.size() != perReg; }))
     return failure();
+  // A float sum into one register per lane (a row of a 32x32 base tile, 16
+  // or 32 elements of it in the lane) is summed as pairs, in a balanced
+  // tree of two-element adds (v_pk_add_f32 on both chips): about half the
+  // instructions of a chain of scalar adds. A chain stays for max and min
+  // (no packed f32 max; v_max3_f32 takes two per instruction already).
+  bool isFloat =
+      isa<FloatType>(cast<VectorType>(tile.getType()).getElementType());
+  if (kind == ReduceKind::Sum && isFloat && numRegs == 1 && perReg >= 4 &&
+      perReg % 2 == 0) {
+    SmallVector<Value> level;
+    for (size_t j = 0; j < perReg; j += 2)
+      level.push_back(vector::ShuffleOp::create(
+          b, loc, tile, tile,
+          ArrayRef<int64_t>{sources[0][j], sources[0][j + 1]}));
+    while (level.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t j = 0; j + 1 < level.size(); j += 2)
+        next.push_back(combineReduce(b, loc, kind, level[j], level[j + 1]));
+      if (level.size() % 2)
+        next.push_back(level.back());
+      level = std::move(next);
+    }
+    Value pair = level.front();
+    Value lo =
+        vector::ShuffleOp::create(b, loc, pair, pair, ArrayRef<int64_t>{0});
+    Value hi =
+        vector::ShuffleOp::create(b, loc, pair, pair, ArrayRef<int64_t>{1});
+    return combineReduce(b, loc, kind, lo, hi);
+  }
   Value acc;
   for (size_t j = 0; j < perReg; ++j) {
     SmallVector<int64_t> mask;

@@ -43,16 +43,20 @@ hk.kernel @row_max(%X: memref<?x?xf32>, %O: memref<?xf32>) attributes {waves = 4
 // -----
 
 // Row sum of a 16x64 row 16x32 tile: E = 8, lane l holds row l%16, all
-// its 16 registers are that row (vector<1>). The lanes sharing a row are
-// l%16 + 16*q: xor 16 and 32, v_permlane16/32_swap on gfx950, gpu.shuffle
-// on gfx942.
+// its 16 registers are that row (vector<1>), summed as 8 pairs in a tree of
+// vector<2> adds (4 + 2 + 1), then the last pair's halves. The lanes
+// sharing a row are l%16 + 16*q: xor 16 and 32, v_permlane16/32_swap on
+// gfx950, gpu.shuffle on gfx942.
 // CHECK-LABEL: gpu.func @row_sum
 // CHECK: %[[X:.*]] = vector.insert_strided_slice %{{.*}} {offsets = [12], strides = [1]} : vector<4xf32> into vector<16xf32>
-// CHECK: %[[A:.*]] = vector.shuffle %[[X]], %[[X]] [0] : vector<16xf32>, vector<16xf32>
-// CHECK: %[[B:.*]] = vector.shuffle %[[X]], %[[X]] [1] : vector<16xf32>, vector<16xf32>
-// CHECK: arith.addf %[[A]], %[[B]] : vector<1xf32>
-// CHECK: vector.shuffle %[[X]], %[[X]] [15]
-// CHECK: %[[P:.*]] = arith.addf %{{.*}} : vector<1xf32>
+// CHECK: %[[A:.*]] = vector.shuffle %[[X]], %[[X]] [0, 1] : vector<16xf32>, vector<16xf32>
+// CHECK: %[[B:.*]] = vector.shuffle %[[X]], %[[X]] [2, 3] : vector<16xf32>, vector<16xf32>
+// CHECK: vector.shuffle %[[X]], %[[X]] [14, 15]
+// CHECK: arith.addf %[[A]], %[[B]] : vector<2xf32>
+// CHECK-COUNT-6: arith.addf %{{.*}} : vector<2xf32>
+// CHECK: %[[LO:.*]] = vector.shuffle %[[Q:.*]], %[[Q]] [0] : vector<2xf32>, vector<2xf32>
+// CHECK: %[[HI:.*]] = vector.shuffle %[[Q]], %[[Q]] [1] : vector<2xf32>, vector<2xf32>
+// CHECK: %[[P:.*]] = arith.addf %[[LO]], %[[HI]] : vector<1xf32>
 // CHECK-NOT: amdgpu.dpp
 // GFX950: %[[S16:.*]] = amdgpu.permlane_swap %[[P]] 16 : vector<1xf32>
 // GFX950: %[[P16:.*]] = arith.addf %[[P]], %[[S16]] : vector<1xf32>

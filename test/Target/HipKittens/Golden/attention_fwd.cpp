@@ -142,7 +142,6 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     mma_ABt(st_, kr, q, zero_s);
     rt_fl<32, 64, row_l, rt_32x32_s> sr;
     transpose(sr, st_);
-    mul(sr, sr, 0.12751743f);
     lower_fill(sr, sr, q_end - q0, -INFINITY);
     right_fill(sr, sr, n - k0, -INFINITY);
     rt_fl<32, 64, row_l, rt_32x32_s> s4;
@@ -151,11 +150,14 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     } else {
       s4 = sr;
     }
-    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec mx;
-    row_max(mx, s4, m);
-    sub(m, m, mx);
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec rm;
+    row_max(rm, s4);
+    mul(rm, rm, 0.12751743f);
+    max(rm, m, rm);
+    sub(m, m, rm);
     exp2(m, m);
-    sub_row(s4, s4, mx);
+    mul(s4, s4, 0.12751743f);
+    sub_row(s4, s4, rm);
     exp2(s4, s4);
     mul(l, l, m);
     row_sum(l, s4, l);
@@ -234,7 +236,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     __builtin_amdgcn_sched_barrier(0);
     o0 = on;
     o1 = on1;
-    m = mx;
+    m = rm;
   }
   if (__builtin_amdgcn_readfirstlane(warpid()) < 4) {
     __builtin_amdgcn_s_barrier();
@@ -389,7 +391,6 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     mma_ABt(st_, kr, q, zero_s);
     rt_fl<32, 64, row_l, rt_32x32_s> sr;
     transpose(sr, st_);
-    mul(sr, sr, 0.18033688f);
     lower_fill(sr, sr, q_end - q0, -INFINITY);
     right_fill(sr, sr, n - k0, -INFINITY);
     rt_fl<32, 64, row_l, rt_32x32_s> s4;
@@ -398,11 +399,14 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     } else {
       s4 = sr;
     }
-    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec mx;
-    row_max(mx, s4, m);
-    sub(m, m, mx);
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec rm;
+    row_max(rm, s4);
+    mul(rm, rm, 0.18033688f);
+    max(rm, m, rm);
+    sub(m, m, rm);
     exp2(m, m);
-    sub_row(s4, s4, mx);
+    mul(s4, s4, 0.18033688f);
+    sub_row(s4, s4, rm);
     exp2(s4, s4);
     mul(l, l, m);
     row_sum(l, s4, l);
@@ -448,7 +452,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     o = on;
-    m = mx;
+    m = rm;
   }
   if (__builtin_amdgcn_readfirstlane(warpid()) < 4) {
     __builtin_amdgcn_s_barrier();
