@@ -320,30 +320,59 @@ bool peel(scf::ForOp loop) {
   // Asynchronous copies and atomic adds of register tiles at a column tile
   // index that does not change in the loop (attention's K and V blocks, all
   // D columns; attention backward's dQ halves): in range in every iteration
-  // or in none.
+  // or in none. Returns whether it marked `op`.
   auto markInvariantColumns = [&](Operation *op, Value source,
                                   ValueRange indices, int64_t width) {
     if (!isDirectlyIn(op, loop) ||
         op->hasAttr(HKDialect::kColsInBoundsAttrName) ||
         !linear.isInvariant(source))
-      return;
+      return false;
     auto memref = dyn_cast<MemRefType>(source.getType());
     std::optional<Linear> col = linear.of(indices.back());
     if (!memref || memref.getRank() < 2 || !col || col->coefficient != 0)
-      return;
+      return false;
     Value size = memref::DimOp::create(b, loc, source, memref.getRank() - 1);
     Value tiles = arith::DivUIOp::create(b, loc, size, prefix.cst(width));
     Value bound =
         prefix.underConditions(op, prefix.inRange(*col, /*extent=*/1, tiles));
     if (!bound)
-      return;
+      return false;
     meet(bound);
     marked.push_back(op);
+    return true;
+  };
+  // A copy whose row tile index grows with the loop (attention's blocks j
+  // and its prefetches of j + 1, j + 2) and whose leading indices do not
+  // change: every index in range in a prefix of the iterations, which then
+  // copies with no check at all (the rows past the end that the checked
+  // loop still reads as zeros lie in its last iterations).
+  SmallVector<Operation *> allInRange;
+  auto markRows = [&](LoadAsyncOp copy) {
+    auto memref = cast<MemRefType>(copy.getSource().getType());
+    int64_t rank = memref.getRank();
+    Value bound;
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      std::optional<Linear> pos = linear.of(copy.getIndices()[d]);
+      if (!pos || pos->coefficient < 0)
+        return;
+      Value limit = memref::DimOp::create(b, loc, copy.getSource(), d);
+      if (d == rank - 2)
+        limit = arith::DivUIOp::create(
+            b, loc, limit, prefix.cst(copy.getDest().getType().getRows()));
+      Value in = prefix.inRange(*pos, /*extent=*/1, limit);
+      bound = bound ? arith::MinSIOp::create(b, loc, bound, in) : in;
+    }
+    bound = prefix.underConditions(copy, bound);
+    if (!bound)
+      return;
+    meet(bound);
+    allInRange.push_back(copy);
   };
   loop.getBody()->walk([&](Operation *op) {
     if (auto copy = dyn_cast<LoadAsyncOp>(op))
-      markInvariantColumns(op, copy.getSource(), copy.getIndices(),
-                           copy.getDest().getType().getCols());
+      if (markInvariantColumns(op, copy.getSource(), copy.getIndices(),
+                               copy.getDest().getType().getCols()))
+        markRows(copy);
     if (auto add = dyn_cast<AtomicAddOp>(op)) {
       auto tile = cast<RankedTensorType>(add.getValue().getType());
       if (isRegTile(tile))
@@ -417,6 +446,8 @@ bool peel(scf::ForOp loop) {
   for (Operation *op : marked)
     mapping.lookup(op)->setAttr(HKDialect::kColsInBoundsAttrName,
                                 b.getUnitAttr());
+  for (Operation *op : allInRange)
+    mapping.lookup(op)->setAttr(HKDialect::kInBoundsAttrName, b.getUnitAttr());
   for (Operation *op : dropped) {
     Operation *copy = mapping.lookup(op);
     copy->getResult(0).replaceAllUsesWith(copy->getOperand(0));

@@ -130,8 +130,11 @@ hk.kernel @left_alone(%A: memref<?x?xbf16>, %C: memref<?x?xf32>, %n: index,
 //    j <= (0 - 64 + 1 - (0 - q0)) floordiv 64 = (q0 - 63) floordiv 64; the
 //    bound only applies when %causal is set (else the op does not run);
 //  * hk.load_async at column tile 0 of K (64 columns) is in range in every
-//    iteration or in none: 0 <= 0 and 0 + 1 <= D floordiv 64.
-// In the first loop the masks are gone and the copy is marked.
+//    iteration or in none: 0 <= 0 and 0 + 1 <= D floordiv 64; its row
+//    block j is while j + 1 <= rows floordiv 64 (j <= (rows floordiv 64 - 1)
+//    floordiv 1, given 1 * lb >= 0).
+// In the first loop the masks are gone and the copy is marked in range in
+// its columns and in every index (hk.in_bounds).
 
 !s = tensor<32x64xf32, #hk.rt<row, 16x16>>
 !k = tensor<64x32xbf16, #hk.rt<row, 16x32>>
@@ -149,6 +152,11 @@ hk.kernel @left_alone(%A: memref<?x?xbf16>, %C: memref<?x?xf32>, %n: index,
 // CHECK: %[[TILES:.*]] = arith.divui %[[D]], %[[C64]]
 // CHECK: %[[END:.*]] = arith.addi %[[C0]], %[[C1]]
 // CHECK: %[[FITS:.*]] = arith.cmpi sle, %[[END]], %[[TILES]]
+// CHECK: %[[ROWS:.*]] = memref.dim %[[K]], %[[C0]]
+// CHECK: %[[RT:.*]] = arith.divui %[[ROWS]], %[[C64]]
+// CHECK: %[[RR:.*]] = arith.subi %[[RT]], %[[C1]]
+// CHECK: %[[RL:.*]] = arith.floordivsi %{{.*}}, %[[C1]]
+// CHECK: arith.addi %[[RL]], %[[C1]]
 // The key mask's columns: (n - 64 - 0) floordiv 64 + 1.
 // CHECK: %[[R0:.*]] = arith.subi %[[N]], %[[C64]]
 // CHECK: %[[R1:.*]] = arith.subi %[[R0]], %[[C0]]
@@ -165,7 +173,7 @@ hk.kernel @left_alone(%A: memref<?x?xbf16>, %C: memref<?x?xf32>, %n: index,
 // CHECK: %[[FIRST:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %[[SPLIT]] step %[[C1]]
 // CHECK-NOT: hk.bounds_mask
 // CHECK-NOT: hk.tril
-// CHECK: hk.load_async %[[K]]{{.*}} {hk.cols_in_bounds}
+// CHECK: hk.load_async %[[K]]{{.*}} {hk.cols_in_bounds, hk.in_bounds}
 // CHECK-NOT: hk.bounds_mask
 // CHECK-NOT: hk.tril
 // CHECK: scf.yield
@@ -175,6 +183,7 @@ hk.kernel @left_alone(%A: memref<?x?xbf16>, %C: memref<?x?xf32>, %n: index,
 // CHECK: hk.bounds_mask
 // CHECK: hk.tril
 // CHECK-NOT: hk.cols_in_bounds
+// CHECK-NOT: hk.in_bounds
 hk.kernel @attention_loop(%K: memref<?x?xbf16>, %O: memref<?x?xf32>,
                           %n: index, %q0: index, %qe: index, %causal: i1)
     attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {

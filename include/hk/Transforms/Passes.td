@@ -80,7 +80,11 @@ def HKPeelBounds : Pass<"hk-peel-bounds"> {
       no column checks or per-element masks;
     - `hk.load_async` and `hk.atomic_add` of a register tile at a column
       tile index that does not change in the loop: marked likewise when the
-      tile fits the last dimension (every iteration or none);
+      tile fits the last dimension (every iteration or none); a copy so
+      marked whose row tile index grows with iv and whose leading indices
+      do not change also carries `hk.in_bounds` in the first loop, bounded
+      by the iterations where every index is in range, and copies with no
+      check at all;
     - `hk.bounds_mask`, `hk.tril` and `hk.triu` whose positions are
       invariant or linear in iv and keep every element for a prefix of the
       iterations: gone from the first loop (their result is their source).

@@ -120,12 +120,14 @@ static GlobalTile globalTile(OpBuilder &b, Location loc, LoweringState &state,
 }
 
 /// Global offset of tile element (row, col + shift), and whether every
-/// dimension but the last is in range and (unless `checkCol` is false, for
-/// a copy whose columns are known to be in range) the column is.
+/// dimension but the last is in range (unless `checkRows` is false: no
+/// check, the second value null) and (unless `checkCol` is false, for a
+/// copy whose columns are known to be in range) the column is.
 static std::pair<Value, Value> globalOffset(OpBuilder &b, Location loc,
                                             const GlobalTile &g, Value row,
                                             Value col, int64_t shift,
-                                            bool checkCol = true) {
+                                            bool checkCol = true,
+                                            bool checkRows = true) {
   int64_t rank = g.origin.size();
   SmallVector<Value> pos(g.origin);
   pos[rank - 2] = arith::AddIOp::create(b, loc, pos[rank - 2], row);
@@ -136,7 +138,7 @@ static std::pair<Value, Value> globalOffset(OpBuilder &b, Location loc,
   for (int64_t d = 0; d < rank; ++d) {
     Value term = arith::MulIOp::create(b, loc, pos[d], g.buf->strides[d]);
     off = off ? arith::AddIOp::create(b, loc, off, term) : term;
-    if (d == rank - 1 && !checkCol)
+    if ((d == rank - 1 && !checkCol) || (d < rank - 1 && !checkRows))
       continue;
     Value in = ult(b, loc, pos[d], g.buf->sizes[d]);
     ok = ok ? arith::AndIOp::create(b, loc, ok, in) : in;
@@ -255,6 +257,7 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
     Value lane = laneId, wave = waveId;
 
     bool colsInBounds = op->hasAttr(HKDialect::kColsInBoundsAttrName);
+    bool inBounds = op->hasAttr(HKDialect::kInBoundsAttrName);
     Type transfer =
         plan.elems() == 1 ? elt : VectorType::get({plan.elems()}, elt);
     auto emit = [&](OpBuilder &b, Value inst) {
@@ -262,11 +265,13 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
       if (!g.unitStride)
         return stagedCopy(b, loc, plan, g, piece, lds, elt);
       if (colsInBounds) {
+        // hk.in_bounds: the rows and leading indices are in range too.
         auto first = globalOffset(b, loc, g, piece.row, piece.col, 0,
-                                  /*checkCol=*/false);
-        amdgpu::GatherToLDSOp::create(
-            b, loc, g.buf->buffer, ValueRange{guarded(b, loc, g, first)}, lds,
-            piece.ldsBase, TypeAttr::get(transfer));
+                                  /*checkCol=*/false, /*checkRows=*/!inBounds);
+        Value off = inBounds ? first.first : guarded(b, loc, g, first);
+        amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off},
+                                      lds, piece.ldsBase,
+                                      TypeAttr::get(transfer));
         return;
       }
       auto first = globalOffset(b, loc, g, piece.row, piece.col, 0);

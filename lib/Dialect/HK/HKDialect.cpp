@@ -43,6 +43,13 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
                 "an hk.atomic_add of a register tile";
     return expect(isa<UnitAttr>(value), "a unit attribute");
   }
+  if (name == kInBoundsAttrName) {
+    if (!isa<LoadAsyncOp>(op) || !op->hasAttr(kColsInBoundsAttrName))
+      return op->emitOpError("attribute '")
+             << name << "' belongs on an hk.load_async that carries '"
+             << kColsInBoundsAttrName << "'";
+    return expect(isa<UnitAttr>(value), "a unit attribute");
+  }
   // Other hk.* attributes are private to the pass that writes them.
   return success();
 }

@@ -31,3 +31,25 @@ hk.kernel @marked(%A: memref<?x?xbf16>) attributes {
   hk.barrier
   hk.return
 }
+
+// Marked hk.in_bounds as well (hk-peel-bounds: the row block and the
+// leading indices are in range too): no size is compared and no offset is
+// replaced by the extent; the DMA takes the element offset as computed.
+// CHECK-LABEL: gpu.func @all_in_bounds
+// CHECK-SAME: (%[[B:.*]]: memref<?x?xbf16>
+// CHECK: %{{.*}}, %{{.*}}, %[[BSZ:.*]]:2, %{{.*}}:2 = memref.extract_strided_metadata %[[B]]
+// CHECK: scf.for
+// CHECK-NOT: arith.cmpi ult, %{{.*}}, %[[BSZ]]
+// CHECK-NOT: arith.select
+// CHECK: amdgpu.gather_to_lds
+// CHECK: amdgpu.memory_counter_wait
+hk.kernel @all_in_bounds(%B: memref<?x?xbf16>) attributes {
+    waves = 4 : i32, grid = #hk.grid<[dim(0, 0)] -> (s0 ceildiv 64)>} {
+  %c0 = arith.constant 0 : index
+  %bx = hk.block_id x
+  %as = hk.alloc_shared : !hk.st<64x64xbf16, 16x32>
+  %t = hk.load_async %B[%bx, %c0], %as {hk.cols_in_bounds, hk.in_bounds} : memref<?x?xbf16>, !hk.st<64x64xbf16, 16x32>
+  hk.wait %t
+  hk.barrier
+  hk.return
+}

@@ -56,6 +56,11 @@ def HK_Dialect : Dialect {
     /// tile covers is within the memref's last dimension.
     static constexpr ::llvm::StringLiteral kColsInBoundsAttrName =
         "hk.cols_in_bounds";
+    /// On an hk.load_async that also carries hk.cols_in_bounds (unit,
+    /// written by hk-peel-bounds): every row and every index of the leading
+    /// dimensions is in range too, so the copy needs no check at all.
+    static constexpr ::llvm::StringLiteral kInBoundsAttrName =
+        "hk.in_bounds";
 
   private:
     // Defined beside the generated storage classes they instantiate.
