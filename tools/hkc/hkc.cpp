@@ -57,9 +57,9 @@ cl::opt<std::string> outputOption(
 // cl::desc keeps a StringRef: the text must outlive the option.
 const std::string chipHelp = "Chips to compile for, comma separated (default " +
                              std::string(hk::kDefaultChip) + ")";
-cl::list<std::string>
-    chipOption("chip", cl::CommaSeparated, cl::value_desc("gfx942,gfx950"),
-               cl::desc(chipHelp), cl::cat(hkcCategory));
+cl::list<std::string> chipOption("chip", cl::CommaSeparated,
+                                 cl::value_desc("gfx942,gfx950"),
+                                 cl::desc(chipHelp), cl::cat(hkcCategory));
 
 cl::opt<EmitKind> emitOption(
     "emit", cl::desc("What to produce (default obj)"),
