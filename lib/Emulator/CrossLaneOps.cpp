@@ -10,6 +10,7 @@
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -169,6 +170,29 @@ LogicalResult rewritePermlaneSwap(OpBuilder &b, amdgpu::PermlaneSwapOp op,
   op.getResult().replaceAllUsesWith(fromI32Pieces(b, loc, out, t));
   return success();
 }
+/// rocdl.permlane16/32.swap, whose two results the reductions combine: the
+/// swap instruction itself; the result is the pair {vdst', vsrc'}.
+template <typename SwapOp>
+LogicalResult rewriteRocdlPermlaneSwap(OpBuilder &b, SwapOp op, int64_t rows,
+                                       EmulatorCalls &calls) {
+  if (op.getFi() || op.getBoundControl())
+    return noEmulation(op, " with fi or bound_ctrl");
+  Location loc = op.getLoc();
+  Type i32 = b.getI32Type();
+  EmulatorCalls::Slot dst = calls.slot(i32, 0), src = calls.slot(i32, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  memref::StoreOp::create(b, loc, op.getOld(), dst.memref, zero);
+  memref::StoreOp::create(b, loc, op.getSrc(), src.memref, zero);
+  calls.call(b, loc, "hkemu_permlane_swap",
+             {calls.i32(b, loc, rows), dst.ptr, src.ptr});
+  Value d = calls.reload(b, loc, dst, i32), s = calls.reload(b, loc, src, i32);
+  Value pair = LLVM::PoisonOp::create(b, loc, op.getRes().getType());
+  pair = LLVM::InsertValueOp::create(b, loc, pair, d, ArrayRef<int64_t>{0});
+  pair = LLVM::InsertValueOp::create(b, loc, pair, s, ArrayRef<int64_t>{1});
+  op.getRes().replaceAllUsesWith(pair);
+  return success();
+}
+
 int64_t shuffleMode(gpu::ShuffleMode mode) {
   switch (mode) {
   case gpu::ShuffleMode::XOR:
@@ -221,6 +245,10 @@ LogicalResult hk::emulator::rewriteCrossLaneOp(Operation *op,
     return rewriteDpp(b, dpp, calls);
   if (auto swap = dyn_cast<amdgpu::PermlaneSwapOp>(op))
     return rewritePermlaneSwap(b, swap, calls);
+  if (auto swap = dyn_cast<ROCDL::Permlane16SwapOp>(op))
+    return rewriteRocdlPermlaneSwap(b, swap, 16, calls);
+  if (auto swap = dyn_cast<ROCDL::Permlane32SwapOp>(op))
+    return rewriteRocdlPermlaneSwap(b, swap, 32, calls);
   if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op))
     return rewriteShuffle(b, shuffle, calls);
   if (auto first = dyn_cast<ROCDL::ReadfirstlaneOp>(op)) {

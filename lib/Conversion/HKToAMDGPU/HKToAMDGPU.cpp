@@ -12,6 +12,7 @@
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -121,6 +122,8 @@ struct ConvertHKToAMDGPU : hk::impl::ConvertHKToAMDGPUBase<ConvertHKToAMDGPU> {
     target.addLegalDialect<amdgpu::AMDGPUDialect, gpu::GPUDialect,
                            memref::MemRefDialect, ROCDL::ROCDLDialect,
                            vector::VectorDialect>();
+    // The pair a v_permlane swap returns (Reductions.cpp).
+    target.addLegalOp<LLVM::ExtractValueOp>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addDynamicallyLegalOp<tensor::SplatOp>(

@@ -18,6 +18,8 @@
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -134,6 +136,41 @@ static FailureOr<Value> reduceInLane(OpBuilder &b, Location loc,
   return acc;
 }
 
+/// One butterfly step over xor distance d = 16 or 32 on gfx950, for a
+/// commutative `kind`: v_permlane{16,32}_swap of v with itself leaves, in
+/// every lane, the lane's own value and its partner's in its two results
+/// (vdst' = the even 16-lane rows / the lower 32 lanes of v repeated,
+/// vsrc' = the odd rows / the upper half repeated), in the same order in
+/// both lanes of a pair, so combining the two results is the step, with no
+/// select of the swapped half (which amdgpu.permlane_swap adds).
+static Value swapStep(OpBuilder &b, Location loc, ReduceKind kind, Value v,
+                      int64_t d) {
+  auto type = cast<VectorType>(v.getType());
+  Type elt = type.getElementType();
+  Type i32 = b.getI32Type();
+  auto pairType = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32});
+  SmallVector<Value> out;
+  for (int64_t i = 0; i < type.getNumElements(); ++i) {
+    Value e = vector::ExtractOp::create(b, loc, v, i);
+    Value bits = elt == i32 ? e : arith::BitcastOp::create(b, loc, i32, e);
+    Value pair = d == 32
+                     ? ROCDL::Permlane32SwapOp::create(b, loc, pairType, bits,
+                                                       bits, false, false)
+                           .getRes()
+                     : ROCDL::Permlane16SwapOp::create(b, loc, pairType, bits,
+                                                       bits, false, false)
+                           .getRes();
+    Value lo = LLVM::ExtractValueOp::create(b, loc, pair, 0);
+    Value hi = LLVM::ExtractValueOp::create(b, loc, pair, 1);
+    if (elt != i32) {
+      lo = arith::BitcastOp::create(b, loc, elt, lo);
+      hi = arith::BitcastOp::create(b, loc, elt, hi);
+    }
+    out.push_back(combineReduce(b, loc, kind, lo, hi));
+  }
+  return vector::FromElementsOp::create(b, loc, type, out);
+}
+
 namespace {
 
 template <typename ReduceOp>
@@ -158,9 +195,16 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
     if (failed(acc))
       return rewriter.notifyMatchFailure(op, "uneven registers per row");
     Value result = *acc;
-    for (int64_t d : map->laneXors)
+    Type elt = cast<VectorType>(result.getType()).getElementType();
+    for (int64_t d : map->laneXors) {
+      if ((d == 16 || d == 32) && state.chip.hasPermlaneSwap &&
+          elt.getIntOrFloatBitWidth() == 32) {
+        result = swapStep(rewriter, loc, op.getKind(), result, d);
+        continue;
+      }
       result = combineReduce(rewriter, loc, op.getKind(), result,
                              xorLanes(rewriter, loc, result, d, state.chip));
+    }
     if (Value init = adaptor.getInit())
       result = combineReduce(rewriter, loc, op.getKind(), init, result);
     rewriter.replaceOp(op, result);

@@ -15,11 +15,13 @@
 // CHECK: vector.shuffle %[[X]], %[[X]] [16, 20, 24, 28]
 // CHECK: vector.shuffle %[[X]], %[[X]] [19, 23, 27, 31]
 // CHECK: %[[P:.*]] = arith.minnumf %{{.*}} : vector<4xf32>
-// GFX950: amdgpu.permlane_swap %[[P]] 16 : vector<4xf32>
-// GFX950: amdgpu.permlane_swap %{{.*}} 32 : vector<4xf32>
+// GFX950-COUNT-4: rocdl.permlane16.swap
+// GFX950: %[[S16:.*]] = vector.from_elements %{{.*}} : vector<4xf32>
+// GFX950-COUNT-4: rocdl.permlane32.swap
+// GFX950: %[[R:.*]] = vector.from_elements %{{.*}} : vector<4xf32>
 // GFX942: gpu.shuffle xor %[[P]], %{{.*}}, %{{.*}} : vector<4xf32>
 // GFX942: gpu.shuffle xor
-// CHECK: %[[R:.*]] = arith.minnumf %{{.*}} : vector<4xf32>
+// GFX942: %[[R:.*]] = arith.minnumf %{{.*}} : vector<4xf32>
 // CHECK-NOT: arith.minnumf
 // CHECK: vector.{{[a-z_]+}} %[[R]]
 hk.kernel @col_min(%X: memref<?x?xf32>, %O: memref<?xf32>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {

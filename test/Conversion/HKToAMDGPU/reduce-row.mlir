@@ -58,10 +58,25 @@ hk.kernel @row_max(%X: memref<?x?xf32>, %O: memref<?xf32>) attributes {waves = 4
 // CHECK: %[[HI:.*]] = vector.shuffle %[[Q]], %[[Q]] [1] : vector<2xf32>, vector<2xf32>
 // CHECK: %[[P:.*]] = arith.addf %[[LO]], %[[HI]] : vector<1xf32>
 // CHECK-NOT: amdgpu.dpp
-// GFX950: %[[S16:.*]] = amdgpu.permlane_swap %[[P]] 16 : vector<1xf32>
-// GFX950: %[[P16:.*]] = arith.addf %[[P]], %[[S16]] : vector<1xf32>
-// GFX950: %[[S32:.*]] = amdgpu.permlane_swap %[[P16]] 32 : vector<1xf32>
-// GFX950: arith.addf %[[P16]], %[[S32]] : vector<1xf32>
+// On gfx950 one v_permlane16_swap (then 32) of the value with itself leaves
+// the lane's value and its partner's in its two results, in the same order
+// in both lanes: their sum is the step, with no select of a swapped half.
+// GFX950: %[[E16:.*]] = vector.extract %[[P]][0] : f32 from vector<1xf32>
+// GFX950: %[[B16:.*]] = arith.bitcast %[[E16]] : f32 to i32
+// GFX950: %[[W16:.*]] = rocdl.permlane16.swap %[[B16]], %[[B16]], false, false
+// GFX950: %[[A16:.*]] = llvm.extractvalue %[[W16]][0]
+// GFX950: %[[Z16:.*]] = llvm.extractvalue %[[W16]][1]
+// GFX950: %[[FA:.*]] = arith.bitcast %[[A16]] : i32 to f32
+// GFX950: %[[FZ:.*]] = arith.bitcast %[[Z16]] : i32 to f32
+// GFX950: %[[S16:.*]] = arith.addf %[[FA]], %[[FZ]] : f32
+// GFX950: %[[V16:.*]] = vector.from_elements %[[S16]] : vector<1xf32>
+// GFX950: %[[E32:.*]] = vector.extract %[[V16]][0]
+// GFX950: %[[B32:.*]] = arith.bitcast %[[E32]] : f32 to i32
+// GFX950: %[[W32:.*]] = rocdl.permlane32.swap %[[B32]], %[[B32]], false, false
+// GFX950: llvm.extractvalue %[[W32]][0]
+// GFX950: llvm.extractvalue %[[W32]][1]
+// GFX950: arith.addf %{{.*}}, %{{.*}} : f32
+// GFX950-NOT: amdgpu.permlane_swap
 // GFX942: %[[C16:.*]] = arith.constant 16 : i32
 // GFX942: %[[S16:.*]], %{{.*}} = gpu.shuffle xor %[[P]], %[[C16]], %{{.*}} : vector<1xf32>
 // GFX942: %[[P16:.*]] = arith.addf %[[P]], %[[S16]] : vector<1xf32>

@@ -30,6 +30,7 @@ def ConvertHKToAMDGPU : Pass<"convert-hk-to-amdgpu", "::mlir::ModuleOp"> {
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::ROCDL::ROCDLDialect",
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
   ];
