@@ -649,18 +649,16 @@ void vCmpSdwa(Sim &sim, Wave &w, const Inst &i, Op op) {
   void NAME(Sim &sim, Wave &w, const Inst &i) {                                \
     vCmpSdwa<T>(sim, w, i, [](T a, T b) { return a OP b; });                   \
   }
-VCMP_SDWA(vCmpEqU32Sdwa, uint32_t, ==)
-VCMP_SDWA(vCmpNeU32Sdwa, uint32_t, !=)
-VCMP_SDWA(vCmpLtU32Sdwa, uint32_t, <)
-VCMP_SDWA(vCmpLeU32Sdwa, uint32_t, <=)
-VCMP_SDWA(vCmpGtU32Sdwa, uint32_t, >)
-VCMP_SDWA(vCmpGeU32Sdwa, uint32_t, >=)
-VCMP_SDWA(vCmpEqI32Sdwa, int32_t, ==)
-VCMP_SDWA(vCmpNeI32Sdwa, int32_t, !=)
-VCMP_SDWA(vCmpLtI32Sdwa, int32_t, <)
-VCMP_SDWA(vCmpLeI32Sdwa, int32_t, <=)
-VCMP_SDWA(vCmpGtI32Sdwa, int32_t, >)
-VCMP_SDWA(vCmpGeI32Sdwa, int32_t, >=)
+#define VCMP_SDWA_ALL(SUFFIX, T)                                               \
+  VCMP_SDWA(vCmpEq##SUFFIX##Sdwa, T, ==)                                       \
+  VCMP_SDWA(vCmpNe##SUFFIX##Sdwa, T, !=)                                       \
+  VCMP_SDWA(vCmpLt##SUFFIX##Sdwa, T, <)                                        \
+  VCMP_SDWA(vCmpLe##SUFFIX##Sdwa, T, <=)                                       \
+  VCMP_SDWA(vCmpGt##SUFFIX##Sdwa, T, >)                                        \
+  VCMP_SDWA(vCmpGe##SUFFIX##Sdwa, T, >=)
+VCMP_SDWA_ALL(U32, uint32_t)
+VCMP_SDWA_ALL(I32, int32_t)
+#undef VCMP_SDWA_ALL
 #undef VCMP_SDWA
 VCMP_ALL(U64, rd64, uint64_t)
 VCMP_ALL(I64, rd64, int64_t)
@@ -1403,6 +1401,16 @@ void bufferStore(Sim &sim, Wave &w, const Inst &i) {
 
 /// buffer_atomic_add_f32 without return: srcs = {vdata, vaddr?, srsrc,
 /// soffset}. Lanes add in lane order; out-of-range dwords are dropped.
+/// An atomic f32 add without return at `address`, checked against the
+/// device's buffers (the buffer and global forms).
+void atomicAddF32At(Sim &sim, uint64_t address, uint32_t addend) {
+  sim.checkMemory(address, 4, true);
+  float old;
+  memcpy(&old, reinterpret_cast<const void *>(address), 4);
+  float sum = old + asFloat(addend);
+  memcpy(reinterpret_cast<void *>(address), &sum, 4);
+}
+
 void bufferAtomicAddF32(Sim &sim, Wave &w, const Inst &i) {
   if (i.numDefs)
     sim.fail("buffer atomics that return the old value are not simulated");
@@ -1416,17 +1424,39 @@ void bufferAtomicAddF32(Sim &sim, Wave &w, const Inst &i) {
     uint64_t at = (vaddr ? uint64_t(rd(w, *vaddr, l)) : 0) + instOffset;
     if (at >= limit)
       return;
-    uint64_t address = r.base + soffset + at;
-    sim.checkMemory(address, 4, true);
-    float old;
-    memcpy(&old, reinterpret_cast<const void *>(address), 4);
-    float sum = old + asFloat(rd(w, i.srcs[0], l));
-    memcpy(reinterpret_cast<void *>(address), &sum, 4);
+    atomicAddF32At(sim, r.base + soffset + at, rd(w, i.srcs[0], l));
   });
   w.vm.emplace_back();
 }
 
 //===-- Global memory -----------------------------------------------------===//
+
+/// Lane l's part of a vector memory access of `bytes` at `at`, for global,
+/// flat and scratch memory: a store writes its data registers (bits 31:16
+/// of each for a _D16_HI store, aux[3]); a load reads, sign-extends 8- and
+/// 16-bit values when aux[2], and queues the register writes in `p`.
+template <bool Store>
+void transferLane(Wave &w, const Inst &i, const Operand &data, unsigned l,
+                  uint8_t *at, unsigned bytes, Pending &p) {
+  unsigned pieces = bytes >= 4 ? bytes / 4 : 1;
+  unsigned pieceBytes = bytes >= 4 ? 4 : bytes;
+  for (unsigned k = 0; k < pieces; ++k) {
+    if (Store) {
+      uint32_t value = rd(w, data, l, k);
+      if (i.aux[3]) // _D16_HI: the data's high half
+        value >>= 16;
+      memcpy(at + 4 * k, &value, pieceBytes);
+      continue;
+    }
+    uint32_t value = 0;
+    memcpy(&value, at + 4 * k, pieceBytes);
+    if (i.aux[2] && pieceBytes == 2)
+      value = uint32_t(int32_t(int16_t(value)));
+    if (i.aux[2] && pieceBytes == 1)
+      value = uint32_t(int32_t(int8_t(value)));
+    p.writes.emplace_back(&w.v[(data.reg + k) * kLanes + l], value);
+  }
+}
 
 /// global_load_* / global_store_*: the address is VADDR (64 bits) + offset,
 /// or with SADDR the SGPR pair + VADDR (32 bits, zero-extended) + offset.
@@ -1454,30 +1484,13 @@ template <bool Store> void globalAccess(Sim &sim, Wave &w, const Inst &i) {
   uint64_t base = saddr ? srd64(w, *saddr) : 0;
   int64_t offset = i.imms[0];
   unsigned bytes = i.aux[0];
-  unsigned pieces = bytes >= 4 ? bytes / 4 : 1;
-  unsigned pieceBytes = bytes >= 4 ? 4 : bytes;
   Pending p;
   forLanes(w, [&](unsigned l) {
     uint64_t address = (saddr ? base + rd(w, *vaddr, l) : rd64(w, *vaddr, l)) +
                        uint64_t(offset);
     sim.checkMemory(address, bytes, Store);
-    for (unsigned k = 0; k < pieces; ++k) {
-      auto *at = reinterpret_cast<void *>(address + 4 * k);
-      if (Store) {
-        uint32_t value = rd(w, *data, l, k);
-        if (i.aux[3]) // _D16_HI: the data's high half
-          value >>= 16;
-        memcpy(at, &value, pieceBytes);
-        continue;
-      }
-      uint32_t value = 0;
-      memcpy(&value, at, pieceBytes);
-      if (i.aux[2] && pieceBytes == 2)
-        value = uint32_t(int32_t(int16_t(value)));
-      if (i.aux[2] && pieceBytes == 1)
-        value = uint32_t(int32_t(int8_t(value)));
-      p.writes.emplace_back(&w.v[(data->reg + k) * kLanes + l], value);
-    }
+    transferLane<Store>(w, i, *data, l, reinterpret_cast<uint8_t *>(address),
+                        bytes, p);
   });
   if (!Store)
     markPending(w, p, *data);
@@ -1498,11 +1511,7 @@ void globalAtomicAddF32(Sim &sim, Wave &w, const Inst &i) {
     uint64_t address =
         (saddr ? base + rd(w, i.srcs[0], l) : rd64(w, i.srcs[0], l)) +
         uint64_t(i.imms[0]);
-    sim.checkMemory(address, 4, true);
-    float old;
-    memcpy(&old, reinterpret_cast<const void *>(address), 4);
-    float sum = old + asFloat(rd(w, i.srcs[1], l));
-    memcpy(reinterpret_cast<void *>(address), &sum, 4);
+    atomicAddF32At(sim, address, rd(w, i.srcs[1], l));
   });
   w.vm.emplace_back();
 }
@@ -1527,8 +1536,6 @@ template <bool Store> void flatAccess(Sim &sim, Wave &w, const Inst &i) {
   const Operand &vaddr = i.srcs[0];
   const Operand &data = Store ? i.srcs[1] : i.defs[0];
   unsigned bytes = i.aux[0];
-  unsigned pieces = bytes >= 4 ? bytes / 4 : 1;
-  unsigned pieceBytes = bytes >= 4 ? 4 : bytes;
   auto p = std::make_shared<Pending>();
   forLanes(w, [&](unsigned l) {
     uint64_t address = rd64(w, vaddr, l) + uint64_t(i.imms[0]);
@@ -1543,22 +1550,7 @@ template <bool Store> void flatAccess(Sim &sim, Wave &w, const Inst &i) {
       sim.checkMemory(address, bytes, Store);
       at = reinterpret_cast<uint8_t *>(address);
     }
-    for (unsigned k = 0; k < pieces; ++k) {
-      if (Store) {
-        uint32_t value = rd(w, data, l, k);
-        if (i.aux[3]) // _D16_HI: the data's high half
-          value >>= 16;
-        memcpy(at + 4 * k, &value, pieceBytes);
-        continue;
-      }
-      uint32_t value = 0;
-      memcpy(&value, at + 4 * k, pieceBytes);
-      if (i.aux[2] && pieceBytes == 2)
-        value = uint32_t(int32_t(int16_t(value)));
-      if (i.aux[2] && pieceBytes == 1)
-        value = uint32_t(int32_t(int8_t(value)));
-      p->writes.emplace_back(&w.v[(data.reg + k) * kLanes + l], value);
-    }
+    transferLane<Store>(w, i, data, l, at, bytes, *p);
   });
   if (!Store)
     markPending(w, *p, data);
@@ -1598,8 +1590,6 @@ template <bool Store> void scratchAccess(Sim &sim, Wave &w, const Inst &i) {
   }
   const uint64_t size = sim.kd.privateSegmentSize;
   unsigned bytes = i.aux[0];
-  unsigned pieces = bytes >= 4 ? bytes / 4 : 1;
-  unsigned pieceBytes = bytes >= 4 ? 4 : bytes;
   Pending p;
   forLanes(w, [&](unsigned l) {
     uint64_t address =
@@ -1609,23 +1599,9 @@ template <bool Store> void scratchAccess(Sim &sim, Wave &w, const Inst &i) {
                " bytes at private address " + std::to_string(address) +
                " of lane " + std::to_string(l) + ", past the " +
                std::to_string(size) + "-byte private segment");
-    uint8_t *base = w.scratch.data() + size_t(l) * size + address;
-    for (unsigned k = 0; k < pieces; ++k) {
-      if (Store) {
-        uint32_t value = rd(w, *data, l, k);
-        if (i.aux[3]) // _D16_HI: the data's high half
-          value >>= 16;
-        memcpy(base + 4 * k, &value, pieceBytes);
-        continue;
-      }
-      uint32_t value = 0;
-      memcpy(&value, base + 4 * k, pieceBytes);
-      if (i.aux[2] && pieceBytes == 2)
-        value = uint32_t(int32_t(int16_t(value)));
-      if (i.aux[2] && pieceBytes == 1)
-        value = uint32_t(int32_t(int8_t(value)));
-      p.writes.emplace_back(&w.v[(data->reg + k) * kLanes + l], value);
-    }
+    transferLane<Store>(w, i, *data, l,
+                        w.scratch.data() + size_t(l) * size + address, bytes,
+                        p);
   });
   if (!Store)
     markPending(w, p, *data);
