@@ -143,6 +143,20 @@ LogicalResult rewriteDpp(OpBuilder &b, amdgpu::DPPOp op, EmulatorCalls &calls) {
   return success();
 }
 
+/// One v_permlane{16,32}_swap of `old` (vdst) and `src` (vsrc): the pair
+/// (vdst', vsrc') it leaves in this lane.
+std::pair<Value, Value> swapPair(OpBuilder &b, Location loc, int64_t rows,
+                                 Value old, Value src, EmulatorCalls &calls) {
+  Type i32 = b.getI32Type();
+  EmulatorCalls::Slot dst = calls.slot(i32, 0), srcSlot = calls.slot(i32, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  memref::StoreOp::create(b, loc, old, dst.memref, zero);
+  memref::StoreOp::create(b, loc, src, srcSlot.memref, zero);
+  calls.call(b, loc, "hkemu_permlane_swap",
+             {calls.i32(b, loc, rows), dst.ptr, srcSlot.ptr});
+  return {calls.reload(b, loc, dst, i32), calls.reload(b, loc, srcSlot, i32)};
+}
+
 /// amdgpu.permlane_swap as its LLVM 22 lowering computes it: the swap
 /// instruction with the value as both operands, then per lane the result
 /// that changed (vdst' unless it equals the input, else vsrc').
@@ -152,17 +166,9 @@ LogicalResult rewritePermlaneSwap(OpBuilder &b, amdgpu::PermlaneSwapOp op,
   if (!splitsIntoI32(t))
     return noEmulation(op, " of this type");
   Location loc = op.getLoc();
-  Type i32 = b.getI32Type();
-  EmulatorCalls::Slot dst = calls.slot(i32, 0), src = calls.slot(i32, 1);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   SmallVector<Value> out;
   for (Value piece : toI32Pieces(b, loc, op.getSrc())) {
-    memref::StoreOp::create(b, loc, piece, dst.memref, zero);
-    memref::StoreOp::create(b, loc, piece, src.memref, zero);
-    calls.call(b, loc, "hkemu_permlane_swap",
-               {calls.i32(b, loc, op.getRowLength()), dst.ptr, src.ptr});
-    Value d = calls.reload(b, loc, dst, i32),
-          s = calls.reload(b, loc, src, i32);
+    auto [d, s] = swapPair(b, loc, op.getRowLength(), piece, piece, calls);
     Value same =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, piece);
     out.push_back(arith::SelectOp::create(b, loc, same, s, d));
@@ -178,14 +184,7 @@ LogicalResult rewriteRocdlPermlaneSwap(OpBuilder &b, SwapOp op, int64_t rows,
   if (op.getFi() || op.getBoundControl())
     return noEmulation(op, " with fi or bound_ctrl");
   Location loc = op.getLoc();
-  Type i32 = b.getI32Type();
-  EmulatorCalls::Slot dst = calls.slot(i32, 0), src = calls.slot(i32, 1);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  memref::StoreOp::create(b, loc, op.getOld(), dst.memref, zero);
-  memref::StoreOp::create(b, loc, op.getSrc(), src.memref, zero);
-  calls.call(b, loc, "hkemu_permlane_swap",
-             {calls.i32(b, loc, rows), dst.ptr, src.ptr});
-  Value d = calls.reload(b, loc, dst, i32), s = calls.reload(b, loc, src, i32);
+  auto [d, s] = swapPair(b, loc, rows, op.getOld(), op.getSrc(), calls);
   Value pair = LLVM::PoisonOp::create(b, loc, op.getRes().getType());
   pair = LLVM::InsertValueOp::create(b, loc, pair, d, ArrayRef<int64_t>{0});
   pair = LLVM::InsertValueOp::create(b, loc, pair, s, ArrayRef<int64_t>{1});

@@ -1147,6 +1147,16 @@ void checkLdsDelivered(Sim &sim, uint64_t address, unsigned bytes,
                " has not waited for it with vmcnt)");
 }
 
+/// The checks of every instruction's LDS access by lane `lane`: inside the
+/// workgroup's LDS, not into a DMA still outstanding, no race with another
+/// wave.
+void checkLdsAccess(Sim &sim, const Wave &w, uint64_t address, unsigned bytes,
+                    unsigned lane, bool write) {
+  checkLds(sim, address, bytes, lane);
+  checkLdsDelivered(sim, address, bytes, lane, write);
+  checkLdsRace(sim, w, address, bytes, lane, write);
+}
+
 /// Makes `d`'s VGPRs wait for `p`: they are written when the wait that
 /// covers `p` retires it, and reading them before is a fault.
 void markPending(Wave &w, Pending &p, const Operand &d) {
@@ -1166,9 +1176,7 @@ void dsRead(Sim &sim, Wave &w, const Inst &i) {
   const Operand &d = i.defs[0];
   forLanes(w, [&](unsigned l) {
     uint64_t address = uint64_t(rd(w, i.srcs[0], l)) + offset;
-    checkLds(sim, address, bytes, l);
-    checkLdsDelivered(sim, address, bytes, l, false);
-    checkLdsRace(sim, w, address, bytes, l, false);
+    checkLdsAccess(sim, w, address, bytes, l, false);
     const uint8_t *src = sim.lds.data() + address;
     if (bytes >= 4) {
       for (unsigned k = 0; k < bytes / 4; ++k) {
@@ -1201,9 +1209,7 @@ void dsReadTrB16(Sim &sim, Wave &w, const Inst &i) {
   const uint64_t exec = w.exec();
   forLanes(w, [&](unsigned l) {
     uint64_t address = uint64_t(rd(w, i.srcs[0], l)) + offset;
-    checkLds(sim, address, 8, l);
-    checkLdsDelivered(sim, address, 8, l, false);
-    checkLdsRace(sim, w, address, 8, l, false);
+    checkLdsAccess(sim, w, address, 8, l, false);
     memcpy(read[l], sim.lds.data() + address, 8);
   });
   Pending p;
@@ -1232,9 +1238,7 @@ void dsWrite(Sim &sim, Wave &w, const Inst &i) {
   uint32_t offset = uint32_t(i.imms[0]);
   forLanes(w, [&](unsigned l) {
     uint64_t address = uint64_t(rd(w, i.srcs[0], l)) + offset;
-    checkLds(sim, address, bytes, l);
-    checkLdsDelivered(sim, address, bytes, l, true);
-    checkLdsRace(sim, w, address, bytes, l, true);
+    checkLdsAccess(sim, w, address, bytes, l, true);
     uint8_t *dst = sim.lds.data() + address;
     if (bytes >= 4) {
       for (unsigned k = 0; k < bytes / 4; ++k) {
@@ -1542,9 +1546,7 @@ template <bool Store> void flatAccess(Sim &sim, Wave &w, const Inst &i) {
     uint8_t *at;
     if (address >> 32 == kLdsApertureHi) {
       address = uint32_t(address);
-      checkLds(sim, address, bytes, l);
-      checkLdsDelivered(sim, address, bytes, l, Store);
-      checkLdsRace(sim, w, address, bytes, l, Store);
+      checkLdsAccess(sim, w, address, bytes, l, Store);
       at = sim.lds.data() + address;
     } else {
       sim.checkMemory(address, bytes, Store);

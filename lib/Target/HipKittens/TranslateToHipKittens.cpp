@@ -379,10 +379,13 @@ static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
   if (needsRsqrt)
     os << kRsqrtHelper;
   HipKittensApi api = hipKittensApi(chip);
-  bool needsRelayout = false, needsTranspose = false;
+  bool needsRelayout = false, needsTranspose = false, needsRowRead = false,
+       needsVectorMemory = false;
   module->walk([&](Operation *op) {
     needsRelayout |= needsLdsRelayout(op, chip);
     needsTranspose |= isa<TransposeOp>(op) && !api.tileTranspose;
+    needsRowRead |= needsRowReadHelper(op, chip);
+    needsVectorMemory |= !api.baseShapes && isGlobalVectorAccess(op);
   });
   if (needsAtomicAdd || needsRelayout)
     os << (api.baseShapes ? kBaseTileLayoutMain : kBaseTileLayoutCdna3)
@@ -393,15 +396,9 @@ static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
     os << kRelayoutHelper;
   if (needsTranspose)
     os << kTransposeHelperCdna3;
-  bool needsRowRead = false;
-  module->walk(
-      [&](Operation *op) { needsRowRead |= needsRowReadHelper(op, chip); });
   if (needsRowRead)
     os << kSharedRowReadHelperCdna3;
-  bool needsVectorMemory = false;
-  module->walk(
-      [&](Operation *op) { needsVectorMemory |= isGlobalVectorAccess(op); });
-  if (!api.baseShapes && needsVectorMemory)
+  if (needsVectorMemory)
     os << kVectorMemoryHelperCdna3;
   bool first = true;
   for (Operation &op : *module.getBody()) {
