@@ -58,6 +58,9 @@
 // positive), so that s - m' = S * scale - m' is one FMA per pair of
 // elements: the multiply is marked fastmath<contract> and the
 // row_broadcast's subtraction inherits it (docs/lowering.md).
+// P is rounded to bf16 with `fastmath<nnan>`: it is exp2 of a finite value
+// or of -inf, never NaN, so gfx942 (no conversion instruction) rounds it
+// without a NaN test per element (docs/lowering.md).
 // m starts at -inf and alpha at the first block is exp2(-inf) = 0. Every
 // query row has a finite m after the first block (key 0 is in bounds and is
 // never masked by causality), so m - m' is never -inf - (-inf).
@@ -274,7 +277,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
         %e = math.exp2 %sd : !s_rt
         %la = arith.mulf %l, %al : !vec
         %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
-        %pb = arith.truncf %e : !s_rt to !p_rt
+        %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
         %ptr = hk.transpose %pb : !p_rt -> !pt_rt
         hk.yield %ptr, %mx, %sum, %al : !pt_rt, !vec, !vec, !vec
       }
@@ -485,7 +488,7 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
       // 4j+3: O = alpha * O + P V, as O^T = alpha * O^T + V^T P^T.
       %o2 = hk.cluster compute -> !o_rt64 {
         %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
-        %pb = arith.truncf %p : !s_rt to !p_rt
+        %pb = arith.truncf %p fastmath<nnan> : !s_rt to !p_rt
         %pt = hk.transpose %pb : !p_rt -> !pt_rt
         %ot = hk.transpose %oa : !o_rt64 -> !ot_acc64
         %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt64, !pt_rt, !ot_acc64

@@ -53,6 +53,7 @@ void buildLaneToROCDLPipeline(OpPassManager &pm,
   ConvertGpuOpsToROCDLOpsOptions rocdl;
   rocdl.chipset = options.chip;
   gpu.addPass(createConvertGpuOpsToROCDLOps(rocdl));
+  gpu.addPass(hk::createHKSplitLdsOffsets());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 

@@ -50,6 +50,7 @@ struct ChipInfo {
   bool hasTransposeLoad; ///< ds_read_b64_tr_b16
   bool hasPermlaneSwap;  ///< v_permlane16/32_swap
   bool hasScaledMfma;    ///< f8f6f4 16x16x128 / 32x32x64
+  bool hasBf16Convert;   ///< v_cvt_pk_bf16_f32 (f32 -> bf16, round to even)
   /// The MFMA instructions the lowering selects and the emulator executes.
   MfmaRange mfmas;
 };

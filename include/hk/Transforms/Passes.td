@@ -152,4 +152,23 @@ def HKLowerVectorForLLVM : Pass<"hk-lower-vector-for-llvm"> {
   ];
 }
 
+def HKSplitLdsOffsets : Pass<"hk-split-lds-offsets"> {
+  let summary = "moves the constant part of LDS addresses into a GEP of its own";
+  let description = [{
+    On the LLVM dialect, after the conversion to LLVM: every
+    `llvm.getelementptr` into LDS (address space 3) whose one index is a sum
+    with constant terms (through `add`, and `mul` and `shl` by constants)
+    becomes a GEP by the sum of the other terms followed by a GEP by the
+    constant. The reads and writes of one tile then share one address
+    register per lane, and each reaches its element through the LDS
+    instruction's immediate offset. Left as one index, LLVM hoists each
+    lane-dependent `index + constant` out of the loop as a value of its own
+    (a register per access), drops its `disjoint` flag on the way, and then
+    can no longer separate the constant again, so every access inside the
+    loop pays an address instruction. Part of the `hk-lane-to-rocdl`
+    pipeline.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // HK_TRANSFORMS_PASSES_TD
