@@ -24,6 +24,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace hk;
 
@@ -221,6 +223,30 @@ static void stagedCopy(OpBuilder &b, Location loc, const CopyPlan &plan,
   vector::StoreOp::create(b, loc, vec, lds, piece.ldsLane);
 }
 
+/// Whether copy instruction inst = k * waves + w of `p` lands in subtile
+/// (si, sj) and part of the subtile that split as those of k * waves plus
+/// those of w, with k adding no part: then the lane's tile element (and
+/// its swizzle) is that of instruction w moved by whole subtiles, a
+/// constant once k is.
+static bool splitsByWave(const CopyPlan &p, int64_t waves) {
+  int64_t spr = p.shared.subtilesPerRow();
+  auto fields = [&](int64_t inst) {
+    int64_t sub = inst / p.perSubtile;
+    return std::array<int64_t, 3>{sub / spr, sub % spr, inst % p.perSubtile};
+  };
+  for (int64_t k = 0; k * waves < p.count; ++k) {
+    std::array<int64_t, 3> fk = fields(k * waves);
+    if (fk[2] != 0)
+      return false;
+    for (int64_t w = 0; w < waves && k * waves + w < p.count; ++w) {
+      std::array<int64_t, 3> f = fields(k * waves + w), fw = fields(w);
+      if (f[0] != fk[0] + fw[0] || f[1] != fk[1] + fw[1] || f[2] != fw[2])
+        return false;
+    }
+  }
+  return true;
+}
+
 namespace {
 
 /// hk.load_async: the first `waves` waves split the instructions; each
@@ -260,7 +286,59 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
     bool inBounds = op->hasAttr(HKDialect::kInBoundsAttrName);
     Type transfer =
         plan.elems() == 1 ? elt : VectorType::get({plan.elems()}, elt);
+    // An unchecked copy whose instructions split by wave (splitsByWave):
+    // the lane's offsets are those of instruction `wave`, computed once,
+    // plus whole subtiles, constants per instruction once the copy loop is
+    // unrolled. The global offset is kept as (uniform part) + (lane part),
+    // so the lane part stays one register across the copy's instructions
+    // instead of a multiply per instruction.
+    bool byWave =
+        g.unitStride && colsInBounds && inBounds && splitsByWave(plan, waves);
+    LanePiece first;
+    Value laneOff, originOff;
+    if (byWave) {
+      int64_t rank = g.origin.size();
+      first = lanePiece(rewriter, loc, plan, wave, lane);
+      laneOff =
+          arith::AddIOp::create(rewriter, loc,
+                                arith::MulIOp::create(rewriter, loc, first.row,
+                                                      g.buf->strides[rank - 2]),
+                                first.col);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value term = arith::MulIOp::create(rewriter, loc, g.origin[d],
+                                           g.buf->strides[d]);
+        originOff = originOff
+                        ? arith::AddIOp::create(rewriter, loc, originOff, term)
+                        : term;
+      }
+    }
+    auto emitByWave = [&](OpBuilder &b, Value inst) {
+      int64_t rank = g.origin.size();
+      const hk::SharedLayout &l = plan.shared;
+      Value instK = arith::SubIOp::create(b, loc, inst, wave);
+      Value sub =
+          arith::DivUIOp::create(b, loc, instK, cst(b, loc, plan.perSubtile));
+      Value si =
+          arith::DivUIOp::create(b, loc, sub, cst(b, loc, l.subtilesPerRow()));
+      Value sj =
+          arith::RemUIOp::create(b, loc, sub, cst(b, loc, l.subtilesPerRow()));
+      SmallVector<Value> ldsIdx = {
+          arith::AddIOp::create(b, loc, first.ldsBase[0], si),
+          arith::AddIOp::create(b, loc, first.ldsBase[1], sj),
+          first.ldsBase[2]};
+      Value rows = arith::MulIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, si, cst(b, loc, l.subRows)),
+          g.buf->strides[rank - 2]);
+      Value cols = arith::MulIOp::create(b, loc, sj, cst(b, loc, l.subCols));
+      Value uniform = arith::AddIOp::create(
+          b, loc, originOff, arith::AddIOp::create(b, loc, rows, cols));
+      Value off = arith::AddIOp::create(b, loc, uniform, laneOff);
+      amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off}, lds,
+                                    ldsIdx, TypeAttr::get(transfer));
+    };
     auto emit = [&](OpBuilder &b, Value inst) {
+      if (byWave)
+        return emitByWave(b, inst);
       LanePiece piece = lanePiece(b, loc, plan, inst, lane);
       if (!g.unitStride)
         return stagedCopy(b, loc, plan, g, piece, lds, elt);

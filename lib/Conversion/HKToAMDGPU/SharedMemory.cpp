@@ -180,7 +180,15 @@ struct SharedAccess {
   LaneMap map;
   std::vector<hk::SharedRun> runs;
   Value laneRow, laneCol;
+  /// The bits any lane's row (column) has inside its subtile, when the
+  /// subtile's sides are powers of two; -1 otherwise (see runIndices).
+  int64_t rowBits = -1, colBits = -1;
+  /// The lane's row and column split into whole subtiles and the rest, and
+  /// the rest of the column XOR the swizzle of the rest of the row.
+  Value laneRowSub, laneRowIn, laneColSub, laneColIn, xorBase;
 };
+
+static bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 static FailureOr<SharedAccess> buildSharedAccess(OpBuilder &b, Location loc,
                                                  Type regType, Type stType) {
@@ -188,9 +196,27 @@ static FailureOr<SharedAccess> buildSharedAccess(OpBuilder &b, Location loc,
   std::optional<LaneMap> map = laneMapOf(tile);
   if (!map)
     return failure();
-  SharedAccess a{sharedLayoutOf(stType), *map, {}, {}, {}};
+  SharedAccess a;
+  a.shared = sharedLayoutOf(stType);
+  a.map = *map;
   a.runs = hk::sharedAccessRuns(tile, a.shared);
   std::tie(a.laneRow, a.laneCol) = emitLaneOffset(b, loc, *map);
+  const hk::SharedLayout &l = a.shared;
+  if (isPowerOfTwo(l.subRows) && isPowerOfTwo(l.subCols)) {
+    a.rowBits = a.colBits = 0;
+    for (int64_t lane = 0; lane < hk::kWaveSize; ++lane) {
+      int64_t i = lane % map->extent, g = lane / map->extent;
+      a.rowBits |= (i * map->perLane.row + g * map->perGroup.row) % l.subRows;
+      a.colBits |= (i * map->perLane.col + g * map->perGroup.col) % l.subCols;
+    }
+    Value sr = cst(b, loc, l.subRows), sc = cst(b, loc, l.subCols);
+    a.laneRowSub = arith::DivUIOp::create(b, loc, a.laneRow, sr);
+    a.laneRowIn = arith::RemUIOp::create(b, loc, a.laneRow, sr);
+    a.laneColSub = arith::DivUIOp::create(b, loc, a.laneCol, sc);
+    a.laneColIn = arith::RemUIOp::create(b, loc, a.laneCol, sc);
+    a.xorBase = arith::XOrIOp::create(b, loc, a.laneColIn,
+                                      emitSwizzleElems(b, loc, l, a.laneRowIn));
+  }
   return a;
 }
 
@@ -201,14 +227,40 @@ static FailureOr<SharedAccess> buildSharedAccess(OpBuilder &b, Location loc,
 /// subtiles then share one lane-dependent address and reach the others
 /// through the LDS instruction's immediate offset, instead of each keeping
 /// an address register.
+///
+/// When the remainder's bits are disjoint from those of every lane's
+/// position in the subtile, adding it is an XOR on each side, and the
+/// swizzle, an XOR of shifted row bits, is linear in the row: the column
+/// inside the subtile is (lane's column XOR swizzle of lane's row) XOR a
+/// constant, and the row only adds. Runs then share one address per
+/// distinct constant (at most the swizzle's chunk count times the distinct
+/// column remainders) and reach their rows through the offset, where each
+/// remainder row would otherwise take an address register of its own.
 static SmallVector<Value> runIndices(OpBuilder &b, Location loc,
                                      const SharedAccess &a, int64_t reg) {
   hk::Coord c = a.map.regs[reg];
   const hk::SharedLayout &l = a.shared;
-  Value row =
-      arith::AddIOp::create(b, loc, a.laneRow, cst(b, loc, c.row % l.subRows));
-  Value col =
-      arith::AddIOp::create(b, loc, a.laneCol, cst(b, loc, c.col % l.subCols));
+  int64_t cRow = c.row % l.subRows, cCol = c.col % l.subCols;
+  if (a.rowBits >= 0 && !(a.rowBits & cRow) && !(a.colBits & cCol)) {
+    int64_t k = cCol ^ (l.swizzle(cRow) / l.elemBytes);
+    Value col =
+        k ? arith::XOrIOp::create(b, loc, a.xorBase, cst(b, loc, k)).getResult()
+          : a.xorBase;
+    Value inner = arith::AddIOp::create(
+        b, loc,
+        arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, a.laneRowIn, cst(b, loc, l.subCols)),
+            col),
+        cst(b, loc, cRow * l.subCols));
+    return {arith::AddIOp::create(b, loc, a.laneRowSub,
+                                  cst(b, loc, c.row / l.subRows)),
+            arith::AddIOp::create(b, loc, a.laneColSub,
+                                  cst(b, loc, c.col / l.subCols)),
+            inner};
+  }
+  Value row = arith::AddIOp::create(b, loc, a.laneRow, cst(b, loc, cRow));
+  Value col = arith::AddIOp::create(b, loc, a.laneCol, cst(b, loc, cCol));
   SmallVector<Value> idx = emitSharedIndices(b, loc, l, row, col);
   idx[0] =
       arith::AddIOp::create(b, loc, idx[0], cst(b, loc, c.row / l.subRows));
@@ -284,6 +336,7 @@ struct SharedLoadLowering : OpConversionPattern<LoadOp> {
       SharedAccess reading = *a;
       reading.laneRow = row;
       reading.laneCol = col;
+      reading.rowBits = -1; // the split below is of a->laneRow, not row
       auto vecType = VectorType::get({4}, elt);
       for (int64_t reg = 0; reg < static_cast<int64_t>(a->map.regs.size());
            reg += 4) {
