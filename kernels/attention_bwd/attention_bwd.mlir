@@ -181,7 +181,11 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
   %steps = arith.muli %per_head, %group : index
 
   // Step t covers head h_first + t / per_head, query block i0 + t % per_head
-  // (per_head clamped to 1 for the divisions when there is nothing to do).
+  // (per_head clamped to 1 when there is nothing to do). The loop carries
+  // both (h, t % per_head) and steps them, wrapping to the next head, rather
+  // than dividing t: a division of the step would be a 64-bit unsigned
+  // division in every trip (the index type), about 80 scalar instructions,
+  // twice with the prefetch's t + 1.
   %qs0 = hk.subtile %qs[%c0, %c0] : !qd_st2 -> !qd_st
   %dos0 = hk.subtile %dos[%c0, %c0] : !qd_st2 -> !qd_st
   %per_head1 = arith.maxui %per_head, %c1 : index
@@ -190,10 +194,12 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
 
   %res:6 = hk.interleave -> !kvh_acc, !kvh_acc, !kvh_acc, !kvh_acc,
                             !hk.token, !hk.token {
-    %r:6 = scf.for %t = %c0 to %steps step %c1
+    %r:8 = scf.for %t = %c0 to %steps step %c1
         iter_args(%dk0 = %zero_kv, %dk1 = %zero_kv, %dv0 = %zero_kv,
-                  %dv1 = %zero_kv, %tq = %tq0, %td = %td0)
-        -> (!kvh_acc, !kvh_acc, !kvh_acc, !kvh_acc, !hk.token, !hk.token) {
+                  %dv1 = %zero_kv, %tq = %tq0, %td = %td0, %h = %h_first,
+                  %ir = %c0)
+        -> (!kvh_acc, !kvh_acc, !kvh_acc, !kvh_acc, !hk.token, !hk.token,
+            index, index) {
       %s = arith.remui %t, %c2 : index
       %s1 = arith.subi %c1, %s : index
       %q_stage = hk.subtile %qs[%s, %c0] : !qd_st2 -> !qd_st
@@ -204,11 +210,15 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
       %q_hi = hk.subtile %qs[%s, %c1] : !qd_st2 -> !qh_st
       %do_lo = hk.subtile %dos[%s, %c0] : !qd_st2 -> !qh_st
       %do_hi = hk.subtile %dos[%s, %c1] : !qd_st2 -> !qh_st
-      %hd = arith.divui %t, %per_head1 : index
-      %h = arith.addi %h_first, %hd : index
-      %ir = arith.remui %t, %per_head1 : index
       %i = arith.addi %i0, %ir : index
       %q0 = arith.muli %i, %c64 : index
+      // Step t + 1's head and query block.
+      %ir_inc = arith.addi %ir, %c1 : index
+      %wrap = arith.cmpi eq, %ir_inc, %per_head1 : index
+      %ir1 = arith.select %wrap, %c0, %ir_inc : index
+      %h_inc = arith.addi %h, %c1 : index
+      %h1 = arith.select %wrap, %h_inc, %h : index
+      %i1 = arith.addi %i0, %ir1 : index
 
       // Step t's blocks are in stage s, and every wave is done with stage
       // 1 - s (read in step t - 1): refill it with step t + 1's blocks. Then
@@ -217,11 +227,6 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
           -> !q_row, !qvec, !qvec, !hk.token, !hk.token {
         hk.wait %tq, %td
         hk.barrier
-        %t1 = arith.addi %t, %c1 : index
-        %hd1 = arith.divui %t1, %per_head1 : index
-        %h1 = arith.addi %h_first, %hd1 : index
-        %ir1 = arith.remui %t1, %per_head1 : index
-        %i1 = arith.addi %i0, %ir1 : index
         %aq = hk.load_async %Q[%b, %h1, %i1, %c0], %q_next : !gbf, !qd_st
         %ad = hk.load_async %dO[%b, %h1, %i1, %c0], %do_next : !gbf, !qd_st
         %a = hk.load %q_stage : !qd_st -> !q_row
@@ -317,8 +322,9 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
         hk.atomic_add %dq1, %dQ[%b, %h, %i, %c1] : !dqh_acc, !gf32
         hk.yield
       }
-      scf.yield %dk0n, %dk1n, %dv0n, %dv1n, %nq_tok, %nd_tok
-          : !kvh_acc, !kvh_acc, !kvh_acc, !kvh_acc, !hk.token, !hk.token
+      scf.yield %dk0n, %dk1n, %dv0n, %dv1n, %nq_tok, %nd_tok, %h1, %ir1
+          : !kvh_acc, !kvh_acc, !kvh_acc, !kvh_acc, !hk.token, !hk.token,
+            index, index
     }
     hk.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5
         : !kvh_acc, !kvh_acc, !kvh_acc, !kvh_acc, !hk.token, !hk.token
