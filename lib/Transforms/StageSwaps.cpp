@@ -1,12 +1,11 @@
 //===- StageSwaps.cpp - hk.swap_layout of 16-bit tiles through LDS --------===//
 //
-// convert-hk-to-amdgpu moves a swap_layout's elements between lanes with
-// ds_bpermute: one per element and source register candidate, and a
-// select among the candidates (LayoutChanges.cpp). Between the MFMA
-// accumulator layout and the A-operand layout of a 16-bit tile, the
-// transposition HipKittens does through LDS, that is 8 candidates per
-// element: attention backward's 64x32 bf16 dS took 256 ds_bpermute, as many
-// selects and the waits for them in every step. Through LDS, each lane
+// convert-hk-to-amdgpu moves a swap_layout's elements between lanes
+// (LayoutChanges.cpp): between the MFMA accumulator layout and the
+// A-operand layout of a 16-bit tile, the transposition HipKittens does
+// through LDS, attention backward's 64x32 bf16 dS takes three butterflies
+// (24 lane exchanges of 32-bit words and their selects) and 16 ds_bpermute
+// per step; before the butterflies, 256 ds_bpermute. Through LDS, each lane
 // writes its elements to their place in a shared tile and reads them back
 // in the other layout: 32 ds_write_b16 and 4 ds_read_b128 for the same
 // tile.
@@ -17,7 +16,7 @@
 // in order, so its load sees its store. Swaps are staged when the kernel's
 // shared tiles plus these allocations fit the chip's LDS (attention
 // backward: 64 KiB + 16 KiB fits gfx950's 160 KiB, not gfx942's 64 KiB,
-// where the swap keeps ds_bpermute).
+// where the swap exchanges lanes).
 //===----------------------------------------------------------------------===//
 
 #include "hk/Dialect/HK/HKDialect.h"

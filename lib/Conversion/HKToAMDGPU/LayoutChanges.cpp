@@ -8,16 +8,17 @@
 // result, Layout.h says which (lane, register) of the source holds the same
 // element. With power-of-two layouts both are xor-affine functions of the
 // lane id (a constant xor one constant per set lane bit); that form is
-// derived from Layout.h and checked for all 64 lanes. Each result register
-// is then one gpu.shuffle idx (ds_bpermute) per source register some lane
-// reads from, and a select among them.
-//
-// Cost: a ds_bpermute per element and candidate, e.g. 128 for a 64x64 bf16
-// tile going from row 16x32 to col 32x16, against the ideal of a few LDS
-// writes and reads per lane; a staging through LDS (or v_permlane swaps on
-// gfx950) is the fast path to come.
+// derived from Layout.h and checked for all 64 lanes. When the whole change
+// permutes the bits of (lane, register), it is done by butterflies over a
+// lane bit and a register bit (swapByButterflies): a lane exchange per pair
+// of registers and bit that moves. Otherwise each result register is one
+// gpu.shuffle idx (ds_bpermute) per source register some lane reads from,
+// and a select among them: 8 ds_bpermute per element for a 16-bit tile
+// between the accumulator and the A-operand layout, where the butterflies
+// take 3 exchanges per pair of words and one ds_bpermute per word.
 //===----------------------------------------------------------------------===//
 
+#include "XorLanes.h"
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 #include "hk/Dialect/HK/HKDialect.h"
 
@@ -127,6 +128,159 @@ static Value readLane(OpBuilder &b, Location loc, Value regs, int64_t reg,
       .getShuffleResult();
 }
 
+/// A layout change that permutes the bits of (lane, register): bit q of the
+/// source position (lane bits 0-5, then register bits from 6) moves to bit
+/// target[q] of the destination position, for every element.
+static std::optional<SmallVector<int>> bitPermutationOf(const TileLayout &src,
+                                                        const TileLayout &dst) {
+  int64_t n = src.regsPerLane();
+  if (n != dst.regsPerLane() || n < 2 || (n & (n - 1)))
+    return std::nullopt;
+  int bits = kLaneBits + llvm::Log2_64(n);
+  auto moved = [&](int64_t pos) {
+    Slot d = dst.ownerOf(src.elementOf(pos % kWaveSize, pos / kWaveSize));
+    return d.reg * kWaveSize + d.lane;
+  };
+  SmallVector<int> target;
+  int64_t used = 0;
+  for (int q = 0; q < bits; ++q) {
+    int64_t m = moved(int64_t(1) << q);
+    if (m == 0 || (m & (m - 1)) || (used & m))
+      return std::nullopt;
+    used |= m;
+    target.push_back(llvm::Log2_64(m));
+  }
+  for (int64_t pos = 0; pos < n * kWaveSize; ++pos) {
+    int64_t expect = 0;
+    for (int q = 0; q < bits; ++q)
+      if (pos & (int64_t(1) << q))
+        expect |= int64_t(1) << target[q];
+    if (moved(pos) != expect)
+      return std::nullopt;
+  }
+  return target;
+}
+
+/// hk.swap_layout as a bit permutation (bitPermutationOf): each source bit
+/// that must go from the register index to the lane id trades places with
+/// one going the other way, by a butterfly over lane bit b and register bit
+/// k (lanes with bit b clear send their registers with bit k set to lane l
+/// ^ 2^b and take its registers with bit k clear in their place: one lane
+/// exchange, DPP for b = 0, 1, 3, and three selects per pair of registers);
+/// a lane bit still out of place after that costs one ds_bpermute per
+/// 32-bit register (all lanes read by the same rule), and the register bits
+/// are renumbered for free. A lane exchange moves 32 bits, so 16-bit
+/// registers travel in pairs.
+static Value swapByButterflies(OpBuilder &b, Location loc, Value regs,
+                               ArrayRef<int> target, Value lane,
+                               const hk::ChipInfo &chip) {
+  auto type = cast<VectorType>(regs.getType());
+  int64_t n = type.getNumElements();
+  Type elt = type.getElementType();
+  int bits = target.size();
+  SmallVector<int> where = llvm::to_vector(llvm::seq<int>(0, bits));
+  auto isLane = [](int pos) { return pos < kLaneBits; };
+
+  // Sends and receives `v` (n/2 elements) as 32-bit words.
+  auto exchange = [&](Value v, int64_t d) -> Value {
+    auto vt = cast<VectorType>(v.getType());
+    int64_t width = elt.getIntOrFloatBitWidth();
+    if (width == 16 && vt.getNumElements() % 2 == 0) {
+      auto words = VectorType::get({vt.getNumElements() / 2}, b.getI32Type());
+      Value w = vector::BitCastOp::create(b, loc, words, v);
+      return vector::BitCastOp::create(b, loc, vt,
+                                       xorLanes(b, loc, w, d, chip));
+    }
+    return xorLanes(b, loc, v, d, chip);
+  };
+  auto laneBitSet = [&](int bit) {
+    Value m = arith::AndIOp::create(b, loc, lane, i32(b, loc, 1 << bit));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, m,
+                                 i32(b, loc, 0));
+  };
+
+  for (int i = 0; i < bits; ++i) {
+    if (isLane(where[i]) || !isLane(target[i]))
+      continue; // not a register bit bound for the lane id
+    // Its partner: a lane bit bound for the registers, preferably the one
+    // sitting where this bit must go.
+    int partner = -1;
+    for (int o = 0; o < bits; ++o)
+      if (isLane(where[o]) && !isLane(target[o]) &&
+          (partner < 0 || where[o] == target[i]))
+        partner = o;
+    assert(partner >= 0 && "as many bits go each way");
+    int lb = where[partner], k = where[i] - kLaneBits;
+    SmallVector<int64_t> lo, hi;
+    for (int64_t x = 0; x < n; ++x)
+      if (!(x & (int64_t(1) << k))) {
+        lo.push_back(x);
+        hi.push_back(x | (int64_t(1) << k));
+      }
+    Value set = laneBitSet(lb);
+    Value x0 = vector::ShuffleOp::create(b, loc, regs, regs, lo);
+    Value x1 = vector::ShuffleOp::create(b, loc, regs, regs, hi);
+    Value send = arith::SelectOp::create(b, loc, set, x0, x1);
+    Value recv = exchange(send, int64_t(1) << lb);
+    Value n0 = arith::SelectOp::create(b, loc, set, recv, x0);
+    Value n1 = arith::SelectOp::create(b, loc, set, x1, recv);
+    SmallVector<int64_t> back(n);
+    for (auto [j, x] : llvm::enumerate(lo))
+      back[x] = j;
+    for (auto [j, x] : llvm::enumerate(hi))
+      back[x] = lo.size() + j;
+    regs = vector::ShuffleOp::create(b, loc, n0, n1, back);
+    std::swap(where[i], where[partner]);
+  }
+
+  // Lane bits out of place: every lane reads the lane holding its data.
+  bool inPlace = true;
+  for (int q = 0; q < bits; ++q)
+    inPlace &= !isLane(where[q]) || where[q] == target[q];
+  if (!inPlace) {
+    XorAffine from{0, {}};
+    for (int q = 0; q < bits; ++q)
+      if (isLane(where[q]))
+        from.m[target[q]] = int64_t(1) << where[q];
+    Value srcLane = emitXorAffine(b, loc, lane, from);
+    int64_t width = elt.getIntOrFloatBitWidth();
+    int64_t perWord = width == 16 && n % 2 == 0 ? 2 : 1;
+    Value words = regs;
+    if (perWord == 2)
+      words = vector::BitCastOp::create(
+          b, loc, VectorType::get({n / 2}, b.getI32Type()), regs);
+    SmallVector<Value> moved;
+    for (int64_t j = 0; j < n / perWord; ++j) {
+      Value w = vector::ExtractOp::create(b, loc, words, j);
+      moved.push_back(gpu::ShuffleOp::create(b, loc, w, srcLane,
+                                             i32(b, loc, kWaveSize),
+                                             gpu::ShuffleMode::IDX)
+                          .getShuffleResult());
+    }
+    words = vector::FromElementsOp::create(
+        b, loc, cast<VectorType>(words.getType()), moved);
+    regs = perWord == 2
+               ? vector::BitCastOp::create(b, loc, type, words).getResult()
+               : words;
+    for (int q = 0; q < bits; ++q)
+      if (isLane(where[q]))
+        where[q] = target[q];
+  }
+
+  // Register r of the result is register x of `regs`.
+  SmallVector<int64_t> order(n);
+  for (int64_t r = 0; r < n; ++r) {
+    int64_t x = 0;
+    for (int q = 0; q < bits; ++q)
+      if (!isLane(where[q]) && (r & (int64_t(1) << (target[q] - kLaneBits))))
+        x |= int64_t(1) << (where[q] - kLaneBits);
+    order[r] = x;
+  }
+  if (llvm::equal(order, llvm::seq<int64_t>(0, n)))
+    return regs;
+  return vector::ShuffleOp::create(b, loc, regs, regs, order);
+}
+
 namespace {
 
 struct TransposeLowering : OpConversionPattern<TransposeOp> {
@@ -152,7 +306,9 @@ struct TransposeLowering : OpConversionPattern<TransposeOp> {
 };
 
 struct SwapLayoutLowering : OpConversionPattern<SwapLayoutOp> {
-  using OpConversionPattern::OpConversionPattern;
+  SwapLayoutLowering(TypeConverter &converter, MLIRContext *ctx,
+                     LoweringState &state)
+      : OpConversionPattern(converter, ctx), state(state) {}
 
   LogicalResult
   matchAndRewrite(SwapLayoutOp op, OpAdaptor adaptor,
@@ -172,6 +328,12 @@ struct SwapLayoutLowering : OpConversionPattern<SwapLayoutOp> {
             rewriter, loc, tid,
             arith::ConstantIndexOp::create(rewriter, loc, kWaveSize)));
     Value regs = adaptor.getSource();
+    if (std::optional<SmallVector<int>> target =
+            bitPermutationOf(getTileLayout(srcType), getTileLayout(dstType))) {
+      rewriter.replaceOp(op, swapByButterflies(rewriter, loc, regs, *target,
+                                               lane, state.chip));
+      return success();
+    }
     SmallVector<Value> out;
     for (const Route &route : *routes) {
       Value srcLane = emitXorAffine(rewriter, loc, lane, route.lane);
@@ -191,6 +353,8 @@ struct SwapLayoutLowering : OpConversionPattern<SwapLayoutOp> {
     rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, type, out);
     return success();
   }
+
+  LoweringState &state;
 };
 
 } // namespace
@@ -198,8 +362,8 @@ struct SwapLayoutLowering : OpConversionPattern<SwapLayoutOp> {
 void hk::populateLayoutChangePatterns(TypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       LoweringState &state) {
-  patterns.add<TransposeLowering, SwapLayoutLowering>(converter,
-                                                      patterns.getContext());
+  patterns.add<TransposeLowering>(converter, patterns.getContext());
+  patterns.add<SwapLayoutLowering>(converter, patterns.getContext(), state);
   state.support.add<TransposeOp>();
   state.support.add<SwapLayoutOp>(
       [](Operation *op, const hk::ChipInfo &) { return swapLayoutReason(op); });

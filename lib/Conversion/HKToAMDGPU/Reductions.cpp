@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AxisMap.h"
+#include "XorLanes.h"
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 #include "hk/Dialect/HK/HKDialect.h"
 
@@ -62,8 +63,8 @@ static Value dppEach(OpBuilder &b, Location loc, Value v, amdgpu::DPPPerm perm,
 /// v_permlane16/32_swap (gfx950) exchange halves of 32 and 64 lanes.
 /// Otherwise gpu.shuffle xor (ds_swizzle or ds_bpermute, through the LDS
 /// crossbar without touching memory).
-static Value xorLanes(OpBuilder &b, Location loc, Value v, int64_t d,
-                      const hk::ChipInfo &chip) {
+Value hk::xorLanes(OpBuilder &b, Location loc, Value v, int64_t d,
+                   const hk::ChipInfo &chip) {
   auto perm = [&](ArrayRef<int32_t> p) {
     SmallVector<Attribute> attrs;
     for (int32_t x : p)

@@ -20,8 +20,14 @@
 // GFX950: rocdl.permlane32.swap
 // GFX942: rocdl.ds_swizzle
 // GFX942: rocdl.ds_bpermute
+// col 16x16 -> row 16x16 (transpose-swap.mlir): butterflies over lane
+// bits 0 and 1 (DPP quad_perm, 2 registers each), then the lane
+// permutation, one ds_bpermute per register.
 // CHECK-LABEL: llvm.func @swap_acc
-// CHECK-COUNT-16: rocdl.ds_bpermute
+// CHECK-COUNT-2: rocdl.update.dpp {{.*}} with 177, 15, 15, false : f32
+// CHECK-COUNT-2: rocdl.update.dpp {{.*}} with 78, 15, 15, false : f32
+// CHECK-COUNT-4: rocdl.ds_bpermute
+// CHECK-NOT: rocdl.ds_bpermute
 // CHECK-COUNT-4: rocdl.raw.ptr.buffer.atomic.fadd {{.*}} : f32
 // CHECK-NOT: ocml
 hk.kernel @row_max(%X: memref<?x?xf32>, %O: memref<?xf32>) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {

@@ -30,13 +30,30 @@ hk.kernel @transpose_row(%X: memref<?x?xbf16>, %O: memref<?x?xbf16>) attributes 
   hk.return
 }
 
-// hk.swap_layout from col 16x16 to row 16x16, by hand from Layout.h: result
-// register i of lane l is element (l%16, 4*(l/16) + i), which the col
-// layout keeps in lane 16*((l%16)/4) + 4*(l/16) + i, register l%4. As xor
-// functions of the lane bits: source lane = i ^ (b2?16) ^ (b3?32) ^ (b4?4)
-// ^ (b5?8); source register = (b0?1) ^ (b1?2), four candidates each.
+// hk.swap_layout from col 16x16 to row 16x16, by hand from Layout.h: the
+// col layout keeps element (r, c) in lane c + 16 (r / 4), register r % 4;
+// the row layout in lane r + 16 (c / 4), register c % 4. As bits, (lane 0-5,
+// register 0-1) = (c0 c1 c2 c3 r2 r3, r0 r1) becomes (r0 r1 r2 r3 c2 c3, c0
+// c1): r0 and c0 trade places by a butterfly over lane bit 0 and register
+// bit 0 (DPP quad_perm [1, 0, 3, 2], one per register sent), r1 and c1 over
+// lane bit 1 and register bit 1 (quad_perm [2, 3, 0, 1]); then c2 c3 r2 r3
+// still sit at lane bits 2 3 4 5 where r2 r3 c2 c3 belong: one ds_bpermute
+// per register, from lane (l0, l1, l4, l5, l2, l3) as bits; the register
+// bits are in place.
 // CHECK-LABEL: gpu.func @swap
 // CHECK: %[[LANE:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[B0:.*]] = arith.andi %[[LANE]], %c1_i32
+// CHECK: %[[S0:.*]] = arith.cmpi ne, %[[B0]]
+// CHECK: %[[LO0:.*]] = vector.shuffle %[[X:.*]], %[[X]] [0, 2] : vector<4xf32>, vector<4xf32>
+// CHECK: %[[HI0:.*]] = vector.shuffle %[[X]], %[[X]] [1, 3] : vector<4xf32>, vector<4xf32>
+// CHECK: %[[SEND0:.*]] = arith.select %[[S0]], %[[LO0]], %[[HI0]] : vector<2xf32>
+// CHECK-COUNT-2: amdgpu.dpp {{.*}} quad_perm([1 : i32, 0 : i32, 3 : i32, 2 : i32]) : f32
+// CHECK: %[[RECV0:.*]] = vector.from_elements
+// CHECK: %[[N0:.*]] = arith.select %[[S0]], %[[RECV0]], %[[LO0]] : vector<2xf32>
+// CHECK: %[[N1:.*]] = arith.select %[[S0]], %[[HI0]], %[[RECV0]] : vector<2xf32>
+// CHECK: vector.shuffle %[[N0]], %[[N1]] [0, 2, 1, 3]
+// CHECK: arith.andi %[[LANE]], %c2_i32
+// CHECK-COUNT-2: amdgpu.dpp {{.*}} quad_perm([2 : i32, 3 : i32, 0 : i32, 1 : i32]) : f32
 // CHECK: arith.andi %[[LANE]], %c4_i32
 // CHECK: arith.select %{{.*}}, %c16_i32
 // CHECK: arith.andi %[[LANE]], %c8_i32
@@ -45,19 +62,9 @@ hk.kernel @transpose_row(%X: memref<?x?xbf16>, %O: memref<?x?xbf16>) attributes 
 // CHECK: arith.select %{{.*}}, %c4_i32
 // CHECK: arith.andi %[[LANE]], %c32_i32
 // CHECK: arith.select %{{.*}}, %c8_i32
-// CHECK: %[[SRC0:.*]] = arith.xori
-// CHECK: %[[E0:.*]] = vector.extract %[[X:.*]][0] : f32 from vector<4xf32>
-// CHECK: %[[V0:.*]], %{{.*}} = gpu.shuffle idx %[[E0]], %[[SRC0]], %c64_i32
-// CHECK: arith.andi %[[LANE]], %c1_i32
-// CHECK: arith.andi %[[LANE]], %c2_i32
-// CHECK: %[[REG:.*]] = arith.xori
-// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[REG]], %c1_i32
-// CHECK: %[[E1:.*]] = vector.extract %[[X]][1] : f32 from vector<4xf32>
-// CHECK: %[[V1:.*]], %{{.*}} = gpu.shuffle idx %[[E1]], %[[SRC0]], %c64_i32
-// CHECK: arith.select %[[IS1]], %[[V1]], %[[V0]] : f32
-// CHECK-COUNT-14: gpu.shuffle idx
+// CHECK-COUNT-4: gpu.shuffle idx
 // CHECK-NOT: gpu.shuffle
-// CHECK: vector.from_elements {{.*}} : vector<4xf32>
+// CHECK-NOT: amdgpu.dpp
 hk.kernel @swap(%X: memref<?x?xf32>, %O: memref<?x?xf32>) attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
   %c0 = arith.constant 0 : index
   %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<16x16xf32, #hk.rt<col, 16x16>>

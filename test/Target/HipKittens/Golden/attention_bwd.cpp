@@ -203,6 +203,8 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
   zero(dv0);
   rt_fl<32, 64, col_l, rt_16x16_s> dv1;
   zero(dv1);
+  int h = h_first;
+  int ir = 0;
   for (int t = 0; t < steps; ++t) {
     const int s = t % 2;
     const int s1 = 1 - s;
@@ -214,15 +216,16 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     auto q_hi = subtile_inplace<64, 64>(qs, {s, 1});
     auto do_lo = subtile_inplace<64, 64>(dos, {s, 0});
     auto do_hi = subtile_inplace<64, 64>(dos, {s, 1});
-    const int h = h_first + (t / per_head1);
-    const int i = i0 + (t % per_head1);
+    const int i = i0 + ir;
     const int q0 = i * 64;
+    const int ir_inc = ir + 1;
+    const bool wrap = ir_inc == per_head1;
+    const int ir1 = wrap ? 0 : ir_inc;
+    const int h1 = wrap ? (h + 1) : h;
+    const int i1 = i0 + ir1;
     __builtin_amdgcn_sched_barrier(0);
     asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
-    const int t1 = t + 1;
-    const int h1 = h_first + (t1 / per_head1);
-    const int i1 = i0 + (t1 % per_head1);
     G::load<1, false>(q_next, Q, {b, i1, h1, 0});
     G::load<1, false>(do_next, dO, {b, i1, h1, 0});
     rt_bf<64, 128, row_l, rt_16x32_s> a;
@@ -238,6 +241,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     mul(sa, sa, 0.12751743f);
     lower_fill(sa, sa, n - q0, -INFINITY);
     right_fill(sa, sa, n - k0, -INFINITY);
+    upper_fill(sa, sa, -q0, -INFINITY);
     rt_fl<64, 32, col_l, rt_16x16_s> s4;
     if (causal) {
       tril(s4, sa, k0 - q0, -INFINITY);
@@ -751,6 +755,8 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(64, 1, 0);
     __builtin_amdgcn_sched_barrier(0);
+    h = h1;
+    ir = ir1;
   }
   asm volatile("s_waitcnt vmcnt(0)");
   mul(dk0, dk0, 0.088388346f);
