@@ -41,7 +41,9 @@ void buildLaneToROCDLPipeline(OpPassManager &pm,
                               const LaneToROCDLOptions &options) {
   // convert-gpu-to-rocdl carries the amdgpu, arith, cf, math, memref and
   // vector to LLVM patterns itself; what it does not handle (strided slices,
-  // scf, affine, strided-metadata views) is lowered first.
+  // scf, affine, strided-metadata views) is lowered first. After it, the
+  // constant parts of LDS addresses go into GEPs of their own, which LLVM
+  // folds into the instructions' offset fields (hk-split-lds-offsets).
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(hk::createHKLowerVectorForLLVM());
   gpu.addPass(createCanonicalizerPass());
