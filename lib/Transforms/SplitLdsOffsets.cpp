@@ -41,7 +41,8 @@ static std::optional<int64_t> constantOf(Value v) {
 }
 
 /// Splits `v` through add, and through mul and shl by a constant. New ops
-/// (for the rest of a sum that had a constant) are created before `at`.
+/// (for the rest of a sum that had a constant) are created at `b`'s
+/// insertion point.
 static Terms splitTerms(OpBuilder &b, Value v, int depth = 0) {
   if (std::optional<int64_t> c = constantOf(v))
     return {Value(), *c};
@@ -52,8 +53,7 @@ static Terms splitTerms(OpBuilder &b, Value v, int depth = 0) {
   if (auto add = dyn_cast<LLVM::AddOp>(def)) {
     Terms l = splitTerms(b, add.getLhs(), depth + 1);
     Terms r = splitTerms(b, add.getRhs(), depth + 1);
-    if ((l.rest == add.getLhs() && r.rest == add.getRhs()) ||
-        (l.constant == 0 && r.constant == 0))
+    if (l.constant == 0 && r.constant == 0)
       return {v, 0};
     Value rest = !l.rest   ? r.rest
                  : !r.rest ? l.rest

@@ -304,13 +304,10 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
                                 arith::MulIOp::create(rewriter, loc, first.row,
                                                       g.buf->strides[rank - 2]),
                                 first.col);
-      for (int64_t d = 0; d < rank; ++d) {
-        Value term = arith::MulIOp::create(rewriter, loc, g.origin[d],
-                                           g.buf->strides[d]);
-        originOff = originOff
-                        ? arith::AddIOp::create(rewriter, loc, originOff, term)
-                        : term;
-      }
+      Value zero = cst(rewriter, loc, 0);
+      originOff = globalOffset(rewriter, loc, g, zero, zero, 0,
+                               /*checkCol=*/false, /*checkRows=*/false)
+                      .first;
     }
     auto emitByWave = [&](OpBuilder &b, Value inst) {
       int64_t rank = g.origin.size();

@@ -48,7 +48,8 @@ struct ElementwiseLowering : ConversionPattern {
 /// 16 of bits), upper half. LLVM's own expansion adds a NaN test and select
 /// per element (5 instructions and a half for a pair's pack); this is 2 and
 /// the pack. For a NaN input the flag makes the result undefined; in fact
-/// only NaNs whose upper 16 bits are 0x7fff or 0xffff change (to a zero).
+/// a NaN whose payload lies in its low 16 bits can round to an infinity,
+/// and one whose upper 16 bits are 0x7fff or 0xffff to a zero.
 struct NoNaNBf16Truncation : OpConversionPattern<arith::TruncFOp> {
   NoNaNBf16Truncation(TypeConverter &converter, MLIRContext *ctx,
                       LoweringState &state)
