@@ -65,9 +65,20 @@
 // query row has a finite m after the first block (key 0 is in bounds and is
 // never masked by causality), so m - m' is never -inf - (-inf).
 //
+// Lazy rescaling (HipKittens' GQA kernel, after FlashAttention 4): m is
+// only a reference. It moves to max(m, rowmax(s)) only when, for some row
+// of the wave, rowmax(s) - m > 8; one vote (hk.any, `expect false`)
+// decides for the whole wave, and only then are alpha, l and O rescaled.
+// Otherwise m stays, P = exp2(s - m) <= 2^8, and O and l keep their scale:
+// the result O / l and L = m + log2(l) are the same for any reference m
+// (P below 2^8 cannot overflow f32 or bf16, whose exponent range is
+// f32's). The rescale is a branch LLVM lays out off the straight path: the
+// 32 (D = 128) or 16 (D = 64) packed multiplies of O leave the loop's
+// common path. The first block always rescales (m = -inf).
+//
 // Causal: the KV loop stops after the last block holding a key <= the
 // workgroup's last query; inside it, hk.tril masks key > query to -inf.
-// Blocks fully masked for a wave give P = 0 and alpha = 1 (no change).
+// Blocks fully masked for a wave give rowmax(s) = -inf, no vote and P = 0.
 //
 // Every KV step prefetches K (and, at D = 64, V) two blocks ahead; at
 // D = 128 V one block ahead (see Schedule). Prefetches past the last block
@@ -136,6 +147,7 @@
 !p_rt = tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
 !pt_rt = tensor<64x32xbf16, #hk.rt<col, 32x32, group = 4>>
 !vec = tensor<32xf32, #hk.rv<row, #hk.rt<row, 32x32, group = 4>>>
+!vec_mask = tensor<32xi1, #hk.rv<row, #hk.rt<row, 32x32, group = 4>>>
 
 // ---------------------------------------------------------------------------
 // D = 128: scale = log2(e) / sqrt(128) = 0.12751743082459868
@@ -173,6 +185,8 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   %ln2 = arith.constant dense<0.693147182> : !vec
   %m_init = arith.constant dense<0xFF800000> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
+  %one_vec = arith.constant dense<1.0> : !vec
+  %threshold = arith.constant dense<8.0> : !vec
   %zero_o = arith.constant dense<0.0> : !oh_rt128
   %zero_s = arith.constant dense<0.0> : !st_acc
 
@@ -255,8 +269,8 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
 
       // 6j+1: scores, queries as rows, in the log2 domain; online softmax.
       // P leaves as P^T in bf16, the B operand of clusters 6j+3 and 6j+5.
-      %pt, %mn, %ln, %alpha = hk.cluster compute pair = mfma_exp
-          -> !pt_rt, !vec, !vec, !vec {
+      %pt, %mn, %ln, %alpha, %rescale = hk.cluster compute pair = mfma_exp
+          -> !pt_rt, !vec, !vec, !vec, i1 {
         %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
         %sr = hk.transpose %st : !st_acc -> !s_rt
         %s3 = hk.bounds_mask %sr at [%q0, %k0] within [%q_end, %n]
@@ -269,17 +283,28 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
         }
         %rm = hk.row_reduce max %s4 : !s_rt -> !vec
         %rms = arith.mulf %rm, %scale_v : !vec
-        %mx = arith.maxnumf %m, %rms : !vec
-        %dm = arith.subf %m, %mx : !vec
-        %al = math.exp2 %dm : !vec
+        // The reference maximum m moves only when a row's maximum passed
+        // it by more than 8 (lazy rescaling, see the header): one vote for
+        // the wave. alpha is read only when the vote is true.
+        %grow = arith.subf %rms, %m : !vec
+        %grew = arith.cmpf ogt, %grow, %threshold : !vec
+        %re = hk.any %grew expect false : !vec_mask
+        %mx, %al, %la = scf.if %re -> (!vec, !vec, !vec) {
+          %mxr = arith.maxnumf %m, %rms : !vec
+          %dm = arith.subf %m, %mxr : !vec
+          %alr = math.exp2 %dm : !vec
+          %lar = arith.mulf %l, %alr : !vec
+          scf.yield %mxr, %alr, %lar : !vec, !vec, !vec
+        } else {
+          scf.yield %m, %one_vec, %l : !vec, !vec, !vec
+        }
         %s5 = arith.mulf %s4, %scale fastmath<contract> : !s_rt
         %sd = hk.row_broadcast sub %s5, %mx : !s_rt, !vec
         %e = math.exp2 %sd : !s_rt
-        %la = arith.mulf %l, %al : !vec
         %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
         %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
         %ptr = hk.transpose %pb : !p_rt -> !pt_rt
-        hk.yield %ptr, %mx, %sum, %al : !pt_rt, !vec, !vec, !vec
+        hk.yield %ptr, %mx, %sum, %al, %re : !pt_rt, !vec, !vec, !vec, i1
       }
 
       // 6j+2: V block j, columns 0-63 (waited for in 6j). Every wave has
@@ -297,7 +322,12 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
       // 6j+3: O[:, 0:64] = alpha * O[:, 0:64] + P V[:, 0:64], as
       // O^T = alpha * O^T + V^T P^T.
       %o0n = hk.cluster compute -> !oh_rt128 {
-        %oa = hk.row_broadcast mul %o0, %alpha : !oh_rt128, !vec
+        %oa = scf.if %rescale -> !oh_rt128 {
+          %os = hk.row_broadcast mul %o0, %alpha : !oh_rt128, !vec
+          scf.yield %os : !oh_rt128
+        } else {
+          scf.yield %o0 : !oh_rt128
+        }
         %ot = hk.transpose %oa : !oh_rt128 -> !oth_acc128
         %ot2 = hk.mma atb %vt0, %pt, %ot
             : !vh_rt128, !pt_rt, !oth_acc128
@@ -313,7 +343,12 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
 
       // 6j+5: O[:, 64:128] likewise.
       %o1n = hk.cluster compute -> !oh_rt128 {
-        %oa = hk.row_broadcast mul %o1, %alpha : !oh_rt128, !vec
+        %oa = scf.if %rescale -> !oh_rt128 {
+          %os = hk.row_broadcast mul %o1, %alpha : !oh_rt128, !vec
+          scf.yield %os : !oh_rt128
+        } else {
+          scf.yield %o1 : !oh_rt128
+        }
         %ot = hk.transpose %oa : !oh_rt128 -> !oth_acc128
         %ot2 = hk.mma atb %vt1, %pt, %ot
             : !vh_rt128, !pt_rt, !oth_acc128
@@ -378,6 +413,8 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   %ln2 = arith.constant dense<0.693147182> : !vec
   %m_init = arith.constant dense<0xFF800000> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
+  %one_vec = arith.constant dense<1.0> : !vec
+  %threshold = arith.constant dense<8.0> : !vec
   %zero_o = arith.constant dense<0.0> : !o_rt64
   %zero_s = arith.constant dense<0.0> : !st_acc
 
@@ -449,8 +486,8 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
       }
 
       // 4j+1: scores, queries as rows, in the log2 domain; online softmax.
-      %p, %mn, %ln, %alpha = hk.cluster compute pair = mfma_exp
-          -> !s_rt, !vec, !vec, !vec {
+      %p, %mn, %ln, %alpha, %rescale = hk.cluster compute pair = mfma_exp
+          -> !s_rt, !vec, !vec, !vec, i1 {
         %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
         %sr = hk.transpose %st : !st_acc -> !s_rt
         %s3 = hk.bounds_mask %sr at [%q0, %k0] within [%q_end, %n]
@@ -463,15 +500,23 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
         }
         %rm = hk.row_reduce max %s4 : !s_rt -> !vec
         %rms = arith.mulf %rm, %scale_v : !vec
-        %mx = arith.maxnumf %m, %rms : !vec
-        %dm = arith.subf %m, %mx : !vec
-        %al = math.exp2 %dm : !vec
+        %grow = arith.subf %rms, %m : !vec
+        %grew = arith.cmpf ogt, %grow, %threshold : !vec
+        %re = hk.any %grew expect false : !vec_mask
+        %mx, %al, %la = scf.if %re -> (!vec, !vec, !vec) {
+          %mxr = arith.maxnumf %m, %rms : !vec
+          %dm = arith.subf %m, %mxr : !vec
+          %alr = math.exp2 %dm : !vec
+          %lar = arith.mulf %l, %alr : !vec
+          scf.yield %mxr, %alr, %lar : !vec, !vec, !vec
+        } else {
+          scf.yield %m, %one_vec, %l : !vec, !vec, !vec
+        }
         %s5 = arith.mulf %s4, %scale fastmath<contract> : !s_rt
         %sd = hk.row_broadcast sub %s5, %mx : !s_rt, !vec
         %e = math.exp2 %sd : !s_rt
-        %la = arith.mulf %l, %al : !vec
         %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
-        hk.yield %e, %mx, %sum, %al : !s_rt, !vec, !vec, !vec
+        hk.yield %e, %mx, %sum, %al, %re : !s_rt, !vec, !vec, !vec, i1
       }
 
       // 4j+2: every wave has read stage s (in 4j): refill it with block
@@ -487,7 +532,12 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
 
       // 4j+3: O = alpha * O + P V, as O^T = alpha * O^T + V^T P^T.
       %o2 = hk.cluster compute -> !o_rt64 {
-        %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
+        %oa = scf.if %rescale -> !o_rt64 {
+          %os = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
+          scf.yield %os : !o_rt64
+        } else {
+          scf.yield %o : !o_rt64
+        }
         %pb = arith.truncf %p fastmath<nnan> : !s_rt to !p_rt
         %pt = hk.transpose %pb : !p_rt -> !pt_rt
         %ot = hk.transpose %oa : !o_rt64 -> !ot_acc64

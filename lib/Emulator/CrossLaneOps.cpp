@@ -1,4 +1,4 @@
-//===- CrossLaneOps.cpp - shuffles, DPP, permlane swaps, readfirstlane ----===//
+//===- CrossLaneOps.cpp - shuffles, DPP, permlane swaps, lane votes -------===//
 //
 // Values move between lanes in 32-bit pieces, as the AMDGPU lowerings move
 // them: smaller values zero-extended, larger ones split. Each piece is one
@@ -257,6 +257,16 @@ LogicalResult hk::emulator::rewriteCrossLaneOp(Operation *op,
     Value v = calls.call(b, loc, "hkemu_readfirstlane",
                          toI32(b, loc, first.getSrc()), b.getI32Type())[0];
     first.getRes().replaceAllUsesWith(fromI32(b, loc, v, t));
+    return success();
+  }
+  if (auto ballot = dyn_cast<ROCDL::BallotOp>(op)) {
+    // The engine's mask is 64 bits: one per lane of the wave.
+    if (ballot.getType() != b.getI64Type())
+      return noEmulation(op, " of other than 64 bits (a wave has 64 lanes)");
+    Value pred =
+        arith::ExtUIOp::create(b, loc, b.getI32Type(), ballot.getPred());
+    Value v = calls.call(b, loc, "hkemu_ballot", pred, b.getI64Type())[0];
+    ballot.getRes().replaceAllUsesWith(v);
     return success();
   }
   if (auto perm = dyn_cast<ROCDL::DsBpermuteOp>(op)) {

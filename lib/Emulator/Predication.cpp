@@ -11,10 +11,12 @@
 // results are selected per lane. A barrier on a side is reached by the wave
 // only if some lane takes that side (an empty exec mask skips the side on the
 // hardware): its `active` flag is narrowed like an LDS access's and the engine
-// votes over the wave. Other collectives (MFMA, cross-lane ops) run in all
-// lanes; their results are selected away where the side is not taken.
-// An scf.if whose collective calls sit inside a nested loop is left as it
-// is; the engine reports it if a wave ever diverges there.
+// votes over the wave. A ballot's vote is narrowed the same way: a lane
+// off the side votes 0, as a lane outside the exec mask. Other collectives
+// (MFMA, cross-lane ops) run in all lanes; their results are selected away
+// where the side is not taken. An scf.if whose collective calls sit inside a
+// nested loop is left as it is; the engine reports it if a wave ever diverges
+// there.
 //===----------------------------------------------------------------------===//
 
 #include "Rewrites.h"
@@ -40,7 +42,8 @@ const llvm::StringMap<int> kCollectives = {
     {"hkemu_mfma_i32", -1},      {"hkemu_shuffle", -1},
     {"hkemu_bpermute", -1},      {"hkemu_dpp", -1},
     {"hkemu_permlane_swap", -1}, {"hkemu_readfirstlane", -1},
-    {"hkemu_barrier_if", 1},     {"hkemu_wait_vmcnt", -1}};
+    {"hkemu_ballot", 1},         {"hkemu_barrier_if", 1},
+    {"hkemu_wait_vmcnt", -1}};
 
 std::optional<int> collectiveActive(Operation *op) {
   auto call = dyn_cast<func::CallOp>(op);

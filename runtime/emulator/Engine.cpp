@@ -37,6 +37,8 @@ const char *hk::emu::collectiveName(Collective c) {
     return "readfirstlane";
   case Collective::WaveAny:
     return "wave_any";
+  case Collective::Ballot:
+    return "ballot";
   case Collective::LdsLoad:
     return "lds_load";
   case Collective::LdsStore:

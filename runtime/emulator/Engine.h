@@ -27,6 +27,7 @@ enum class Collective {
   PermlaneSwap,
   ReadFirstLane,
   WaveAny,
+  Ballot,
   LdsLoad,
   LdsStore,
   LdsDma,

@@ -19,6 +19,7 @@ struct CrossLane {
   int32_t boundCtrl;
   uint32_t result;
   int32_t valid;
+  uint64_t mask; // ballot: bit l is lane l's value != 0
 };
 struct Swap {
   uint32_t rows;
@@ -82,9 +83,11 @@ static void executeCrossLane(Engine &e, Wave &w, Collective kind) {
         static_cast<const CrossLane *>(w.lanes[l].operands));
   uint32_t values[kWaveLanes];
   uint32_t any = 0;
+  uint64_t mask = 0;
   for (uint32_t l = 0; l < kWaveLanes; ++l) {
     values[l] = ops[l]->value;
     any |= values[l] != 0;
+    mask |= uint64_t(values[l] != 0) << l;
   }
   for (uint32_t l = 0; l < kWaveLanes; ++l) {
     CrossLane &op = *ops[l];
@@ -97,6 +100,9 @@ static void executeCrossLane(Engine &e, Wave &w, Collective kind) {
       break;
     case Collective::WaveAny:
       op.result = any;
+      break;
+    case Collective::Ballot:
+      op.mask = mask;
       break;
     case Collective::Shuffle: {
       uint32_t local = l % op.width, base = l - local;
@@ -537,6 +543,13 @@ uint32_t hkemu_wave_any(hkemu_lane *lane, uint32_t pred) {
   CrossLane op{};
   op.value = pred;
   return crossLane(lane, Collective::WaveAny, op);
+}
+
+uint64_t hkemu_ballot(hkemu_lane *lane, uint32_t pred) {
+  CrossLane op{};
+  op.value = pred;
+  crossLane(lane, Collective::Ballot, op);
+  return op.mask;
 }
 
 static void checkAccessSize(hkemu_lane *lane, uint32_t bytes,

@@ -47,6 +47,21 @@ TEST(EmulatorOps, ShuffleBpermuteReadfirstlane) {
   }
 }
 
+TEST(EmulatorOps, Ballot) {
+  static uint64_t masks[64];
+  run([](hkemu_lane *lane, void *const *) {
+    uint32_t l = hkemu_lane_id(lane);
+    // Lanes 3, 40 and 63 vote 1 (any nonzero value counts).
+    masks[l] = hkemu_ballot(lane, l == 3 ? 1 : l == 40 ? 7 : l == 63 ? 2 : 0);
+    out[l][0] = uint32_t(hkemu_ballot(lane, 0) != 0);
+  });
+  const uint64_t expected = (1ull << 3) | (1ull << 40) | (1ull << 63);
+  for (uint32_t l = 0; l < 64; ++l) {
+    EXPECT_EQ(masks[l], expected) << "lane " << l;
+    EXPECT_EQ(out[l][0], 0u);
+  }
+}
+
 TEST(EmulatorOps, Dpp) {
   run([](hkemu_lane *lane, void *const *) {
     uint32_t l = hkemu_lane_id(lane);

@@ -144,6 +144,10 @@ uint32_t hkemu_readfirstlane(hkemu_lane *lane, uint32_t value);
  * exec-mask test by which a wave skips a branch side no lane takes. */
 uint32_t hkemu_wave_any(hkemu_lane *lane, uint32_t pred);
 
+/* v_cmp into a lane mask (rocdl.ballot, all lanes active): bit l is set when
+ * `pred` is nonzero in lane l; the same mask in every lane. */
+uint64_t hkemu_ballot(hkemu_lane *lane, uint32_t pred);
+
 /* Raw buffer accesses, per 4-byte component (or the whole access if smaller):
  * a component with offset + size > num_records reads 0 / is not written. */
 void hkemu_buffer_load(hkemu_lane *lane, hkemu_buffer rsrc, uint32_t offset,

@@ -122,8 +122,9 @@ struct ConvertHKToAMDGPU : hk::impl::ConvertHKToAMDGPUBase<ConvertHKToAMDGPU> {
     target.addLegalDialect<amdgpu::AMDGPUDialect, gpu::GPUDialect,
                            memref::MemRefDialect, ROCDL::ROCDLDialect,
                            vector::VectorDialect>();
-    // The pair a v_permlane swap returns (Reductions.cpp).
-    target.addLegalOp<LLVM::ExtractValueOp>();
+    // The pair a v_permlane swap returns, and the expected result of a
+    // vote (Reductions.cpp).
+    target.addLegalOp<LLVM::ExtractValueOp, LLVM::ExpectOp>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addDynamicallyLegalOp<tensor::SplatOp>(

@@ -1,4 +1,4 @@
-//===- Reductions.cpp - hk.row_reduce / hk.col_reduce across lanes --------===//
+//===- Reductions.cpp - hk.row_reduce, hk.col_reduce, hk.any across lanes -===//
 //
 // A row (column) reduction is done in two steps. Each lane first combines
 // the elements it holds of each row into the register of the row vector
@@ -215,6 +215,52 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
   LoweringState &state;
 };
 
+/// hk.any: each lane ORs the mask elements it holds, one ballot collects
+/// the lanes, and the mask is tested against 0: a wave-uniform i1, which
+/// LLVM keeps in SGPRs (scc).
+struct AnyLowering : OpConversionPattern<AnyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AnyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value mask = adaptor.getMask();
+    auto type = dyn_cast<VectorType>(mask.getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "mask is not a lane vector");
+    // A tree of scalar ORs: on i1 values LLVM keeps them as lane masks
+    // (v_cmp into SGPRs, s_or_b64), where vector.reduction <or> would
+    // materialize every element in a VGPR first.
+    SmallVector<Value> terms;
+    for (int64_t i = 0; i < type.getNumElements(); ++i)
+      terms.push_back(vector::ExtractOp::create(rewriter, loc, mask, i));
+    while (terms.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t i = 0; i + 1 < terms.size(); i += 2)
+        next.push_back(
+            arith::OrIOp::create(rewriter, loc, terms[i], terms[i + 1]));
+      if (terms.size() % 2)
+        next.push_back(terms.back());
+      terms = std::move(next);
+    }
+    Value lane = terms.front();
+    Value ballot =
+        ROCDL::BallotOp::create(rewriter, loc, rewriter.getI64Type(), lane);
+    Value zero = arith::ConstantIntOp::create(rewriter, loc, 0, 64);
+    Value any = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                      ballot, zero);
+    // llvm.expect, which LLVM turns into the weights of the branches on it
+    // (hkc gives each branch a copy: lib/Target/Common/Optimize.cpp).
+    if (std::optional<bool> expected = op.getExpected()) {
+      Value likely = arith::ConstantIntOp::create(rewriter, loc, *expected, 1);
+      any = LLVM::ExpectOp::create(rewriter, loc, any, likely);
+    }
+    rewriter.replaceOp(op, any);
+    return success();
+  }
+};
+
 } // namespace
 
 void hk::populateReductionPatterns(TypeConverter &converter,
@@ -222,5 +268,6 @@ void hk::populateReductionPatterns(TypeConverter &converter,
                                    LoweringState &state) {
   patterns.add<ReduceLowering<RowReduceOp>, ReduceLowering<ColReduceOp>>(
       converter, patterns.getContext(), state);
-  state.support.add<RowReduceOp, ColReduceOp>();
+  patterns.add<AnyLowering>(converter, patterns.getContext());
+  state.support.add<RowReduceOp, ColReduceOp, AnyOp>();
 }

@@ -375,7 +375,7 @@ LogicalResult KernelEmitter::emitFor(Operation *op) {
         return failure();
       var = nameFor(iter, "carried");
       os << *type << " " << var << ";\n"
-         << *fillCall(init) << "(" << var << ");\n";
+         << *fillCall(init, chip) << "(" << var << ");\n";
     } else if (isa<RankedTensorType>(iter.getType()) && isDeadAfter(init, op) &&
                claimed.insert(init).second) {
       var = names.lookup(init);

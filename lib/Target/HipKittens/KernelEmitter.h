@@ -17,7 +17,7 @@ namespace hk {
 
 /// HipKittens' fill for a splat tile constant (zero, ones, neg_infty,
 /// pos_infty), if it has one.
-std::optional<std::string> fillCall(Value value);
+std::optional<std::string> fillCall(Value value, const ChipInfo &chip);
 
 /// True when `op` needs tiles moved through LDS into a base-tile shape
 /// HipKittens' call takes (KernelOps.cpp): an mma whose operand base tiles
@@ -35,6 +35,13 @@ bool isGlobalVectorAccess(Operation *op);
 /// cdna3: that tree's load reads such tiles at the wrong addresses, so the
 /// translation defines shared_load_rows (TranslateToHipKittens.cpp).
 bool needsRowReadHelper(Operation *op, const ChipInfo &chip);
+
+/// True when `op` is an hk.load of a col-layout 16-bit register tile from a
+/// shared tile, on main: the translation defines shared_load_cols, which
+/// issues HipKittens' transposing reads one per asm statement where
+/// HipKittens' load pairs them in one without early-clobber outputs
+/// (TranslateToHipKittens.cpp).
+bool needsColReadHelper(Operation *op, const ChipInfo &chip);
 
 /// The base tile a value loaded by hk.load is declared in when HipKittens
 /// `main` takes it only in another one: every use is an mma operand that
@@ -115,6 +122,7 @@ private:
                                   Operation *user);
   LogicalResult emitScalarOp(Operation *op);
   LogicalResult emitTileArith(Operation *op);
+  LogicalResult emitAny(AnyOp op);
   LogicalResult emitConstant(arith::ConstantOp op);
   LogicalResult emitFor(Operation *op);
   LogicalResult emitIf(Operation *op);

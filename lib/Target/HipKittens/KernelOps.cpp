@@ -155,6 +155,7 @@ LogicalResult KernelEmitter::emitHKOp(Operation *op) {
         names[remap.getCol()] = col;
         return success();
       })
+      .Case([&](AnyOp any) { return emitAny(any); })
       .Case([&](BarrierOp) {
         os << "__builtin_amdgcn_s_barrier();\n";
         return success();
@@ -231,6 +232,7 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         auto memref = dyn_cast<MemRefType>(load.getSource().getType());
         os << (vectorHelpers(op)              ? "vec_load"
                : needsRowReadHelper(op, chip) ? "shared_load_rows"
+               : needsColReadHelper(op, chip) ? "shared_load_cols"
                                               : "load")
            << (memref ? axisArgs(memref, false) : "") << "(" << *dst << ", "
            << plain(load.getSource());
@@ -615,6 +617,17 @@ bool hk::needsRowReadHelper(Operation *op, const ChipInfo &chip) {
   return cols != 16 && cols != 32 && cols != 64;
 }
 
+bool hk::needsColReadHelper(Operation *op, const ChipInfo &chip) {
+  auto load = dyn_cast<LoadOp>(op);
+  if (!load || !hipKittensApi(chip).baseShapes ||
+      !isa<SharedTileType>(load.getSource().getType()))
+    return false;
+  auto type = cast<RankedTensorType>(load.getResult().getType());
+  auto layout = dyn_cast<RegTileLayoutAttr>(type.getEncoding());
+  return layout && !layout.isRow() &&
+         type.getElementType().getIntOrFloatBitWidth() == 16;
+}
+
 bool hk::needsLdsRelayout(Operation *op, const ChipInfo &chip) {
   if (!hipKittensApi(chip).baseShapes)
     return false;
@@ -815,18 +828,100 @@ static bool isCommutative(Operation *op) {
              arith::MinimumFOp, arith::MinNumFOp>(op);
 }
 
-/// A splat used only as the scalar side of tile maps needs no tile.
+static bool isVoteComparison(Operation *op);
+
+/// A splat used only as the scalar side of tile maps (or of a comparison
+/// hk.any spells) needs no tile.
 static bool onlyUsedAsScalar(Value splat) {
   return llvm::all_of(splat.getUses(), [](OpOperand &use) {
     Operation *user = use.getOwner();
+    if (isVoteComparison(user))
+      return true;
     if (!tileBinaryName(user))
       return false;
     return use.getOperandNumber() == 1 || isCommutative(user);
   });
 }
 
+/// The C++ operator of a float comparison, when it has C++'s NaN rule:
+/// <, <=, >, >= and == are false with a NaN operand (ordered), != is true
+/// (unordered).
+static const char *floatPredicateOperator(arith::CmpFPredicate pred) {
+  switch (pred) {
+  case arith::CmpFPredicate::OGT:
+    return ">";
+  case arith::CmpFPredicate::OGE:
+    return ">=";
+  case arith::CmpFPredicate::OLT:
+    return "<";
+  case arith::CmpFPredicate::OLE:
+    return "<=";
+  case arith::CmpFPredicate::OEQ:
+    return "==";
+  case arith::CmpFPredicate::UNE:
+    return "!=";
+  default:
+    return nullptr;
+  }
+}
+
+/// An f32 vector comparison whose only users are hk.any ops: hk.any
+/// spells it (HipKittens has no vectors of bool).
+static bool isVoteComparison(Operation *op) {
+  auto cmp = dyn_cast<arith::CmpFOp>(op);
+  return cmp && isRegVec(cmp.getLhs().getType()) &&
+         getElementTypeOrSelf(cmp.getLhs().getType()).isF32() &&
+         !cmp->use_empty() && llvm::all_of(cmp->getUsers(), [](Operation *u) {
+           return isa<AnyOp>(u);
+         });
+}
+
+/// hk.any of an f32 vector comparison: each lane compares the vector
+/// elements it holds (HipKittens' rv `data[outer][inner]`, as its attention
+/// kernels' rescale test reads them), and a ballot combines the lanes.
+LogicalResult KernelEmitter::emitAny(AnyOp any) {
+  auto cmp = any.getMask().getDefiningOp<arith::CmpFOp>();
+  if (!cmp || !isVoteComparison(cmp))
+    return noEquivalent(any, "HipKittens has no vectors of bool: the mask "
+                             "must be an f32 vector comparison used only by "
+                             "hk.any");
+  const char *op = floatPredicateOperator(cmp.getPredicate());
+  if (!op)
+    return noEquivalent(any, "C++ has no operator for this float predicate");
+  if (failed(spellType(cmp.getLhs(), any)))
+    return failure();
+  // Fresh index names: a kernel value may be called o or i.
+  std::string o = freshName("vo"), i = freshName("vi");
+  auto element = [&](Value v) {
+    if (std::optional<std::string> scalar = splatScalar(v))
+      return *scalar;
+    return plain(v) + ".data[" + o + "][" + i + "]";
+  };
+  Value vec = splatScalar(cmp.getLhs()) ? cmp.getRhs() : cmp.getLhs();
+  if (splatScalar(vec))
+    return noEquivalent(any, "both sides of the comparison are splats");
+  std::string lane = freshName("lane_any");
+  std::string dims = "std::remove_reference_t<decltype(" + plain(vec) + ")>";
+  os << "int " << lane << " = 0;\n"
+     << "#pragma unroll\n"
+     << "for (int " << o << " = 0; " << o << " < " << dims << "::outer_dim; ++"
+     << o << ")\n"
+     << "  #pragma unroll\n"
+     << "  for (int " << i << " = 0; " << i << " < " << dims
+     << "::inner_dim; ++" << i << ")\n"
+     << "    " << lane << " |= " << element(cmp.getLhs()) << " " << op << " "
+     << element(cmp.getRhs()) << ";\n";
+  std::string vote = "__builtin_amdgcn_ballot_w64(" + lane + ") != 0";
+  if (std::optional<bool> expected = any.getExpected())
+    vote = "__builtin_expect(" + vote + ", " + (*expected ? "1" : "0") + ")";
+  defineScalar(any, vote, true);
+  return success();
+}
+
 LogicalResult KernelEmitter::emitTileArith(Operation *op) {
   Value result = op->getResult(0);
+  if (isVoteComparison(op))
+    return success(); // spelled by its hk.any users
   if (isa<tensor::SplatOp>(op)) {
     if (onlyUsedAsScalar(result))
       return success();
@@ -892,9 +987,9 @@ LogicalResult KernelEmitter::emitTileArith(Operation *op) {
   return success();
 }
 
-/// HipKittens' fill for a splat tile constant: zero, ones, neg_infty or
-/// pos_infty.
-std::optional<std::string> hk::fillCall(Value value) {
+/// HipKittens' fill for a splat tile constant: zero, ones (`one` in the
+/// cdna3 tree), neg_infty or pos_infty.
+std::optional<std::string> hk::fillCall(Value value, const ChipInfo &chip) {
   SplatElementsAttr attr;
   if (!isa<RankedTensorType>(value.getType()) ||
       !matchPattern(value, m_Constant(&attr)) ||
@@ -906,7 +1001,7 @@ std::optional<std::string> hk::fillCall(Value value) {
   if (v.isInfinity())
     return std::string(v.isNegative() ? "neg_infty" : "pos_infty");
   if (v.isExactlyValue(1.0))
-    return std::string("ones");
+    return std::string(hipKittensApi(chip).baseShapes ? "ones" : "one");
   return std::nullopt;
 }
 
@@ -920,14 +1015,14 @@ LogicalResult KernelEmitter::emitConstant(arith::ConstantOp op) {
     if (onlyUsedAsScalar(op) || op.use_empty())
       return success();
     // Loops fill their carried variables themselves.
-    if (fillCall(op) && llvm::all_of(op->getUses(), [](OpOperand &use) {
+    if (fillCall(op, chip) && llvm::all_of(op->getUses(), [](OpOperand &use) {
           return isa<scf::ForOp>(use.getOwner());
         }))
       return success();
     FailureOr<std::string> dst = defineStorage(op, {});
     if (failed(dst))
       return failure();
-    if (std::optional<std::string> fill = fillCall(op)) {
+    if (std::optional<std::string> fill = fillCall(op, chip)) {
       os << *fill << "(" << *dst << ");\n";
       return success();
     }

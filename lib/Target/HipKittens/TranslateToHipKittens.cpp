@@ -318,6 +318,56 @@ __device__ inline void shared_load_rows(RT &dst, const ST &src) {
 
 )";
 
+/// Col-layout reads of 16-bit shared tiles on main (needsColReadHelper).
+static const char kSharedColReadHelperMain[] =
+    R"(// Shared to register, col layout, 16-bit elements, on main: for 16x32
+// base tiles from 16x32 shared subtiles, HipKittens' load (include/ops/
+// warp/memory/tile/shared_to_register.cuh) issues the two
+// ds_read_b64_tr_b16 of a base tile in one asm statement whose outputs are
+// not early-clobber, so the compiler may give the first read's destination
+// the register holding the address the second read still needs: the second
+// read then takes its address from a register a load is still writing.
+// This issues each read in an asm statement of its own, at the addresses
+// HipKittens' load uses (lane row (lane % 16) / 4 + 8 (lane / 32), column
+// 4 (lane % 4) + 16 ((lane % 32) / 16) of each subtile, the second read 4
+// rows down); other shapes go through HipKittens' load. The caller waits.
+template <ducks::rt::col_layout RT, ducks::st::all ST>
+__device__ inline void shared_load_cols(RT &dst, const ST &src) {
+  if constexpr (RT::base_tile_rows == 16 && RT::base_tile_cols == 32 &&
+                RT::base_tile_stride == 8 && RT::base_tile_num_strides == 1 &&
+                std::is_same_v<typename ST::shape, st_16x32_s> &&
+                sizeof(typename ST::T) == 2) {
+    static_assert(RT::height == ST::subtiles_per_col &&
+                      RT::width == ST::subtiles_per_row,
+                  "one 16x32 base tile per 16x32 shared subtile");
+    const int lane = laneid();
+    const int row = (lane % 16) / 4 + 8 * (lane / 32);
+    const int col = 4 * (lane % 4) + 16 * ((lane % 32) / 16);
+    const uint32_t addr = reinterpret_cast<uintptr_t>(&src.data[0]) +
+                          src.swizzle({row, col});
+#pragma unroll
+    for (int i = 0; i < RT::height; i++)
+#pragma unroll
+      for (int j = 0; j < RT::width; j++) {
+        constexpr int rowBytes = ST::underlying_subtile_row_bytes;
+        const int offset = (i * ST::underlying_subtiles_per_row + j) *
+                           ST::underlying_subtile_bytes;
+        asm volatile("ds_read_b64_tr_b16 %0, %1 offset:%2\n"
+                     : "=v"(*reinterpret_cast<float2 *>(&dst.tiles[i][j].data[0]))
+                     : "v"(addr), "i"(offset)
+                     : "memory");
+        asm volatile("ds_read_b64_tr_b16 %0, %1 offset:%2\n"
+                     : "=v"(*reinterpret_cast<float2 *>(&dst.tiles[i][j].data[2]))
+                     : "v"(addr), "i"(offset + 4 * rowBytes)
+                     : "memory");
+      }
+  } else {
+    load(dst, src);
+  }
+}
+
+)";
+
 StringRef hk::resultNamesTag() { return "hk.result_names"; }
 
 /// Runs the schedules the regions describe: what the C++ must hold is the
@@ -380,11 +430,12 @@ static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
     os << kRsqrtHelper;
   HipKittensApi api = hipKittensApi(chip);
   bool needsRelayout = false, needsTranspose = false, needsRowRead = false,
-       needsVectorMemory = false;
+       needsColRead = false, needsVectorMemory = false;
   module->walk([&](Operation *op) {
     needsRelayout |= needsLdsRelayout(op, chip);
     needsTranspose |= isa<TransposeOp>(op) && !api.tileTranspose;
     needsRowRead |= needsRowReadHelper(op, chip);
+    needsColRead |= needsColReadHelper(op, chip);
     needsVectorMemory |= !api.baseShapes && isGlobalVectorAccess(op);
   });
   if (needsAtomicAdd || needsRelayout)
@@ -398,6 +449,8 @@ static LogicalResult translateModule(ModuleOp module, raw_ostream &output,
     os << kTransposeHelperCdna3;
   if (needsRowRead)
     os << kSharedRowReadHelperCdna3;
+  if (needsColRead)
+    os << kSharedColReadHelperMain;
   if (needsVectorMemory)
     os << kVectorMemoryHelperCdna3;
   bool first = true;

@@ -716,6 +716,22 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #
 // -----
 
 func.func @f(%s: tensor<32x64xf32, #hk.rt<col, 16x16>>) {
+  // expected-error @+1 {{'hk.any' op operand #0 must be register tile or vector of i1 (#hk.rt or #hk.rv encoding), but got 'tensor<32x64xf32, #hk.rt<col, 16x16>>'}}
+  %a = hk.any %s : tensor<32x64xf32, #hk.rt<col, 16x16>>
+  return
+}
+
+// -----
+
+func.func @f(%p: tensor<32x64xi1>) {
+  // expected-error @+1 {{'hk.any' op operand #0 must be register tile or vector of i1 (#hk.rt or #hk.rv encoding), but got 'tensor<32x64xi1>'}}
+  %a = hk.any %p : tensor<32x64xi1>
+  return
+}
+
+// -----
+
+func.func @f(%s: tensor<32x64xf32, #hk.rt<col, 16x16>>) {
   // expected-error @+1 {{'hk.row_reduce' op expects the result to be a row vector, got a col vector}}
   %m = hk.row_reduce max %s : tensor<32x64xf32, #hk.rt<col, 16x16>> -> tensor<64xf32, #hk.rv<col, #hk.rt<col, 16x16>>>
   return

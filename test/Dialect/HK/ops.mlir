@@ -627,6 +627,23 @@ hk.kernel @mma_fp8_ab(%A: memref<?x?xf8E4M3FN>) attributes {waves = 4 : i32,
 // Reductions and broadcasts
 //===----------------------------------------------------------------------===//
 
+// CHECK-LABEL: hk.kernel @any(
+// CHECK:         %{{.*}} = hk.any %{{.*}} : tensor<32x64xi1, #hk.rt<col, 16x16>>
+// CHECK:         %{{.*}} = hk.any %{{.*}} expect false : tensor<32xi1, #hk.rv<row, #hk.rt<col, 16x16>>>
+// CHECK:         %{{.*}} = hk.any %{{.*}} expect true : tensor<32xi1, #hk.rv<row, #hk.rt<col, 16x16>>>
+hk.kernel @any() attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %s = arith.constant dense<1.0> : tensor<32x64xf32, #hk.rt<col, 16x16>>
+  %m = arith.constant dense<1.0> : tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
+  %p = arith.cmpf ogt, %s, %s : tensor<32x64xf32, #hk.rt<col, 16x16>>
+  %a = hk.any %p : tensor<32x64xi1, #hk.rt<col, 16x16>>
+  %q = arith.cmpf olt, %m, %m : tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
+  %b = hk.any %q expect false : tensor<32xi1, #hk.rv<row, #hk.rt<col, 16x16>>>
+  %c = hk.any %q expect true : tensor<32xi1, #hk.rv<row, #hk.rt<col, 16x16>>>
+  hk.return
+}
+
+// -----
+
 // CHECK-LABEL: hk.kernel @row_reduce_no_init(
 // CHECK:         %[[S:.*]] = arith.constant
 // CHECK-NEXT:    %{{.*}} = hk.row_reduce max %[[S]] : tensor<32x64xf32, #hk.rt<col, 16x16>> -> tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>

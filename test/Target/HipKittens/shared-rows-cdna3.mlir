@@ -8,9 +8,12 @@
 // keep HipKittens' load, wider ones (here 128, directly and through a
 // subtile) go through the file's shared_load_rows, which addresses every
 // base tile with the tile's own idx(). The col-layout read keeps
-// HipKittens' load (it addresses each element through idx()). main is
-// unchanged. test/Target/HipKittens/isa-translated-attention.test runs the
-// result.
+// HipKittens' load (it addresses each element through idx()). On main the
+// row-layout reads keep HipKittens' load and the col-layout one goes
+// through the file's shared_load_cols, one transposing read per asm
+// statement (HipKittens pairs two in one statement whose outputs may take
+// the address register the second read needs).
+// test/Target/HipKittens/isa-translated-attention.test runs both.
 
 // CDNA3: __device__ inline void shared_load_rows(RT &dst, const ST &src) {
 // CDNA3: const uint32_t addr = src.idx(
@@ -24,10 +27,16 @@
 // CDNA3: load(n, narrow);
 
 // CDNA4-NOT: shared_load_rows
+// CDNA4: __device__ inline void shared_load_cols(RT &dst, const ST &src) {
+// CDNA4: asm volatile("ds_read_b64_tr_b16 %0, %1 offset:%2\n"
+// CDNA4-NEXT: : "=v"(*reinterpret_cast<float2 *>(&dst.tiles[i][j].data[0]))
+// CDNA4: asm volatile("ds_read_b64_tr_b16 %0, %1 offset:%2\n"
+// CDNA4-NEXT: : "=v"(*reinterpret_cast<float2 *>(&dst.tiles[i][j].data[2]))
+// CDNA4-NEXT: : "v"(addr), "i"(offset + 4 * rowBytes)
 // CDNA4-LABEL: void rows(
 // CDNA4: load(w, wide);
 // CDNA4: load(h, part);
-// CDNA4: load(c, wide);
+// CDNA4: shared_load_cols(c, wide);
 // CDNA4: load(n, narrow);
 // CDNA4-NOT: shared_load_rows
 

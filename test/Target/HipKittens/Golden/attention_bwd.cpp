@@ -98,6 +98,52 @@ __device__ inline void tile_relayout(D &dst, const S &src, void *scratch) {
   for_each_element(dst, lane, [&](int r, int c, T &v) { v = buf[r * S::cols + c]; });
 }
 
+// Shared to register, col layout, 16-bit elements, on main: for 16x32
+// base tiles from 16x32 shared subtiles, HipKittens' load (include/ops/
+// warp/memory/tile/shared_to_register.cuh) issues the two
+// ds_read_b64_tr_b16 of a base tile in one asm statement whose outputs are
+// not early-clobber, so the compiler may give the first read's destination
+// the register holding the address the second read still needs: the second
+// read then takes its address from a register a load is still writing.
+// This issues each read in an asm statement of its own, at the addresses
+// HipKittens' load uses (lane row (lane % 16) / 4 + 8 (lane / 32), column
+// 4 (lane % 4) + 16 ((lane % 32) / 16) of each subtile, the second read 4
+// rows down); other shapes go through HipKittens' load. The caller waits.
+template <ducks::rt::col_layout RT, ducks::st::all ST>
+__device__ inline void shared_load_cols(RT &dst, const ST &src) {
+  if constexpr (RT::base_tile_rows == 16 && RT::base_tile_cols == 32 &&
+                RT::base_tile_stride == 8 && RT::base_tile_num_strides == 1 &&
+                std::is_same_v<typename ST::shape, st_16x32_s> &&
+                sizeof(typename ST::T) == 2) {
+    static_assert(RT::height == ST::subtiles_per_col &&
+                      RT::width == ST::subtiles_per_row,
+                  "one 16x32 base tile per 16x32 shared subtile");
+    const int lane = laneid();
+    const int row = (lane % 16) / 4 + 8 * (lane / 32);
+    const int col = 4 * (lane % 4) + 16 * ((lane % 32) / 16);
+    const uint32_t addr = reinterpret_cast<uintptr_t>(&src.data[0]) +
+                          src.swizzle({row, col});
+#pragma unroll
+    for (int i = 0; i < RT::height; i++)
+#pragma unroll
+      for (int j = 0; j < RT::width; j++) {
+        constexpr int rowBytes = ST::underlying_subtile_row_bytes;
+        const int offset = (i * ST::underlying_subtiles_per_row + j) *
+                           ST::underlying_subtile_bytes;
+        asm volatile("ds_read_b64_tr_b16 %0, %1 offset:%2\n"
+                     : "=v"(*reinterpret_cast<float2 *>(&dst.tiles[i][j].data[0]))
+                     : "v"(addr), "i"(offset)
+                     : "memory");
+        asm volatile("ds_read_b64_tr_b16 %0, %1 offset:%2\n"
+                     : "=v"(*reinterpret_cast<float2 *>(&dst.tiles[i][j].data[2]))
+                     : "v"(addr), "i"(offset + 4 * rowBytes)
+                     : "memory");
+      }
+  } else {
+    load(dst, src);
+  }
+}
+
 __global__ __launch_bounds__(256, 1) void attention_bwd_prep(const gl<bf16, -1, -1, -1, -1> dO, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> delta) {
   const int h = blockIdx.y;
   const int b = blockIdx.z;
@@ -330,7 +376,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     rt_bf<64, 32, row_l, rt_16x32_s> dsrow;
     tile_relayout(dsrow, dsbf, relayout_scratch);
     rt_bf<64, 64, col_l, rt_16x16_s> d;
-    load(d, do_lo);
+    shared_load_cols(d, do_lo);
     asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
@@ -403,7 +449,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     tile_relayout(d_hk, d, relayout_scratch);
     mma_AtB(dv0, pbf_hk, d_hk, dv0);
     rt_bf<64, 64, col_l, rt_16x16_s> d1;
-    load(d1, do_hi);
+    shared_load_cols(d1, do_hi);
     asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
@@ -474,7 +520,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     tile_relayout(d1_hk, d1, relayout_scratch);
     mma_AtB(dv1, pbf_hk, d1_hk, dv1);
     rt_bf<64, 64, col_l, rt_16x16_s> d2;
-    load(d2, q_lo);
+    shared_load_cols(d2, q_lo);
     asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);
@@ -547,7 +593,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     tile_relayout(d2_hk, d2, relayout_scratch);
     mma_AtB(dk0, dsbf_hk, d2_hk, dk0);
     rt_bf<64, 64, col_l, rt_16x16_s> d3;
-    load(d3, q_hi);
+    shared_load_cols(d3, q_hi);
     asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(256, 1, 0);

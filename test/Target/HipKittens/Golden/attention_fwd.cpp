@@ -79,6 +79,52 @@ __device__ inline void tile_relayout(D &dst, const S &src, void *scratch) {
   for_each_element(dst, lane, [&](int r, int c, T &v) { v = buf[r * S::cols + c]; });
 }
 
+// Shared to register, col layout, 16-bit elements, on main: for 16x32
+// base tiles from 16x32 shared subtiles, HipKittens' load (include/ops/
+// warp/memory/tile/shared_to_register.cuh) issues the two
+// ds_read_b64_tr_b16 of a base tile in one asm statement whose outputs are
+// not early-clobber, so the compiler may give the first read's destination
+// the register holding the address the second read still needs: the second
+// read then takes its address from a register a load is still writing.
+// This issues each read in an asm statement of its own, at the addresses
+// HipKittens' load uses (lane row (lane % 16) / 4 + 8 (lane / 32), column
+// 4 (lane % 4) + 16 ((lane % 32) / 16) of each subtile, the second read 4
+// rows down); other shapes go through HipKittens' load. The caller waits.
+template <ducks::rt::col_layout RT, ducks::st::all ST>
+__device__ inline void shared_load_cols(RT &dst, const ST &src) {
+  if constexpr (RT::base_tile_rows == 16 && RT::base_tile_cols == 32 &&
+                RT::base_tile_stride == 8 && RT::base_tile_num_strides == 1 &&
+                std::is_same_v<typename ST::shape, st_16x32_s> &&
+                sizeof(typename ST::T) == 2) {
+    static_assert(RT::height == ST::subtiles_per_col &&
+                      RT::width == ST::subtiles_per_row,
+                  "one 16x32 base tile per 16x32 shared subtile");
+    const int lane = laneid();
+    const int row = (lane % 16) / 4 + 8 * (lane / 32);
+    const int col = 4 * (lane % 4) + 16 * ((lane % 32) / 16);
+    const uint32_t addr = reinterpret_cast<uintptr_t>(&src.data[0]) +
+                          src.swizzle({row, col});
+#pragma unroll
+    for (int i = 0; i < RT::height; i++)
+#pragma unroll
+      for (int j = 0; j < RT::width; j++) {
+        constexpr int rowBytes = ST::underlying_subtile_row_bytes;
+        const int offset = (i * ST::underlying_subtiles_per_row + j) *
+                           ST::underlying_subtile_bytes;
+        asm volatile("ds_read_b64_tr_b16 %0, %1 offset:%2\n"
+                     : "=v"(*reinterpret_cast<float2 *>(&dst.tiles[i][j].data[0]))
+                     : "v"(addr), "i"(offset)
+                     : "memory");
+        asm volatile("ds_read_b64_tr_b16 %0, %1 offset:%2\n"
+                     : "=v"(*reinterpret_cast<float2 *>(&dst.tiles[i][j].data[2]))
+                     : "v"(addr), "i"(offset + 4 * rowBytes)
+                     : "memory");
+      }
+  } else {
+    load(dst, src);
+  }
+}
+
 __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, -1, -1, -1> Q, const gl<bf16, -1, -1, -1, -1> K, const gl<bf16, -1, -1, -1, -1> V, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> L, const bool causal) {
   using G = kittens::group<8>;
   extern __shared__ alignment_dummy __shm[];
@@ -86,6 +132,8 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   // LDS for moving tiles into base-tile shapes HipKittens' calls take.
   __shared__ alignas(16) char relayout_lds[32768];
   char *const relayout_scratch = relayout_lds + __builtin_amdgcn_readfirstlane(warpid()) * 4096;
+  rt_fl<32, 32, row_l, rt_32x32_s>::col_vec one_vec;
+  ones(one_vec);
   rt_fl<64, 32, col_l, rt_32x32_s> zero_s;
   zero(zero_s);
   st_bf<128, 128, st_32x16_s> &ks = al.allocate<st_bf<128, 128, st_32x16_s>>();
@@ -153,14 +201,36 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     rt_fl<32, 32, row_l, rt_32x32_s>::col_vec rm;
     row_max(rm, s4);
     mul(rm, rm, 0.12751743f);
-    max(rm, m, rm);
-    sub(m, m, rm);
-    exp2(m, m);
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec grow;
+    sub(grow, rm, m);
+    int lane_any = 0;
+    #pragma unroll
+    for (int vo = 0; vo < std::remove_reference_t<decltype(grow)>::outer_dim; ++vo)
+      #pragma unroll
+      for (int vi = 0; vi < std::remove_reference_t<decltype(grow)>::inner_dim; ++vi)
+        lane_any |= grow.data[vo][vi] > 8.0f;
+    const bool re = __builtin_expect(__builtin_amdgcn_ballot_w64(lane_any) != 0, 0);
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec mx;
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec al_;
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec la;
+    if (re) {
+      rt_fl<32, 32, row_l, rt_32x32_s>::col_vec mxr;
+      max(mxr, m, rm);
+      rt_fl<32, 32, row_l, rt_32x32_s>::col_vec dm;
+      sub(dm, m, mxr);
+      exp2(dm, dm);
+      mul(la, l, dm);
+      mx = mxr;
+      al_ = dm;
+    } else {
+      mx = m;
+      al_ = one_vec;
+      la = l;
+    }
     mul(s4, s4, 0.12751743f);
-    sub_row(s4, s4, rm);
+    sub_row(s4, s4, mx);
     exp2(s4, s4);
-    mul(l, l, m);
-    row_sum(l, s4, l);
+    row_sum(la, s4, la);
     rt_bf<32, 64, row_l, rt_32x32_s> pb;
     copy(pb, s4);
     rt_bf<64, 32, col_l, rt_32x32_s> ptr;
@@ -201,16 +271,21 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 64, col_l, rt_16x32_s> vr;
-    load(vr, v_lo);
+    shared_load_cols(vr, v_lo);
     asm volatile("s_waitcnt lgkmcnt(0)");
     G::load<1, false>(k_stage, K, {b, j + 2, hkv, 0});
     asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
-    mul_row(o0, o0, m);
+    rt_fl<32, 64, row_l, rt_32x32_s> oa;
+    if (re) {
+      mul_row(oa, o0, al_);
+    } else {
+      oa = o0;
+    }
     rt_fl<64, 32, col_l, rt_32x32_s> ot;
-    transpose(ot, o0);
+    transpose(ot, oa);
     rt_bf<64, 32, col_l, rt_16x32_s> ptr_hk;
     tile_relayout(ptr_hk, ptr, relayout_scratch);
     mma_AtB(ot, vr, ptr_hk, ot);
@@ -220,14 +295,19 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 64, col_l, rt_16x32_s> vr1;
-    load(vr1, v_hi);
+    shared_load_cols(vr1, v_hi);
     asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
-    mul_row(o1, o1, m);
+    rt_fl<32, 64, row_l, rt_32x32_s> oa1;
+    if (re) {
+      mul_row(oa1, o1, al_);
+    } else {
+      oa1 = o1;
+    }
     rt_fl<64, 32, col_l, rt_32x32_s> ot1;
-    transpose(ot1, o1);
+    transpose(ot1, oa1);
     mma_AtB(ot1, vr1, ptr_hk, ot1);
     rt_fl<32, 64, row_l, rt_32x32_s> on1;
     transpose(on1, ot1);
@@ -236,7 +316,8 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     __builtin_amdgcn_sched_barrier(0);
     o0 = on;
     o1 = on1;
-    m = rm;
+    m = mx;
+    l = la;
   }
   if (__builtin_amdgcn_readfirstlane(warpid()) < 4) {
     __builtin_amdgcn_s_barrier();
@@ -337,6 +418,8 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   // LDS for moving tiles into base-tile shapes HipKittens' calls take.
   __shared__ alignas(16) char relayout_lds[32768];
   char *const relayout_scratch = relayout_lds + __builtin_amdgcn_readfirstlane(warpid()) * 4096;
+  rt_fl<32, 32, row_l, rt_32x32_s>::col_vec one_vec;
+  ones(one_vec);
   rt_fl<64, 32, col_l, rt_32x32_s> zero_s;
   zero(zero_s);
   st_bf<128, 64, st_32x16_s> &ks = al.allocate<st_bf<128, 64, st_32x16_s>>();
@@ -382,7 +465,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     load(kr, k_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
     rt_bf<64, 64, col_l, rt_16x32_s> vr;
-    load(vr, v_stage);
+    shared_load_cols(vr, v_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
@@ -402,14 +485,36 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     rt_fl<32, 32, row_l, rt_32x32_s>::col_vec rm;
     row_max(rm, s4);
     mul(rm, rm, 0.18033688f);
-    max(rm, m, rm);
-    sub(m, m, rm);
-    exp2(m, m);
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec grow;
+    sub(grow, rm, m);
+    int lane_any = 0;
+    #pragma unroll
+    for (int vo = 0; vo < std::remove_reference_t<decltype(grow)>::outer_dim; ++vo)
+      #pragma unroll
+      for (int vi = 0; vi < std::remove_reference_t<decltype(grow)>::inner_dim; ++vi)
+        lane_any |= grow.data[vo][vi] > 8.0f;
+    const bool re = __builtin_expect(__builtin_amdgcn_ballot_w64(lane_any) != 0, 0);
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec mx;
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec al_;
+    rt_fl<32, 32, row_l, rt_32x32_s>::col_vec la;
+    if (re) {
+      rt_fl<32, 32, row_l, rt_32x32_s>::col_vec mxr;
+      max(mxr, m, rm);
+      rt_fl<32, 32, row_l, rt_32x32_s>::col_vec dm;
+      sub(dm, m, mxr);
+      exp2(dm, dm);
+      mul(la, l, dm);
+      mx = mxr;
+      al_ = dm;
+    } else {
+      mx = m;
+      al_ = one_vec;
+      la = l;
+    }
     mul(s4, s4, 0.18033688f);
-    sub_row(s4, s4, rm);
+    sub_row(s4, s4, mx);
     exp2(s4, s4);
-    mul(l, l, m);
-    row_sum(l, s4, l);
+    row_sum(la, s4, la);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(1024, 1, 0);
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
@@ -436,13 +541,18 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
-    mul_row(o, o, m);
+    rt_fl<32, 64, row_l, rt_32x32_s> oa;
+    if (re) {
+      mul_row(oa, o, al_);
+    } else {
+      oa = o;
+    }
     rt_bf<32, 64, row_l, rt_32x32_s> pb;
     copy(pb, s4);
     rt_bf<64, 32, col_l, rt_32x32_s> pt;
     transpose(pt, pb);
     rt_fl<64, 32, col_l, rt_32x32_s> ot;
-    transpose(ot, o);
+    transpose(ot, oa);
     rt_bf<64, 32, col_l, rt_16x32_s> pt_hk;
     tile_relayout(pt_hk, pt, relayout_scratch);
     mma_AtB(ot, vr, pt_hk, ot);
@@ -452,7 +562,8 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     o = on;
-    m = rm;
+    m = mx;
+    l = la;
   }
   if (__builtin_amdgcn_readfirstlane(warpid()) < 4) {
     __builtin_amdgcn_s_barrier();

@@ -30,6 +30,10 @@ def HK_RegVec : Type<And<[CPred<"::hk::isRegVec($_self)">, HK_NotMask]>,
     "register vector of data (tensor with #hk.rv encoding, not i1)",
     "::mlir::RankedTensorType">;
 def HK_Register : AnyTypeOf<[HK_RegTile, HK_RegVec]>;
+def HK_RegMask : Type<And<[CPred<"::hk::isRegTile($_self) || ::hk::isRegVec($_self)">,
+    CPred<"::llvm::cast<::mlir::ShapedType>($_self).getElementType().isInteger(1)">]>,
+    "register tile or vector of i1 (#hk.rt or #hk.rv encoding)",
+    "::mlir::RankedTensorType">;
 def HK_Global : Type<CPred<"::llvm::isa<::mlir::MemRefType>($_self)">,
     "global memory (memref)", "::mlir::MemRefType">;
 def HK_TileSource : AnyTypeOf<[HK_Global, HK_SharedTileType]>;
@@ -389,6 +393,29 @@ def HK_ColReduceOp : HK_ReduceOp<"col_reduce", "column"> {
     ```mlir
     %s = hk.col_reduce sum %t : tensor<32x64xf32, #hk.rt<col, 16x16>> -> tensor<64xf32, #hk.rv<col, #hk.rt<col, 16x16>>>
     ```
+  }];
+}
+
+def HK_AnyOp : HK_Op<"any", [Pure]> {
+  let summary = "whether any element of an i1 tile or vector is true";
+  let description = [{
+    One `i1`, the same in every lane of the wave: true when at least one
+    element of `mask` is true. This is the wave vote behind a branch that
+    all lanes take together, as attention's rescale of its output when a
+    row maximum grew by more than a threshold (HK's attention kernels use
+    `__all` for the same test). Each lane ORs the elements it holds; one
+    `ballot` combines the lanes. `expect` states the usual result (HK's
+    `__builtin_expect`): LLVM then lays out the branches on the other
+    result away from the straight path.
+    ```mlir
+    %grew = arith.cmpf ogt, %d, %threshold : tensor<32xf32, #hk.rv<row, #hk.rt<row, 32x32, group = 4>>>
+    %any = hk.any %grew expect false : tensor<32xi1, #hk.rv<row, #hk.rt<row, 32x32, group = 4>>>
+    ```
+  }];
+  let arguments = (ins HK_RegMask:$mask, OptionalAttr<BoolAttr>:$expected);
+  let results = (outs I1:$result);
+  let assemblyFormat = [{
+    $mask (`expect` $expected^)? attr-dict `:` type($mask)
   }];
 }
 
