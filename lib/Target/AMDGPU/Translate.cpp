@@ -111,10 +111,18 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
     return nullptr;
 
   // Stamp the chip on every function, as clang does, so that the LLVM IR
-  // that --emit=llvm prints compiles the same way under llc.
+  // that --emit=llvm prints compiles the same way under llc. Kernels run
+  // with the IEEE mode bit clear: v_max_f32 / v_min_f32 then return the
+  // other operand for any NaN, signaling or quiet, which is maxNum /
+  // minNum as hk defines them, so LLVM need not quiet every operand first
+  // (a v_max_f32 x, x per operand not known canonical, such as an MFMA
+  // result). The one other effect of the bit is that arithmetic passes a
+  // signaling NaN on unquieted: a NaN either way.
   for (llvm::Function &function : *llvmModule)
-    if (!function.isDeclaration())
+    if (!function.isDeclaration()) {
       function.addFnAttr("target-cpu", options.chip);
+      function.addFnAttr("amdgpu-ieee", "false");
+    }
   // The backend reads the code object version (the AMDHSA ABI) from here.
   llvmModule->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version",
                             options.codeObjectVersion * 100);
