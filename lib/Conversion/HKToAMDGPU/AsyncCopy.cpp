@@ -190,8 +190,19 @@ instructionsPerWave(const CopyPlan &plan, int64_t waves, int64_t kernelWaves) {
   return perWave;
 }
 
-/// Lane id and wave id (uniform, through readfirstlane).
-static std::pair<Value, Value> laneAndWave(OpBuilder &b, Location loc) {
+/// Lane id and wave id (uniform, through readfirstlane), at the builder's
+/// insertion point or, with `atEntry`, at the start of the kernel. The
+/// readfirstlane is convergent: LLVM hoists neither it nor what derives
+/// from the wave id out of a loop.
+static std::pair<Value, Value> laneAndWave(OpBuilder &b, Location loc,
+                                           bool atEntry = false) {
+  OpBuilder::InsertionGuard guard(b);
+  Operation *parent = b.getInsertionBlock()->getParentOp();
+  auto func = dyn_cast<gpu::GPUFuncOp>(parent);
+  if (!func)
+    func = parent->getParentOfType<gpu::GPUFuncOp>();
+  if (atEntry && func)
+    b.setInsertionPointToStart(&func.getBody().front());
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value size = cst(b, loc, hk::kWaveSize);
   Value lane = arith::RemUIOp::create(b, loc, tid, size);
@@ -278,10 +289,6 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
                               adaptor.getIndices(), plan.shared);
     Type elt = op.getDest().getType().getElementType();
     Value lds = adaptor.getDest();
-    auto [laneId, waveId] = laneAndWave(rewriter, loc);
-    // Named copies: lambdas cannot capture structured bindings in C++17.
-    Value lane = laneId, wave = waveId;
-
     bool colsInBounds = op->hasAttr(HKDialect::kColsInBoundsAttrName);
     bool inBounds = op->hasAttr(HKDialect::kInBoundsAttrName);
     Type transfer =
@@ -291,9 +298,14 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
     // plus whole subtiles, constants per instruction once the copy loop is
     // unrolled. The global offset is kept as (uniform part) + (lane part),
     // so the lane part stays one register across the copy's instructions
-    // instead of a multiply per instruction.
+    // instead of a multiply per instruction. Its lane and wave ids are read
+    // at the kernel's start, so that the lane part, and the wave's share of
+    // M0, leave the loop the copy sits in.
     bool byWave =
         g.unitStride && colsInBounds && inBounds && splitsByWave(plan, waves);
+    auto [laneId, waveId] = laneAndWave(rewriter, loc, /*atEntry=*/byWave);
+    // Named copies: lambdas cannot capture structured bindings in C++17.
+    Value lane = laneId, wave = waveId;
     LanePiece first;
     Value laneOff, originOff;
     if (byWave) {
