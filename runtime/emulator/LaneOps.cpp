@@ -19,7 +19,7 @@ struct CrossLane {
   int32_t boundCtrl;
   uint32_t result;
   int32_t valid;
-  uint64_t mask; // ballot: bit l is lane l's value != 0
+  uint64_t mask; // ballot's result
 };
 struct Swap {
   uint32_t rows;
@@ -82,11 +82,9 @@ static void executeCrossLane(Engine &e, Wave &w, Collective kind) {
     ops[l] = const_cast<CrossLane *>(
         static_cast<const CrossLane *>(w.lanes[l].operands));
   uint32_t values[kWaveLanes];
-  uint32_t any = 0;
-  uint64_t mask = 0;
+  uint64_t mask = 0; // bit l: lane l's value is nonzero
   for (uint32_t l = 0; l < kWaveLanes; ++l) {
     values[l] = ops[l]->value;
-    any |= values[l] != 0;
     mask |= uint64_t(values[l] != 0) << l;
   }
   for (uint32_t l = 0; l < kWaveLanes; ++l) {
@@ -99,7 +97,7 @@ static void executeCrossLane(Engine &e, Wave &w, Collective kind) {
       op.result = values[0];
       break;
     case Collective::WaveAny:
-      op.result = any;
+      op.result = mask != 0;
       break;
     case Collective::Ballot:
       op.mask = mask;

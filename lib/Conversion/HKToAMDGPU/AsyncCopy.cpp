@@ -191,18 +191,14 @@ instructionsPerWave(const CopyPlan &plan, int64_t waves, int64_t kernelWaves) {
 }
 
 /// Lane id and wave id (uniform, through readfirstlane), at the builder's
-/// insertion point or, with `atEntry`, at the start of the kernel. The
+/// insertion point or, given the kernel's `entry` block, at its start. The
 /// readfirstlane is convergent: LLVM hoists neither it nor what derives
 /// from the wave id out of a loop.
 static std::pair<Value, Value> laneAndWave(OpBuilder &b, Location loc,
-                                           bool atEntry = false) {
+                                           Block *entry = nullptr) {
   OpBuilder::InsertionGuard guard(b);
-  Operation *parent = b.getInsertionBlock()->getParentOp();
-  auto func = dyn_cast<gpu::GPUFuncOp>(parent);
-  if (!func)
-    func = parent->getParentOfType<gpu::GPUFuncOp>();
-  if (atEntry && func)
-    b.setInsertionPointToStart(&func.getBody().front());
+  if (entry)
+    b.setInsertionPointToStart(entry);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value size = cst(b, loc, hk::kWaveSize);
   Value lane = arith::RemUIOp::create(b, loc, tid, size);
@@ -303,7 +299,8 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
     // M0, leave the loop the copy sits in.
     bool byWave =
         g.unitStride && colsInBounds && inBounds && splitsByWave(plan, waves);
-    auto [laneId, waveId] = laneAndWave(rewriter, loc, /*atEntry=*/byWave);
+    auto [laneId, waveId] =
+        laneAndWave(rewriter, loc, byWave ? &func.getBody().front() : nullptr);
     // Named copies: lambdas cannot capture structured bindings in C++17.
     Value lane = laneId, wave = waveId;
     LanePiece first;
