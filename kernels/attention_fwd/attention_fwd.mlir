@@ -44,7 +44,9 @@
 //     hk.transpose (no data movement), is exactly the col layout that P^T
 //     needs as the B operand of O^T += V^T P^T (mma_AtB), so P never moves
 //     between lanes; V is read in the same col layout, with gfx950's
-//     transposing LDS reads (ds_read_b64_tr_b16);
+//     transposing LDS reads (ds_read_b64_tr_b16); on gfx942, which has
+//     none, hk-transpose-shared keeps V's tile transposed in LDS (copied
+//     through registers, written at the wait; docs/lowering.md);
 //   * the softmax works on S = transpose(S^T) (queries as rows, a row tile),
 //     in the log2 domain: s = S * log2(e) / sqrt(D), exp2 for exp;
 //   * O is kept as a 32xD row tile (the transpose of the O^T accumulator),
@@ -80,10 +82,12 @@
 // workgroup's last query; inside it, hk.tril masks key > query to -inf.
 // Blocks fully masked for a wave give rowmax(s) = -inf, no vote and P = 0.
 //
-// Every KV step prefetches K (and, at D = 64, V) two blocks ahead; at
-// D = 128 V one block ahead (see Schedule). Prefetches past the last block
-// read zeros (or unused in-range blocks when causal) and are waited for
-// before the kernel ends.
+// Every KV step prefetches K two blocks ahead and V one block ahead, and
+// waits for that V block within the step (see Schedule): a copy waited for
+// where it was issued is one hk-transpose-shared can take through
+// registers on gfx942. Prefetches past the last block read zeros (or
+// unused in-range blocks when causal) and are waited for before the kernel
+// ends.
 //
 // Schedule. The KV loop is an 8-wave ping-pong. hk-schedule ends every
 // cluster with a barrier and runs waves 4-7 one cluster behind waves 0-3,
@@ -99,47 +103,48 @@
 // had not landed.
 //
 // D = 64: four clusters per block j, numbered 4j .. 4j+3: read K and V
-// stage j%2 into registers; scores and softmax; refill stage j%2 with block
-// j+2 and wait for this wave's copies of block j+1; O += P V. Stage j%2 is
-// read in 4j and overwritten in 4j+2; block j+1 is waited for in 4j+2 and
-// read in 4j+4.
+// stage j%2 into registers and refill V stage (j+1)%2 with V block j+1;
+// scores and softmax; refill K stage j%2 with K block j+2 and wait for this
+// wave's copies of K and V block j+1; O += P V. K stage j%2 is read in 4j
+// and overwritten in 4j+2; V stage (j+1)%2 was last read in 4j-4 and is
+// refilled in 4j; block j+1 is waited for in 4j+2 and read in 4j+4.
 //
 // D = 128: six clusters per block j, numbered 6j .. 6j+5, V read in two
 // halves along D, each just before the MMA that uses it:
 //   6j   memory:  read K stage j%2 (block j); refill V stage (j+1)%2 with
-//                 V block j+1; wait for this wave's copies of V block j;
+//                 V block j+1;
 //   6j+1 compute: S, online softmax, P^T in bf16;
 //   6j+2 memory:  read columns 0-63 of V stage j%2; refill K stage j%2
 //                 with K block j+2; wait for this wave's copies of K
 //                 block j+1;
 //   6j+3 compute: O[:, 0:64] = alpha O[:, 0:64] + P V[:, 0:64];
-//   6j+4 memory:  read columns 64-127 of V stage j%2;
+//   6j+4 memory:  read columns 64-127 of V stage j%2; wait for this
+//                 wave's copies of V block j+1;
 //   6j+5 compute: O[:, 64:128] likewise.
 // Hazards, per buffer:
 //   K stage j%2 holds block j: read in 6j, overwritten with block j+2 in
 //     6j+2 (2 later). K block j+1 is waited for in 6j+2 and read in 6j+6
 //     (4 later).
-//   V stage j%2 holds block j: waited for in 6j, read in 6j+2 (2 later)
-//     and 6j+4, overwritten with block j+2 in 6(j+1) = 6j+6 (2 after the
-//     last read). So V block j+1 is copied into stage (j+1)%2 in 6j, two
-//     clusters after that stage's last read (block j-1, in 6j-2).
+//   V stage j%2 holds block j: waited for in 6j-2, read in 6j+2 (4 later)
+//     and 6j+4, overwritten with block j+2 from 6(j+1) = 6j+6 (2 after the
+//     last read) until the wait in 6j+10. So V block j+1 is copied into
+//     stage (j+1)%2 in 6j, two clusters after that stage's last read
+//     (block j-1, in 6j-2).
 // The prologue copies K blocks 0 and 1 and V block 0, waits for K block 0
-// and ends with a barrier, which orders it before cluster 0; V block 0 is
-// waited for in cluster 0 and read in cluster 2, K block 1 in clusters 2
-// and 6. V stage 1 is first written in cluster 0, nothing having read it.
-// The last block leaves V block nkv and K block nkv+1 in flight; they are
-// waited for after the loop, behind the mirror barrier.
+// and V block 0 and ends with a barrier, which orders it before cluster 0;
+// K block 1 is waited for in cluster 2 and read in cluster 6. V stage 1 is
+// first written in cluster 0, nothing having read it. The last block
+// leaves K block nkv+1 in flight; it is waited for after the loop, behind
+// the mirror barrier.
 //
 // Registers at D = 128 (per lane): Q 32, O 64, K 64, S 32, P^T 16, V 64
 // (two halves of 32). Reading K and V together in one cluster of four
 // left Q, O, K and V (224) live across the boundary into the scores, and
 // 300 (gfx942) / 272 (gfx950) bytes spilled. Now the boundaries hold at
 // most Q, O and K (160) after 6j, and Q, O, P^T and one V half after 6j+2
-// and 6j+4. A V half is 32 registers packed; on gfx942, which has no
-// transposing LDS read, col-layout tiles are read one element per
-// ds_read_u16 and packed where the MMA uses them, in the compute cluster,
-// so 64 unpacked registers cross that boundary: whole, V alone would be
-// 128.
+// and 6j+4. A V half is 32 registers packed, on both chips; on gfx942
+// the wave's share of V block j+1 (8 registers) also waits in registers
+// from 6j to its store in 6j+4.
 
 // Register tiles shared by both head sizes.
 !st_acc = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
@@ -233,19 +238,19 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   %tk0 = hk.load_async %K[%b, %hkv, %c0, %c0], %ks0 : !gmem128, !k_st128
   %tv0 = hk.load_async %V[%b, %hkv, %c0, %c0], %vs0 : !gmem128, !kv_st128
   %tk1 = hk.load_async %K[%b, %hkv, %c1, %c0], %ks1 : !gmem128, !k_st128
-  // K block 0 in LDS for every wave before cluster 0 reads it; V block 0 is
-  // waited for in cluster 0 and first read in cluster 2.
-  hk.wait %tk0
+  // K block 0 and V block 0 in LDS for every wave before clusters 0 and 2
+  // read them.
+  hk.wait %tk0, %tv0
   hk.barrier
 
-  // Six clusters per KV block j, numbered 6j .. 6j+5. The tokens carried
-  // are those of K block j + 1 and of V block j.
-  %res:6 = hk.ping_pong -> !oh_rt128, !oh_rt128, !vec, !vec, !hk.token,
-                           !hk.token {
-    %r:6 = scf.for %j = %c0 to %nkv step %c1
+  // Six clusters per KV block j, numbered 6j .. 6j+5. The token carried is
+  // that of K block j + 1; V block j + 1 is copied and waited for within
+  // block j.
+  %res:5 = hk.ping_pong -> !oh_rt128, !oh_rt128, !vec, !vec, !hk.token {
+    %r:5 = scf.for %j = %c0 to %nkv step %c1
         iter_args(%o0 = %zero_o, %o1 = %zero_o, %m = %m_init,
-                  %l = %zero_vec, %tkn = %tk1, %tvj = %tv0)
-        -> (!oh_rt128, !oh_rt128, !vec, !vec, !hk.token, !hk.token) {
+                  %l = %zero_vec, %tkn = %tk1)
+        -> (!oh_rt128, !oh_rt128, !vec, !vec, !hk.token) {
       %s = arith.remui %j, %c2 : index
       %j1 = arith.addi %j, %c1 : index
       %s1 = arith.remui %j1, %c2 : index
@@ -258,12 +263,11 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
 
       // 6j: K block j (waited for in 6j-4, by the prologue for j = 0).
       // V stage s1 was last read in 6j-2 (block j - 1): refill it with
-      // block j + 1. Wait for this wave's copies of V block j.
+      // block j + 1, waited for in 6j+4.
       %kt, %nv = hk.cluster memory -> !k_rt128, !hk.token {
         %kr = hk.load %k_stage : !k_st128 -> !k_rt128
         %t1 = hk.load_async %V[%b, %hkv, %j1, %c0], %v_next
             : !gmem128, !kv_st128
-        hk.wait %tvj
         hk.yield %kr, %t1 : !k_rt128, !hk.token
       }
 
@@ -307,7 +311,8 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
         hk.yield %ptr, %mx, %sum, %al, %re : !pt_rt, !vec, !vec, !vec, i1
       }
 
-      // 6j+2: V block j, columns 0-63 (waited for in 6j). Every wave has
+      // 6j+2: V block j, columns 0-63 (waited for in 6j-2, by the prologue
+      // for j = 0). Every wave has
       // read K stage s (in 6j): refill it with K block j + 2. Then wait for
       // this wave's copies of K block j + 1, which every wave reads in 6j+6.
       %vt0, %nk = hk.cluster memory -> !vh_rt128, !hk.token {
@@ -335,9 +340,11 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
         hk.yield %on : !oh_rt128
       }
 
-      // 6j+4: V block j, columns 64-127.
+      // 6j+4: V block j, columns 64-127. Wait for this wave's copies of
+      // V block j + 1, which every wave reads from 6j+8.
       %vt1 = hk.cluster memory -> !vh_rt128 {
         %vr = hk.load %v_hi : !vh_st128 -> !vh_rt128
+        hk.wait %nv
         hk.yield %vr : !vh_rt128
       }
 
@@ -355,13 +362,13 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
         %on = hk.transpose %ot2 : !oth_acc128 -> !oh_rt128
         hk.yield %on : !oh_rt128
       }
-      scf.yield %o0n, %o1n, %mn, %ln, %nk, %nv
-          : !oh_rt128, !oh_rt128, !vec, !vec, !hk.token, !hk.token
+      scf.yield %o0n, %o1n, %mn, %ln, %nk
+          : !oh_rt128, !oh_rt128, !vec, !vec, !hk.token
     }
-    hk.yield %r#0, %r#1, %r#2, %r#3, %r#4, %r#5
-        : !oh_rt128, !oh_rt128, !vec, !vec, !hk.token, !hk.token
+    hk.yield %r#0, %r#1, %r#2, %r#3, %r#4
+        : !oh_rt128, !oh_rt128, !vec, !vec, !hk.token
   }
-  hk.wait %res#4, %res#5
+  hk.wait %res#4
 
   // O / l, in two halves of 64 columns, and the natural-log LSE
   // (m + log2 l) * ln 2.
@@ -453,36 +460,43 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
 
   %q = hk.load %Q[%b, %h, %qtile, %c0] : !gmem64 -> !q_rt64
 
-  // Prologue: KV blocks 0 and 1 into stages 0 and 1.
+  // Prologue: K blocks 0 and 1 into K stages 0 and 1, V block 0 into V
+  // stage 0 (cluster 0 copies V block 1).
   %ks0 = hk.subtile %ks[%c0, %c0] : !k_st2_64 -> !k_st64
   %vs0 = hk.subtile %vs[%c0, %c0] : !kv_st2_64 -> !kv_st64
   %ks1 = hk.subtile %ks[%c1, %c0] : !k_st2_64 -> !k_st64
-  %vs1 = hk.subtile %vs[%c1, %c0] : !kv_st2_64 -> !kv_st64
   %tk0 = hk.load_async %K[%b, %hkv, %c0, %c0], %ks0 : !gmem64, !k_st64
   %tv0 = hk.load_async %V[%b, %hkv, %c0, %c0], %vs0 : !gmem64, !kv_st64
   %tk1 = hk.load_async %K[%b, %hkv, %c1, %c0], %ks1 : !gmem64, !k_st64
-  %tv1 = hk.load_async %V[%b, %hkv, %c1, %c0], %vs1 : !gmem64, !kv_st64
   // Block 0 in LDS for every wave before the loop reads it.
   hk.wait %tk0, %tv0
   hk.barrier
 
-  // Four clusters per KV block j, numbered 4j .. 4j+3. The tokens carried
-  // are those of block j + 1.
-  %res:5 = hk.ping_pong -> !o_rt64, !vec, !vec, !hk.token, !hk.token {
-    %r:5 = scf.for %j = %c0 to %nkv step %c1
+  // Four clusters per KV block j, numbered 4j .. 4j+3. The token carried
+  // is that of K block j + 1; V block j + 1 is copied and waited for within
+  // block j.
+  %res:4 = hk.ping_pong -> !o_rt64, !vec, !vec, !hk.token {
+    %r:4 = scf.for %j = %c0 to %nkv step %c1
         iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec,
-                  %tkn = %tk1, %tvn = %tv1)
-        -> (!o_rt64, !vec, !vec, !hk.token, !hk.token) {
+                  %tkn = %tk1)
+        -> (!o_rt64, !vec, !vec, !hk.token) {
       %s = arith.remui %j, %c2 : index
+      %j1 = arith.addi %j, %c1 : index
+      %s1 = arith.remui %j1, %c2 : index
       %k_stage = hk.subtile %ks[%s, %c0] : !k_st2_64 -> !k_st64
       %v_stage = hk.subtile %vs[%s, %c0] : !kv_st2_64 -> !kv_st64
+      %v_next = hk.subtile %vs[%s1, %c0] : !kv_st2_64 -> !kv_st64
       %k0 = arith.muli %j, %c64 : index
 
       // 4j: block j, waited for in cluster 4j-2 (the prologue for j = 0).
-      %kt, %vt = hk.cluster memory -> !k_rt64, !v_rt64 {
+      // V stage s1 was last read in 4j-4 (block j - 1): refill it with
+      // block j + 1, waited for in 4j+2.
+      %kt, %vt, %nv = hk.cluster memory -> !k_rt64, !v_rt64, !hk.token {
         %kr = hk.load %k_stage : !k_st64 -> !k_rt64
         %vr = hk.load %v_stage : !kv_st64 -> !v_rt64
-        hk.yield %kr, %vr : !k_rt64, !v_rt64
+        %t1 = hk.load_async %V[%b, %hkv, %j1, %c0], %v_next
+            : !gmem64, !kv_st64
+        hk.yield %kr, %vr, %t1 : !k_rt64, !v_rt64, !hk.token
       }
 
       // 4j+1: scores, queries as rows, in the log2 domain; online softmax.
@@ -519,15 +533,14 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
         hk.yield %e, %mx, %sum, %al, %re : !s_rt, !vec, !vec, !vec, i1
       }
 
-      // 4j+2: every wave has read stage s (in 4j): refill it with block
-      // j + 2. Then wait for this wave's copies of block j + 1, which every
-      // wave reads in 4j+4, two clusters on.
-      %nk, %nv = hk.cluster memory -> !hk.token, !hk.token {
+      // 4j+2: every wave has read K stage s (in 4j): refill it with K
+      // block j + 2. Then wait for this wave's copies of K and V block
+      // j + 1, which every wave reads in 4j+4, two clusters on.
+      %nk = hk.cluster memory -> !hk.token {
         %j2 = arith.addi %j, %c2 : index
         %t0 = hk.load_async %K[%b, %hkv, %j2, %c0], %k_stage : !gmem64, !k_st64
-        %t1 = hk.load_async %V[%b, %hkv, %j2, %c0], %v_stage : !gmem64, !kv_st64
-        hk.wait %tkn, %tvn
-        hk.yield %t0, %t1 : !hk.token, !hk.token
+        hk.wait %tkn, %nv
+        hk.yield %t0 : !hk.token
       }
 
       // 4j+3: O = alpha * O + P V, as O^T = alpha * O^T + V^T P^T.
@@ -545,13 +558,13 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
         %on = hk.transpose %ot2 : !ot_acc64 -> !o_rt64
         hk.yield %on : !o_rt64
       }
-      scf.yield %o2, %mn, %ln, %nk, %nv
-          : !o_rt64, !vec, !vec, !hk.token, !hk.token
+      scf.yield %o2, %mn, %ln, %nk
+          : !o_rt64, !vec, !vec, !hk.token
     }
-    hk.yield %r#0, %r#1, %r#2, %r#3, %r#4
-        : !o_rt64, !vec, !vec, !hk.token, !hk.token
+    hk.yield %r#0, %r#1, %r#2, %r#3
+        : !o_rt64, !vec, !vec, !hk.token
   }
-  hk.wait %res#3, %res#4
+  hk.wait %res#3
 
   // O / l, and the natural-log LSE (m + log2 l) * ln 2.
   %of = hk.row_broadcast div %res#0, %res#2 : !o_rt64, !vec

@@ -31,6 +31,7 @@ void buildTileToLanePipeline(OpPassManager &pm,
   pm.addPass(hk::createHKVerifyBarriers());
   pm.addPass(hk::createHKCheckTarget({options.chip}));
   pm.addPass(hk::createHKStageSwaps({options.chip}));
+  pm.addPass(hk::createHKTransposeShared({options.chip}));
   pm.addPass(hk::createHKExpandRemaps());
   pm.addPass(hk::createHKPeelBounds());
   pm.addPass(hk::createConvertHKToAMDGPU({options.chip}));

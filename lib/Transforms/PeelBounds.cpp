@@ -317,10 +317,12 @@ bool peel(scf::ForOp loop) {
     marked.push_back(load);
   }
 
-  // Asynchronous copies and atomic adds of register tiles at a column tile
-  // index that does not change in the loop (attention's K and V blocks, all
-  // D columns; attention backward's dQ halves): in range in every iteration
-  // or in none. Returns whether it marked `op`.
+  // Asynchronous copies, global tile loads and atomic adds of register
+  // tiles at a column tile index that does not change in the loop
+  // (attention's K and V blocks, all D columns, copied directly or, by
+  // hk-transpose-shared, through registers; attention backward's dQ
+  // halves): in range in every iteration or in none. Returns whether it
+  // marked `op`.
   auto markInvariantColumns = [&](Operation *op, Value source,
                                   ValueRange indices, int64_t width) {
     if (!isDirectlyIn(op, loop) ||
@@ -346,33 +348,43 @@ bool peel(scf::ForOp loop) {
   // change: every index in range in a prefix of the iterations, which then
   // copies with no check at all (the rows past the end that the checked
   // loop still reads as zeros lie in its last iterations).
+  // The same for a global tile load (hk-transpose-shared's copies).
   SmallVector<Operation *> allInRange;
-  auto markRows = [&](LoadAsyncOp copy) {
-    auto memref = cast<MemRefType>(copy.getSource().getType());
+  auto markRows = [&](Operation *op, Value source, ValueRange indices,
+                      int64_t rows) {
+    auto memref = cast<MemRefType>(source.getType());
     int64_t rank = memref.getRank();
     Value bound;
     for (int64_t d = 0; d + 1 < rank; ++d) {
-      std::optional<Linear> pos = linear.of(copy.getIndices()[d]);
+      std::optional<Linear> pos = linear.of(indices[d]);
       if (!pos || pos->coefficient < 0)
         return;
-      Value limit = memref::DimOp::create(b, loc, copy.getSource(), d);
+      Value limit = memref::DimOp::create(b, loc, source, d);
       if (d == rank - 2)
-        limit = arith::DivUIOp::create(
-            b, loc, limit, prefix.cst(copy.getDest().getType().getRows()));
+        limit = arith::DivUIOp::create(b, loc, limit, prefix.cst(rows));
       Value in = prefix.inRange(*pos, /*extent=*/1, limit);
       bound = bound ? arith::MinSIOp::create(b, loc, bound, in) : in;
     }
-    bound = prefix.underConditions(copy, bound);
+    bound = prefix.underConditions(op, bound);
     if (!bound)
       return;
     meet(bound);
-    allInRange.push_back(copy);
+    allInRange.push_back(op);
   };
   loop.getBody()->walk([&](Operation *op) {
     if (auto copy = dyn_cast<LoadAsyncOp>(op))
       if (markInvariantColumns(op, copy.getSource(), copy.getIndices(),
                                copy.getDest().getType().getCols()))
-        markRows(copy);
+        markRows(op, copy.getSource(), copy.getIndices(),
+                 copy.getDest().getType().getRows());
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      auto tile = dyn_cast<RankedTensorType>(load.getType());
+      if (tile && isRegTile(tile) &&
+          isa<MemRefType>(load.getSource().getType()) &&
+          markInvariantColumns(op, load.getSource(), load.getIndices(),
+                               tile.getDimSize(1)))
+        markRows(op, load.getSource(), load.getIndices(), tile.getDimSize(0));
+    }
     if (auto add = dyn_cast<AtomicAddOp>(op)) {
       auto tile = cast<RankedTensorType>(add.getValue().getType());
       if (isRegTile(tile))

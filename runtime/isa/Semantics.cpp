@@ -460,14 +460,16 @@ uint32_t sdwaSelect(uint32_t x, int64_t sel, bool sext) {
   return v;
 }
 
-/// v_or_b32_sdwa: S0 and S1 selected by src0_sel and src1_sel (their SEXT
-/// modifier sign-extends), D = S0 | S1 written to the part dst_sel names,
-/// the rest of D zero (dst_unused UNUSED_PAD) or kept (UNUSED_PRESERVE).
-/// imms = {clamp, dst_sel, dst_unused, src0_sel, src1_sel}.
-void vOrB32Sdwa(Sim &sim, Wave &w, const Inst &i) {
+/// A VOP2 instruction in SDWA form: S0 and S1 selected by src0_sel and
+/// src1_sel (their SEXT modifier sign-extends), D = op(lane, S0, S1)
+/// written to the part dst_sel names, the rest of D zero (dst_unused
+/// UNUSED_PAD) or kept (UNUSED_PRESERVE). imms = {clamp, dst_sel,
+/// dst_unused, src0_sel, src1_sel}.
+template <typename Op>
+void vop2Sdwa(Sim &sim, Wave &w, const Inst &i, const char *name, Op op) {
   if (i.numImms != 5 || i.imms[0] != 0)
-    sim.fail("v_or_b32_sdwa with clamp or an unexpected operand list is "
-             "not simulated");
+    sim.fail(std::string(name) +
+             " with clamp or an unexpected operand list is not simulated");
   int64_t dstSel = i.imms[1], dstUnused = i.imms[2];
   if (dstSel < 0 || dstSel > 6 || i.imms[3] < 0 || i.imms[3] > 6 ||
       i.imms[4] < 0 || i.imms[4] > 6 || (dstUnused != 0 && dstUnused != 2))
@@ -484,10 +486,25 @@ void vOrB32Sdwa(Sim &sim, Wave &w, const Inst &i) {
         sdwaSelect(rd(w, i.srcs[0], l), i.imms[3], i.srcs[0].mods & kSext);
     uint32_t b =
         sdwaSelect(rd(w, i.srcs[1], l), i.imms[4], i.srcs[1].mods & kSext);
-    uint32_t placed = ((a | b) << offset) & field;
+    uint32_t placed = (op(l, a, b) << offset) & field;
     uint32_t rest = dstUnused == 2 ? rd(w, i.defs[0], l) & ~field : 0;
     wr(w, i.defs[0], l, placed | rest);
   });
+}
+
+/// v_or_b32_sdwa: D = S0 | S1.
+void vOrB32Sdwa(Sim &sim, Wave &w, const Inst &i) {
+  vop2Sdwa(sim, w, i, "v_or_b32_sdwa",
+           [](unsigned, uint32_t a, uint32_t b) { return a | b; });
+}
+
+/// v_cndmask_b32_sdwa: D = VCC[lane] ? S1 : S0 (VCC implicit in this form).
+void vCndmaskB32Sdwa(Sim &sim, Wave &w, const Inst &i) {
+  uint64_t vcc = w.vcc();
+  vop2Sdwa(sim, w, i, "v_cndmask_b32_sdwa",
+           [vcc](unsigned l, uint32_t a, uint32_t b) {
+             return (vcc >> l & 1) ? b : a;
+           });
 }
 
 /// v_mbcnt_lo/hi_u32_b32: D = popcount(S0 & mask) + S1, the mask the
@@ -1198,6 +1215,33 @@ void dsRead(Sim &sim, Wave &w, const Inst &i) {
   w.lgkm.push_back(std::move(p));
 }
 
+/// ds_read2_b32/b64 and ds_read2st64_b32/b64: defs = {vdst}, srcs = {addr},
+/// imms = {offset0, offset1, gds}; aux[0] the bytes of each of the two
+/// values, aux[2] the unit of the offsets in values (1, or 64 for _ST64).
+/// Value k comes from addr + offset_k * bytes * unit into the k-th half of
+/// vdst (CDNA3 ISA, DS_READ2ST64_B64: DS[ADDR + OFFSET0 * 8 * 64] and
+/// DS[ADDR + OFFSET1 * 8 * 64]).
+void dsRead2(Sim &sim, Wave &w, const Inst &i) {
+  unsigned bytes = i.aux[0];
+  Pending p;
+  const Operand &d = i.defs[0];
+  forLanes(w, [&](unsigned l) {
+    for (unsigned k = 0; k < 2; ++k) {
+      uint64_t address = uint64_t(rd(w, i.srcs[0], l)) +
+                         uint64_t(uint32_t(i.imms[k])) * bytes * i.aux[2];
+      checkLdsAccess(sim, w, address, bytes, l, false);
+      for (unsigned j = 0; j < bytes / 4; ++j) {
+        uint32_t value;
+        memcpy(&value, sim.lds.data() + address + 4 * j, 4);
+        p.writes.emplace_back(&w.v[(d.reg + k * bytes / 4 + j) * kLanes + l],
+                              value);
+      }
+    }
+  });
+  markPending(w, p, d);
+  w.lgkm.push_back(std::move(p));
+}
+
 /// ds_read_b64_tr_b16 (gfx950): each lane reads 8 bytes like ds_read_b64,
 /// then the lanes of each group of 16 exchange 16-bit elements
 /// (runtime/core/TransposeRead.h). Operands as for dsRead. A lane whose
@@ -1772,6 +1816,7 @@ Semantics buildTable() {
   h["V_BITOP3_B32"] = vBitop3B32;
   h["V_BITOP3_B16"] = vBitop3B16;
   h["V_OR_B32_sdwa"] = vOrB32Sdwa;
+  h["V_CNDMASK_B32_sdwa"] = vCndmaskB32Sdwa;
   h["V_LSHLREV_B64"] = vLshlrevB64;
   h["V_LSHRREV_B64"] = vLshrrevB64;
   h["V_LSHL_ADD_U64"] = vLshlAddU64;
@@ -1880,6 +1925,9 @@ Semantics buildTable() {
         "DS_READ_U16", "DS_READ_I16", "DS_READ_U8", "DS_READ_I8"})
     h[n] = dsRead;
   h["DS_READ_B64_TR_B16"] = dsReadTrB16;
+  for (const char *n :
+       {"DS_READ2_B32", "DS_READ2_B64", "DS_READ2ST64_B32", "DS_READ2ST64_B64"})
+    h[n] = dsRead2;
   for (const char *n : {"DS_WRITE_B32", "DS_WRITE_B64", "DS_WRITE_B96",
                         "DS_WRITE_B128", "DS_WRITE_B16", "DS_WRITE_B8",
                         "DS_WRITE_B16_D16_HI", "DS_WRITE_B8_D16_HI"})
@@ -1983,9 +2031,15 @@ std::string Semantics::prepare(const std::string &base, Inst &inst) const {
       inst.aux[1] = base.find("_I16") != std::string::npos ||
                     base.find("_I8") != std::string::npos;
       inst.aux[3] = base.find("_D16_HI") != std::string::npos;
-      if (inst.numImms < 1)
-        return "LDS instruction without an offset operand";
-      if (inst.numImms > 1 && inst.imms[1] != 0)
+      // Two offsets before the gds bit: ds_read2*, ds_write2*.
+      bool two = base.find("READ2") != std::string::npos ||
+                 base.find("WRITE2") != std::string::npos;
+      if (two)
+        inst.aux[2] = base.find("ST64") != std::string::npos ? 64 : 1;
+      unsigned gds = two ? 2 : 1;
+      if (inst.numImms < gds)
+        return "LDS instruction without its offset operands";
+      if (inst.numImms > gds && inst.imms[gds] != 0)
         return "GDS accesses are not simulated";
     } else {
       inst.aux[1] = base.find("_OFFEN") != std::string::npos;

@@ -39,7 +39,7 @@ std::string readFile(const std::string &path) {
 }
 
 /// `body` (ending with s_endpgm) as kernel `k` of a code object for `chip`:
-/// one kernarg pointer in s[0:1], work-item ids in v0, 512 bytes of LDS,
+/// one kernarg pointer in s[0:1], work-item ids in v0, 4 KiB of LDS,
 /// `privateBytes` of scratch per lane.
 std::string assemble(const std::string &chip, const std::string &body,
                      unsigned privateBytes = 0) {
@@ -53,7 +53,7 @@ std::string assemble(const std::string &chip, const std::string &body,
       << "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
       << "  .amdhsa_next_free_vgpr 64\n  .amdhsa_next_free_sgpr 32\n"
       << "  .amdhsa_accum_offset 32\n"
-      << "  .amdhsa_group_segment_fixed_size 512\n"
+      << "  .amdhsa_group_segment_fixed_size 4096\n"
       << (privateBytes ? "  .amdhsa_enable_private_segment 1\n"
                          "  .amdhsa_private_segment_fixed_size " +
                              std::to_string(privateBytes) + "\n"
@@ -358,6 +358,55 @@ TEST(IsaSemantics, TransposeReadGivesTheColLayout) {
     }
 }
 
+// ds_read2 (CDNA3 ISA, DS_READ2_B32, DS_READ2ST64_B64): two values per
+// lane, value k from ADDR + OFFSETk * size (ds_read2_b32: 4 bytes;
+// ds_read2st64_b64: 8 * 64 bytes). LDS dword d holds d + 1000 (each lane
+// writes dwords 8l .. 8l + 7); lane l reads at 8l: ds_read2_b32 offset0:1
+// offset1:5 gives dwords 2l + 1 and 2l + 5, ds_read2st64_b64 offset0:1
+// offset1:2 gives dwords 2l + 128, 2l + 129 and 2l + 256, 2l + 257.
+TEST(IsaSemantics, DsRead2) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> out(64 * 6, 0);
+    launch(chip, R"(
+      s_load_dwordx2 s[4:5], s[0:1], 0x0
+      v_lshlrev_b32_e32 v1, 3, v0
+      v_add_u32_e32 v2, 0x3e8, v1
+      v_add_u32_e32 v3, 1, v2
+      v_add_u32_e32 v4, 2, v2
+      v_add_u32_e32 v5, 3, v2
+      v_add_u32_e32 v6, 4, v2
+      v_add_u32_e32 v7, 5, v2
+      v_add_u32_e32 v8, 6, v2
+      v_add_u32_e32 v9, 7, v2
+      v_lshlrev_b32_e32 v10, 5, v0
+      ds_write_b128 v10, v[2:5]
+      ds_write_b128 v10, v[6:9] offset:16
+      s_waitcnt lgkmcnt(0)
+      v_lshlrev_b32_e32 v11, 3, v0
+      ds_read2_b32 v[12:13], v11 offset0:1 offset1:5
+      ds_read2st64_b64 v[14:17], v11 offset0:1 offset1:2
+      s_waitcnt lgkmcnt(0)
+      v_lshlrev_b32_e32 v18, 2, v0
+      global_store_dword v18, v12, s[4:5]
+      global_store_dword v18, v13, s[4:5] offset:256
+      global_store_dword v18, v14, s[4:5] offset:512
+      global_store_dword v18, v15, s[4:5] offset:768
+      global_store_dword v18, v16, s[4:5] offset:1024
+      global_store_dword v18, v17, s[4:5] offset:1280
+      s_endpgm)",
+           {ptr(out.data())}, {{out.data(), 4 * out.size()}});
+    for (uint32_t l = 0; l < 64; ++l) {
+      EXPECT_EQ(out[l], 1000 + 2 * l + 1) << "lane " << l;
+      EXPECT_EQ(out[64 + l], 1000 + 2 * l + 5) << "lane " << l;
+      EXPECT_EQ(out[128 + l], 1000 + 2 * l + 128) << "lane " << l;
+      EXPECT_EQ(out[192 + l], 1000 + 2 * l + 129) << "lane " << l;
+      EXPECT_EQ(out[256 + l], 1000 + 2 * l + 256) << "lane " << l;
+      EXPECT_EQ(out[320 + l], 1000 + 2 * l + 257) << "lane " << l;
+    }
+  }
+}
+
 // The VALU instructions HipKittens' GQA forward added (CDNA3/CDNA4 ISA):
 // v_alignbit_b32 D = ({S0, S1} >> S2[4:0])[31:0]: ({0x12345678,
 // 0x9abcdef0} >> 8) = 0x789abcde; v_xad_u32 D = (S0 ^ S1) + S2:
@@ -408,13 +457,15 @@ TEST(IsaSemantics, AlignbitXadLdexpSharedBase) {
 // SDWA (CDNA3 ISA, "SDWA"): v_or_b32_sdwa ORs the sources' selected parts
 // (BYTE_0 of 0x11223344 is 0x44; the DWORD 0x500) and writes the result to
 // the part dst_sel names: WORD_1 gives 0x05440000 with UNUSED_PAD and keeps
-// the old low word 0xbbbb with UNUSED_PRESERVE. v_bitop3_b16 (gfx950) writes
+// the old low word 0xbbbb with UNUSED_PRESERVE. v_cndmask_b32_sdwa is
+// D = VCC[lane] ? S1 : S0: WORD_1 of 0x55667788 (0x5566) in odd lanes,
+// 0x11223344 in even ones. v_bitop3_b16 (gfx950) writes
 // bits 15:0 from the truth table (bit k of the table for the input bits
 // 4 a + 2 b + c), computed here bit by bit.
 TEST(IsaSemantics, SdwaAndBitop3B16) {
   for (const char *chip : kChips) {
     SCOPED_TRACE(chip);
-    std::vector<uint32_t> out(64 * 3, 0);
+    std::vector<uint32_t> out(64 * 4, 0);
     bool gfx950 = std::string(chip) == "gfx950";
     launch(chip,
            std::string(R"(
@@ -428,6 +479,10 @@ TEST(IsaSemantics, SdwaAndBitop3B16) {
       v_mov_b32_e32 v6, 0x1234f0f0
       v_mov_b32_e32 v7, 0xff00cccc
       v_mov_b32_e32 v8, 0x0f0faaaa
+      v_and_b32_e32 v9, 1, v0
+      v_cmp_eq_u32_e32 vcc, 1, v9
+      v_mov_b32_e32 v12, 0x55667788
+      v_cndmask_b32_sdwa v10, v1, v12, vcc dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:WORD_1
 )") + (gfx950 ? "      v_bitop3_b16 v5, v6, v7, v8 bitop3:0xec\n" : "") +
                R"(
       v_lshlrev_b32_e32 v11, 2, v0
@@ -435,6 +490,7 @@ TEST(IsaSemantics, SdwaAndBitop3B16) {
       global_store_dword v11, v3, s[4:5]
       global_store_dword v11, v4, s[4:5] offset:256
       global_store_dword v11, v5, s[4:5] offset:512
+      global_store_dword v11, v10, s[4:5] offset:768
       s_endpgm)",
            {ptr(out.data())}, {{out.data(), 4 * out.size()}});
     uint32_t low = 0;
@@ -448,6 +504,7 @@ TEST(IsaSemantics, SdwaAndBitop3B16) {
       EXPECT_EQ(out[64 + l], 0x0544bbbbu) << "lane " << l;
       if (gfx950)
         EXPECT_EQ(out[128 + l] & 0xffffu, low) << "lane " << l;
+      EXPECT_EQ(out[192 + l], l % 2 ? 0x5566u : 0x11223344u) << "lane " << l;
     }
   }
 }

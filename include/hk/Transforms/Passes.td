@@ -57,6 +57,32 @@ def HKStageSwaps : Pass<"hk-stage-swaps", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def HKTransposeShared : Pass<"hk-transpose-shared", "::mlir::ModuleOp"> {
+  let summary = "keeps 16-bit shared tiles read only in col layout transposed, on chips without transposing LDS reads";
+  let description = [{
+    On a chip without `ds_read_b64_tr_b16` (gfx942), a col-layout load of a
+    16-bit shared tile reads one element per LDS access. This pass rewrites
+    an `hk.alloc_shared` of 16-bit elements into its transpose when every
+    use is known and the reads gain: its `hk.subtile` views become views of
+    the transposed tile (indices swapped), each `hk.load` into a col-layout
+    register tile becomes a load of the transposed (row-layout) tile and an
+    `hk.transpose`, taken only when that needs fewer LDS accesses, and each
+    `hk.load_async` into it (by all waves, its token waited for once, by an
+    `hk.wait` later in the same block) becomes a per-wave `hk.load` of the
+    wave's share (16x32 row base tiles), `hk.transpose`d, and an `hk.store`
+    of it into the transposed tile placed at the `hk.wait`, which no longer
+    names the token (and goes when it names none). Any other use leaves the
+    tile alone. Nothing changes on chips with transposing LDS reads. Runs
+    after `hk-schedule` and before `hk-peel-bounds`. See docs/lowering.md,
+    Shared tiles kept transposed.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"::hk::kDefaultChip",
+           "target chip: gfx942 or gfx950">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def HKExpandRemaps : Pass<"hk-expand-remaps"> {
   let summary = "expands hk.xcd_remap and hk.group_remap into arith ops";
   let description = [{

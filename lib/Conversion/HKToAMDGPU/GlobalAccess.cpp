@@ -224,6 +224,8 @@ static Value offsetOf(OpBuilder &b, Location loc, const Access &a,
     Value term = arith::MulIOp::create(b, loc, p, stride);
     off = off ? arith::AddIOp::create(b, loc, off, term) : term;
   }
+  if (!valid) // known in range
+    return off;
   return arith::SelectOp::create(b, loc, valid, off, a.buf->extent);
 }
 
@@ -258,9 +260,9 @@ static int64_t maxRunLength(const Access &a, Type elt) {
 /// read zeros, as long as extent plus origin stays within the descriptor's
 /// 32-bit byte range (which a memref of at least 4 GiB exceeds anyway).
 static Value inBoundsOffsetOf(OpBuilder &b, Location loc, const Access &a,
-                              Run run) {
+                              Run run, bool leadingInBounds) {
   SmallVector<Value> pos = positionOf(b, loc, a, run.reg);
-  Value lead = leadingInRange(b, loc, a, pos);
+  Value lead = leadingInBounds ? Value() : leadingInRange(b, loc, a, pos);
   pos[a.colDim] = addConst(b, loc, a.laneCol, a.map.regs[run.reg].col);
   Value inner = offsetOf(b, loc, a, pos, lead);
   Value origin =
@@ -270,13 +272,14 @@ static Value inBoundsOffsetOf(OpBuilder &b, Location loc, const Access &a,
 
 /// With `colsInBounds` (hk.cols_in_bounds, hk-peel-bounds) every column of
 /// the tile is known to be in range: only the leading dimensions are
-/// checked, and runs are loaded whole.
+/// checked, and runs are loaded whole; with `inBounds` (hk.in_bounds) the
+/// leading dimensions are in range too, and nothing is checked.
 static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
-                     Type elt, bool colsInBounds) {
+                     Type elt, bool colsInBounds, bool inBounds) {
   SmallVector<Value> pos = positionOf(b, loc, a, run.reg);
   Value off;
   if (colsInBounds) {
-    off = inBoundsOffsetOf(b, loc, a, run);
+    off = inBoundsOffsetOf(b, loc, a, run, inBounds);
   } else {
     Value valid = arith::AndIOp::create(b, loc, leadingInRange(b, loc, a, pos),
                                         colInRange(b, loc, a, pos, 0));
@@ -357,10 +360,12 @@ struct GlobalLoadLowering : OpConversionPattern<LoadOp> {
       return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
     Type elt = type.getElementType();
     bool colsInBounds = op->hasAttr(HKDialect::kColsInBoundsAttrName);
+    bool inBounds = op->hasAttr(HKDialect::kInBoundsAttrName);
     Value result =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
     for (Run run : splitRuns(access->map, maxRunLength(*access, elt))) {
-      Value v = loadRun(rewriter, loc, *access, run, elt, colsInBounds);
+      Value v =
+          loadRun(rewriter, loc, *access, run, elt, colsInBounds, inBounds);
       result = run.count == 1
                    ? vector::InsertOp::create(rewriter, loc, v, result, run.reg)
                          .getResult()

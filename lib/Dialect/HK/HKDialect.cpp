@@ -44,9 +44,15 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
     return expect(isa<UnitAttr>(value), "a unit attribute");
   }
   if (name == kInBoundsAttrName) {
-    if (!isa<LoadAsyncOp>(op) || !op->hasAttr(kColsInBoundsAttrName))
+    auto load = dyn_cast<LoadOp>(op);
+    bool globalTileLoad = load && isa<MemRefType>(load.getSource().getType()) &&
+                          isRegTile(load.getType());
+    if ((!isa<LoadAsyncOp>(op) && !globalTileLoad) ||
+        !op->hasAttr(kColsInBoundsAttrName))
       return op->emitOpError("attribute '")
-             << name << "' belongs on an hk.load_async that carries '"
+             << name
+             << "' belongs on an hk.load_async or an hk.load of a register "
+                "tile from a memref that carries '"
              << kColsInBoundsAttrName << "'";
     return expect(isa<UnitAttr>(value), "a unit attribute");
   }

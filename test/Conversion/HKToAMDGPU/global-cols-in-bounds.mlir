@@ -1,5 +1,5 @@
-// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx950 %s | FileCheck %s
-// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx942 %s | FileCheck %s
+// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx950 %s --split-input-file | FileCheck %s
+// RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx942 %s --split-input-file | FileCheck %s
 
 // A load marked hk.cols_in_bounds (hk-peel-bounds: every column of the tile
 // is in range) checks the row only, and selects between the lane's offset
@@ -45,5 +45,32 @@ hk.kernel @cols_in_bounds(%A: memref<?x?xbf16>, %C: memref<?x?xbf16>,
   %b = hk.load %A[%i, %j] : memref<?x?xbf16> -> tensor<16x32xbf16, #hk.rt<row, 16x32>>
   hk.store %a, %C[%i, %c0] : tensor<16x32xbf16, #hk.rt<row, 16x32>>, memref<?x?xbf16>
   hk.store %b, %C[%i, %j] : tensor<16x32xbf16, #hk.rt<row, 16x32>>, memref<?x?xbf16>
+  hk.return
+}
+
+// -----
+
+// Marked hk.in_bounds as well (the rows and leading indices are in range
+// too): no compare at all, and no select against the extent; the offset is
+// the lane's row times the row stride plus its column, plus the origin.
+
+// The store's buffer (C) comes first, then A's.
+// CHECK-LABEL: gpu.func @in_bounds
+// CHECK: amdgpu.fat_raw_buffer_cast
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[ST:.*]]:2 = memref.extract_strided_metadata
+// CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast
+// CHECK-NOT: arith.cmpi
+// CHECK: %[[R:.*]] = arith.muli %{{.*}}, %[[ST]]#0 : index
+// CHECK: %[[C:.*]] = arith.muli %{{.*}}, %[[ST]]#1 : index
+// CHECK: %[[INNER:.*]] = arith.addi %[[R]], %[[C]] : index
+// CHECK-NOT: arith.select
+// CHECK: %[[O:.*]] = arith.muli %{{.*}}, %[[ST]]#1 : index
+// CHECK: %[[OFF:.*]] = arith.addi %[[INNER]], %[[O]] : index
+// CHECK: vector.load %[[BUF]][%[[OFF]]] : {{.*}}, vector<8xbf16>
+hk.kernel @in_bounds(%A: memref<?x?xbf16>, %C: memref<?x?xbf16>,
+                     %i: index, %j: index) attributes {
+    waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %a = hk.load %A[%i, %j] {hk.cols_in_bounds, hk.in_bounds} : memref<?x?xbf16> -> tensor<16x32xbf16, #hk.rt<row, 16x32>>
+  hk.store %a, %C[%i, %j] : tensor<16x32xbf16, #hk.rt<row, 16x32>>, memref<?x?xbf16>
   hk.return
 }

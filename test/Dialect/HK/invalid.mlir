@@ -1178,12 +1178,13 @@ hk.kernel @cols_in_bounds_not_unit(%A: memref<?x?xbf16>) attributes {
 
 // -----
 
-// hk.in_bounds (hk-peel-bounds) goes with hk.cols_in_bounds on an hk.load_async.
+// hk.in_bounds (hk-peel-bounds) goes with hk.cols_in_bounds, on an
+// hk.load_async or a global tile load.
 hk.kernel @in_bounds_without_cols(%A: memref<?x?xbf16>) attributes {
     waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
   %c0 = arith.constant 0 : index
   %s = hk.alloc_shared : !hk.st<16x32xbf16, 16x32>
-  // expected-error @+1 {{'hk.load_async' op attribute 'hk.in_bounds' belongs on an hk.load_async that carries 'hk.cols_in_bounds'}}
+  // expected-error @+1 {{'hk.load_async' op attribute 'hk.in_bounds' belongs on an hk.load_async or an hk.load of a register tile from a memref that carries 'hk.cols_in_bounds'}}
   %t = hk.load_async %A[%c0, %c0], %s {hk.in_bounds} : memref<?x?xbf16>, !hk.st<16x32xbf16, 16x32>
   hk.return
 }
@@ -1193,7 +1194,7 @@ hk.kernel @in_bounds_without_cols(%A: memref<?x?xbf16>) attributes {
 hk.kernel @in_bounds_on_load(%A: memref<?x?xbf16>) attributes {
     waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'hk.load' op attribute 'hk.in_bounds' belongs on an hk.load_async that carries 'hk.cols_in_bounds'}}
-  %t = hk.load %A[%c0, %c0] {hk.cols_in_bounds, hk.in_bounds} : memref<?x?xbf16> -> tensor<16x32xbf16, #hk.rt<row, 16x32>>
+  // expected-error @+1 {{'hk.load' op attribute 'hk.in_bounds' belongs on an hk.load_async or an hk.load of a register tile from a memref that carries 'hk.cols_in_bounds'}}
+  %t = hk.load %A[%c0, %c0] {hk.in_bounds} : memref<?x?xbf16> -> tensor<16x32xbf16, #hk.rt<row, 16x32>>
   hk.return
 }

@@ -182,7 +182,6 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     load(kr, k_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
     G::load<1, false>(v_next, V, {b, j1, hkv, 0});
-    asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
@@ -297,6 +296,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     rt_bf<64, 64, col_l, rt_16x32_s> vr1;
     shared_load_cols(vr1, v_hi);
     asm volatile("s_waitcnt lgkmcnt(0)");
+    asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
@@ -439,11 +439,9 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   auto ks0 = subtile_inplace<64, 64>(ks, {0, 0});
   auto vs0 = subtile_inplace<64, 64>(vs, {0, 0});
   auto ks1 = subtile_inplace<64, 64>(ks, {1, 0});
-  auto vs1 = subtile_inplace<64, 64>(vs, {1, 0});
   G::load<1, false>(ks0, K, {b, 0, hkv, 0});
   G::load<1, false>(vs0, V, {b, 0, hkv, 0});
   G::load<1, false>(ks1, K, {b, 1, hkv, 0});
-  G::load<1, false>(vs1, V, {b, 1, hkv, 0});
   asm volatile("s_waitcnt vmcnt(0)");
   __builtin_amdgcn_s_barrier();
   if (__builtin_amdgcn_readfirstlane(warpid()) >= 4) {
@@ -457,8 +455,10 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   zero(l);
   for (int j = 0; j < nkv; ++j) {
     const int s = j % 2;
+    const int j1 = j + 1;
     auto k_stage = subtile_inplace<64, 64>(ks, {s, 0});
     auto v_stage = subtile_inplace<64, 64>(vs, {s, 0});
+    auto v_next = subtile_inplace<64, 64>(vs, {j1 % 2, 0});
     const int k0 = j * 64;
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 64, row_l, rt_32x16_s> kr;
@@ -467,6 +467,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     rt_bf<64, 64, col_l, rt_16x32_s> vr;
     shared_load_cols(vr, v_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
+    G::load<1, false>(v_next, V, {b, j1, hkv, 0});
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
@@ -534,9 +535,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     __builtin_amdgcn_s_setprio(0);
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
-    const int j2 = j + 2;
-    G::load<1, false>(k_stage, K, {b, j2, hkv, 0});
-    G::load<1, false>(v_stage, V, {b, j2, hkv, 0});
+    G::load<1, false>(k_stage, K, {b, j + 2, hkv, 0});
     asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);

@@ -56,9 +56,10 @@ def HK_Dialect : Dialect {
     /// tile covers is within the memref's last dimension.
     static constexpr ::llvm::StringLiteral kColsInBoundsAttrName =
         "hk.cols_in_bounds";
-    /// On an hk.load_async that also carries hk.cols_in_bounds (unit,
-    /// written by hk-peel-bounds): every row and every index of the leading
-    /// dimensions is in range too, so the copy needs no check at all.
+    /// On an hk.load_async, or an hk.load of a register tile from a memref,
+    /// that also carries hk.cols_in_bounds (unit, written by
+    /// hk-peel-bounds): every row and every index of the leading dimensions
+    /// is in range too, so the access needs no check at all.
     static constexpr ::llvm::StringLiteral kInBoundsAttrName =
         "hk.in_bounds";
 
