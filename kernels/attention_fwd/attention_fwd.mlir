@@ -253,7 +253,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
         -> (!oh_rt128, !oh_rt128, !vec, !vec, !hk.token) {
       %s = arith.remui %j, %c2 : index
       %j1 = arith.addi %j, %c1 : index
-      %s1 = arith.remui %j1, %c2 : index
+      %s1 = arith.subi %c1, %s : index
       %k_stage = hk.subtile %ks[%s, %c0] : !k_st2_128 -> !k_st128
       %v_next = hk.subtile %vs[%s1, %c0] : !kv_st2_128 -> !kv_st128
       // The two halves of V block j along D: columns 0-63 and 64-127.
@@ -482,7 +482,7 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
         -> (!o_rt64, !vec, !vec, !hk.token) {
       %s = arith.remui %j, %c2 : index
       %j1 = arith.addi %j, %c1 : index
-      %s1 = arith.remui %j1, %c2 : index
+      %s1 = arith.subi %c1, %s : index
       %k_stage = hk.subtile %ks[%s, %c0] : !k_st2_64 -> !k_st64
       %v_stage = hk.subtile %vs[%s, %c0] : !kv_st2_64 -> !kv_st64
       %v_next = hk.subtile %vs[%s1, %c0] : !kv_st2_64 -> !kv_st64

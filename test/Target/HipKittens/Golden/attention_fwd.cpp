@@ -171,9 +171,8 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   zero(l);
   for (int j = 0; j < nkv; ++j) {
     const int s = j % 2;
-    const int j1 = j + 1;
     auto k_stage = subtile_inplace<64, 128>(ks, {s, 0});
-    auto v_next = subtile_inplace<64, 128>(vs, {j1 % 2, 0});
+    auto v_next = subtile_inplace<64, 128>(vs, {1 - s, 0});
     auto v_lo = subtile_inplace<64, 64>(vs, {s, 0});
     auto v_hi = subtile_inplace<64, 64>(vs, {s, 1});
     const int k0 = j * 64;
@@ -181,7 +180,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     rt_bf<64, 128, row_l, rt_32x16_s> kr;
     load(kr, k_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
-    G::load<1, false>(v_next, V, {b, j1, hkv, 0});
+    G::load<1, false>(v_next, V, {b, j + 1, hkv, 0});
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
@@ -455,10 +454,9 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   zero(l);
   for (int j = 0; j < nkv; ++j) {
     const int s = j % 2;
-    const int j1 = j + 1;
     auto k_stage = subtile_inplace<64, 64>(ks, {s, 0});
     auto v_stage = subtile_inplace<64, 64>(vs, {s, 0});
-    auto v_next = subtile_inplace<64, 64>(vs, {j1 % 2, 0});
+    auto v_next = subtile_inplace<64, 64>(vs, {1 - s, 0});
     const int k0 = j * 64;
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 64, row_l, rt_32x16_s> kr;
@@ -467,7 +465,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     rt_bf<64, 64, col_l, rt_16x32_s> vr;
     shared_load_cols(vr, v_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
-    G::load<1, false>(v_next, V, {b, j1, hkv, 0});
+    G::load<1, false>(v_next, V, {b, j + 1, hkv, 0});
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
