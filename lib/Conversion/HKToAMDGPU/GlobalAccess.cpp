@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace hk;
@@ -38,10 +39,30 @@ const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder, Value memref) {
   if (it != buffers.end())
     return it->second;
   OpBuilder::InsertionGuard guard(builder);
-  if (auto arg = dyn_cast<BlockArgument>(memref))
-    builder.setInsertionPointToStart(arg.getOwner());
-  else
+  // A kernel argument's buffer is set up at the kernel's start when its
+  // first access is inside a loop, and otherwise just before the op of the
+  // kernel's body that holds that access: a memref used only after the main
+  // loop (an output) then does not keep its sizes, strides and descriptor
+  // in SGPRs across the loop. Accesses are rewritten in program order, so
+  // the later ones are dominated.
+  if (auto arg = dyn_cast<BlockArgument>(memref)) {
+    Block *entry = arg.getOwner();
+    Block *at = builder.getInsertionBlock();
+    Operation *holder = at && at != entry
+                            ? entry->findAncestorOpInBlock(*at->getParentOp())
+                            : nullptr;
+    bool inLoop = false;
+    if (holder)
+      holder->walk([&](LoopLikeOpInterface) { inLoop = true; });
+    if (at == entry)
+      ; // the access itself is in the kernel's body: right here
+    else if (holder && !inLoop)
+      builder.setInsertionPoint(holder);
+    else
+      builder.setInsertionPointToStart(entry);
+  } else {
     builder.setInsertionPointAfter(memref.getDefiningOp());
+  }
 
   Location loc = memref.getLoc();
   auto type = cast<MemRefType>(memref.getType());

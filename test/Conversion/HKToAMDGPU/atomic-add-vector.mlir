@@ -11,15 +11,16 @@
 // the buffer's extent as offset, which the hardware drops.
 // CHECK-LABEL: gpu.func @row_vector
 // CHECK-SAME: (%{{.*}}: memref<?x?xf32>, %[[R:.*]]: memref<?xf32>, %[[I:.*]]: index)
-// CHECK: %[[BASE:.*]], %{{.*}}, %[[SIZE:.*]], %[[STRIDE:.*]] = memref.extract_strided_metadata %[[R]]
-// CHECK: %[[EXT:.*]] = arith.select
-// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]]
-// The load's lane, then the atomic's.
+// The load's lane, then the atomic's owner test, R's buffer (set up where
+// the atomic is) and the atomic's offsets.
 // CHECK: gpu.thread_id x
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[LANE:.*]] = arith.remui %[[TID]], %{{.*}} : index
 // CHECK: %[[INROW:.*]] = arith.remui %[[LANE]], %[[C16:.*]] : index
 // CHECK: %[[OWNER:.*]] = arith.cmpi eq, %[[INROW]], %{{.*}} : index
+// CHECK: %[[BASE:.*]], %{{.*}}, %[[SIZE:.*]], %[[STRIDE:.*]] = memref.extract_strided_metadata %[[R]]
+// CHECK: %[[EXT:.*]] = arith.select
+// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]]
 // The lane's first row: 32 i + 4 (l / 16).
 // CHECK: %[[G:.*]] = arith.divui %{{.*}}, %{{.*}} : index
 // CHECK: %[[LROW:.*]] = arith.muli %[[G]], %{{.*}} : index

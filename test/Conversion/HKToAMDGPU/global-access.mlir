@@ -66,9 +66,9 @@ hk.kernel @load_row(%A: memref<?x?xbf16>, %i: index, %j: index) attributes {wave
 // not independently.
 // CHECK-LABEL: gpu.func @store_col
 // CHECK-SAME: (%[[C:.*]]: memref<?x?x?xf32>, %[[B:.*]]: index)
+// CHECK: %[[V:.*]] = arith.constant dense<2.500000e+00> : vector<4xf32>
 // CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:3, %[[ST:.*]]:3 = memref.extract_strided_metadata %[[C]]
 // CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast
-// CHECK: %[[V:.*]] = arith.constant dense<2.500000e+00> : vector<4xf32>
 // CHECK: %[[LANE:.*]] = arith.remui
 // CHECK: %[[N:.*]] = arith.remui %[[LANE]], %[[C16:c16(_[0-9]+)?]] : index
 // CHECK: %[[Q:.*]] = arith.divui %[[LANE]], %[[C16]] : index

@@ -54,9 +54,8 @@ hk.kernel @cols_in_bounds(%A: memref<?x?xbf16>, %C: memref<?x?xbf16>,
 // too): no compare at all, and no select against the extent; the offset is
 // the lane's row times the row stride plus its column, plus the origin.
 
-// The store's buffer (C) comes first, then A's.
+// A's buffer, set up at the load.
 // CHECK-LABEL: gpu.func @in_bounds
-// CHECK: amdgpu.fat_raw_buffer_cast
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[ST:.*]]:2 = memref.extract_strided_metadata
 // CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast
 // CHECK-NOT: arith.cmpi

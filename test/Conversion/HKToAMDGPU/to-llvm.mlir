@@ -9,8 +9,10 @@
 
 // GFX950-LABEL: llvm.func @gemm
 // GFX950-SAME: rocdl.kernel
-// GFX950-COUNT-3: rocdl.make.buffer.rsrc
+// The wave id, then the buffers of A and B where they are first read; C's
+// where it is stored.
 // GFX950: rocdl.readfirstlane
+// GFX950-COUNT-2: rocdl.make.buffer.rsrc
 // GFX950: llvm.load {{.*}} : !llvm.ptr<7> -> vector<8xbf16>
 // GFX950: rocdl.mfma.f32.16x16x32.bf16
 // math.exp2 becomes v_exp_f32 per register, never a call into ROCm's device
@@ -24,6 +26,7 @@
 // GFX950: llvm.fence syncscope("workgroup") release {llvm.mmra
 // GFX950-NEXT: rocdl.s.barrier
 // GFX950-NEXT: llvm.fence syncscope("workgroup") acquire {llvm.mmra
+// GFX950: rocdl.make.buffer.rsrc
 // GFX950: llvm.store {{.*}} : f32, !llvm.ptr<7>
 // GFX950-NOT: {{ (hk|arith|vector|memref|amdgpu|gpu|scf)\.[a-z_]+}}
 // GFX950-NOT: unrealized_conversion_cast
