@@ -207,8 +207,16 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   // GQA: key/value head of query head h.
   %heads = memref.dim %Q, %c1 : !gmem128
   %kv_heads = memref.dim %K, %c1 : !gmem128
-  %group = arith.divui %heads, %kv_heads : index
-  %hkv = arith.divui %h, %group : index
+  // In 32 bits: head counts fit (a Q buffer, at most 4 GiB, holds fewer
+  // than 2^25 heads of D >= 64 bf16), a 64-bit division takes about 40
+  // scalar instructions, and LLVM then knows hkv is below 2^32 where the KV
+  // loop multiplies it by K's and V's head stride.
+  %heads32 = arith.index_cast %heads : index to i32
+  %kv_heads32 = arith.index_cast %kv_heads : index to i32
+  %group = arith.divui %heads32, %kv_heads32 : i32
+  %h32 = arith.index_cast %h : index to i32
+  %hkv32 = arith.divui %h32, %group : i32
+  %hkv = arith.index_castui %hkv32 : i32 to index
 
   // This wave's 32 query rows, in units of 32 and of rows.
   %qblk8 = arith.muli %qblk, %c8 : index
@@ -437,8 +445,16 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   // GQA: key/value head of query head h.
   %heads = memref.dim %Q, %c1 : !gmem64
   %kv_heads = memref.dim %K, %c1 : !gmem64
-  %group = arith.divui %heads, %kv_heads : index
-  %hkv = arith.divui %h, %group : index
+  // In 32 bits: head counts fit (a Q buffer, at most 4 GiB, holds fewer
+  // than 2^25 heads of D >= 64 bf16), a 64-bit division takes about 40
+  // scalar instructions, and LLVM then knows hkv is below 2^32 where the KV
+  // loop multiplies it by K's and V's head stride.
+  %heads32 = arith.index_cast %heads : index to i32
+  %kv_heads32 = arith.index_cast %kv_heads : index to i32
+  %group = arith.divui %heads32, %kv_heads32 : i32
+  %h32 = arith.index_cast %h : index to i32
+  %hkv32 = arith.divui %h32, %group : i32
+  %hkv = arith.index_castui %hkv32 : i32 to index
 
   // This wave's 32 query rows, in units of 32 and of rows.
   %qblk8 = arith.muli %qblk, %c8 : index

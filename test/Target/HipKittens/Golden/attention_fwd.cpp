@@ -141,7 +141,6 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   const int qblk = blockIdx.x;
   const int h = blockIdx.y;
   const int b = blockIdx.z;
-  const int hkv = h / (Q.rows() / K.rows());
   const int qtile = (qblk * 8) + __builtin_amdgcn_readfirstlane(warpid());
   const int q0 = qtile * 32;
   const int q_end = q0 + 32;
@@ -153,9 +152,9 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   auto ks0 = subtile_inplace<64, 128>(ks, {0, 0});
   auto vs0 = subtile_inplace<64, 128>(vs, {0, 0});
   auto ks1 = subtile_inplace<64, 128>(ks, {1, 0});
-  G::load<1, false>(ks0, K, {b, 0, hkv, 0});
-  G::load<1, false>(vs0, V, {b, 0, hkv, 0});
-  G::load<1, false>(ks1, K, {b, 1, hkv, 0});
+  G::load<1, false>(ks0, K, {b, 0, h / (Q.rows() / K.rows()), 0});
+  G::load<1, false>(vs0, V, {b, 0, h / (Q.rows() / K.rows()), 0});
+  G::load<1, false>(ks1, K, {b, 1, h / (Q.rows() / K.rows()), 0});
   asm volatile("s_waitcnt vmcnt(0)");
   __builtin_amdgcn_s_barrier();
   if (__builtin_amdgcn_readfirstlane(warpid()) >= 4) {
@@ -180,7 +179,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     rt_bf<64, 128, row_l, rt_32x16_s> kr;
     load(kr, k_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
-    G::load<1, false>(v_next, V, {b, j + 1, hkv, 0});
+    G::load<1, false>(v_next, V, {b, j + 1, h / (Q.rows() / K.rows()), 0});
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
@@ -271,7 +270,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     rt_bf<64, 64, col_l, rt_16x32_s> vr;
     shared_load_cols(vr, v_lo);
     asm volatile("s_waitcnt lgkmcnt(0)");
-    G::load<1, false>(k_stage, K, {b, j + 2, hkv, 0});
+    G::load<1, false>(k_stage, K, {b, j + 2, h / (Q.rows() / K.rows()), 0});
     asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
@@ -426,7 +425,6 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   const int qblk = blockIdx.x;
   const int h = blockIdx.y;
   const int b = blockIdx.z;
-  const int hkv = h / (Q.rows() / K.rows());
   const int qtile = (qblk * 8) + __builtin_amdgcn_readfirstlane(warpid());
   const int q0 = qtile * 32;
   const int q_end = q0 + 32;
@@ -438,9 +436,9 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   auto ks0 = subtile_inplace<64, 64>(ks, {0, 0});
   auto vs0 = subtile_inplace<64, 64>(vs, {0, 0});
   auto ks1 = subtile_inplace<64, 64>(ks, {1, 0});
-  G::load<1, false>(ks0, K, {b, 0, hkv, 0});
-  G::load<1, false>(vs0, V, {b, 0, hkv, 0});
-  G::load<1, false>(ks1, K, {b, 1, hkv, 0});
+  G::load<1, false>(ks0, K, {b, 0, h / (Q.rows() / K.rows()), 0});
+  G::load<1, false>(vs0, V, {b, 0, h / (Q.rows() / K.rows()), 0});
+  G::load<1, false>(ks1, K, {b, 1, h / (Q.rows() / K.rows()), 0});
   asm volatile("s_waitcnt vmcnt(0)");
   __builtin_amdgcn_s_barrier();
   if (__builtin_amdgcn_readfirstlane(warpid()) >= 4) {
@@ -465,7 +463,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     rt_bf<64, 64, col_l, rt_16x32_s> vr;
     shared_load_cols(vr, v_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
-    G::load<1, false>(v_next, V, {b, j + 1, hkv, 0});
+    G::load<1, false>(v_next, V, {b, j + 1, h / (Q.rows() / K.rows()), 0});
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
     __builtin_amdgcn_s_setprio(1);
@@ -533,7 +531,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
     __builtin_amdgcn_s_setprio(0);
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
-    G::load<1, false>(k_stage, K, {b, j + 2, hkv, 0});
+    G::load<1, false>(k_stage, K, {b, j + 2, h / (Q.rows() / K.rows()), 0});
     asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
