@@ -51,25 +51,6 @@ SharedTileType transposedTile(SharedTileType t) {
                              {t.getSubtileShape()[1], t.getSubtileShape()[0]});
 }
 
-RankedTensorType transposedTensor(RankedTensorType t) {
-  auto attr = cast<RegTileLayoutAttr>(t.getEncoding());
-  auto want = RegTileLayoutAttr::get(
-      t.getContext(), attr.isRow() ? Layout::Col : Layout::Row,
-      attr.getBaseCols(), attr.getBaseRows(), attr.getGroup());
-  return RankedTensorType::get({t.getDimSize(1), t.getDimSize(0)},
-                               t.getElementType(), want);
-}
-
-hk::SharedLayout layoutOf(SharedTileType t) {
-  hk::SharedLayout l;
-  l.rows = t.getRows();
-  l.cols = t.getCols();
-  l.subRows = t.getSubtileShape()[0];
-  l.subCols = t.getSubtileShape()[1];
-  l.elemBytes = t.getElementType().getIntOrFloatBitWidth() / 8;
-  return l;
-}
-
 /// Each wave's share of a copy into `dest`: `waves` pieces of rows x cols
 /// (rows a multiple of 16, cols of 32), `perRow` of them per row of pieces,
 /// whose transposes are whole subtiles of the transposed tile.
@@ -108,12 +89,13 @@ bool readsBetterTransposed(RankedTensorType type, SharedTileType shared) {
   auto attr = cast<RegTileLayoutAttr>(type.getEncoding());
   if (attr.isRow())
     return false;
-  RankedTensorType t = transposedTensor(type);
+  RankedTensorType t = transposedTileType(type);
   hk::TileLayout before = getTileLayout(type), after = getTileLayout(t);
   if (!before.validate().empty() || !after.validate().empty())
     return false;
-  return hk::sharedAccessRuns(after, layoutOf(transposedTile(shared))).size() <
-         hk::sharedAccessRuns(before, layoutOf(shared)).size();
+  return hk::sharedAccessRuns(after, sharedLayoutOf(transposedTile(shared)))
+             .size() <
+         hk::sharedAccessRuns(before, sharedLayoutOf(shared)).size();
 }
 
 bool collect(Value tile, int64_t waves, Uses &uses) {
@@ -189,42 +171,44 @@ struct HKTransposeShared : hk::impl::HKTransposeSharedBase<HKTransposeShared> {
       b.setInsertionPoint(load);
       auto type = cast<RankedTensorType>(load.getType());
       Value rows =
-          LoadOp::create(b, load.getLoc(), transposedTensor(type),
+          LoadOp::create(b, load.getLoc(), transposedTileType(type),
                          transposed.lookup(load.getSource()), ValueRange{});
       load.replaceAllUsesWith(
           TransposeOp::create(b, load.getLoc(), type, rows).getResult());
       load.erase();
     }
     int64_t waves = kernel.getWaves();
-    // At the kernel's start, shared by the copies.
+    // The wave's piece, computed at the kernel's start (loop invariant, as
+    // hk-peel-bounds needs to see the columns) once per pieces per row.
+    Block &entry = kernel.getBody().front();
     DenseMap<int64_t, Value> constants;
+    DenseMap<int64_t, std::pair<Value, Value>> pieceOfWave;
     Value wave;
+    auto index = [&](int64_t v, Location loc) {
+      Value &c = constants[v];
+      if (!c) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(&entry);
+        c = arith::ConstantIndexOp::create(b, loc, v);
+      }
+      return c;
+    };
     for (LoadAsyncOp copy : uses.copies) {
       Location loc = copy.getLoc();
       SharedTileType dest = copy.getDest().getType();
       Piece piece = *pieceOf(dest, waves);
-      // The wave's piece, computed at the kernel's start: loop invariant, as
-      // hk-peel-bounds needs to see the columns.
-      if (!wave) {
-        b.setInsertionPointToStart(&kernel.getBody().front());
-        wave = WaveIdOp::create(b, loc);
-      }
-      b.setInsertionPointAfterValue(wave);
-      auto index = [&](int64_t v) {
-        Value &c = constants[v];
-        if (!c) {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(wave.getDefiningOp());
-          c = arith::ConstantIndexOp::create(b, loc, v);
+      Value perRow = index(piece.perRow, loc);
+      Value rowScale = index(dest.getRows() / piece.rows, loc);
+      auto &[pieceRow, pieceCol] = pieceOfWave[piece.perRow];
+      if (!pieceRow) {
+        if (!wave) {
+          b.setInsertionPointAfterValue(perRow);
+          wave = WaveIdOp::create(b, loc);
         }
-        return c;
-      };
-      Value pieceRow =
-          arith::DivUIOp::create(b, loc, wave, index(piece.perRow));
-      Value pieceCol =
-          arith::RemUIOp::create(b, loc, wave, index(piece.perRow));
-      Value rowScale = index(dest.getRows() / piece.rows);
-      Value colScale = index(piece.perRow);
+        b.setInsertionPointAfterValue(wave);
+        pieceRow = arith::DivUIOp::create(b, loc, wave, perRow);
+        pieceCol = arith::RemUIOp::create(b, loc, wave, perRow);
+      }
       b.setInsertionPoint(copy);
       SmallVector<Value> indices(copy.getIndices());
       size_t n = indices.size();
@@ -232,7 +216,7 @@ struct HKTransposeShared : hk::impl::HKTransposeSharedBase<HKTransposeShared> {
           b, loc, arith::MulIOp::create(b, loc, indices[n - 2], rowScale),
           pieceRow);
       indices[n - 1] = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, indices[n - 1], colScale),
+          b, loc, arith::MulIOp::create(b, loc, indices[n - 1], perRow),
           pieceCol);
       auto pieceType = RankedTensorType::get(
           {piece.rows, piece.cols}, dest.getElementType(),
@@ -240,7 +224,7 @@ struct HKTransposeShared : hk::impl::HKTransposeSharedBase<HKTransposeShared> {
                                  kPieceBaseCols));
       Value regs = LoadOp::create(b, loc, pieceType, copy.getSource(), indices);
       Value regsT =
-          TransposeOp::create(b, loc, transposedTensor(pieceType), regs);
+          TransposeOp::create(b, loc, transposedTileType(pieceType), regs);
 
       auto wait = cast<WaitOp>(*copy.getToken().getUsers().begin());
       b.setInsertionPoint(wait);

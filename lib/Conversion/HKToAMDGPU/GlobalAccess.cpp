@@ -47,19 +47,18 @@ const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder, Value memref) {
   // the later ones are dominated.
   if (auto arg = dyn_cast<BlockArgument>(memref)) {
     Block *entry = arg.getOwner();
-    Block *at = builder.getInsertionBlock();
-    Operation *holder = at && at != entry
-                            ? entry->findAncestorOpInBlock(*at->getParentOp())
-                            : nullptr;
-    bool inLoop = false;
-    if (holder)
-      holder->walk([&](LoopLikeOpInterface) { inLoop = true; });
-    if (at == entry)
-      ; // the access itself is in the kernel's body: right here
-    else if (holder && !inLoop)
-      builder.setInsertionPoint(holder);
-    else
-      builder.setInsertionPointToStart(entry);
+    // An access in the kernel's body itself: right where it is.
+    if (Block *at = builder.getInsertionBlock(); at != entry) {
+      Operation *holder = entry->findAncestorOpInBlock(*at->getParentOp());
+      bool inLoop = false;
+      for (Operation *op = at->getParentOp(); op && !inLoop;
+           op = op == holder ? nullptr : op->getParentOp())
+        inLoop = isa<LoopLikeOpInterface>(op);
+      if (holder && !inLoop)
+        builder.setInsertionPoint(holder);
+      else
+        builder.setInsertionPointToStart(entry);
+    }
   } else {
     builder.setInsertionPointAfter(memref.getDefiningOp());
   }

@@ -23,13 +23,6 @@
 using namespace mlir;
 using namespace hk;
 
-hk::SharedLayout hk::sharedLayoutOf(Type sharedTile) {
-  auto t = cast<SharedTileType>(sharedTile);
-  return {t.getRows(), t.getCols(), t.getSubtileShape()[0],
-          t.getSubtileShape()[1],
-          t.getElementType().getIntOrFloatBitWidth() / 8};
-}
-
 /// memref<(R/SR) x (C/SC) x (SR*SC) x T, strided<[?, SR*SC, 1], offset: ?>>
 /// in workgroup memory. The row pitch and offset are dynamic because a view
 /// (hk.subtile) keeps its parent's pitch and starts inside it.

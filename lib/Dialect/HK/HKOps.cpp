@@ -571,16 +571,22 @@ LogicalResult ColBroadcastOp::verify() {
 // Conversions
 //===----------------------------------------------------------------------===//
 
+RankedTensorType hk::transposedTileType(RankedTensorType tile) {
+  RegTileLayoutAttr s = tileAttr(tile);
+  auto layout = RegTileLayoutAttr::get(
+      tile.getContext(), s.isRow() ? Layout::Col : Layout::Row, s.getBaseCols(),
+      s.getBaseRows(), s.getGroup());
+  return RankedTensorType::get({tile.getDimSize(1), tile.getDimSize(0)},
+                               tile.getElementType(), layout);
+}
+
 LogicalResult TransposeOp::verify() {
   auto src = cast<RankedTensorType>(getSource().getType());
   auto res = cast<RankedTensorType>(getType());
   if (src.getElementType() != res.getElementType())
     return emitOpError("changes the element type from ")
            << src.getElementType() << " to " << res.getElementType();
-  RegTileLayoutAttr s = tileAttr(src);
-  auto want = RegTileLayoutAttr::get(
-      getContext(), s.isRow() ? Layout::Col : Layout::Row, s.getBaseCols(),
-      s.getBaseRows(), s.getGroup());
+  auto want = tileAttr(transposedTileType(src));
   if (res.getDimSize(0) != src.getDimSize(1) ||
       res.getDimSize(1) != src.getDimSize(0))
     return emitOpError("expects a ")

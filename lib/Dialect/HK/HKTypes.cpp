@@ -55,6 +55,13 @@ int64_t SharedTileType::getSizeInBytes() const {
   return getRows() * getCols() * getElementType().getIntOrFloatBitWidth() / 8;
 }
 
+hk::SharedLayout hk::sharedLayoutOf(Type sharedTile) {
+  auto t = cast<SharedTileType>(sharedTile);
+  return {t.getRows(), t.getCols(), t.getSubtileShape()[0],
+          t.getSubtileShape()[1],
+          t.getElementType().getIntOrFloatBitWidth() / 8};
+}
+
 int64_t SharedTileType::getBytesPerLane() const {
   return getSubtileShape()[0] * getSubtileShape()[1] *
          getElementType().getIntOrFloatBitWidth() / 8 / hk::kWaveSize;

@@ -137,8 +137,6 @@ void populateSharedMemoryPatterns(TypeConverter &converter,
 void populateAsyncCopyPatterns(TypeConverter &converter,
                                RewritePatternSet &patterns,
                                LoweringState &state);
-/// SharedLayout.h's layout of a shared tile type.
-SharedLayout sharedLayoutOf(Type sharedTile);
 /// SharedLayout::swizzle of `row` (a row inside a subtile), in elements.
 Value emitSwizzleElems(OpBuilder &b, Location loc,
                        const hk::SharedLayout &layout, Value row);

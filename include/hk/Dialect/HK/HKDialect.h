@@ -28,6 +28,7 @@
 #include "hk/Dialect/HK/HKTypes.h.inc"
 
 #include "hk/Dialect/HK/Layout.h"
+#include "hk/Dialect/HK/SharedLayout.h"
 
 namespace hk {
 /// A ranked tensor with a #hk.rt encoding.
@@ -40,6 +41,11 @@ TileLayout getTileLayout(RankedTensorType type);
 VectorLayout getVectorLayout(RankedTensorType type);
 /// The lane layout of a tile described by an #hk.rt attribute.
 BaseTileLayout getBaseLayout(RegTileLayoutAttr attr);
+/// The type hk.transpose gives a register tile: `CxR`, the other layout
+/// (row <-> col), base `BCxBR`, the same group.
+RankedTensorType transposedTileType(RankedTensorType tile);
+/// SharedLayout.h's layout of a shared tile type.
+SharedLayout sharedLayoutOf(Type sharedTile);
 } // namespace hk
 
 #define GET_OP_CLASSES
