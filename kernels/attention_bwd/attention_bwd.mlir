@@ -11,7 +11,7 @@
 // query heads h with h / (H / H_kv) = hk.
 //
 // Tensors live in memory as [B, N, H, D] and are passed, like in
-// attention_fwd.mlir, as memref<?x?x?x?xT, strided<[?, ?, ?, 1]>> views in
+// attention_fwd.mlir, as memref<?x?x?x128xT, strided<[?, ?, ?, 1]>> views in
 // [B, H, N, D] order (strides [N*H*D, D, H*D, 1]) so that the sequence is
 // the second-to-last dimension that tile loads index. L and delta are
 // contiguous [B, H, N] f32.
@@ -20,8 +20,8 @@
 // [B, N, H, D] buffer that the caller zeroes before the launch (and converts
 // to bf16 afterwards if it wants bf16, as HipKittens does).
 
-!gbf = memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>
-!gf32 = memref<?x?x?x?xf32, strided<[?, ?, ?, 1]>>
+!gbf = memref<?x?x?x128xbf16, strided<[?, ?, ?, 1]>>
+!gf32 = memref<?x?x?x128xf32, strided<[?, ?, ?, 1]>>
 
 // ---------------------------------------------------------------------------
 // delta = rowsum(dO * O)

@@ -8,8 +8,11 @@
 // H_kv = H). H_kv must divide H.
 //
 // Arguments (Q, K, V and O live in memory as [B, N, H, D], row-major):
-//   %Q : memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>  the [B, N, H, D] buffer
-//        seen as [B, H, N, D], strides [N*H*D, D, H*D, 1]
+//   %Q : memref<?x?x?xDxbf16, strided<[?, ?, ?, 1]>>  the [B, N, H, D] buffer
+//        seen as [B, H, N, D], strides [N*H*D, D, H*D, 1]; D, 128 or 64, is
+//        part of the type (the runtime checks it at launch), so no column
+//        of Q, K, V or O is ever out of range and no access is checked or
+//        masked along D
 //   %K, %V : likewise, [B, N, H_kv, D] seen as [B, H_kv, N, D]
 //   %O : bf16 output, [B, N, H, D] seen as [B, H, N, D]
 //   %L : memref<?x?x?xf32>  [B, H, N], contiguous
@@ -168,7 +171,7 @@
 !oh_rt128 = tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>>
 !oth_acc128 = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
 !oh_out128 = tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
-!gmem128 = memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>
+!gmem128 = memref<?x?x?x128xbf16, strided<[?, ?, ?, 1]>>
 
 hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
                              %O: !gmem128, %L: memref<?x?x?xf32>,
@@ -406,7 +409,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
 !o_rt64 = tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>>
 !ot_acc64 = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
 !o_out64 = tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
-!gmem64 = memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>
+!gmem64 = memref<?x?x?x64xbf16, strided<[?, ?, ?, 1]>>
 
 hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
                              %O: !gmem64, %L: memref<?x?x?xf32>,

@@ -103,12 +103,15 @@ TEST_F(Extraction, AttentionViewsAreStrided) {
   FailureOr<hk::rt::KernelInfo> info = extractKernelInfo(k);
   ASSERT_TRUE(succeeded(info));
   using hk::rt::kDynamic;
-  // Q: memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>; L: memref<?x?x?xf32>.
+  // The file's last kernel, attention_fwd_d64.
+  // Q: memref<?x?x?x64xbf16, strided<[?, ?, ?, 1]>>; L: memref<?x?x?xf32>.
   EXPECT_EQ(info->args[0].layout, hk::rt::MemrefLayout::Strided);
   EXPECT_EQ(info->args[0].strides,
             (std::vector<int64_t>{kDynamic, kDynamic, kDynamic, 1}));
   EXPECT_EQ(hk::rt::argTypeText(info->args[0]),
-            "memref<?x?x?x?xbf16, strided<[?, ?, ?, 1]>>");
+            "memref<?x?x?x64xbf16, strided<[?, ?, ?, 1]>>");
+  EXPECT_EQ(info->args[0].shape,
+            (std::vector<int64_t>{kDynamic, kDynamic, kDynamic, 64}));
   EXPECT_EQ(info->args[4].layout, hk::rt::MemrefLayout::RowMajor);
   auto back = hk::rt::kernelInfoFromJson(hk::rt::kernelInfoToJson({*info}));
   EXPECT_EQ(back[0].args[0].strides, info->args[0].strides);

@@ -162,29 +162,21 @@ __global__ __launch_bounds__(256, 1) void attention_bwd_prep(const gl<bf16, -1, 
   store(delta, d, {0, b, h, tile});
 }
 
-extern "C" hipError_t launch_attention_bwd_prep(bf16 *dO, int dO_dim0, int dO_dim1, int dO_dim2, int dO_dim3, int64_t dO_stride0, int64_t dO_stride1, int64_t dO_stride2, bf16 *O, int O_dim0, int O_dim1, int O_dim2, int O_dim3, int64_t O_stride0, int64_t O_stride1, int64_t O_stride2, float *delta, int delta_dim0, int delta_dim1, int delta_dim2, hipStream_t stream) {
+extern "C" hipError_t launch_attention_bwd_prep(bf16 *dO, int dO_dim0, int dO_dim1, int dO_dim2, int64_t dO_stride0, int64_t dO_stride1, int64_t dO_stride2, bf16 *O, int O_dim0, int O_dim1, int O_dim2, int64_t O_stride0, int64_t O_stride1, int64_t O_stride2, float *delta, int delta_dim0, int delta_dim1, int delta_dim2, hipStream_t stream) {
   // HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] arrays.
-  if (dO_stride0 != int64_t(dO_dim2) * dO_dim1 * dO_dim3 ||
-      dO_stride1 != int64_t(dO_dim3) ||
-      dO_stride2 != int64_t(dO_dim1) * dO_dim3 ||
-      O_stride0 != int64_t(O_dim2) * O_dim1 * O_dim3 ||
-      O_stride1 != int64_t(O_dim3) ||
-      O_stride2 != int64_t(O_dim1) * O_dim3)
+  if (dO_stride0 != int64_t(dO_dim2) * dO_dim1 * 128 ||
+      dO_stride1 != int64_t(128) ||
+      dO_stride2 != int64_t(dO_dim1) * 128 ||
+      O_stride0 != int64_t(O_dim2) * O_dim1 * 128 ||
+      O_stride1 != int64_t(128) ||
+      O_stride2 != int64_t(O_dim1) * 128)
     return hipErrorInvalidValue;
   // hk reads zeros outside an array; HipKittens reads whatever lies there.
   // Reject every shape for which the kernel would use a tile partly or
   // wholly outside an array.
-  // Dimension 3 of dO is tiled by 128: HipKittens' loads and stores do not
-  // bound a ragged tile.
-  if (dO_dim3 % 128 != 0)
-    return hipErrorInvalidValue;
   // Dimension 2 of O is tiled by 32: HipKittens' loads and stores do not bound
   // a ragged tile.
   if (O_dim2 % 32 != 0)
-    return hipErrorInvalidValue;
-  // Dimension 3 of O is tiled by 128: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (O_dim3 % 128 != 0)
     return hipErrorInvalidValue;
   // Dimension 2 of delta is tiled by 32: HipKittens' loads and stores do not
   // bound a ragged tile.
@@ -197,8 +189,8 @@ extern "C" hipError_t launch_attention_bwd_prep(bf16 *dO, int dO_dim0, int dO_di
   // #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv 128, s1, s2)>
   const dim3 grid((dO_dim2 + 128 - 1) / 128, dO_dim1, dO_dim0);
   hipLaunchKernelGGL(attention_bwd_prep, grid, dim3(256), 0, stream,
-                     gl<bf16, -1, -1, -1, -1>(dO, dO_dim0, dO_dim2, dO_dim1, dO_dim3),
-                     gl<bf16, -1, -1, -1, -1>(O, O_dim0, O_dim2, O_dim1, O_dim3),
+                     gl<bf16, -1, -1, -1, -1>(dO, dO_dim0, dO_dim2, dO_dim1, 128),
+                     gl<bf16, -1, -1, -1, -1>(O, O_dim0, O_dim2, O_dim1, 128),
                      gl<float, -1, -1, -1, -1>(delta, 1, delta_dim0, delta_dim1, delta_dim2));
   return hipGetLastError();
 }
@@ -821,29 +813,29 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
   store<1>(dV, dvb1, {b, ktile, hkv, 1});
 }
 
-extern "C" hipError_t launch_attention_bwd(bf16 *Q, int Q_dim0, int Q_dim1, int Q_dim2, int Q_dim3, int64_t Q_stride0, int64_t Q_stride1, int64_t Q_stride2, bf16 *K, int K_dim0, int K_dim1, int K_dim2, int K_dim3, int64_t K_stride0, int64_t K_stride1, int64_t K_stride2, bf16 *V, int V_dim0, int V_dim1, int V_dim2, int V_dim3, int64_t V_stride0, int64_t V_stride1, int64_t V_stride2, bf16 *dO, int dO_dim0, int dO_dim1, int dO_dim2, int dO_dim3, int64_t dO_stride0, int64_t dO_stride1, int64_t dO_stride2, float *L, int L_dim0, int L_dim1, int L_dim2, float *delta, int delta_dim0, int delta_dim1, int delta_dim2, float *dQ, int dQ_dim0, int dQ_dim1, int dQ_dim2, int dQ_dim3, int64_t dQ_stride0, int64_t dQ_stride1, int64_t dQ_stride2, bf16 *dK, int dK_dim0, int dK_dim1, int dK_dim2, int dK_dim3, int64_t dK_stride0, int64_t dK_stride1, int64_t dK_stride2, bf16 *dV, int dV_dim0, int dV_dim1, int dV_dim2, int dV_dim3, int64_t dV_stride0, int64_t dV_stride1, int64_t dV_stride2, bool causal, hipStream_t stream) {
+extern "C" hipError_t launch_attention_bwd(bf16 *Q, int Q_dim0, int Q_dim1, int Q_dim2, int64_t Q_stride0, int64_t Q_stride1, int64_t Q_stride2, bf16 *K, int K_dim0, int K_dim1, int K_dim2, int64_t K_stride0, int64_t K_stride1, int64_t K_stride2, bf16 *V, int V_dim0, int V_dim1, int V_dim2, int64_t V_stride0, int64_t V_stride1, int64_t V_stride2, bf16 *dO, int dO_dim0, int dO_dim1, int dO_dim2, int64_t dO_stride0, int64_t dO_stride1, int64_t dO_stride2, float *L, int L_dim0, int L_dim1, int L_dim2, float *delta, int delta_dim0, int delta_dim1, int delta_dim2, float *dQ, int dQ_dim0, int dQ_dim1, int dQ_dim2, int64_t dQ_stride0, int64_t dQ_stride1, int64_t dQ_stride2, bf16 *dK, int dK_dim0, int dK_dim1, int dK_dim2, int64_t dK_stride0, int64_t dK_stride1, int64_t dK_stride2, bf16 *dV, int dV_dim0, int dV_dim1, int dV_dim2, int64_t dV_stride0, int64_t dV_stride1, int64_t dV_stride2, bool causal, hipStream_t stream) {
   // HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] arrays.
-  if (Q_stride0 != int64_t(Q_dim2) * Q_dim1 * Q_dim3 ||
-      Q_stride1 != int64_t(Q_dim3) ||
-      Q_stride2 != int64_t(Q_dim1) * Q_dim3 ||
-      K_stride0 != int64_t(K_dim2) * K_dim1 * K_dim3 ||
-      K_stride1 != int64_t(K_dim3) ||
-      K_stride2 != int64_t(K_dim1) * K_dim3 ||
-      V_stride0 != int64_t(V_dim2) * V_dim1 * V_dim3 ||
-      V_stride1 != int64_t(V_dim3) ||
-      V_stride2 != int64_t(V_dim1) * V_dim3 ||
-      dO_stride0 != int64_t(dO_dim2) * dO_dim1 * dO_dim3 ||
-      dO_stride1 != int64_t(dO_dim3) ||
-      dO_stride2 != int64_t(dO_dim1) * dO_dim3 ||
-      dQ_stride0 != int64_t(dQ_dim2) * dQ_dim1 * dQ_dim3 ||
-      dQ_stride1 != int64_t(dQ_dim3) ||
-      dQ_stride2 != int64_t(dQ_dim1) * dQ_dim3 ||
-      dK_stride0 != int64_t(dK_dim2) * dK_dim1 * dK_dim3 ||
-      dK_stride1 != int64_t(dK_dim3) ||
-      dK_stride2 != int64_t(dK_dim1) * dK_dim3 ||
-      dV_stride0 != int64_t(dV_dim2) * dV_dim1 * dV_dim3 ||
-      dV_stride1 != int64_t(dV_dim3) ||
-      dV_stride2 != int64_t(dV_dim1) * dV_dim3)
+  if (Q_stride0 != int64_t(Q_dim2) * Q_dim1 * 128 ||
+      Q_stride1 != int64_t(128) ||
+      Q_stride2 != int64_t(Q_dim1) * 128 ||
+      K_stride0 != int64_t(K_dim2) * K_dim1 * 128 ||
+      K_stride1 != int64_t(128) ||
+      K_stride2 != int64_t(K_dim1) * 128 ||
+      V_stride0 != int64_t(V_dim2) * V_dim1 * 128 ||
+      V_stride1 != int64_t(128) ||
+      V_stride2 != int64_t(V_dim1) * 128 ||
+      dO_stride0 != int64_t(dO_dim2) * dO_dim1 * 128 ||
+      dO_stride1 != int64_t(128) ||
+      dO_stride2 != int64_t(dO_dim1) * 128 ||
+      dQ_stride0 != int64_t(dQ_dim2) * dQ_dim1 * 128 ||
+      dQ_stride1 != int64_t(128) ||
+      dQ_stride2 != int64_t(dQ_dim1) * 128 ||
+      dK_stride0 != int64_t(dK_dim2) * dK_dim1 * 128 ||
+      dK_stride1 != int64_t(128) ||
+      dK_stride2 != int64_t(dK_dim1) * 128 ||
+      dV_stride0 != int64_t(dV_dim2) * dV_dim1 * 128 ||
+      dV_stride1 != int64_t(128) ||
+      dV_stride2 != int64_t(dV_dim1) * 128)
     return hipErrorInvalidValue;
   // hk reads zeros outside an array; HipKittens reads whatever lies there.
   // Reject every shape for which the kernel would use a tile partly or
@@ -854,29 +846,13 @@ extern "C" hipError_t launch_attention_bwd(bf16 *Q, int Q_dim0, int Q_dim1, int 
   // lie partly or wholly past an array.
   if (Q_dim2 % 64 != 0)
     return hipErrorInvalidValue;
-  // Dimension 3 of Q is tiled by 128: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (Q_dim3 % 128 != 0)
-    return hipErrorInvalidValue;
-  // Dimension 3 of K is tiled by 128: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (K_dim3 % 128 != 0)
-    return hipErrorInvalidValue;
   // Dimension 2 of V is tiled by 32: HipKittens' loads and stores do not bound
   // a ragged tile.
   if (V_dim2 % 32 != 0)
     return hipErrorInvalidValue;
-  // Dimension 3 of V is tiled by 128: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (V_dim3 % 128 != 0)
-    return hipErrorInvalidValue;
   // Dimension 2 of dO is tiled by 64: HipKittens' loads and stores do not bound
   // a ragged tile.
   if (dO_dim2 % 64 != 0)
-    return hipErrorInvalidValue;
-  // Dimension 3 of dO is tiled by 128: HipKittens' loads and stores do not
-  // bound a ragged tile.
-  if (dO_dim3 % 128 != 0)
     return hipErrorInvalidValue;
   // Dimension 2 of L is tiled by 64: HipKittens' loads and stores do not bound
   // a ragged tile.
@@ -890,25 +866,13 @@ extern "C" hipError_t launch_attention_bwd(bf16 *Q, int Q_dim0, int Q_dim1, int 
   // a ragged tile.
   if (dQ_dim2 % 64 != 0)
     return hipErrorInvalidValue;
-  // Dimension 3 of dQ is tiled by 64: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (dQ_dim3 % 64 != 0)
-    return hipErrorInvalidValue;
   // Dimension 2 of dK is tiled by 32: HipKittens' loads and stores do not bound
   // a ragged tile.
   if (dK_dim2 % 32 != 0)
     return hipErrorInvalidValue;
-  // Dimension 3 of dK is tiled by 64: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (dK_dim3 % 64 != 0)
-    return hipErrorInvalidValue;
   // Dimension 2 of dV is tiled by 32: HipKittens' loads and stores do not bound
   // a ragged tile.
   if (dV_dim2 % 32 != 0)
-    return hipErrorInvalidValue;
-  // Dimension 3 of dV is tiled by 64: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (dV_dim3 % 64 != 0)
     return hipErrorInvalidValue;
   // `group` = Q_dim1 / K_dim1 must be exact: a remainder would leave indices
   // derived from it past an array.
@@ -925,15 +889,15 @@ extern "C" hipError_t launch_attention_bwd(bf16 *Q, int Q_dim0, int Q_dim1, int 
   if (err != hipSuccess)
     return err;
   hipLaunchKernelGGL(attention_bwd, grid, dim3(256), shared_bytes, stream,
-                     gl<bf16, -1, -1, -1, -1>(Q, Q_dim0, Q_dim2, Q_dim1, Q_dim3),
-                     gl<bf16, -1, -1, -1, -1>(K, K_dim0, K_dim2, K_dim1, K_dim3),
-                     gl<bf16, -1, -1, -1, -1>(V, V_dim0, V_dim2, V_dim1, V_dim3),
-                     gl<bf16, -1, -1, -1, -1>(dO, dO_dim0, dO_dim2, dO_dim1, dO_dim3),
+                     gl<bf16, -1, -1, -1, -1>(Q, Q_dim0, Q_dim2, Q_dim1, 128),
+                     gl<bf16, -1, -1, -1, -1>(K, K_dim0, K_dim2, K_dim1, 128),
+                     gl<bf16, -1, -1, -1, -1>(V, V_dim0, V_dim2, V_dim1, 128),
+                     gl<bf16, -1, -1, -1, -1>(dO, dO_dim0, dO_dim2, dO_dim1, 128),
                      gl<float, -1, -1, -1, -1>(L, 1, L_dim0, L_dim1, L_dim2),
                      gl<float, -1, -1, -1, -1>(delta, 1, delta_dim0, delta_dim1, delta_dim2),
-                     gl<float, -1, -1, -1, -1>(dQ, dQ_dim0, dQ_dim2, dQ_dim1, dQ_dim3),
-                     gl<bf16, -1, -1, -1, -1>(dK, dK_dim0, dK_dim2, dK_dim1, dK_dim3),
-                     gl<bf16, -1, -1, -1, -1>(dV, dV_dim0, dV_dim2, dV_dim1, dV_dim3),
+                     gl<float, -1, -1, -1, -1>(dQ, dQ_dim0, dQ_dim2, dQ_dim1, 128),
+                     gl<bf16, -1, -1, -1, -1>(dK, dK_dim0, dK_dim2, dK_dim1, 128),
+                     gl<bf16, -1, -1, -1, -1>(dV, dV_dim0, dV_dim2, dV_dim1, 128),
                      causal);
   return hipGetLastError();
 }

@@ -335,51 +335,35 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
   store(L, m, {0, b, h, qtile});
 }
 
-extern "C" hipError_t launch_attention_fwd_d128(bf16 *Q, int Q_dim0, int Q_dim1, int Q_dim2, int Q_dim3, int64_t Q_stride0, int64_t Q_stride1, int64_t Q_stride2, bf16 *K, int K_dim0, int K_dim1, int K_dim2, int K_dim3, int64_t K_stride0, int64_t K_stride1, int64_t K_stride2, bf16 *V, int V_dim0, int V_dim1, int V_dim2, int V_dim3, int64_t V_stride0, int64_t V_stride1, int64_t V_stride2, bf16 *O, int O_dim0, int O_dim1, int O_dim2, int O_dim3, int64_t O_stride0, int64_t O_stride1, int64_t O_stride2, float *L, int L_dim0, int L_dim1, int L_dim2, bool causal, hipStream_t stream) {
+extern "C" hipError_t launch_attention_fwd_d128(bf16 *Q, int Q_dim0, int Q_dim1, int Q_dim2, int64_t Q_stride0, int64_t Q_stride1, int64_t Q_stride2, bf16 *K, int K_dim0, int K_dim1, int K_dim2, int64_t K_stride0, int64_t K_stride1, int64_t K_stride2, bf16 *V, int V_dim0, int V_dim1, int V_dim2, int64_t V_stride0, int64_t V_stride1, int64_t V_stride2, bf16 *O, int O_dim0, int O_dim1, int O_dim2, int64_t O_stride0, int64_t O_stride1, int64_t O_stride2, float *L, int L_dim0, int L_dim1, int L_dim2, bool causal, hipStream_t stream) {
   // HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] arrays.
-  if (Q_stride0 != int64_t(Q_dim2) * Q_dim1 * Q_dim3 ||
-      Q_stride1 != int64_t(Q_dim3) ||
-      Q_stride2 != int64_t(Q_dim1) * Q_dim3 ||
-      K_stride0 != int64_t(K_dim2) * K_dim1 * K_dim3 ||
-      K_stride1 != int64_t(K_dim3) ||
-      K_stride2 != int64_t(K_dim1) * K_dim3 ||
-      V_stride0 != int64_t(V_dim2) * V_dim1 * V_dim3 ||
-      V_stride1 != int64_t(V_dim3) ||
-      V_stride2 != int64_t(V_dim1) * V_dim3 ||
-      O_stride0 != int64_t(O_dim2) * O_dim1 * O_dim3 ||
-      O_stride1 != int64_t(O_dim3) ||
-      O_stride2 != int64_t(O_dim1) * O_dim3)
+  if (Q_stride0 != int64_t(Q_dim2) * Q_dim1 * 128 ||
+      Q_stride1 != int64_t(128) ||
+      Q_stride2 != int64_t(Q_dim1) * 128 ||
+      K_stride0 != int64_t(K_dim2) * K_dim1 * 128 ||
+      K_stride1 != int64_t(128) ||
+      K_stride2 != int64_t(K_dim1) * 128 ||
+      V_stride0 != int64_t(V_dim2) * V_dim1 * 128 ||
+      V_stride1 != int64_t(128) ||
+      V_stride2 != int64_t(V_dim1) * 128 ||
+      O_stride0 != int64_t(O_dim2) * O_dim1 * 128 ||
+      O_stride1 != int64_t(128) ||
+      O_stride2 != int64_t(O_dim1) * 128)
     return hipErrorInvalidValue;
   // hk reads zeros outside an array; HipKittens reads whatever lies there.
   // Reject every shape for which the kernel would use a tile partly or
   // wholly outside an array.
-  // Dimension 3 of Q is tiled by 128: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (Q_dim3 % 128 != 0)
-    return hipErrorInvalidValue;
   // Dimension 2 of K is tiled by 64: HipKittens' loads and stores do not bound
   // a ragged tile.
   if (K_dim2 % 64 != 0)
-    return hipErrorInvalidValue;
-  // Dimension 3 of K is tiled by 128: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (K_dim3 % 128 != 0)
     return hipErrorInvalidValue;
   // Dimension 2 of V is tiled by 64: HipKittens' loads and stores do not bound
   // a ragged tile.
   if (V_dim2 % 64 != 0)
     return hipErrorInvalidValue;
-  // Dimension 3 of V is tiled by 128: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (V_dim3 % 128 != 0)
-    return hipErrorInvalidValue;
   // Dimension 2 of O is tiled by 32: HipKittens' loads and stores do not bound
   // a ragged tile.
   if (O_dim2 % 32 != 0)
-    return hipErrorInvalidValue;
-  // Dimension 3 of O is tiled by 64: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (O_dim3 % 64 != 0)
     return hipErrorInvalidValue;
   // Dimension 2 of L is tiled by 32: HipKittens' loads and stores do not bound
   // a ragged tile.
@@ -400,10 +384,10 @@ extern "C" hipError_t launch_attention_fwd_d128(bf16 *Q, int Q_dim0, int Q_dim1,
   if (err != hipSuccess)
     return err;
   hipLaunchKernelGGL(attention_fwd_d128, grid, dim3(512), shared_bytes, stream,
-                     gl<bf16, -1, -1, -1, -1>(Q, Q_dim0, Q_dim2, Q_dim1, Q_dim3),
-                     gl<bf16, -1, -1, -1, -1>(K, K_dim0, K_dim2, K_dim1, K_dim3),
-                     gl<bf16, -1, -1, -1, -1>(V, V_dim0, V_dim2, V_dim1, V_dim3),
-                     gl<bf16, -1, -1, -1, -1>(O, O_dim0, O_dim2, O_dim1, O_dim3),
+                     gl<bf16, -1, -1, -1, -1>(Q, Q_dim0, Q_dim2, Q_dim1, 128),
+                     gl<bf16, -1, -1, -1, -1>(K, K_dim0, K_dim2, K_dim1, 128),
+                     gl<bf16, -1, -1, -1, -1>(V, V_dim0, V_dim2, V_dim1, 128),
+                     gl<bf16, -1, -1, -1, -1>(O, O_dim0, O_dim2, O_dim1, 128),
                      gl<float, -1, -1, -1, -1>(L, 1, L_dim0, L_dim1, L_dim2),
                      causal);
   return hipGetLastError();
@@ -574,51 +558,35 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -
   store(L, m, {0, b, h, qtile});
 }
 
-extern "C" hipError_t launch_attention_fwd_d64(bf16 *Q, int Q_dim0, int Q_dim1, int Q_dim2, int Q_dim3, int64_t Q_stride0, int64_t Q_stride1, int64_t Q_stride2, bf16 *K, int K_dim0, int K_dim1, int K_dim2, int K_dim3, int64_t K_stride0, int64_t K_stride1, int64_t K_stride2, bf16 *V, int V_dim0, int V_dim1, int V_dim2, int V_dim3, int64_t V_stride0, int64_t V_stride1, int64_t V_stride2, bf16 *O, int O_dim0, int O_dim1, int O_dim2, int O_dim3, int64_t O_stride0, int64_t O_stride1, int64_t O_stride2, float *L, int L_dim0, int L_dim1, int L_dim2, bool causal, hipStream_t stream) {
+extern "C" hipError_t launch_attention_fwd_d64(bf16 *Q, int Q_dim0, int Q_dim1, int Q_dim2, int64_t Q_stride0, int64_t Q_stride1, int64_t Q_stride2, bf16 *K, int K_dim0, int K_dim1, int K_dim2, int64_t K_stride0, int64_t K_stride1, int64_t K_stride2, bf16 *V, int V_dim0, int V_dim1, int V_dim2, int64_t V_stride0, int64_t V_stride1, int64_t V_stride2, bf16 *O, int O_dim0, int O_dim1, int O_dim2, int64_t O_stride0, int64_t O_stride1, int64_t O_stride2, float *L, int L_dim0, int L_dim1, int L_dim2, bool causal, hipStream_t stream) {
   // HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] arrays.
-  if (Q_stride0 != int64_t(Q_dim2) * Q_dim1 * Q_dim3 ||
-      Q_stride1 != int64_t(Q_dim3) ||
-      Q_stride2 != int64_t(Q_dim1) * Q_dim3 ||
-      K_stride0 != int64_t(K_dim2) * K_dim1 * K_dim3 ||
-      K_stride1 != int64_t(K_dim3) ||
-      K_stride2 != int64_t(K_dim1) * K_dim3 ||
-      V_stride0 != int64_t(V_dim2) * V_dim1 * V_dim3 ||
-      V_stride1 != int64_t(V_dim3) ||
-      V_stride2 != int64_t(V_dim1) * V_dim3 ||
-      O_stride0 != int64_t(O_dim2) * O_dim1 * O_dim3 ||
-      O_stride1 != int64_t(O_dim3) ||
-      O_stride2 != int64_t(O_dim1) * O_dim3)
+  if (Q_stride0 != int64_t(Q_dim2) * Q_dim1 * 64 ||
+      Q_stride1 != int64_t(64) ||
+      Q_stride2 != int64_t(Q_dim1) * 64 ||
+      K_stride0 != int64_t(K_dim2) * K_dim1 * 64 ||
+      K_stride1 != int64_t(64) ||
+      K_stride2 != int64_t(K_dim1) * 64 ||
+      V_stride0 != int64_t(V_dim2) * V_dim1 * 64 ||
+      V_stride1 != int64_t(64) ||
+      V_stride2 != int64_t(V_dim1) * 64 ||
+      O_stride0 != int64_t(O_dim2) * O_dim1 * 64 ||
+      O_stride1 != int64_t(64) ||
+      O_stride2 != int64_t(O_dim1) * 64)
     return hipErrorInvalidValue;
   // hk reads zeros outside an array; HipKittens reads whatever lies there.
   // Reject every shape for which the kernel would use a tile partly or
   // wholly outside an array.
-  // Dimension 3 of Q is tiled by 64: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (Q_dim3 % 64 != 0)
-    return hipErrorInvalidValue;
   // Dimension 2 of K is tiled by 64: HipKittens' loads and stores do not bound
   // a ragged tile.
   if (K_dim2 % 64 != 0)
-    return hipErrorInvalidValue;
-  // Dimension 3 of K is tiled by 64: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (K_dim3 % 64 != 0)
     return hipErrorInvalidValue;
   // Dimension 2 of V is tiled by 64: HipKittens' loads and stores do not bound
   // a ragged tile.
   if (V_dim2 % 64 != 0)
     return hipErrorInvalidValue;
-  // Dimension 3 of V is tiled by 64: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (V_dim3 % 64 != 0)
-    return hipErrorInvalidValue;
   // Dimension 2 of O is tiled by 32: HipKittens' loads and stores do not bound
   // a ragged tile.
   if (O_dim2 % 32 != 0)
-    return hipErrorInvalidValue;
-  // Dimension 3 of O is tiled by 64: HipKittens' loads and stores do not bound
-  // a ragged tile.
-  if (O_dim3 % 64 != 0)
     return hipErrorInvalidValue;
   // Dimension 2 of L is tiled by 32: HipKittens' loads and stores do not bound
   // a ragged tile.
@@ -639,10 +607,10 @@ extern "C" hipError_t launch_attention_fwd_d64(bf16 *Q, int Q_dim0, int Q_dim1, 
   if (err != hipSuccess)
     return err;
   hipLaunchKernelGGL(attention_fwd_d64, grid, dim3(512), shared_bytes, stream,
-                     gl<bf16, -1, -1, -1, -1>(Q, Q_dim0, Q_dim2, Q_dim1, Q_dim3),
-                     gl<bf16, -1, -1, -1, -1>(K, K_dim0, K_dim2, K_dim1, K_dim3),
-                     gl<bf16, -1, -1, -1, -1>(V, V_dim0, V_dim2, V_dim1, V_dim3),
-                     gl<bf16, -1, -1, -1, -1>(O, O_dim0, O_dim2, O_dim1, O_dim3),
+                     gl<bf16, -1, -1, -1, -1>(Q, Q_dim0, Q_dim2, Q_dim1, 64),
+                     gl<bf16, -1, -1, -1, -1>(K, K_dim0, K_dim2, K_dim1, 64),
+                     gl<bf16, -1, -1, -1, -1>(V, V_dim0, V_dim2, V_dim1, 64),
+                     gl<bf16, -1, -1, -1, -1>(O, O_dim0, O_dim2, O_dim1, 64),
                      gl<float, -1, -1, -1, -1>(L, 1, L_dim0, L_dim1, L_dim2),
                      causal);
   return hipGetLastError();
