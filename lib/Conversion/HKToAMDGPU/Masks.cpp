@@ -2,9 +2,11 @@
 //
 // Whether an element is kept depends on its position, which LaneMap gives
 // as a lane-dependent part (computed once) plus a constant per register. So
-// each mask is one vector compare of the lane's base position, splat, plus
-// a constant vector of per-register offsets, and one select. Positions are
-// i32: tiles and tensors index far below 2^31.
+// a triangle mask is one vector compare of the lane's base position, splat,
+// plus a constant vector of per-register offsets, against the diagonal, and
+// one select; a bounds mask compares the row and the column of each
+// distinct register offset with its limit, one scalar compare each, and
+// selects. Positions are i32: tiles and tensors index far below 2^31.
 //===----------------------------------------------------------------------===//
 
 #include "LaneMap.h"
@@ -108,14 +110,29 @@ struct BoundsMaskLowering : OpConversionPattern<BoundsMaskOp> {
     if (failed(p))
       return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
     int64_t n = p->rows.size();
-    // Unsigned: a negative position is out of range too.
-    auto inRange = [&](Value base, ArrayRef<int32_t> offsets, Value limit) {
-      Value pos =
-          arith::AddIOp::create(rewriter, loc, splat(rewriter, loc, n, base),
-                                constI32s(rewriter, loc, offsets));
-      return arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ult, pos,
-          splat(rewriter, loc, n, toI32(rewriter, loc, limit)));
+    // Unsigned: a negative position is out of range too. One scalar
+    // compare per distinct offset, gathered into the mask: compared as a
+    // vector against a splat of the limit, the limit (wave-uniform) became
+    // one SGPR copy per element in LLVM, which attention backward spilled
+    // one by one.
+    auto inRange = [&](Value base, ArrayRef<int32_t> offsets,
+                       Value limit) -> Value {
+      Value limit32 = toI32(rewriter, loc, limit);
+      llvm::SmallDenseMap<int32_t, Value> byOffset;
+      SmallVector<Value> bits;
+      for (int32_t offset : offsets) {
+        Value &in = byOffset[offset];
+        if (!in) {
+          Value pos = arith::AddIOp::create(
+              rewriter, loc, base,
+              arith::ConstantIntOp::create(rewriter, loc, offset, 32));
+          in = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                     pos, limit32);
+        }
+        bits.push_back(in);
+      }
+      return vector::FromElementsOp::create(
+          rewriter, loc, VectorType::get({n}, rewriter.getI1Type()), bits);
     };
     Value kept = arith::AndIOp::create(
         rewriter, loc, inRange(p->rowBase, p->rows, adaptor.getRows()),

@@ -29,15 +29,25 @@
 // CHECK: %[[KEEPU:.*]] = arith.cmpi sge, %{{.*}}, %[[DIAG1]] : vector<8xi32>
 // CHECK: %[[U:.*]] = arith.select %[[KEEPU]], %[[T]], %{{.*}} : vector<8xi1>, vector<8xf32>
 // bounds_mask: rows [0, 1, 2, 3, 0, 1, 2, 3], columns [0 x4, 16 x4] after
-// the lane part, unsigned against the extent.
-// CHECK: %[[RS:.*]] = vector.broadcast %{{.*}} : i32 to vector<8xi32>
-// CHECK: %[[ROFF:.*]] = arith.constant dense<[0, 1, 2, 3, 0, 1, 2, 3]> : vector<8xi32>
-// CHECK: %[[RP:.*]] = arith.addi %[[RS]], %[[ROFF]] : vector<8xi32>
+// the lane part, unsigned against the extent: one scalar compare per
+// distinct offset (4 rows, 2 columns), gathered per register.
 // CHECK: %[[N32:.*]] = arith.index_cast %[[N]] : index to i32
-// CHECK: %[[NS:.*]] = vector.broadcast %[[N32]] : i32 to vector<8xi32>
-// CHECK: %[[RIN:.*]] = arith.cmpi ult, %[[RP]], %[[NS]] : vector<8xi32>
-// CHECK: %[[COFF:.*]] = arith.constant dense<[0, 0, 0, 0, 16, 16, 16, 16]> : vector<8xi32>
-// CHECK: %[[CIN:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK: %[[R0:.*]] = arith.addi %[[R32B:.*]], %c0_i32
+// CHECK: %[[RI0:.*]] = arith.cmpi ult, %[[R0]], %[[N32]] : i32
+// CHECK: %[[R1:.*]] = arith.addi %[[R32B]], %c1_i32
+// CHECK: %[[RI1:.*]] = arith.cmpi ult, %[[R1]], %[[N32]] : i32
+// CHECK: %[[R2:.*]] = arith.addi %[[R32B]], %c2_i32
+// CHECK: %[[RI2:.*]] = arith.cmpi ult, %[[R2]], %[[N32]] : i32
+// CHECK: %[[R3:.*]] = arith.addi %[[R32B]], %c3_i32
+// CHECK: %[[RI3:.*]] = arith.cmpi ult, %[[R3]], %[[N32]] : i32
+// CHECK: %[[RIN:.*]] = vector.from_elements %[[RI0]], %[[RI1]], %[[RI2]], %[[RI3]], %[[RI0]], %[[RI1]], %[[RI2]], %[[RI3]] : vector<8xi1>
+// CHECK: %[[NC32:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK: %[[C0P:.*]] = arith.addi %[[C32B:.*]], %c0_i32
+// CHECK: %[[CI0:.*]] = arith.cmpi ult, %[[C0P]], %[[NC32]] : i32
+// CHECK: %[[C16:.*]] = arith.constant 16 : i32
+// CHECK: %[[C16P:.*]] = arith.addi %[[C32B]], %[[C16]]
+// CHECK: %[[CI16:.*]] = arith.cmpi ult, %[[C16P]], %[[NC32]] : i32
+// CHECK: %[[CIN:.*]] = vector.from_elements %[[CI0]], %[[CI0]], %[[CI0]], %[[CI0]], %[[CI16]], %[[CI16]], %[[CI16]], %[[CI16]] : vector<8xi1>
 // CHECK: %[[IN:.*]] = arith.andi %[[RIN]], %[[CIN]] : vector<8xi1>
 // CHECK: arith.select %[[IN]], %[[U]], %{{.*}} : vector<8xi1>, vector<8xf32>
 hk.kernel @masks(%X: memref<?x?xf32>, %O: memref<?x?xf32>, %q0: index, %k0: index, %n: index, %fill: f32) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
