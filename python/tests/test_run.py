@@ -21,6 +21,8 @@ import hk
 from conftest import SRC_ROOT, kernel_path
 
 AXPB = os.path.join(SRC_ROOT, "test", "Install", "Inputs", "axpb.mlir")
+LEADING = os.path.join(os.path.dirname(__file__), "Inputs",
+                       "leading_bounds.mlir")
 
 
 def softmax_reference(x):
@@ -134,3 +136,37 @@ def test_load_artifact_file(tmp_path, emulator, rng):
     y[:] = 0
     loaded.softmax(x, y)
     check_softmax(y, x)
+
+
+def check_leading_bounds(rng):
+    """Heads past X's last one read zeros and drop their writes, where
+    their offsets land inside X, in the next batch (leading_bounds.mlir)."""
+    mod = hk.compile(LEADING, chips=["gfx942", "gfx950"])
+    b, hx, hy, n, m = 3, 2, 4, 40, 50
+    x = rng.standard_normal((b, hx, n, m)).astype(np.float32)
+    z = rng.standard_normal((b, hx, n, m)).astype(np.float32)
+    v = rng.standard_normal((b, hx, n)).astype(np.float32)
+    a = hk.bf16.from_float(rng.uniform(-1, 1, (b, hx, n, 64)))
+    y = np.full((b, hy, n, m), np.nan, dtype=np.float32)
+    w = np.full((b, hy, n), np.nan, dtype=np.float32)
+    c = np.full((b, hy, n, 64), 0x7FC1, dtype=np.uint16)
+    z0 = z.copy()
+    mod.leading(x, y, z, v, w, a, c)
+    # Copies and a sum of two f32 values: exact.
+    assert np.array_equal(y[:, :hx], x) and not np.any(y[:, hx:])
+    assert np.array_equal(w[:, :hx], v) and not np.any(w[:, hx:])
+    assert np.array_equal(c[:, :hx], a) and not np.any(c[:, hx:])
+    assert np.array_equal(z, z0 + x)
+
+
+def test_leading_bounds(emulator, rng):
+    check_leading_bounds(rng)
+
+
+@pytest.mark.parametrize("chip", ["gfx942", "gfx950"])
+def test_leading_bounds_on_the_isa_simulator(rng, chip):
+    hk.set_device("isa", chip=chip)
+    try:
+        check_leading_bounds(rng)
+    finally:
+        hk.set_device("emulator")

@@ -66,6 +66,9 @@ struct LanePiece {
 struct GlobalTile {
   const GlobalBuffer *buf;
   SmallVector<Value> origin; ///< per dimension, tile coordinates scaled
+  /// What rows are compared against, the leading dimensions folded in
+  /// (foldLeadingChecks).
+  Value rowLimit;
   bool unitStride;
 };
 
@@ -114,6 +117,7 @@ static GlobalTile globalTile(OpBuilder &b, Location loc, LoweringState &state,
                                   : arith::MulIOp::create(b, loc, indices[d],
                                                           cst(b, loc, scale)));
   }
+  g.rowLimit = foldLeadingChecks(b, loc, *g.buf, g.origin, rank - 2);
   SmallVector<int64_t> strides;
   int64_t offset;
   g.unitStride = succeeded(type.getStridesAndOffset(strides, offset)) &&
@@ -123,8 +127,9 @@ static GlobalTile globalTile(OpBuilder &b, Location loc, LoweringState &state,
 
 /// Global offset of tile element (row, col + shift), and whether every
 /// dimension but the last is in range (unless `checkRows` is false: no
-/// check, the second value null) and (unless `checkCol` is false, for a
-/// copy whose columns are known to be in range) the column is.
+/// check, the second value null; one compare of the row against
+/// g.rowLimit) and (unless `checkCol` is false, for a copy whose columns
+/// are known to be in range) the column is.
 static std::pair<Value, Value> globalOffset(OpBuilder &b, Location loc,
                                             const GlobalTile &g, Value row,
                                             Value col, int64_t shift,
@@ -140,9 +145,11 @@ static std::pair<Value, Value> globalOffset(OpBuilder &b, Location loc,
   for (int64_t d = 0; d < rank; ++d) {
     Value term = arith::MulIOp::create(b, loc, pos[d], g.buf->strides[d]);
     off = off ? arith::AddIOp::create(b, loc, off, term) : term;
-    if ((d == rank - 1 && !checkCol) || (d < rank - 1 && !checkRows))
-      continue;
-    Value in = ult(b, loc, pos[d], g.buf->sizes[d]);
+  }
+  if (checkRows)
+    ok = ult(b, loc, pos[rank - 2], g.rowLimit);
+  if (checkCol) {
+    Value in = ult(b, loc, pos[rank - 1], g.buf->sizes[rank - 1]);
     ok = ok ? arith::AndIOp::create(b, loc, ok, in) : in;
   }
   return {off, ok};

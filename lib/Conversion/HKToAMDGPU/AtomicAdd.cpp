@@ -45,15 +45,19 @@ static Value cst(OpBuilder &b, Location loc, int64_t v) {
 }
 
 /// The buffer offset of `pos`, or the extent when it lies outside the
-/// memref in any dimension.
+/// memref in any dimension: `limits` holds what each checked dimension is
+/// compared against (null for the leading ones, which foldLeadingChecks
+/// folds into the first checked one).
 static Value offsetOrExtent(OpBuilder &b, Location loc, const GlobalBuffer &buf,
-                            ArrayRef<Value> pos) {
+                            ArrayRef<Value> pos, ArrayRef<Value> limits) {
   Value off, valid;
-  for (auto [p, size, stride] : llvm::zip(pos, buf.sizes, buf.strides)) {
+  for (auto [p, limit, stride] : llvm::zip(pos, limits, buf.strides)) {
     Value term = arith::MulIOp::create(b, loc, p, stride);
     off = off ? arith::AddIOp::create(b, loc, off, term) : term;
+    if (!limit)
+      continue;
     Value in =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, p, size);
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, p, limit);
     valid = valid ? arith::AndIOp::create(b, loc, valid, in) : in;
   }
   return arith::SelectOp::create(b, loc, valid, off, buf.extent);
@@ -166,6 +170,12 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
       rewriter.eraseOp(op);
       return success();
     }
+    // The row (a tile) or the column (a vector) checks the leading
+    // dimensions too; a tile's column is checked against its size.
+    SmallVector<Value> limits(base.size());
+    int64_t first = isVector ? colDim : rowDim;
+    limits[first] = foldLeadingChecks(rewriter, loc, buf, base, first);
+    limits[colDim] = isVector ? limits[first] : buf.sizes[colDim];
     for (auto [reg, c] : llvm::enumerate(map->regs)) {
       SmallVector<Value> pos(base);
       if (!isVector)
@@ -173,7 +183,7 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
                                             cst(rewriter, loc, c.row));
       pos[colDim] = arith::AddIOp::create(rewriter, loc, pos[colDim],
                                           cst(rewriter, loc, c.col));
-      Value offset = offsetOrExtent(rewriter, loc, buf, pos);
+      Value offset = offsetOrExtent(rewriter, loc, buf, pos, limits);
       if (owner)
         offset =
             arith::SelectOp::create(rewriter, loc, owner, offset, buf.extent);
@@ -208,18 +218,14 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
                                 const GlobalBuffer &buf, Value flat,
                                 const LaneMap &map, ArrayRef<Value> base,
                                 int64_t rowDim, Value value) {
-    Value offset, valid;
+    Value offset;
     for (auto [d, p] : llvm::enumerate(base)) {
       Value term = arith::MulIOp::create(b, loc, p, buf.strides[d]);
       offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
-      if (static_cast<int64_t>(d) == rowDim + 1)
-        continue; // the column: in range by the mark
-      if (static_cast<int64_t>(d) == rowDim)
-        continue; // the row: checked per register row below
-      Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, p,
-                                       buf.sizes[d]);
-      valid = valid ? arith::AndIOp::create(b, loc, valid, in) : in;
     }
+    // The column is in range by the mark; the rows are checked per register
+    // row below, against a limit that folds the leading dimensions in.
+    Value rowLimit = foldLeadingChecks(b, loc, buf, base, rowDim);
     llvm::SmallDenseMap<int64_t, Value> rowOffsets;
     for (auto [reg, c] : llvm::enumerate(map.regs)) {
       Value &rowOffset = rowOffsets[c.row];
@@ -227,9 +233,7 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
         Value row =
             arith::AddIOp::create(b, loc, base[rowDim], cst(b, loc, c.row));
         Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                         buf.sizes[rowDim]);
-        if (valid)
-          in = arith::AndIOp::create(b, loc, in, valid);
+                                         rowLimit);
         Value shifted = arith::AddIOp::create(
             b, loc, offset,
             arith::MulIOp::create(b, loc, cst(b, loc, c.row),

@@ -113,6 +113,26 @@ const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder, Value memref) {
   return buffers.try_emplace(memref, std::move(g)).first->second;
 }
 
+Value hk::leadingInBounds(OpBuilder &b, Location loc, const GlobalBuffer &buf,
+                          ArrayRef<Value> pos, int64_t dim) {
+  Value ok;
+  for (int64_t d = 0; d < dim; ++d) {
+    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos[d],
+                                     buf.sizes[d]);
+    ok = ok ? arith::AndIOp::create(b, loc, ok, in) : in;
+  }
+  return ok;
+}
+
+Value hk::foldLeadingChecks(OpBuilder &b, Location loc, const GlobalBuffer &buf,
+                            ArrayRef<Value> pos, int64_t dim) {
+  Value ok = leadingInBounds(b, loc, buf, pos, dim);
+  if (!ok)
+    return buf.sizes[dim];
+  return arith::SelectOp::create(b, loc, ok, buf.sizes[dim],
+                                 arith::ConstantIndexOp::create(b, loc, 0));
+}
+
 namespace {
 
 /// `count` consecutive registers from `reg` that hold consecutive elements
@@ -136,6 +156,13 @@ struct Access {
   /// are) and the running lane's column within the tile: base[colDim] is
   /// their sum.
   Value colOrigin, laneCol;
+  /// What rows (a tile) or columns (a vector) are compared against: the
+  /// size, or 0 when a dimension before is out of range (foldLeadingChecks).
+  /// A tile's columns are compared against their size.
+  Value rowLimit, colLimit;
+  /// For a vector: whether its leading positions are in range (null: no
+  /// leading dimension), for the accesses that check no column.
+  Value leadOk;
 };
 
 } // namespace
@@ -164,13 +191,6 @@ static Value cst(OpBuilder &b, Location loc, int64_t v) {
 
 static Value addConst(OpBuilder &b, Location loc, Value v, int64_t c) {
   return c == 0 ? v : arith::AddIOp::create(b, loc, v, cst(b, loc, c));
-}
-
-static Value andAll(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
-  Value all = conds.front();
-  for (Value c : conds.drop_front())
-    all = arith::AndIOp::create(b, loc, all, c);
-  return all;
 }
 
 /// Builds the access of a register type at tile `indices` of `memref`.
@@ -204,6 +224,13 @@ static FailureOr<Access> buildAccess(OpBuilder &b, Location loc,
     }
     a.base.push_back(idx);
   }
+  if (a.rowDim >= 0) {
+    a.rowLimit = foldLeadingChecks(b, loc, *a.buf, a.base, a.rowDim);
+    a.colLimit = a.buf->sizes[a.colDim];
+  } else {
+    a.leadOk = leadingInBounds(b, loc, *a.buf, a.base, a.colDim);
+    a.colLimit = foldLeadingChecks(b, loc, *a.buf, a.base, a.colDim);
+  }
   SmallVector<int64_t> strides;
   int64_t offset;
   a.lastDimContiguous =
@@ -223,16 +250,28 @@ static SmallVector<Value> positionOf(OpBuilder &b, Location loc,
   return pos;
 }
 
-/// Whether every dimension but the last is in range.
+/// Whether every dimension but the last is in range: for a tile, its row
+/// against the limit that folds the dimensions before it in; for a vector,
+/// its leading positions (which colInRange checks too).
 static Value leadingInRange(OpBuilder &b, Location loc, const Access &a,
                             ArrayRef<Value> pos) {
-  SmallVector<Value> conds;
-  for (int64_t d = 0; d < a.colDim; ++d)
-    conds.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          pos[d], a.buf->sizes[d]));
-  if (conds.empty())
-    return arith::ConstantIntOp::create(b, loc, 1, 1);
-  return andAll(b, loc, conds);
+  if (a.rowDim >= 0)
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                 pos[a.rowDim], a.rowLimit);
+  if (a.leadOk)
+    return a.leadOk;
+  return arith::ConstantIntOp::create(b, loc, 1, 1);
+}
+
+/// leadingInRange where a column check follows, which for a vector covers
+/// the leading dimensions already: null then.
+static Value rowsInRange(OpBuilder &b, Location loc, const Access &a,
+                         ArrayRef<Value> pos) {
+  return a.rowDim >= 0 ? leadingInRange(b, loc, a, pos) : Value();
+}
+
+static Value andIfAny(OpBuilder &b, Location loc, Value x, Value y) {
+  return x ? arith::AndIOp::create(b, loc, x, y).getResult() : y;
 }
 
 /// The buffer offset of `pos`, or the extent (answered as out of range)
@@ -254,7 +293,7 @@ static Value colInRange(OpBuilder &b, Location loc, const Access &a,
                         ArrayRef<Value> pos, int64_t shift) {
   Value col = addConst(b, loc, pos[a.colDim], shift);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
-                               a.buf->sizes[a.colDim]);
+                               a.colLimit);
 }
 
 static int64_t maxRunLength(const Access &a, Type elt) {
@@ -269,8 +308,9 @@ static int64_t maxRunLength(const Access &a, Type elt) {
 /// Element j is in its row when j < size - col: one subtraction per run and
 /// compares against constants, rather than an index (64 bits wide, so two
 /// registers per lane) for every element that the loop would keep live.
-/// The compare is signed and only matters when the run starts in range
-/// (else the load already reads zeros), where size - col is in (0, size].
+/// The compare only matters when the run starts in range (else the load
+/// already reads zeros), where size - col is in (0, size]: it is made on
+/// 32 bits, unsigned.
 /// The offset of a run whose columns are all in range (hk.cols_in_bounds):
 /// the lane's offset within the tile, or the extent when a leading position
 /// is out of range, plus the tile origin's column offset. The check and the
@@ -280,9 +320,9 @@ static int64_t maxRunLength(const Access &a, Type elt) {
 /// read zeros, as long as extent plus origin stays within the descriptor's
 /// 32-bit byte range (which a memref of at least 4 GiB exceeds anyway).
 static Value inBoundsOffsetOf(OpBuilder &b, Location loc, const Access &a,
-                              Run run, bool leadingInBounds) {
+                              Run run, bool rowsKnownInRange) {
   SmallVector<Value> pos = positionOf(b, loc, a, run.reg);
-  Value lead = leadingInBounds ? Value() : leadingInRange(b, loc, a, pos);
+  Value lead = rowsKnownInRange ? Value() : leadingInRange(b, loc, a, pos);
   pos[a.colDim] = addConst(b, loc, a.laneCol, a.map.regs[run.reg].col);
   Value inner = offsetOf(b, loc, a, pos, lead);
   Value origin =
@@ -301,8 +341,8 @@ static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
   if (colsInBounds) {
     off = inBoundsOffsetOf(b, loc, a, run, inBounds);
   } else {
-    Value valid = arith::AndIOp::create(b, loc, leadingInRange(b, loc, a, pos),
-                                        colInRange(b, loc, a, pos, 0));
+    Value valid = andIfAny(b, loc, rowsInRange(b, loc, a, pos),
+                           colInRange(b, loc, a, pos, 0));
     off = offsetOf(b, loc, a, pos, valid);
   }
   if (run.count == 1)
@@ -312,12 +352,18 @@ static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
   if (colsInBounds)
     return v;
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vecType));
-  Value left =
-      arith::SubIOp::create(b, loc, a.buf->sizes[a.colDim], pos[a.colDim]);
+  // In 32 bits: where it matters, 0 < size - col <= size, and a run is
+  // only longer than 1 on a unit column stride, so size is at most the
+  // memref's reach, below 2^32 (hkrt refuses larger memrefs: one buffer
+  // descriptor's range). Unsigned then, as i8 sizes may pass 2^31.
+  Value left = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(),
+      arith::SubIOp::create(b, loc, a.buf->sizes[a.colDim], pos[a.colDim]));
   SmallVector<Value> inRow = {arith::ConstantIntOp::create(b, loc, 1, 1)};
   for (int64_t j = 1; j < run.count; ++j)
-    inRow.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                          left, cst(b, loc, j)));
+    inRow.push_back(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, left,
+                              arith::ConstantIntOp::create(b, loc, j, 32)));
   Value mask = vector::FromElementsOp::create(
       b, loc, VectorType::get({run.count}, b.getI1Type()), inRow);
   return arith::SelectOp::create(b, loc, mask, v, zero);
@@ -329,17 +375,16 @@ static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
 static void storeRun(OpBuilder &b, Location loc, const Access &a, Run run,
                      Value value) {
   SmallVector<Value> pos = positionOf(b, loc, a, run.reg);
-  Value lead = leadingInRange(b, loc, a, pos);
-  Value whole = arith::AndIOp::create(
-      b, loc, lead, colInRange(b, loc, a, pos, run.count - 1));
+  Value lead = rowsInRange(b, loc, a, pos);
+  Value whole =
+      andIfAny(b, loc, lead, colInRange(b, loc, a, pos, run.count - 1));
   Value off = offsetOf(b, loc, a, pos, whole);
   if (run.count == 1) {
     memref::StoreOp::create(b, loc, value, a.buf->buffer, off);
     return;
   }
   vector::StoreOp::create(b, loc, value, a.buf->buffer, off);
-  Value starts =
-      arith::AndIOp::create(b, loc, lead, colInRange(b, loc, a, pos, 0));
+  Value starts = andIfAny(b, loc, lead, colInRange(b, loc, a, pos, 0));
   Value partial = arith::AndIOp::create(
       b, loc, starts,
       arith::XOrIOp::create(b, loc, whole,
@@ -349,7 +394,7 @@ static void storeRun(OpBuilder &b, Location loc, const Access &a, Run run,
   b.setInsertionPointToStart(ifOp.thenBlock());
   for (int64_t j = 0; j < run.count; ++j) {
     SmallVector<Value> p = positionOf(b, loc, a, run.reg, j);
-    Value ok = arith::AndIOp::create(b, loc, lead, colInRange(b, loc, a, p, 0));
+    Value ok = andIfAny(b, loc, lead, colInRange(b, loc, a, p, 0));
     Value elem = vector::ExtractOp::create(b, loc, value, j);
     memref::StoreOp::create(b, loc, elem, a.buf->buffer,
                             offsetOf(b, loc, a, p, ok));

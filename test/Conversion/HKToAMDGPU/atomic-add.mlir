@@ -6,7 +6,9 @@
 // the 1-D view of the memref that its fat raw buffer is cast from: same
 // base, extent elements of range. A 16x16 col 16x16 tile: lane l, register
 // i is element (4*(l/16) + i, l%16). Positions outside the memref get the
-// extent as offset, which the buffer hardware drops.
+// extent as offset, which the buffer hardware drops. The batch index is
+// checked once: rows are compared against the row count when it is in
+// range, else against 0.
 // CHECK-LABEL: gpu.func @acc
 // CHECK-SAME: (%[[DQ:.*]]: memref<?x?x?xf32>, %[[B:.*]]: index, %[[I:.*]]: index, %[[J:.*]]: index)
 // CHECK: %[[BASE:.*]], %{{.*}}, %[[SIZES:.*]]:3, %[[STRIDES:.*]]:3 = memref.extract_strided_metadata %[[DQ]]
@@ -16,9 +18,11 @@
 // CHECK: %[[G:.*]] = arith.divui %{{.*}}, %c16
 // CHECK: %[[LROW:.*]] = arith.muli %[[G]], %c4
 // CHECK: %[[ROW0:.*]] = arith.addi %{{.*}}, %[[LROW]] : index
+// CHECK: %[[BIN:.*]] = arith.cmpi ult, %[[B]], %[[SIZES]]#0
+// CHECK: %[[RLIM:.*]] = arith.select %[[BIN]], %[[SIZES]]#1, %{{.*}} : index
 // Register 2: row + 2, column + 0.
-// CHECK: arith.addi %[[ROW0]], %c2
-// CHECK: arith.cmpi ult, %[[B]], %[[SIZES]]#0
+// CHECK: %[[ROW2:.*]] = arith.addi %[[ROW0]], %c2
+// CHECK: arith.cmpi ult, %[[ROW2]], %[[RLIM]]
 // CHECK: %[[OFF:.*]] = arith.select %{{.*}}, %{{.*}}, %[[EXT]] : index
 // CHECK: %[[OFF32:.*]] = arith.index_cast %[[OFF]] : index to i32
 // CHECK: %[[V:.*]] = vector.extract %{{.*}}[2] : f32 from vector<4xf32>

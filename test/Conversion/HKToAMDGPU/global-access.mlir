@@ -75,16 +75,20 @@ hk.kernel @load_row(%A: memref<?x?xbf16>, %i: index, %j: index) attributes {wave
 // CHECK: %[[QR:.*]] = arith.muli %[[Q]], %[[C4:c4(_[0-9]+)?]] : index
 // CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %[[QR]] : index
 // CHECK: %[[COL:.*]] = arith.addi %{{.*}}, %[[N]] : index
-// Register 0 at (row, col), batch index checked against the leading size.
+// The batch index is checked once, against the leading size: the rows are
+// compared against the row count when it is in range, else against 0.
+// CHECK: %[[BIN:.*]] = arith.cmpi ult, %[[B]], %[[SZ]]#0
+// CHECK: %[[RLIM:.*]] = arith.select %[[BIN]], %[[SZ]]#1, %{{.*}} : index
+// Register 0 at (row, col).
 // CHECK: %[[E0:.*]] = vector.extract %[[V]][0] : f32 from vector<4xf32>
-// CHECK: arith.cmpi ult, %[[B]], %[[SZ]]#0
-// CHECK: arith.cmpi ult, %[[ROW]], %[[SZ]]#1
+// CHECK: arith.cmpi ult, %[[ROW]], %[[RLIM]]
+// CHECK: arith.cmpi ult, %[[COL]], %[[SZ]]#2
 // CHECK: %[[S0:.*]] = arith.select
 // CHECK: memref.store %[[E0]], %[[BUF]][%[[S0]]]
 // Register 3 at (row + 3, col).
 // CHECK: %[[E3:.*]] = vector.extract %[[V]][3] : f32 from vector<4xf32>
 // CHECK: %[[ROW3:.*]] = arith.addi %[[ROW]], %[[C3:c3(_[0-9]+)?]] : index
-// CHECK: arith.cmpi ult, %[[ROW3]], %[[SZ]]#1
+// CHECK: arith.cmpi ult, %[[ROW3]], %[[RLIM]]
 // CHECK: arith.muli %[[ROW3]], %[[ST]]#1
 // CHECK: %[[S3:.*]] = arith.select
 // CHECK: memref.store %[[E3]], %[[BUF]][%[[S3]]]
