@@ -163,7 +163,12 @@ def _type_text(spec):
     if shape is None:
         return f"rank-{spec['rank']} memref of {spec['dtype']}"
     dims = "x".join("?" if d is None else str(d) for d in shape)
-    return f"memref<{dims}x{spec['dtype']}>"
+    layout = ""
+    if spec.get("layout") == "strided":
+        strides = ", ".join("?" if d is None else str(d)
+                            for d in spec["strides"])
+        layout = f", strided<[{strides}]>"
+    return f"memref<{dims}x{spec['dtype']}{layout}>"
 
 
 def _expected_host(spec):

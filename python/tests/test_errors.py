@@ -143,6 +143,23 @@ hk.kernel @rows(%x: memref<?x64xf32>, %y: memref<?x64xf32>)
     assert np.array_equal(x, y)
 
 
+def test_attention_head_dimension():
+    """Attention forward's D = 128 kernel has D in its types; a strided
+    view with another D is refused, the message naming the layout as
+    hkrt does."""
+    mod = hk.compile(kernel_path("attention_fwd"), chips=["gfx950"])
+    b, n, h = 1, 64, 2
+    q = np.zeros((b, n, h, 96), np.uint16).transpose(0, 2, 1, 3)
+    o = np.zeros((b, n, h, 96), np.uint16).transpose(0, 2, 1, 3)
+    lse = np.zeros((b, h, n), np.float32)
+    with pytest.raises(
+            hk.ArgumentError,
+            match=(r"argument 0 'Q': dimension 3 of "
+                   r"memref<\?x\?x\?x128xbf16, strided<\[\?, \?, \?, 1\]>> "
+                   r"must be 128, got 96")):
+        mod.attention_fwd_d128(q, q, q, o, lse, False)
+
+
 def test_runtime_error_carries_the_runtimes_message(softmax):
     # Compiled for gfx942 only: the gfx950 emulator has no code for it.
     mod = hk.compile(kernel_path("softmax"), chips=["gfx942"])
