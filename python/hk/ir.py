@@ -284,6 +284,31 @@ class Builder:
         return self._result(f"arith.truncf {a} : {a.type} to {type}", type,
                             name)
 
+    def cmpf(self, predicate, a, b, type=i1, name=None):
+        """arith.cmpf: `type` is the result, i1 for scalars or the operands'
+        tile or vector type with i1 elements."""
+        return self._result(f"arith.cmpf {predicate}, {a}, {b} : {a.type}",
+                            type, name)
+
+    def cmpi(self, predicate, a, b, type=i1, name=None):
+        """arith.cmpi, the result type as for cmpf."""
+        return self._result(f"arith.cmpi {predicate}, {a}, {b} : {a.type}",
+                            type, name)
+
+    def select(self, condition, a, b, name=None):
+        """arith.select of a or b: an i1 condition, or an i1 tile or vector
+        of the operands' shape."""
+        cond_type = "" if condition.type == i1 else f"{condition.type}, "
+        return self._result(
+            f"arith.select {condition}, {a}, {b} : {cond_type}{a.type}",
+            a.type, name)
+
+    def any(self, mask, expect=None, name=None):
+        """hk.any: whether any element of an i1 tile or vector is true, the
+        same i1 in every lane; `expect` (True or False) is the usual result."""
+        e = "" if expect is None else f" expect {'true' if expect else 'false'}"
+        return self._result(f"hk.any {mask}{e} : {mask.type}", i1, name)
+
     def splat(self, scalar, type, name=None):
         return self._result(f"tensor.splat {scalar} : {type}", type, name)
 

@@ -13,7 +13,7 @@ import pytest
 
 import hk
 from hk import artifact, ir
-from hk.ir import bf16, f32, index
+from hk.ir import bf16, f32, i1, index
 from conftest import BIN, SRC_ROOT, kernel_path
 from test_run import check_softmax
 
@@ -215,3 +215,36 @@ def test_interleave_region_prints_and_verifies():
     assert "hk.interleave -> tensor<32x64xf32, #hk.rt<row, 16x16>> {" in text
     assert "hk.cluster memory -> " in text
     m.verify()
+
+
+def test_any_compare_and_select(emulator):
+    # A tile doubles when any of its elements passes 0.5: arith.cmpf on a
+    # tile, the wave vote hk.any and arith.select on its i1, all printed by
+    # the builder; run on the emulator, one wave per 32x64 tile.
+    m = ir.Module()
+    io = ir.memref([None, None], f32)
+    k = m.kernel("vote", [("x", io), ("y", io)], waves=1,
+                 grid=ir.grid([ir.dim(0, 0)], "s0 ceildiv 32"))
+    x, y = k.args
+    b = k.builder
+    t_type = ir.rt([32, 64], f32, "row", (16, 16))
+    i = b.block_id("x")
+    c0 = b.constant(0, index)
+    t = b.load(x, [i, c0], t_type)
+    half = b.splat(b.constant(0.5, f32), t_type)
+    over = b.cmpf("ogt", t, half, type=t_type.with_element(i1))
+    vote = b.any(over, expect=False)
+    r = b.select(vote, b.addf(t, t), t)
+    b.store(r, y, [i, c0])
+    b.ret()
+    text = str(m)
+    assert "hk.any %" in text and "expect false : tensor<32x64xi1" in text
+    mod = m.verify().compile(chips=CHIPS, cache=False)
+    xs = np.zeros((64, 64), np.float32)
+    xs[:32] = 0.25
+    xs[32:] = 0.5
+    xs[40, 7] = 0.75  # only the second tile has an element past 0.5
+    ys = np.full_like(xs, np.nan)
+    mod.vote(xs, ys)
+    assert np.array_equal(ys[:32], xs[:32])
+    assert np.array_equal(ys[32:], 2 * xs[32:])
