@@ -351,6 +351,28 @@ TEST_F(TypedFixture, MemrefsBeyondABufferDescriptorAreRefused) {
             "descriptor");
 }
 
+TEST_F(TypedFixture, OutOfRangeOffsetsMustNotWrap) {
+  hkrt::Kernel k = mod->kernel("untyped");
+  hkrt_arg v = view(big, 8, 8, 8, 1);
+  // 2 rows of 2^29 f32, 2^29 - 1 elements apart: 2^30 - 1 elements, 2^32 - 4
+  // bytes of reach, within HKRT_MAX_MEMREF_BYTES; a row's span past it
+  // would pass 2^32.
+  int64_t half = int64_t(1) << 29, gig = int64_t(1) << 30;
+  EXPECT_EQ(launchError(k, {view(big, 2, half, half - 1, 1), v}),
+            "argument 0 'x': a 2x536870912 memref of f32 with strides "
+            "(536870911, 1) reaches 4294967292 bytes; with its last "
+            "dimension's span (2147483644 bytes) and 4096 more, the offsets "
+            "a kernel gives positions out of range must stay within "
+            "4294967292 (HKRT_MAX_MEMREF_BYTES)");
+  // Rows of 64: 2^32 - 4 bytes of reach, 252 of span, refused too.
+  std::string full = launchError(k, {view(big, 2, 64, gig - 65, 1), v});
+  EXPECT_NE(full.find("must stay within"), std::string::npos) << full;
+  // 2^32 - 7744 bytes of reach leave room for the span and 4096 bytes: only
+  // the buffer, far too small, is then refused.
+  std::string room = launchError(k, {view(big, 2, 64, gig - 2000, 1), v});
+  EXPECT_NE(room.find("but its buffer has"), std::string::npos) << room;
+}
+
 TEST_F(TypedFixture, OlderMetadataChecksOnlyTheBuffer) {
   hkrt::Kernel k = mod->kernel("untyped");
   EXPECT_EQ(launchError(k, {view(big, 64, 64, 0, 1), view(big, 8, 8, 9, 2)}),
