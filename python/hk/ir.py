@@ -24,8 +24,8 @@ writing text; the builder prints the dialect's textual IR, which
 Types: ``memref``, ``rt`` (register tile), ``rv`` (register vector), ``st``
 (shared tile), ``token`` and the scalars (``index``, ``f32``, ``bf16``...).
 Values are ``Value`` objects carrying their type, so each op prints the
-types its assembly format needs. Regions (``scf.for``, ``hk.ping_pong``,
-``hk.interleave``, ``hk.cluster``) are ``with`` blocks; ``Builder.yield_``
+types its assembly format needs. Regions (``scf.for``, ``scf.if``,
+``hk.ping_pong``, ``hk.interleave``, ``hk.cluster``) are ``with`` blocks; ``Builder.yield_``
 ends one with its terminator. ``Builder.op`` prints any other op in MLIR's
 generic form.
 """
@@ -180,6 +180,45 @@ class _Region:
                 raise ValueError(f"region not ended with {self.terminator}")
         b._line("}")
         return False
+
+
+class _ElseRegion(_Region):
+    """An scf.if's else region: entered right after its then region, whose
+    closing brace it turns into "} else {"."""
+
+    def __init__(self, builder, results, then_region):
+        super().__init__(builder, "scf.yield", results)
+        self.then_region = then_region
+
+    def __enter__(self):
+        b = self.builder
+        closing = "  " * b._indent + "}"
+        if not (self.then_region.closed and b._lines and
+                b._lines[-1] == closing):
+            raise ValueError("an else region must follow its then region")
+        b._lines[-1] = closing + " else {"
+        return super().__enter__()
+
+
+class _ThenRegion(_Region):
+    def __init__(self, builder, results):
+        super().__init__(builder, "scf.yield", results)
+        self.closed = False
+
+    def __exit__(self, kind, value, traceback):
+        result = super().__exit__(kind, value, traceback)
+        self.closed = True
+        return result
+
+
+class _If:
+    """scf.if: ``with`` its ``then_`` region, then (when it has results,
+    required) its ``else_`` region; ``.results`` are the op's results."""
+
+    def __init__(self, builder, results):
+        self.results = results
+        self.then_ = _ThenRegion(builder, results)
+        self.else_ = _ElseRegion(builder, results, self.then_)
 
 
 class Builder:
@@ -422,6 +461,15 @@ class Builder:
         region = _Region(self, "scf.yield", results)
         region.block_args = (iv, *args)
         return region
+
+    def if_(self, condition, result_types=(), name=None):
+        """scf.if on an i1: ``with`` its ``.then_`` and then its ``.else_``
+        region, each ended with ``yield_`` when the op has results."""
+        arrow = (" -> (" + ", ".join(str(t) for t in result_types) + ")"
+                 if result_types else "")
+        results = self._results(f"scf.if {condition}{arrow} {{",
+                                list(result_types), name)
+        return _If(self, results)
 
     def _schedule_region(self, text, result_types, name):
         arrow = (" -> " + ", ".join(str(t) for t in result_types)

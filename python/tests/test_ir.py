@@ -217,15 +217,16 @@ def test_interleave_region_prints_and_verifies():
     m.verify()
 
 
-def test_any_compare_and_select(emulator):
+def test_any_compare_select_and_if(emulator):
     # A tile doubles when any of its elements passes 0.5: arith.cmpf on a
-    # tile, the wave vote hk.any and arith.select on its i1, all printed by
-    # the builder; run on the emulator, one wave per 32x64 tile.
+    # tile, the wave vote hk.any, then arith.select (into y) and scf.if
+    # (into z) on its i1, all printed by the builder; run on the emulator,
+    # one wave per 32x64 tile.
     m = ir.Module()
     io = ir.memref([None, None], f32)
-    k = m.kernel("vote", [("x", io), ("y", io)], waves=1,
+    k = m.kernel("vote", [("x", io), ("y", io), ("z", io)], waves=1,
                  grid=ir.grid([ir.dim(0, 0)], "s0 ceildiv 32"))
-    x, y = k.args
+    x, y, z = k.args
     b = k.builder
     t_type = ir.rt([32, 64], f32, "row", (16, 16))
     i = b.block_id("x")
@@ -234,17 +235,35 @@ def test_any_compare_and_select(emulator):
     half = b.splat(b.constant(0.5, f32), t_type)
     over = b.cmpf("ogt", t, half, type=t_type.with_element(i1))
     vote = b.any(over, expect=False)
-    r = b.select(vote, b.addf(t, t), t)
-    b.store(r, y, [i, c0])
+    b.store(b.select(vote, b.addf(t, t), t), y, [i, c0])
+    branch = b.if_(vote, [t_type])
+    with branch.then_:
+        b.yield_(b.addf(t, t))
+    with branch.else_:
+        b.yield_(t)
+    b.store(branch.results[0], z, [i, c0])
     b.ret()
     text = str(m)
     assert "hk.any %" in text and "expect false : tensor<32x64xi1" in text
+    assert "} else {" in text
     mod = m.verify().compile(chips=CHIPS, cache=False)
     xs = np.zeros((64, 64), np.float32)
     xs[:32] = 0.25
     xs[32:] = 0.5
     xs[40, 7] = 0.75  # only the second tile has an element past 0.5
-    ys = np.full_like(xs, np.nan)
-    mod.vote(xs, ys)
-    assert np.array_equal(ys[:32], xs[:32])
-    assert np.array_equal(ys[32:], 2 * xs[32:])
+    for out in ("y", "z"):
+        ys, zs = np.full_like(xs, np.nan), np.full_like(xs, np.nan)
+        mod.vote(xs, ys, zs)
+        got = ys if out == "y" else zs
+        assert np.array_equal(got[:32], xs[:32]), out
+        assert np.array_equal(got[32:], 2 * xs[32:]), out
+
+
+def test_else_must_follow_then():
+    m = ir.Module()
+    k = m.kernel("k", [("c", i1)], waves=1, grid=ir.grid([], "1"))
+    b = k.builder
+    branch = b.if_(k.args[0])
+    with pytest.raises(ValueError, match="must follow its then region"):
+        with branch.else_:
+            pass
