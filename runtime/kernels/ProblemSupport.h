@@ -46,7 +46,8 @@ struct TensorShape {
 };
 
 /// Throws std::invalid_argument naming --shape unless every tensor fits in
-/// a buffer a kernel can address (HKRT_MAX_MEMREF_BYTES): called before the
+/// a buffer a kernel can address (HKRT_MAX_MEMREF_BYTES, with room for the
+/// out-of-range offsets past it, as hkrt checks at launch): called before the
 /// problem allocates anything, so that absurd sizes are a usage error
 /// rather than an allocation failure.
 inline void checkTensorSizes(const KernelEntry &entry, const Problem &problem,
@@ -59,16 +60,32 @@ inline void checkTensorSizes(const KernelEntry &entry, const Problem &problem,
       overflow |= __builtin_mul_overflow(bytes, uint64_t(s), &bytes);
       dims += (dims.empty() ? "" : "x") + std::to_string(s);
     }
-    if (!overflow && bytes <= HKRT_MAX_MEMREF_BYTES)
+    // As hkrt checks at launch (Launch.cpp): from rank 2, the bytes plus
+    // the last dimension's span plus 4096 must fit too, since out-of-range
+    // offsets add up to those to the reach.
+    uint64_t span = 0;
+    if (!overflow && bytes > 0 && t.sizes.size() >= 2)
+      span =
+          uint64_t(t.sizes.back() - 1) * uint64_t(hk::rt::dtypeBytes(t.dtype)) +
+          4096;
+    if (!overflow && bytes <= HKRT_MAX_MEMREF_BYTES &&
+        span <= HKRT_MAX_MEMREF_BYTES - bytes)
       continue;
     std::string shape;
     for (int64_t s : problem.shape)
       shape += (shape.empty() ? "" : ",") + std::to_string(s);
-    throw std::invalid_argument(
-        "--shape " + shape + ": " + entry.name + "'s " + t.name +
-        " would be a " + dims + " " + hk::rt::dtypeName(t.dtype) +
-        " tensor, more than the " + std::to_string(HKRT_MAX_MEMREF_BYTES) +
-        " bytes a kernel addresses");
+    std::string tensor = "--shape " + shape + ": " + entry.name + "'s " +
+                         t.name + " would be a " + dims + " " +
+                         hk::rt::dtypeName(t.dtype) + " tensor";
+    if (!overflow && bytes <= HKRT_MAX_MEMREF_BYTES)
+      throw std::invalid_argument(
+          tensor + " of " + std::to_string(bytes) +
+          " bytes; with its last dimension's span and 4096 more (" +
+          std::to_string(span) + " bytes), past the " +
+          std::to_string(HKRT_MAX_MEMREF_BYTES) + " bytes a kernel addresses");
+    throw std::invalid_argument(tensor + ", more than the " +
+                                std::to_string(HKRT_MAX_MEMREF_BYTES) +
+                                " bytes a kernel addresses");
   }
 }
 
