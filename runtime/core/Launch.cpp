@@ -140,10 +140,6 @@ static std::shared_ptr<BufferObject> liveBuffer(size_t i, const ArgInfo &info,
   return buffer;
 }
 
-/// What the lowering may add to an out-of-range offset besides a column
-/// origin: an atomic add's immediate offset (12 bits).
-static constexpr uint64_t kOutOfRangeSlack = 4096;
-
 static LaunchArg checkMemref(size_t i, const ArgInfo &info, const hkrt_arg &arg,
                              hkrt_device device) {
   if (arg.kind != HKRT_ARG_MEMREF)
@@ -174,24 +170,21 @@ static LaunchArg checkMemref(size_t i, const ArgInfo &info, const hkrt_arg &arg,
                  std::to_string(HKRT_MAX_MEMREF_BYTES) +
                  " (HKRT_MAX_MEMREF_BYTES) through its 32-bit buffer "
                  "descriptor");
-  // Out-of-range positions get the reach as their offset, and two forms
-  // add to it before the 32-bit byte offset is taken (docs/lowering.md,
-  // Limits): a column origin, at most the last dimension's span, and an
-  // atomic's immediate column offset, below 4096. Past 2^32 the sum would
-  // wrap back into the buffer and read or write data.
+  // Out-of-range positions get the reach as their offset, to which two
+  // forms add a column origin or an atomic's immediate offset.
   if (arg.rank >= 2 && out.extentBytes > 0) {
     int last = arg.rank - 1;
     uint64_t span = uint64_t(arg.sizes[last] - 1) *
                     uint64_t(arg.strides[last]) *
                     uint64_t(dtypeBytes(info.dtype));
-    if (out.extentBytes + span + kOutOfRangeSlack > HKRT_MAX_MEMREF_BYTES)
+    if (!outOfRangeOffsetsFit(out.extentBytes, span))
       mismatch(i, info,
                "a " + shapeText(arg) + " memref of " + dtypeName(info.dtype) +
                    " with strides " + listText(arg.strides, arg.rank) +
                    " reaches " + std::to_string(out.extentBytes) +
                    " bytes; with its last dimension's span (" +
                    std::to_string(span) + " bytes) and " +
-                   std::to_string(kOutOfRangeSlack) +
+                   std::to_string(kOutOfRangeSlackBytes) +
                    " more, the offsets a kernel gives positions out of range "
                    "must stay within " +
                    std::to_string(HKRT_MAX_MEMREF_BYTES) +

@@ -60,16 +60,15 @@ inline void checkTensorSizes(const KernelEntry &entry, const Problem &problem,
       overflow |= __builtin_mul_overflow(bytes, uint64_t(s), &bytes);
       dims += (dims.empty() ? "" : "x") + std::to_string(s);
     }
-    // As hkrt checks at launch (Launch.cpp): from rank 2, the bytes plus
-    // the last dimension's span plus 4096 must fit too, since out-of-range
-    // offsets add up to those to the reach.
+    // As hkrt checks at launch: from rank 2, room for the out-of-range
+    // offsets past the tensor too.
     uint64_t span = 0;
-    if (!overflow && bytes > 0 && t.sizes.size() >= 2)
+    bool spanChecked = !overflow && bytes > 0 && t.sizes.size() >= 2;
+    if (spanChecked)
       span =
-          uint64_t(t.sizes.back() - 1) * uint64_t(hk::rt::dtypeBytes(t.dtype)) +
-          4096;
+          uint64_t(t.sizes.back() - 1) * uint64_t(hk::rt::dtypeBytes(t.dtype));
     if (!overflow && bytes <= HKRT_MAX_MEMREF_BYTES &&
-        span <= HKRT_MAX_MEMREF_BYTES - bytes)
+        (!spanChecked || hk::rt::outOfRangeOffsetsFit(bytes, span)))
       continue;
     std::string shape;
     for (int64_t s : problem.shape)
@@ -80,9 +79,11 @@ inline void checkTensorSizes(const KernelEntry &entry, const Problem &problem,
     if (!overflow && bytes <= HKRT_MAX_MEMREF_BYTES)
       throw std::invalid_argument(
           tensor + " of " + std::to_string(bytes) +
-          " bytes; with its last dimension's span and 4096 more (" +
-          std::to_string(span) + " bytes), past the " +
-          std::to_string(HKRT_MAX_MEMREF_BYTES) + " bytes a kernel addresses");
+          " bytes; with its last dimension's span and " +
+          std::to_string(hk::rt::kOutOfRangeSlackBytes) + " more (" +
+          std::to_string(span + hk::rt::kOutOfRangeSlackBytes) +
+          " bytes), past the " + std::to_string(HKRT_MAX_MEMREF_BYTES) +
+          " bytes a kernel addresses");
     throw std::invalid_argument(tensor + ", more than the " +
                                 std::to_string(HKRT_MAX_MEMREF_BYTES) +
                                 " bytes a kernel addresses");

@@ -27,6 +27,22 @@ std::optional<hkrt_dtype> parseDType(const std::string &name);
 /// Bytes of one element (index: 8).
 int64_t dtypeBytes(hkrt_dtype t);
 
+/// What the lowering may add to the offset it gives an out-of-range
+/// position (the memref's reach) besides a column origin, at most the last
+/// dimension's span: an atomic add's immediate offset (12 bits).
+constexpr uint64_t kOutOfRangeSlackBytes = 4096;
+
+/// Whether a memref of rank 2 or more reaching `reachBytes`, whose last
+/// dimension spans `lastSpanBytes`, keeps those offsets within
+/// HKRT_MAX_MEMREF_BYTES: past 2^32 they would wrap back into the buffer
+/// (docs/lowering.md, Limits). hkrt checks it at launch, hk-run first.
+inline bool outOfRangeOffsetsFit(uint64_t reachBytes, uint64_t lastSpanBytes) {
+  return reachBytes <= HKRT_MAX_MEMREF_BYTES &&
+         lastSpanBytes <= HKRT_MAX_MEMREF_BYTES - reachBytes &&
+         kOutOfRangeSlackBytes <=
+             HKRT_MAX_MEMREF_BYTES - reachBytes - lastSpanBytes;
+}
+
 /// A grid expression: integers and symbols s0, s1, ... combined with
 /// + - * floordiv ceildiv mod (affine-map spelling and precedence: * and the
 /// divisions bind tighter than + and -, all left-associative; unary minus and

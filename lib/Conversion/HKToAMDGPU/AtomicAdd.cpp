@@ -175,7 +175,8 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
     SmallVector<Value> limits(base.size());
     int64_t first = isVector ? colDim : rowDim;
     limits[first] = foldLeadingChecks(rewriter, loc, buf, base, first);
-    limits[colDim] = isVector ? limits[first] : buf.sizes[colDim];
+    if (!isVector)
+      limits[colDim] = buf.sizes[colDim];
     for (auto [reg, c] : llvm::enumerate(map->regs)) {
       SmallVector<Value> pos(base);
       if (!isVector)

@@ -317,8 +317,8 @@ static int64_t maxRunLength(const Access &a, Type elt) {
 /// select depend on rows and lanes only, so in a loop that moves along the
 /// columns they are invariant, and what changes per iteration is one add of
 /// a wave-uniform value. Out-of-range lanes land at or past the extent and
-/// read zeros, as long as extent plus origin stays within the descriptor's
-/// 32-bit byte range (which a memref of at least 4 GiB exceeds anyway).
+/// read zeros, as long as extent plus origin stays within the 32-bit byte
+/// offset, which hkrt checks at launch (outOfRangeOffsetsFit).
 static Value inBoundsOffsetOf(OpBuilder &b, Location loc, const Access &a,
                               Run run, bool rowsKnownInRange) {
   SmallVector<Value> pos = positionOf(b, loc, a, run.reg);
