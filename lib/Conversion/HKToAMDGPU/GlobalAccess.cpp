@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -113,24 +114,35 @@ const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder, Value memref) {
   return buffers.try_emplace(memref, std::move(g)).first->second;
 }
 
-Value hk::leadingInBounds(OpBuilder &b, Location loc, const GlobalBuffer &buf,
-                          ArrayRef<Value> pos, int64_t dim) {
-  Value ok;
-  for (int64_t d = 0; d < dim; ++d) {
-    Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos[d],
-                                     buf.sizes[d]);
-    ok = ok ? arith::AndIOp::create(b, loc, ok, in) : in;
-  }
-  return ok;
+/// `v` behind an llvm.freeze. The limits below are selects of a size and 0;
+/// LLVM's InstCombine rewrites a compare against such a select into the
+/// select of the compare, that is, the AND of the leading checks again, and
+/// a leading check whose position is loop-invariant (a batch from the block
+/// id) then stays live across the loop as a 64-bit lane mask in SGPRs, one
+/// per memref. The freeze (a no-op on these values, never poison) keeps the
+/// limit a value, which LLVM hoists once out of the loop in its place.
+static Value frozen(OpBuilder &b, Location loc, Value v) {
+  Value i64 = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), v);
+  Value f = LLVM::FreezeOp::create(b, loc, i64);
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), f);
 }
 
 Value hk::foldLeadingChecks(OpBuilder &b, Location loc, const GlobalBuffer &buf,
-                            ArrayRef<Value> pos, int64_t dim) {
-  Value ok = leadingInBounds(b, loc, buf, pos, dim);
-  if (!ok)
-    return buf.sizes[dim];
-  return arith::SelectOp::create(b, loc, ok, buf.sizes[dim],
-                                 arith::ConstantIndexOp::create(b, loc, 0));
+                            ArrayRef<Value> pos, int64_t dim, Value *leadOk) {
+  Value limit = buf.sizes[0];
+  if (leadOk)
+    *leadOk = Value();
+  for (int64_t d = 0; d < dim; ++d) {
+    Value in =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pos[d], limit);
+    if (leadOk && d == dim - 1)
+      *leadOk = in;
+    limit = frozen(
+        b, loc,
+        arith::SelectOp::create(b, loc, in, buf.sizes[d + 1],
+                                arith::ConstantIndexOp::create(b, loc, 0)));
+  }
+  return limit;
 }
 
 namespace {
@@ -228,8 +240,7 @@ static FailureOr<Access> buildAccess(OpBuilder &b, Location loc,
     a.rowLimit = foldLeadingChecks(b, loc, *a.buf, a.base, a.rowDim);
     a.colLimit = a.buf->sizes[a.colDim];
   } else {
-    a.leadOk = leadingInBounds(b, loc, *a.buf, a.base, a.colDim);
-    a.colLimit = foldLeadingChecks(b, loc, *a.buf, a.base, a.colDim);
+    a.colLimit = foldLeadingChecks(b, loc, *a.buf, a.base, a.colDim, &a.leadOk);
   }
   SmallVector<int64_t> strides;
   int64_t offset;

@@ -124,7 +124,7 @@ struct ConvertHKToAMDGPU : hk::impl::ConvertHKToAMDGPUBase<ConvertHKToAMDGPU> {
                            vector::VectorDialect>();
     // The pair a v_permlane swap returns, and the expected result of a
     // vote (Reductions.cpp).
-    target.addLegalOp<LLVM::ExtractValueOp, LLVM::ExpectOp>();
+    target.addLegalOp<LLVM::ExtractValueOp, LLVM::ExpectOp, LLVM::FreezeOp>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [&](Operation *op) { return converter.isLegal(op); });
     target.addDynamicallyLegalOp<tensor::SplatOp>(

@@ -8,7 +8,8 @@
 // i is element (4*(l/16) + i, l%16). Positions outside the memref get the
 // extent as offset, which the buffer hardware drops. The batch index is
 // checked once: rows are compared against the row count when it is in
-// range, else against 0.
+// range, else against 0 (a limit behind llvm.freeze, which keeps LLVM from
+// splitting the compare back into two).
 // CHECK-LABEL: gpu.func @acc
 // CHECK-SAME: (%[[DQ:.*]]: memref<?x?x?xf32>, %[[B:.*]]: index, %[[I:.*]]: index, %[[J:.*]]: index)
 // CHECK: %[[BASE:.*]], %{{.*}}, %[[SIZES:.*]]:3, %[[STRIDES:.*]]:3 = memref.extract_strided_metadata %[[DQ]]
@@ -19,7 +20,10 @@
 // CHECK: %[[LROW:.*]] = arith.muli %[[G]], %c4
 // CHECK: %[[ROW0:.*]] = arith.addi %{{.*}}, %[[LROW]] : index
 // CHECK: %[[BIN:.*]] = arith.cmpi ult, %[[B]], %[[SIZES]]#0
-// CHECK: %[[RLIM:.*]] = arith.select %[[BIN]], %[[SIZES]]#1, %{{.*}} : index
+// CHECK: %[[SEL:.*]] = arith.select %[[BIN]], %[[SIZES]]#1, %{{.*}} : index
+// CHECK: %[[SEL64:.*]] = arith.index_castui %[[SEL]] : index to i64
+// CHECK: %[[FRZ:.*]] = llvm.freeze %[[SEL64]] : i64
+// CHECK: %[[RLIM:.*]] = arith.index_castui %[[FRZ]] : i64 to index
 // Register 2: row + 2, column + 0.
 // CHECK: %[[ROW2:.*]] = arith.addi %[[ROW0]], %c2
 // CHECK: arith.cmpi ult, %[[ROW2]], %[[RLIM]]

@@ -76,9 +76,14 @@ hk.kernel @load_row(%A: memref<?x?xbf16>, %i: index, %j: index) attributes {wave
 // CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %[[QR]] : index
 // CHECK: %[[COL:.*]] = arith.addi %{{.*}}, %[[N]] : index
 // The batch index is checked once, against the leading size: the rows are
-// compared against the row count when it is in range, else against 0.
+// compared against the row count when it is in range, else against 0 (a
+// limit behind llvm.freeze, which keeps LLVM from splitting the compare
+// back into two).
 // CHECK: %[[BIN:.*]] = arith.cmpi ult, %[[B]], %[[SZ]]#0
-// CHECK: %[[RLIM:.*]] = arith.select %[[BIN]], %[[SZ]]#1, %{{.*}} : index
+// CHECK: %[[SEL:.*]] = arith.select %[[BIN]], %[[SZ]]#1, %{{.*}} : index
+// CHECK: %[[SEL64:.*]] = arith.index_castui %[[SEL]] : index to i64
+// CHECK: %[[FRZ:.*]] = llvm.freeze %[[SEL64]] : i64
+// CHECK: %[[RLIM:.*]] = arith.index_castui %[[FRZ]] : i64 to index
 // Register 0 at (row, col).
 // CHECK: %[[E0:.*]] = vector.extract %[[V]][0] : f32 from vector<4xf32>
 // CHECK: arith.cmpi ult, %[[ROW]], %[[RLIM]]
@@ -145,5 +150,37 @@ hk.kernel @store_row(%A: memref<?x?xbf16>) attributes {waves = 4 : i32, grid = #
 hk.kernel @load_vec(%M: memref<?xf32>, %i: index) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %m = hk.load %M[%i] : memref<?xf32> -> tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
   hk.store %m, %M[%i] : tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>, memref<?xf32>
+  hk.return
+}
+
+// -----
+
+// Two leading dimensions chain their limits: the head is compared against
+// the head count when the batch is in range (else 0), and the vector's
+// positions against the row count when the head is below that limit (else
+// 0). A batch that does not change in a loop thus gives one loop-invariant
+// limit, not a check of its own in every access.
+// CHECK-LABEL: gpu.func @load_vec_3d
+// CHECK-SAME: (%[[M:.*]]: memref<?x?x?xf32>, %[[B:.*]]: index, %[[H:.*]]: index, %[[I:.*]]: index)
+// CHECK: %{{.*}}, %{{.*}}, %[[SZ:.*]]:3, %{{.*}}:3 = memref.extract_strided_metadata %[[M]]
+// CHECK: %[[BIN:.*]] = arith.cmpi ult, %[[B]], %[[SZ]]#0 : index
+// CHECK: %[[HSEL:.*]] = arith.select %[[BIN]], %[[SZ]]#1, %{{.*}} : index
+// CHECK: %[[HSEL64:.*]] = arith.index_castui %[[HSEL]] : index to i64
+// CHECK: %[[HFRZ:.*]] = llvm.freeze %[[HSEL64]] : i64
+// CHECK: %[[HLIM:.*]] = arith.index_castui %[[HFRZ]] : i64 to index
+// CHECK: %[[HIN:.*]] = arith.cmpi ult, %[[H]], %[[HLIM]] : index
+// CHECK: %[[NSEL:.*]] = arith.select %[[HIN]], %[[SZ]]#2, %{{.*}} : index
+// CHECK: %[[NSEL64:.*]] = arith.index_castui %[[NSEL]] : index to i64
+// CHECK: %[[NFRZ:.*]] = llvm.freeze %[[NSEL64]] : i64
+// CHECK: %[[NLIM:.*]] = arith.index_castui %[[NFRZ]] : i64 to index
+// CHECK: arith.cmpi ult, %{{.*}}, %[[NLIM]] : index
+// CHECK: vector.load
+// CHECK: arith.cmpi ult, %{{.*}}, %[[NLIM]] : index
+// CHECK: vector.load
+// CHECK-NOT: vector.load
+// CHECK-NOT: llvm.freeze
+// CHECK: gpu.return
+hk.kernel @load_vec_3d(%M: memref<?x?x?xf32>, %b: index, %h: index, %i: index) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %m = hk.load %M[%b, %h, %i] : memref<?x?x?xf32> -> tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
   hk.return
 }

@@ -32,19 +32,19 @@ struct GlobalBuffer {
   Value extent;
 };
 
-/// Whether positions `pos[d]`, d < `dim`, are inside `buf` (unsigned
-/// compares); null when `dim` is 0.
-Value leadingInBounds(OpBuilder &b, Location loc, const GlobalBuffer &buf,
-                      ArrayRef<Value> pos, int64_t dim);
-
 /// The limit that position `pos[dim]` is compared against so that the one
 /// compare also checks the dimensions before it: the size of `dim` when
 /// every `pos[d]`, d < `dim`, is in range, else 0, where nothing is. The
-/// leading positions of an access are its tile indices (wave-uniform), so
-/// this is one scalar select per access, where ANDing their check into
-/// every lane's range check kept a lane mask per check in SGPRs.
+/// limits chain: dimension d + 1's is its size when `pos[d]` is below
+/// dimension d's limit, else 0. The leading positions of an access are its
+/// tile indices (wave-uniform), so this is one scalar compare and select
+/// per leading dimension, and the part of the chain over loop-invariant
+/// positions (a batch taken from the block id) is one loop-invariant value.
+/// With `leadOk`, also sets it to whether every `pos[d]`, d < `dim`, is in
+/// range (the last compare of the chain), or null when `dim` is 0.
 Value foldLeadingChecks(OpBuilder &b, Location loc, const GlobalBuffer &buf,
-                        ArrayRef<Value> pos, int64_t dim);
+                        ArrayRef<Value> pos, int64_t dim,
+                        Value *leadOk = nullptr);
 
 /// What the patterns lower, declared by each family's populate function next
 /// to its patterns: the ops it lowers and, for those it lowers only in some
