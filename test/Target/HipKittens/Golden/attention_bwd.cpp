@@ -363,6 +363,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     mma_ABt(dp, c, vr, zero_s);
     sub_row(dp, dp, f);
     mul(s4, s4, dp);
+    mul(s4, s4, 0.088388346f);
     rt_bf<64, 32, col_l, rt_16x16_s> dsbf;
     copy(dsbf, s4);
     rt_bf<64, 32, row_l, rt_16x32_s> dsrow;
@@ -657,7 +658,6 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     mma_AtB(dk1, dsbf_hk, d3_hk, dk1);
     rt_fl<64, 64, col_l, rt_16x16_s> dqp;
     mma_AB(dqp, dsrow, kc0, zero_dq);
-    mul(dqp, dqp, 0.088388346f);
     tile_atomic_add<1>(dQ, dqp, {b, i, h, 0});
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(64, 1, 0);
@@ -758,7 +758,6 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     __builtin_amdgcn_sched_barrier(0);
     rt_fl<64, 64, col_l, rt_16x16_s> dqp1;
     mma_AB(dqp1, dsrow, kc1, zero_dq);
-    mul(dqp1, dqp1, 0.088388346f);
     tile_atomic_add<1>(dQ, dqp1, {b, i, h, 1});
     __builtin_amdgcn_sched_group_barrier(8, 1, 0);
     __builtin_amdgcn_sched_group_barrier(64, 1, 0);
@@ -797,8 +796,6 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     ir = ir1;
   }
   asm volatile("s_waitcnt vmcnt(0)");
-  mul(dk0, dk0, 0.088388346f);
-  mul(dk1, dk1, 0.088388346f);
   rt_bf<32, 64, col_l, rt_16x16_s> dkb0;
   copy(dkb0, dk0);
   rt_bf<32, 64, col_l, rt_16x16_s> dkb1;
