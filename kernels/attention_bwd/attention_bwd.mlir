@@ -238,11 +238,13 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
             : !q_row, !qvec, !qvec, !hk.token, !hk.token
       }
 
-      // P = exp2(S * log2(e) / sqrt(D) - L * log2(e)), masked to 0.
+      // P = exp2(S * log2(e) / sqrt(D) - L * log2(e)), masked to 0: S is
+      // masked to -inf first, so that the scaling and the subtraction are
+      // one FMA per element (the multiply is marked fastmath<contract> and
+      // the row_broadcast's subtraction inherits it, as in the forward).
       %p = hk.cluster compute -> !s_acc {
         %sa = hk.mma abt %qrow, %kr, %zero_s : !q_row, !kv_row, !s_acc
-        %s2 = arith.mulf %sa, %scale_log2 : !s_acc
-        %s3 = hk.bounds_mask %s2 at [%q0, %k0] within [%n, %n]
+        %s3 = hk.bounds_mask %sa at [%q0, %k0] within [%n, %n]
             fill %neginf : !s_acc
         %s4 = scf.if %causal -> !s_acc {
           %sc = hk.tril %s3 at [%q0, %k0] fill %neginf : !s_acc
@@ -250,8 +252,9 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
         } else {
           scf.yield %s3 : !s_acc
         }
+        %s5 = arith.mulf %s4, %scale_log2 fastmath<contract> : !s_acc
         %l2 = arith.mulf %lv, %log2e : !qvec
-        %sl = hk.row_broadcast sub %s4, %l2 : !s_acc, !qvec
+        %sl = hk.row_broadcast sub %s5, %l2 : !s_acc, !qvec
         %pe = math.exp2 %sl : !s_acc
         hk.yield %pe : !s_acc
       }

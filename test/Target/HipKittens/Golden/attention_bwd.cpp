@@ -276,7 +276,6 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     __builtin_amdgcn_sched_barrier(0);
     rt_fl<64, 32, col_l, rt_16x16_s> sa;
     mma_ABt(sa, a, kr, zero_s);
-    mul(sa, sa, 0.12751743f);
     lower_fill(sa, sa, n - q0, -INFINITY);
     right_fill(sa, sa, n - k0, -INFINITY);
     upper_fill(sa, sa, -q0, -INFINITY);
@@ -286,6 +285,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     } else {
       s4 = sa;
     }
+    mul(s4, s4, 0.12751743f);
     mul(e, e, 1.442695f);
     sub_row(s4, s4, e);
     exp2(s4, s4);
