@@ -296,16 +296,17 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
     bool inBounds = op->hasAttr(HKDialect::kInBoundsAttrName);
     Type transfer =
         plan.elems() == 1 ? elt : VectorType::get({plan.elems()}, elt);
-    // An unchecked copy whose instructions split by wave (splitsByWave):
-    // the lane's offsets are those of instruction `wave`, computed once,
-    // plus whole subtiles, constants per instruction once the copy loop is
-    // unrolled. The global offset is kept as (uniform part) + (lane part),
-    // so the lane part stays one register across the copy's instructions
-    // instead of a multiply per instruction. Its lane and wave ids are read
-    // at the kernel's start, so that the lane part, and the wave's share of
-    // M0, leave the loop the copy sits in.
-    bool byWave =
-        g.unitStride && colsInBounds && inBounds && splitsByWave(plan, waves);
+    // A copy whose columns are in range and whose instructions split by
+    // wave (splitsByWave): the lane's offsets are those of instruction
+    // `wave`, computed once, plus whole subtiles, constants per instruction
+    // once the copy loop is unrolled. The global offset is kept as (uniform
+    // part) + (lane part), so the lane part stays one register across the
+    // copy's instructions instead of a multiply per instruction. Its lane
+    // and wave ids are read at the kernel's start, so that the lane part,
+    // and the wave's share of M0, leave the loop the copy sits in. Unless
+    // hk.in_bounds, each instruction compares its row, the lane's row of
+    // instruction `wave` plus whole subtiles, with the row limit.
+    bool byWave = g.unitStride && colsInBounds && splitsByWave(plan, waves);
     auto [laneId, waveId] =
         laneAndWave(rewriter, loc, byWave ? &func.getBody().front() : nullptr);
     // Named copies: lambdas cannot capture structured bindings in C++17.
@@ -346,6 +347,14 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
       Value uniform = arith::AddIOp::create(
           b, loc, originOff, arith::AddIOp::create(b, loc, rows, cols));
       Value off = arith::AddIOp::create(b, loc, uniform, laneOff);
+      if (!inBounds) {
+        Value row = arith::AddIOp::create(
+            b, loc, g.origin[rank - 2],
+            arith::AddIOp::create(
+                b, loc, first.row,
+                arith::MulIOp::create(b, loc, si, cst(b, loc, l.subRows))));
+        off = guarded(b, loc, g, {off, ult(b, loc, row, g.rowLimit)});
+      }
       amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off}, lds,
                                     ldsIdx, TypeAttr::get(transfer));
     };
