@@ -11,6 +11,7 @@
 #include "Npy.h"
 
 #include "hk/Runtime/Artifact.h"
+#include "hk/Runtime/KernelInfo.h"
 #include "hk/Runtime/Kernels.h"
 
 #include <algorithm>
@@ -198,6 +199,21 @@ int64_t checkedElements(const KernelInfo &k, size_t i,
         "--args: " + argLabel(k, i) + ": " + item + " elements of " +
         rt::dtypeName(k.args[i].dtype) + " are more than the " +
         std::to_string(HKRT_MAX_MEMREF_BYTES) + " bytes a kernel addresses");
+  // As hkrt checks at launch (hk-run allocates contiguous tensors): from
+  // rank 2, room past the tensor for the out-of-range offsets too.
+  if (sizes.size() >= 2 && bytes > 0) {
+    uint64_t span =
+        uint64_t(sizes.back() - 1) * uint64_t(rt::dtypeBytes(k.args[i].dtype));
+    if (!rt::outOfRangeOffsetsFit(bytes, span))
+      throw std::invalid_argument(
+          "--args: " + argLabel(k, i) + ": " + item + " elements of " +
+          rt::dtypeName(k.args[i].dtype) + " (" + std::to_string(bytes) +
+          " bytes); with the last dimension's span and " +
+          std::to_string(rt::kOutOfRangeSlackBytes) + " more (" +
+          std::to_string(span + rt::kOutOfRangeSlackBytes) +
+          " bytes), past the " + std::to_string(HKRT_MAX_MEMREF_BYTES) +
+          " bytes a kernel addresses");
+  }
   return int64_t(n);
 }
 
