@@ -122,8 +122,9 @@ struct ConvertHKToAMDGPU : hk::impl::ConvertHKToAMDGPUBase<ConvertHKToAMDGPU> {
     target.addLegalDialect<amdgpu::AMDGPUDialect, gpu::GPUDialect,
                            memref::MemRefDialect, ROCDL::ROCDLDialect,
                            vector::VectorDialect>();
-    // The pair a v_permlane swap returns, and the expected result of a
-    // vote (Reductions.cpp).
+    // The pair a v_permlane swap returns, the expected result of a vote
+    // (Reductions.cpp), and the frozen limits of bounds checks
+    // (GlobalAccess.cpp).
     target.addLegalOp<LLVM::ExtractValueOp, LLVM::ExpectOp, LLVM::FreezeOp>();
     target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect>(
         [&](Operation *op) { return converter.isLegal(op); });
