@@ -340,9 +340,10 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
           arith::AddIOp::create(b, loc, first.ldsBase[0], si),
           arith::AddIOp::create(b, loc, first.ldsBase[1], sj),
           first.ldsBase[2]};
-      Value rows = arith::MulIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, si, cst(b, loc, l.subRows)),
-          g.buf->strides[rank - 2]);
+      // The rows the instruction is moved down by: whole subtiles.
+      Value down = arith::MulIOp::create(b, loc, si, cst(b, loc, l.subRows));
+      Value rows =
+          arith::MulIOp::create(b, loc, down, g.buf->strides[rank - 2]);
       Value cols = arith::MulIOp::create(b, loc, sj, cst(b, loc, l.subCols));
       Value uniform = arith::AddIOp::create(
           b, loc, originOff, arith::AddIOp::create(b, loc, rows, cols));
@@ -350,9 +351,7 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
       if (!inBounds) {
         Value row = arith::AddIOp::create(
             b, loc, g.origin[rank - 2],
-            arith::AddIOp::create(
-                b, loc, first.row,
-                arith::MulIOp::create(b, loc, si, cst(b, loc, l.subRows))));
+            arith::AddIOp::create(b, loc, first.row, down));
         off = guarded(b, loc, g, {off, ult(b, loc, row, g.rowLimit)});
       }
       amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off}, lds,
