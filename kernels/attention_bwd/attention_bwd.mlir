@@ -76,7 +76,9 @@ hk.kernel @attention_bwd_prep(%dO: !gbf, %O: !gbf, %delta: memref<?x?x?xf32>)
 // (when causal, from the first block that can see its keys, 2x); Q and dO
 // blocks are shared by the 4 waves through LDS, double buffered
 // (2 x 2 x 64x128 bf16 = 64 KiB). N need not be a multiple of the tiles:
-// key and query positions at or past N are masked out of P.
+// keys at or past N are masked out of P; query rows past N are computed on
+// zero-filled Q, dO, L and delta, which makes their dS 0, and their dQ adds
+// are dropped.
 //
 // Layouts. Scores are computed as S = Q K^T (queries as rows) into a 64x32
 // col accumulator; P and dS, converted to bf16 in place, are then directly
@@ -242,9 +244,16 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
       // masked to -inf first, so that the scaling and the subtraction are
       // one FMA per element (the multiply is marked fastmath<contract> and
       // the row_broadcast's subtraction inherits it, as in the forward).
+      // Only keys at or past N are masked (the row limit is the block's own
+      // end, which needs no compare): a query row past N reads zeros for Q,
+      // dO, L and delta, so its P is exp2(0) = 1 and its dS is 0; it adds
+      // nothing to dV (dO is 0) or dK (dS is 0), and its dQ adds are
+      // dropped. A key past N must be masked: its S is 0 and exp2(-L) can
+      // overflow.
       %p = hk.cluster compute -> !s_acc {
         %sa = hk.mma abt %qrow, %kr, %zero_s : !q_row, !kv_row, !s_acc
-        %s3 = hk.bounds_mask %sa at [%q0, %k0] within [%n, %n]
+        %q_end = arith.addi %q0, %c64 : index
+        %s3 = hk.bounds_mask %sa at [%q0, %k0] within [%q_end, %n]
             fill %neginf : !s_acc
         %s4 = scf.if %causal -> !s_acc {
           %sc = hk.tril %s3 at [%q0, %k0] fill %neginf : !s_acc

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace hk;
@@ -63,6 +64,25 @@ static FailureOr<Positions> positionsOf(OpBuilder &b, Location loc,
   return p;
 }
 
+/// Is `limit` the tile's own end, `offset + c` with `c` at least the tile's
+/// `extent` along that axis? Then every position of the axis is in range
+/// and needs no compare: a kernel whose rows past the end read zeros and
+/// whose stores there are dropped masks only its columns this way
+/// (`within [%q0 + 64, %n]`).
+static bool covers(Value offset, Value limit, int64_t extent) {
+  auto add = limit.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return false;
+  for (auto [base, other] : {std::pair(add.getLhs(), add.getRhs()),
+                             std::pair(add.getRhs(), add.getLhs())}) {
+    llvm::APInt c;
+    if (base == offset && matchPattern(other, m_ConstantInt(&c)) &&
+        c.getSExtValue() >= extent)
+      return true;
+  }
+  return false;
+}
+
 namespace {
 
 /// tril keeps `col - row <= diagonal`, triu `col - row >= diagonal`.
@@ -104,6 +124,13 @@ struct BoundsMaskLowering : OpConversionPattern<BoundsMaskOp> {
   matchAndRewrite(BoundsMaskOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    bool allRows = covers(adaptor.getRowOffset(), adaptor.getRows(), shape[0]);
+    bool allCols = covers(adaptor.getColOffset(), adaptor.getCols(), shape[1]);
+    if (allRows && allCols) {
+      rewriter.replaceOp(op, adaptor.getSource());
+      return success();
+    }
     FailureOr<Positions> p =
         positionsOf(rewriter, loc, op.getType(), adaptor.getRowOffset(),
                     adaptor.getColOffset());
@@ -134,9 +161,13 @@ struct BoundsMaskLowering : OpConversionPattern<BoundsMaskOp> {
       return vector::FromElementsOp::create(
           rewriter, loc, VectorType::get({n}, rewriter.getI1Type()), bits);
     };
-    Value kept = arith::AndIOp::create(
-        rewriter, loc, inRange(p->rowBase, p->rows, adaptor.getRows()),
-        inRange(p->colBase, p->cols, adaptor.getCols()));
+    Value kept;
+    if (!allRows)
+      kept = inRange(p->rowBase, p->rows, adaptor.getRows());
+    if (!allCols) {
+      Value cols = inRange(p->colBase, p->cols, adaptor.getCols());
+      kept = kept ? arith::AndIOp::create(rewriter, loc, kept, cols) : cols;
+    }
     rewriter.replaceOpWithNewOp<arith::SelectOp>(
         op, kept, adaptor.getSource(),
         splat(rewriter, loc, n, adaptor.getFill()));

@@ -59,3 +59,73 @@ hk.kernel @masks(%X: memref<?x?xf32>, %O: memref<?x?xf32>, %q0: index, %k0: inde
   hk.store %b, %O[%c0, %c0] : tensor<16x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
   hk.return
 }
+
+// A limit that is the tile's own end (offset + a constant of at least the
+// tile's extent on that axis) keeps every position of that axis, with no
+// compare. Rows end at q0 + 16, the tile's 16 rows: only the two column
+// compares remain, with no andi.
+// CHECK-LABEL: gpu.func @rows_to_tile_end
+// CHECK-SAME: %[[N:[^:]*]]: index, %{{[^:]*}}: f32)
+// CHECK: %[[X:.*]] = vector.insert %{{.*}} [7] : f32 into vector<8xf32>
+// CHECK-NOT: : i32
+// CHECK: %[[NC:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK: %[[CI0:.*]] = arith.cmpi ult, %{{.*}}, %[[NC]] : i32
+// CHECK: %[[CI16:.*]] = arith.cmpi ult, %{{.*}}, %[[NC]] : i32
+// CHECK: %[[CIN:.*]] = vector.from_elements %[[CI0]], %[[CI0]], %[[CI0]], %[[CI0]], %[[CI16]], %[[CI16]], %[[CI16]], %[[CI16]] : vector<8xi1>
+// CHECK-NEXT: vector.broadcast
+// CHECK-NEXT: arith.select %[[CIN]], %[[X]], %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK-NOT: : i32
+// CHECK: gpu.return
+hk.kernel @rows_to_tile_end(%X: memref<?x?xf32>, %O: memref<?x?xf32>, %q0: index, %k0: index, %n: index, %fill: f32) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<16x32xf32, #hk.rt<col, 16x16>>
+  %q_end = arith.addi %q0, %c16 : index
+  %m = hk.bounds_mask %x at [%q0, %k0] within [%q_end, %n] fill %fill : tensor<16x32xf32, #hk.rt<col, 16x16>>
+  hk.store %m, %O[%c0, %c0] : tensor<16x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
+  hk.return
+}
+
+// Both limits at the tile's end (columns as 32 + k0, a constant past the
+// 32 columns): no mask, the loaded vector is stored as it is.
+// CHECK-LABEL: gpu.func @all_to_tile_end
+// CHECK: %[[X:.*]] = vector.insert %{{.*}} [7] : f32 into vector<8xf32>
+// CHECK-NOT: : i32
+// CHECK-NOT: vector<8xi1>
+// CHECK: vector.extract %[[X]][0] : f32 from vector<8xf32>
+// CHECK-NOT: vector<8xi1>
+// CHECK: gpu.return
+hk.kernel @all_to_tile_end(%X: memref<?x?xf32>, %O: memref<?x?xf32>, %q0: index, %k0: index, %fill: f32) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c40 = arith.constant 40 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<16x32xf32, #hk.rt<col, 16x16>>
+  %q_end = arith.addi %q0, %c16 : index
+  %k_end = arith.addi %c40, %k0 : index
+  %m = hk.bounds_mask %x at [%q0, %k0] within [%q_end, %k_end] fill %fill : tensor<16x32xf32, #hk.rt<col, 16x16>>
+  hk.store %m, %O[%c0, %c0] : tensor<16x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
+  hk.return
+}
+
+// q0 + 15 is one row short of the tile: its four row compares stay (and
+// the columns, at the tile's end, have none).
+// CHECK-LABEL: gpu.func @rows_short_of_tile_end
+// CHECK: %[[END:.*]] = arith.addi %{{.*}}, %c15 : index
+// CHECK: %[[E32:.*]] = arith.index_cast %[[END]] : index to i32
+// CHECK-COUNT-4: arith.cmpi ult, %{{.*}}, %[[E32]] : i32
+// CHECK-NOT: arith.cmpi ult, %{{.*}} : i32
+// CHECK: %[[RIN:.*]] = vector.from_elements
+// CHECK-NEXT: vector.broadcast
+// CHECK-NEXT: arith.select %[[RIN]]
+// CHECK: gpu.return
+hk.kernel @rows_short_of_tile_end(%X: memref<?x?xf32>, %O: memref<?x?xf32>, %q0: index, %k0: index, %fill: f32) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c15 = arith.constant 15 : index
+  %c32 = arith.constant 32 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<16x32xf32, #hk.rt<col, 16x16>>
+  %q_end = arith.addi %q0, %c15 : index
+  %k_end = arith.addi %k0, %c32 : index
+  %m = hk.bounds_mask %x at [%q0, %k0] within [%q_end, %k_end] fill %fill : tensor<16x32xf32, #hk.rt<col, 16x16>>
+  hk.store %m, %O[%c0, %c0] : tensor<16x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
+  hk.return
+}

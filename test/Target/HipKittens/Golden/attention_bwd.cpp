@@ -276,7 +276,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     __builtin_amdgcn_sched_barrier(0);
     rt_fl<64, 32, col_l, rt_16x16_s> sa;
     mma_ABt(sa, a, kr, zero_s);
-    lower_fill(sa, sa, n - q0, -INFINITY);
+    lower_fill(sa, sa, (q0 + 64) - q0, -INFINITY);
     right_fill(sa, sa, n - k0, -INFINITY);
     upper_fill(sa, sa, -q0, -INFINITY);
     rt_fl<64, 32, col_l, rt_16x16_s> s4;
