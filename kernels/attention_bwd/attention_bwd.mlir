@@ -272,11 +272,14 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
         hk.yield %c : !q_row
       }
 
-      // dS * scale = P * (dO V^T - delta) * scale.
+      // dS * scale = P * (dO V^T - delta) * scale. The MMA accumulates
+      // onto -delta, spread over its rows: the subtraction costs one
+      // negation per row instead of one per element.
       %pb, %dsb, %dsr = hk.cluster compute -> !s_bf, !s_bf, !ds_row {
         %pbf = arith.truncf %p fastmath<nnan> : !s_acc to !s_bf
-        %dp = hk.mma abt %dorow, %vr, %zero_s : !q_row, !kv_row, !s_acc
-        %dpd = hk.row_broadcast sub %dp, %dlt : !s_acc, !qvec
+        %ndlt = arith.negf %dlt : !qvec
+        %nd = hk.row_broadcast copy %zero_s, %ndlt : !s_acc, !qvec
+        %dpd = hk.mma abt %dorow, %vr, %nd : !q_row, !kv_row, !s_acc
         %ds = arith.mulf %p, %dpd : !s_acc
         %dss = arith.mulf %ds, %scale_s : !s_acc
         %dsbf = arith.truncf %dss fastmath<nnan> : !s_acc to !s_bf

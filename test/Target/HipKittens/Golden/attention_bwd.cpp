@@ -359,10 +359,11 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 32, col_l, rt_16x16_s> pbf;
     copy(pbf, s4);
-    rt_fl<64, 32, col_l, rt_16x16_s> dp;
-    mma_ABt(dp, c, vr, zero_s);
-    sub_row(dp, dp, f);
-    mul(s4, s4, dp);
+    mul(f, f, -1.0f);
+    rt_fl<64, 32, col_l, rt_16x16_s> nd;
+    broadcast_row(nd, f);
+    mma_ABt(nd, c, vr, nd);
+    mul(s4, s4, nd);
     mul(s4, s4, 0.088388346f);
     rt_bf<64, 32, col_l, rt_16x16_s> dsbf;
     copy(dsbf, s4);
