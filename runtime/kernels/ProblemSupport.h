@@ -53,35 +53,25 @@ struct TensorShape {
 inline void checkTensorSizes(const KernelEntry &entry, const Problem &problem,
                              std::initializer_list<TensorShape> tensors) {
   for (const TensorShape &t : tensors) {
-    uint64_t bytes = uint64_t(hk::rt::dtypeBytes(t.dtype));
-    bool overflow = false;
-    std::string dims;
-    for (int64_t s : t.sizes) {
-      overflow |= __builtin_mul_overflow(bytes, uint64_t(s), &bytes);
-      dims += (dims.empty() ? "" : "x") + std::to_string(s);
-    }
-    // As hkrt checks at launch: from rank 2, room for the out-of-range
-    // offsets past the tensor too.
-    uint64_t span = 0;
-    bool spanChecked = !overflow && bytes > 0 && t.sizes.size() >= 2;
-    if (spanChecked)
-      span =
-          uint64_t(t.sizes.back() - 1) * uint64_t(hk::rt::dtypeBytes(t.dtype));
-    if (!overflow && bytes <= HKRT_MAX_MEMREF_BYTES &&
-        (!spanChecked || hk::rt::outOfRangeOffsetsFit(bytes, span)))
+    hk::rt::ContiguousBytes c =
+        hk::rt::contiguousBytes(t.sizes, hk::rt::dtypeBytes(t.dtype));
+    if (c.fits())
       continue;
+    std::string dims;
+    for (int64_t s : t.sizes)
+      dims += (dims.empty() ? "" : "x") + std::to_string(s);
     std::string shape;
     for (int64_t s : problem.shape)
       shape += (shape.empty() ? "" : ",") + std::to_string(s);
     std::string tensor = "--shape " + shape + ": " + entry.name + "'s " +
                          t.name + " would be a " + dims + " " +
                          hk::rt::dtypeName(t.dtype) + " tensor";
-    if (!overflow && bytes <= HKRT_MAX_MEMREF_BYTES)
+    if (!c.overflow && c.bytes <= HKRT_MAX_MEMREF_BYTES)
       throw std::invalid_argument(
-          tensor + " of " + std::to_string(bytes) +
+          tensor + " of " + std::to_string(c.bytes) +
           " bytes; with its last dimension's span and " +
           std::to_string(hk::rt::kOutOfRangeSlackBytes) + " more (" +
-          std::to_string(span + hk::rt::kOutOfRangeSlackBytes) +
+          std::to_string(c.lastSpanBytes + hk::rt::kOutOfRangeSlackBytes) +
           " bytes), past the " + std::to_string(HKRT_MAX_MEMREF_BYTES) +
           " bytes a kernel addresses");
     throw std::invalid_argument(tensor + ", more than the " +

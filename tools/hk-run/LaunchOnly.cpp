@@ -188,33 +188,23 @@ void randomElement(hkrt_dtype t, std::mt19937 &gen, uint8_t *out) {
 int64_t checkedElements(const KernelInfo &k, size_t i,
                         const std::vector<int64_t> &sizes,
                         const std::string &item) {
-  uint64_t n = 1, bytes = 0;
-  bool overflow = false;
-  for (int64_t s : sizes)
-    overflow |= __builtin_mul_overflow(n, uint64_t(s), &n);
-  overflow |= __builtin_mul_overflow(
-      n, uint64_t(rt::dtypeBytes(k.args[i].dtype)), &bytes);
-  if (overflow || bytes > HKRT_MAX_MEMREF_BYTES)
+  int64_t elementBytes = rt::dtypeBytes(k.args[i].dtype);
+  rt::ContiguousBytes c = rt::contiguousBytes(sizes, elementBytes);
+  if (c.overflow || c.bytes > HKRT_MAX_MEMREF_BYTES)
     throw std::invalid_argument(
         "--args: " + argLabel(k, i) + ": " + item + " elements of " +
         rt::dtypeName(k.args[i].dtype) + " are more than the " +
         std::to_string(HKRT_MAX_MEMREF_BYTES) + " bytes a kernel addresses");
-  // As hkrt checks at launch (hk-run allocates contiguous tensors): from
-  // rank 2, room past the tensor for the out-of-range offsets too.
-  if (sizes.size() >= 2 && bytes > 0) {
-    uint64_t span =
-        uint64_t(sizes.back() - 1) * uint64_t(rt::dtypeBytes(k.args[i].dtype));
-    if (!rt::outOfRangeOffsetsFit(bytes, span))
-      throw std::invalid_argument(
-          "--args: " + argLabel(k, i) + ": " + item + " elements of " +
-          rt::dtypeName(k.args[i].dtype) + " (" + std::to_string(bytes) +
-          " bytes); with the last dimension's span and " +
-          std::to_string(rt::kOutOfRangeSlackBytes) + " more (" +
-          std::to_string(span + rt::kOutOfRangeSlackBytes) +
-          " bytes), past the " + std::to_string(HKRT_MAX_MEMREF_BYTES) +
-          " bytes a kernel addresses");
-  }
-  return int64_t(n);
+  if (!c.fits())
+    throw std::invalid_argument(
+        "--args: " + argLabel(k, i) + ": " + item + " elements of " +
+        rt::dtypeName(k.args[i].dtype) + " (" + std::to_string(c.bytes) +
+        " bytes); with the last dimension's span and " +
+        std::to_string(rt::kOutOfRangeSlackBytes) + " more (" +
+        std::to_string(c.lastSpanBytes + rt::kOutOfRangeSlackBytes) +
+        " bytes), past the " + std::to_string(HKRT_MAX_MEMREF_BYTES) +
+        " bytes a kernel addresses");
+  return int64_t(c.bytes / uint64_t(elementBytes));
 }
 
 bool isNpyItem(const std::string &item) {

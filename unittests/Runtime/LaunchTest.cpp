@@ -8,6 +8,7 @@
 
 #include "hk/Runtime/Artifact.h"
 #include "hk/Runtime/Emulator.h"
+#include "hk/Runtime/KernelInfo.h"
 #include "hk/Runtime/hkrt.hpp"
 
 #include <gtest/gtest.h>
@@ -456,3 +457,36 @@ TEST(Hkrt, LookupAndLoadErrors) {
 }
 
 } // namespace
+
+// The rule hk-run's --shape and --args apply to a contiguous tensor before
+// allocating it, the one hkrt applies at launch (OutOfRangeOffsetsMustNotWrap
+// above): within HKRT_MAX_MEMREF_BYTES (2^32 - 4), and from rank 2 with room
+// for the last dimension's span and 4096 bytes past it.
+TEST(ContiguousBytes, FollowsTheLaunchRule) {
+  using hk::rt::contiguousBytes;
+  // 2^30 - 1 f32 in one dimension: 2^32 - 4 bytes, no out-of-range offsets.
+  hk::rt::ContiguousBytes flat = contiguousBytes({(1 << 30) - 1}, 4);
+  EXPECT_EQ(flat.bytes, 4294967292u);
+  EXPECT_FALSE(flat.hasOutOfRangeOffsets);
+  EXPECT_TRUE(flat.fits());
+  EXPECT_FALSE(contiguousBytes({1 << 30}, 4).fits());
+  // Rank 2: 2^32 - 7936 bytes of rows of 64 f32 (span 252) fit, 2^32 - 256
+  // bytes do not; a last dimension of 1 (span 0) still needs the
+  // 4096 bytes.
+  hk::rt::ContiguousBytes room = contiguousBytes({(1 << 24) - 31, 64}, 4);
+  EXPECT_EQ(room.bytes, 4294959360u);
+  EXPECT_EQ(room.lastSpanBytes, 252u);
+  EXPECT_TRUE(room.fits());
+  EXPECT_FALSE(contiguousBytes({(1 << 24) - 1, 64}, 4).fits());
+  hk::rt::ContiguousBytes column = contiguousBytes({(1 << 30) - 1, 1}, 4);
+  EXPECT_EQ(column.lastSpanBytes, 0u);
+  EXPECT_TRUE(column.hasOutOfRangeOffsets);
+  EXPECT_FALSE(column.fits());
+  EXPECT_TRUE(contiguousBytes({(1 << 30) - 1025, 1}, 4).fits());
+  // Empty tensors fit; products past 64 bits overflow.
+  EXPECT_TRUE(contiguousBytes({0, 1 << 30, 1 << 30}, 4).fits());
+  hk::rt::ContiguousBytes huge =
+      contiguousBytes({int64_t(1) << 40, int64_t(1) << 40}, 2);
+  EXPECT_TRUE(huge.overflow);
+  EXPECT_FALSE(huge.fits());
+}

@@ -43,6 +43,36 @@ inline bool outOfRangeOffsetsFit(uint64_t reachBytes, uint64_t lastSpanBytes) {
              HKRT_MAX_MEMREF_BYTES - reachBytes - lastSpanBytes;
 }
 
+/// A contiguous tensor's bytes and its last dimension's span in bytes, or
+/// `overflow` when its size passes 64 bits.
+struct ContiguousBytes {
+  uint64_t bytes = 0, lastSpanBytes = 0;
+  bool overflow = false;
+  /// Rank 2 or more and not empty: out-of-range positions get offsets past
+  /// it (outOfRangeOffsetsFit).
+  bool hasOutOfRangeOffsets = false;
+
+  /// Whether a kernel can address it, as hkrt checks at launch.
+  bool fits() const {
+    return !overflow && bytes <= HKRT_MAX_MEMREF_BYTES &&
+           (!hasOutOfRangeOffsets ||
+            outOfRangeOffsetsFit(bytes, lastSpanBytes));
+  }
+};
+
+/// The ContiguousBytes of a tensor of `sizes` elements of `elementBytes`.
+inline ContiguousBytes contiguousBytes(const std::vector<int64_t> &sizes,
+                                       int64_t elementBytes) {
+  ContiguousBytes c;
+  c.bytes = uint64_t(elementBytes);
+  for (int64_t s : sizes)
+    c.overflow |= __builtin_mul_overflow(c.bytes, uint64_t(s), &c.bytes);
+  c.hasOutOfRangeOffsets = !c.overflow && c.bytes > 0 && sizes.size() >= 2;
+  if (c.hasOutOfRangeOffsets)
+    c.lastSpanBytes = uint64_t(sizes.back() - 1) * uint64_t(elementBytes);
+  return c;
+}
+
 /// A grid expression: integers and symbols s0, s1, ... combined with
 /// + - * floordiv ceildiv mod (affine-map spelling and precedence: * and the
 /// divisions bind tighter than + and -, all left-associative; unary minus and
