@@ -511,17 +511,23 @@ class Kernel:
     """An hk.kernel being built: ``args`` are its argument Values,
     ``builder`` appends to its body."""
 
-    def __init__(self, module, name, args, waves, grid):
+    def __init__(self, module, name, args, waves, grid,
+                 min_waves_per_simd=None):
         self.name = name
         self.args = [Value(f"%{n}", t) for n, t in args]
         self.waves = waves
         self.grid = grid
+        self.min_waves_per_simd = min_waves_per_simd
         self.builder = Builder(module)
 
     def text(self):
         sig = ", ".join(f"{a.name}: {a.type}" for a in self.args)
+        occupancy = ("" if self.min_waves_per_simd is None else
+                     f"min_waves_per_simd = {int(self.min_waves_per_simd)}"
+                     " : i32, ")
         lines = [f"hk.kernel @{self.name}({sig}) attributes {{"
-                 f"waves = {int(self.waves)} : i32, grid = {self.grid}}} {{"]
+                 f"waves = {int(self.waves)} : i32, {occupancy}"
+                 f"grid = {self.grid}}} {{"]
         lines += self.builder._lines
         lines.append("}")
         return "\n".join(lines) + "\n"
@@ -548,14 +554,16 @@ class Module:
         self._used.add(name)
         return name
 
-    def kernel(self, name, args, waves=1, grid=None):
+    def kernel(self, name, args, waves=1, grid=None,
+               min_waves_per_simd=None):
         """A new hk.kernel @name(args) with `waves` waves and `grid`
-        (from ir.grid)."""
+        (from ir.grid); `min_waves_per_simd`, if given, asks the code
+        generator for at least that occupancy (hk.kernel's attribute)."""
         if grid is None:
             raise ValueError("a kernel needs a grid (ir.grid)")
         for n, _ in args:
             self._used.add(f"%{n}")
-        k = Kernel(self, name, args, waves, grid)
+        k = Kernel(self, name, args, waves, grid, min_waves_per_simd)
         self.kernels.append(k)
         return k
 

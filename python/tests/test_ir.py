@@ -267,3 +267,22 @@ def test_else_must_follow_then():
     with pytest.raises(ValueError, match="must follow its then region"):
         with branch.else_:
             pass
+
+
+def test_min_waves_per_simd():
+    # The occupancy request is hk.kernel's attribute: accepted from the
+    # workgroup's own ceil(waves / 4), refused below it at the kernel.
+    def build(per_simd):
+        m = ir.Module()
+        k = m.kernel("k", [("c", i1)], waves=8, grid=ir.grid([], "1"),
+                     min_waves_per_simd=per_simd)
+        k.builder.ret()
+        return m
+
+    assert "min_waves_per_simd" not in str(build(None))
+    assert "min_waves_per_simd = 3 : i32" in str(build(3))
+    build(3).verify()
+    with pytest.raises(hk.CompileError) as info:
+        build(1).verify(name="built.mlir")
+    assert "min_waves_per_simd must be from 2" in info.value.diagnostics[0]
+    assert info.value.locations()[0][:2] == ("built.mlir", 1)

@@ -41,6 +41,10 @@ struct KernelLowering : OpConversionPattern<KernelOp> {
     func.setKnownBlockSizeAttr(rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
     func->setAttr(HKDialect::kGridAttrName, op.getGridAttr());
     func->setAttr(HKDialect::kWavesAttrName, op.getWavesAttr());
+    // LLVM's amdgpu-waves-per-eu: an EU is a SIMD.
+    if (std::optional<uint32_t> min = op.getMinWavesPerSimd())
+      func->setAttr(ROCDL::ROCDLDialect::WavesPerEuAttrHelper::getNameStr(),
+                    rewriter.getI32IntegerAttr(static_cast<int32_t>(*min)));
 
     // The builder made an entry block; the kernel's body replaces it.
     rewriter.eraseBlock(&func.getBody().front());

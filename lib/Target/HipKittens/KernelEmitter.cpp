@@ -497,9 +497,11 @@ LogicalResult KernelEmitter::emitKernel() {
   }
   int64_t waves = kernel.getWaves();
   // The second bound is the minimum number of waves per SIMD: a workgroup's
-  // waves spread over the CU's four SIMDs.
+  // waves spread over the CU's four SIMDs, or the kernel's
+  // min_waves_per_simd (which the verifier keeps at least that).
+  int64_t perSimd = kernel.getMinWavesPerSimd().value_or((waves + 3) / 4);
   os << llvm::formatv("__global__ __launch_bounds__({0}, {1}) void {2}(",
-                      waves * 64, (waves + 3) / 4, kernel.getSymName())
+                      waves * 64, perSimd, kernel.getSymName())
      << llvm::join(params, ", ") << ") {\n";
   os.indent();
   bool hasLoadAsync = false, hasShared = false;

@@ -11,6 +11,7 @@
 // CHECK-SAME: hk.grid = #hk.grid<[dim(0, 0), arg(2)] -> (s0 ceildiv 64, s1)>
 // CHECK-SAME: hk.waves = 8 : i32
 // CHECK-SAME: known_block_size = array<i32: 512, 1, 1>
+// CHECK-NOT: rocdl.waves_per_eu
 hk.kernel @ids(%x: memref<?x?xf32>, %s: f32, %n: index) attributes {
     waves = 8 : i32,
     grid = #hk.grid<[dim(0, 0), arg(2)] -> (s0 ceildiv 64, s1)>} {
@@ -68,5 +69,15 @@ hk.kernel @num_blocks_formula(%x: memref<?x?xf32>, %m: i32) attributes {
     grid = #hk.grid<[dim(0, 0), arg(1)] -> ((s0 ceildiv 64) * s1)>} {
   %nx = hk.num_blocks x
   %f = arith.index_cast %nx : index to i32
+  hk.return
+}
+
+// min_waves_per_simd becomes ROCDL's waves_per_eu (LLVM's
+// amdgpu-waves-per-eu); a kernel without it gets none (@ids).
+// CHECK-LABEL: gpu.func @occupancy(
+// CHECK-SAME: rocdl.waves_per_eu = 3 : i32
+hk.kernel @occupancy() attributes {
+    waves = 8 : i32, min_waves_per_simd = 3 : i32,
+    grid = #hk.grid<[] -> (1)>} {
   hk.return
 }

@@ -18,6 +18,27 @@ hk.kernel @k() attributes {waves = 3 : i32, grid = #hk.grid<[] -> (1)>} {
 
 // -----
 
+// expected-error @+1 {{min_waves_per_simd must be from 2 (a workgroup of 8 waves over 4 SIMDs) to 8, got 1}}
+hk.kernel @k() attributes {waves = 8 : i32, min_waves_per_simd = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  hk.return
+}
+
+// -----
+
+// expected-error @+1 {{min_waves_per_simd must be from 1 (a workgroup of 4 waves over 4 SIMDs) to 8, got 9}}
+hk.kernel @k() attributes {waves = 4 : i32, min_waves_per_simd = 9 : i32, grid = #hk.grid<[] -> (1)>} {
+  hk.return
+}
+
+// -----
+
+// expected-error @+1 {{attribute 'min_waves_per_simd' failed to satisfy constraint: 32-bit signless integer attribute whose value is positive}}
+hk.kernel @k() attributes {waves = 4 : i32, min_waves_per_simd = 0 : i32, grid = #hk.grid<[] -> (1)>} {
+  hk.return
+}
+
+// -----
+
 // expected-error @+1 {{requires attribute 'grid'}}
 hk.kernel @k() attributes {waves = 4 : i32} {
   hk.return

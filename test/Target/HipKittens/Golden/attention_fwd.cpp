@@ -393,7 +393,7 @@ extern "C" hipError_t launch_attention_fwd_d128(bf16 *Q, int Q_dim0, int Q_dim1,
   return hipGetLastError();
 }
 
-__global__ __launch_bounds__(512, 2) void attention_fwd_d64(const gl<bf16, -1, -1, -1, -1> Q, const gl<bf16, -1, -1, -1, -1> K, const gl<bf16, -1, -1, -1, -1> V, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> L, const bool causal) {
+__global__ __launch_bounds__(512, 3) void attention_fwd_d64(const gl<bf16, -1, -1, -1, -1> Q, const gl<bf16, -1, -1, -1, -1> K, const gl<bf16, -1, -1, -1, -1> V, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> L, const bool causal) {
   using G = kittens::group<8>;
   extern __shared__ alignment_dummy __shm[];
   shared_allocator al((int *)&__shm[0]);

@@ -56,6 +56,13 @@ def HK_KernelOp : HK_Op<"kernel", [
     argument attributes, printed as the arguments' names) so that runtime
     messages and generated code can use them.
 
+    `min_waves_per_simd` (optional, from `ceil(waves / 4)` to 8) asks for
+    at least that many waves per SIMD: the code generator keeps the
+    kernel's registers within what that occupancy allows (512 / N per
+    lane, in granules of 8), and spills rather than exceed them. Without
+    it, only a whole workgroup must fit (`ceil(waves / 4)` waves per SIMD).
+    HipKittens' `__launch_bounds__(threads, N)` says the same.
+
     Example:
     ```mlir
     hk.kernel @scale(%x: memref<?x?xf32>, %s: f32) attributes {
@@ -71,7 +78,8 @@ def HK_KernelOp : HK_Op<"kernel", [
     OptionalAttr<DictArrayAttr>:$arg_attrs,
     OptionalAttr<DictArrayAttr>:$res_attrs,
     ConfinedAttr<I32Attr, [IntPositive]>:$waves,
-    HK_GridAttr:$grid);
+    HK_GridAttr:$grid,
+    OptionalAttr<ConfinedAttr<I32Attr, [IntPositive]>>:$min_waves_per_simd);
   let regions = (region AnyRegion:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
