@@ -44,7 +44,8 @@ void buildLaneToROCDLPipeline(OpPassManager &pm,
   // vector to LLVM patterns itself; what it does not handle (strided slices,
   // scf, affine, strided-metadata views) is lowered first. After it, the
   // constant parts of LDS addresses go into GEPs of their own, which LLVM
-  // folds into the instructions' offset fields (hk-split-lds-offsets).
+  // folds into the instructions' offset fields (hk-split-lds-offsets), and
+  // vectors rounded to 16-bit floats stay packed (hk-fence-packed-truncs).
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(hk::createHKLowerVectorForLLVM());
   gpu.addPass(createCanonicalizerPass());
@@ -57,6 +58,7 @@ void buildLaneToROCDLPipeline(OpPassManager &pm,
   rocdl.chipset = options.chip;
   gpu.addPass(createConvertGpuOpsToROCDLOps(rocdl));
   gpu.addPass(hk::createHKSplitLdsOffsets());
+  gpu.addPass(hk::createHKFencePackedTruncs());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 

@@ -197,4 +197,21 @@ def HKSplitLdsOffsets : Pass<"hk-split-lds-offsets"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def HKFencePackedTruncs : Pass<"hk-fence-packed-truncs"> {
+  let summary = "keeps vectors rounded to 16-bit floats in packed registers";
+  let description = [{
+    On the LLVM dialect, after the conversion to LLVM: the result of every
+    `llvm.fptrunc` to a vector of more than two 16-bit floats goes through
+    an `llvm.arithmetic.fence` (a no-op on its value), which all its users
+    read instead. LLVM's InstCombine otherwise rewrites each scalar extract
+    of the rounded vector as the rounding of that f32 element: one
+    conversion per element where gfx950's `v_cvt_pk_bf16_f32` rounds a pair,
+    and a `v_perm_b32` per pair to pack the scalars again for an MFMA.
+    Through the fence, the extracts read halves of the packed registers
+    (`ds_write_b16` and `ds_write_b16_d16_hi`). Part of the
+    `hk-lane-to-rocdl` pipeline.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // HK_TRANSFORMS_PASSES_TD
