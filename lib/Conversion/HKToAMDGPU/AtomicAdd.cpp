@@ -23,9 +23,12 @@
 // and a select of the lane's offset or the extent), and the registers of
 // that row differ only by their constant column offset, which the buffer
 // instruction carries as its immediate offset (inside its range check, so
-// the extent still drops them). For attention backward's 64x64 f32 dQ
-// tiles, 16 offsets and 64 atomics per tile instead of a row and column
-// check, a select and a shift for each of the 64.
+// the extent still drops them). A constant column tile index goes into
+// that immediate too (when it fits its 12 bits), so the tiles of one row
+// band share their row offsets. For attention backward's 64x64 f32 dQ
+// tiles, 16 offsets for both tiles of a step and 64 atomics per tile
+// instead of a row and column check, a select and a shift for each of the
+// 64.
 //===----------------------------------------------------------------------===//
 
 #include "LaneMap.h"
@@ -36,6 +39,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace hk;
@@ -165,7 +169,21 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
         laneCol);
     if (!isVector && op->hasAttr(HKDialect::kColsInBoundsAttrName) &&
         hasUnitColumnStride(op.getDest().getType())) {
-      lowerColsInBounds(rewriter, loc, buf, flat, *map, base, rowDim,
+      // A constant column tile goes into the immediate offset with the
+      // register's column, when they fit its 12 bits: the tiles of one row
+      // band (attention backward's two dQ halves) then share their row
+      // offsets, selects and shifts.
+      int64_t colOrigin = 0;
+      int64_t tileCols = tileType.getDimSize(tileType.getRank() - 1);
+      int64_t elementBytes =
+          llvm::divideCeil(tileType.getElementTypeBitWidth(), 8);
+      llvm::APInt colTile;
+      if (matchPattern(adaptor.getIndices()[colDim], m_ConstantInt(&colTile)) &&
+          (colTile.getSExtValue() + 1) * tileCols * elementBytes <= 4096) {
+        colOrigin = colTile.getSExtValue() * tileCols;
+        base[colDim] = laneCol;
+      }
+      lowerColsInBounds(rewriter, loc, buf, flat, *map, base, rowDim, colOrigin,
                         adaptor.getValue());
       rewriter.eraseOp(op);
       return success();
@@ -218,7 +236,8 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
   static void lowerColsInBounds(OpBuilder &b, Location loc,
                                 const GlobalBuffer &buf, Value flat,
                                 const LaneMap &map, ArrayRef<Value> base,
-                                int64_t rowDim, Value value) {
+                                int64_t rowDim, int64_t colOrigin,
+                                Value value) {
     Value offset;
     for (auto [d, p] : llvm::enumerate(base)) {
       Value term = arith::MulIOp::create(b, loc, p, buf.strides[d]);
@@ -246,7 +265,8 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
           vector::ExtractOp::create(b, loc, value, static_cast<int64_t>(reg));
       amdgpu::RawBufferAtomicFaddOp::create(
           b, loc, v, flat, rowOffset, /*boundsCheck=*/true,
-          /*indexOffset=*/b.getI32IntegerAttr(static_cast<int32_t>(c.col)),
+          /*indexOffset=*/
+          b.getI32IntegerAttr(static_cast<int32_t>(colOrigin + c.col)),
           /*sgprOffset=*/Value());
     }
   }

@@ -2,6 +2,8 @@
 // RUN: hk-opt --convert-hk-to-amdgpu=chip=gfx942 %s | FileCheck %s
 // RUN: hkc %s --chip gfx950 --emit=asm -o %t && awk '/^marked:/,/Lfunc_end0/' %t.gfx950.s | grep -c 'buffer_atomic_add_f32 .* offen offset:64$' | FileCheck %s --check-prefix=IMM
 // RUN: hkc %s --chip gfx942 --emit=asm -o %t && awk '/^marked:/,/Lfunc_end0/' %t.gfx942.s | grep -c 'buffer_atomic_add_f32 .* offen offset:64$' | FileCheck %s --check-prefix=IMM
+// RUN: hkc %s --chip gfx950 --emit=asm -o %t && awk '/^column_tiles:/,/Lfunc_end2/' %t.gfx950.s | grep -c v_cndmask | FileCheck %s --check-prefix=SHARED
+// RUN: hkc %s --chip gfx942 --emit=asm -o %t && awk '/^column_tiles:/,/Lfunc_end2/' %t.gfx942.s | grep -c v_cndmask | FileCheck %s --check-prefix=SHARED
 
 // hk.atomic_add of a 32x32 f32 col 16x16 tile marked hk.cols_in_bounds
 // (hk-peel-bounds: every column it covers is inside the memref). In the
@@ -49,5 +51,29 @@ hk.kernel @unmarked(%D: memref<?x?xf32>) attributes {
   %x = hk.block_id x
   %one = arith.constant dense<1.0> : tensor<32x32xf32, #hk.rt<col, 16x16>>
   hk.atomic_add %one, %D[%x, %c0] : tensor<32x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
+  hk.return
+}
+
+// A constant column tile index goes into the immediate with the register's
+// column: tile 1 of 32 columns adds at 32 + {0, 16} from the same row
+// offsets as tile 0, whose compares and selects it then shares (after CSE,
+// 8 v_cndmask for both). A column tile index known only at run time keeps
+// it in the offset: 8 selects of its own, 16 in all (24 when tile 1 had
+// its own too).
+// CHECK-LABEL: gpu.func @column_tiles
+// CHECK-COUNT-8: amdgpu.raw_buffer_atomic_fadd {indexOffset = {{0|16}} : i32}
+// CHECK-COUNT-8: amdgpu.raw_buffer_atomic_fadd {indexOffset = {{32|48}} : i32}
+// CHECK-COUNT-8: amdgpu.raw_buffer_atomic_fadd {indexOffset = {{0|16}} : i32}
+// CHECK: gpu.return
+// SHARED: {{^}}16{{$}}
+hk.kernel @column_tiles(%D: memref<?x?xf32>, %j: index) attributes {
+    waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = hk.block_id x
+  %one = arith.constant dense<1.0> : tensor<32x32xf32, #hk.rt<col, 16x16>>
+  hk.atomic_add %one, %D[%x, %c0] {hk.cols_in_bounds} : tensor<32x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
+  hk.atomic_add %one, %D[%x, %c1] {hk.cols_in_bounds} : tensor<32x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
+  hk.atomic_add %one, %D[%x, %j] {hk.cols_in_bounds} : tensor<32x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
   hk.return
 }
