@@ -75,10 +75,9 @@ hk.kernel @attention_bwd_prep(%dO: !gbf, %O: !gbf, %delta: memref<?x?x?xf32>)
 // It walks every query head of its group and every query block of 64 rows
 // (when causal, from the first block that can see its keys, 2x); Q and dO
 // blocks are shared by the 4 waves through LDS, double buffered
-// (2 x 2 x 64x128 bf16 = 64 KiB). N need not be a multiple of the tiles:
-// keys at or past N are masked out of P; query rows past N are computed on
-// zero-filled Q, dO, L and delta, which makes their dS 0, and their dQ adds
-// are dropped.
+// (2 x 2 x 64x128 bf16 = 64 KiB). N need not be a multiple of the tiles,
+// and nothing is masked for it: positions past N read zeros and their
+// stores and adds are dropped (see P below).
 //
 // Layouts. Scores are computed as S = Q K^T (queries as rows) into a 64x32
 // col accumulator; P and dS, converted to bf16 in place, are then directly
@@ -146,6 +145,7 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
   %log2e = arith.constant dense<1.44269502> : !qvec
   %scale_s = arith.constant dense<0.0883883476> : !s_acc
   %zero_s = arith.constant dense<0.0> : !s_acc
+  %one_s = arith.constant dense<1.0> : !s_acc
   %zero_kv = arith.constant dense<0.0> : !kvh_acc
   %zero_dq = arith.constant dense<0.0> : !dqh_acc
 
@@ -167,7 +167,6 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
   %x4 = arith.muli %x, %c4 : index
   %ktile = arith.addi %x4, %w : index
   %k0 = arith.muli %ktile, %c32 : index
-  %k_end = arith.addi %k0, %c32 : index
   %kr = hk.load %K[%b, %hkv, %ktile, %c0] : !gbf -> !kv_row
   %kc0 = hk.load %K[%b, %hkv, %ktile, %c0] : !gbf -> !kh_col
   %kc1 = hk.load %K[%b, %hkv, %ktile, %c1] : !gbf -> !kh_col
@@ -240,32 +239,37 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
             : !q_row, !qvec, !qvec, !hk.token, !hk.token
       }
 
-      // P = exp2(S * log2(e) / sqrt(D) - L * log2(e)), masked to 0: S is
-      // masked to -inf first, so that the scaling and the subtraction are
-      // one FMA per element (the multiply is marked fastmath<contract> and
-      // the row_broadcast's subtraction inherits it, as in the forward).
-      // Only keys at or past N are masked (the row limit is the block's own
-      // end, which needs no compare): a query row past N reads zeros for Q,
-      // dO, L and delta, so its P is exp2(0) = 1 and its dS is 0; it adds
-      // nothing to dV (dO is 0) or dK (dS is 0), and its dQ adds are
-      // dropped. A key past N must be masked: its S is 0 and exp2(-L) can
-      // overflow.
+      // P = exp2(S * log2(e) / sqrt(D) - L * log2(e)), clamped to [0, 1]
+      // (the code generator folds the clamp into v_exp_f32's clamp bit).
+      // With L the log-sum-exp of S's row, P <= 1 up to rounding, so the
+      // clamp changes no P by more than that; what it bounds are the
+      // positions past N, which are not masked:
+      //  * a query row past N reads zeros for Q, dO, L and delta: its P is
+      //    1 and its dS 0, it adds nothing to dV (dO is 0) or dK (dS is 0),
+      //    and its dQ adds are dropped;
+      //  * a key past N reads zeros for K and V: its S is 0 and its P,
+      //    exp2(-L * log2(e)), at most 1 (unclamped it overflows when L <
+      //    -88); its dP is 0, so its dS is finite, adds 0 to dQ (K is 0),
+      //    and its dK and dV rows are dropped.
+      // The causal mask sets S to -inf, so that the scaling and the
+      // subtraction are one FMA per element (the multiply is marked
+      // fastmath<contract> and the row_broadcast's subtraction inherits it,
+      // as in the forward).
       %p = hk.cluster compute -> !s_acc {
         %sa = hk.mma abt %qrow, %kr, %zero_s : !q_row, !kv_row, !s_acc
-        %q_end = arith.addi %q0, %c64 : index
-        %s3 = hk.bounds_mask %sa at [%q0, %k0] within [%q_end, %n]
-            fill %neginf : !s_acc
         %s4 = scf.if %causal -> !s_acc {
-          %sc = hk.tril %s3 at [%q0, %k0] fill %neginf : !s_acc
+          %sc = hk.tril %sa at [%q0, %k0] fill %neginf : !s_acc
           scf.yield %sc : !s_acc
         } else {
-          scf.yield %s3 : !s_acc
+          scf.yield %sa : !s_acc
         }
         %s5 = arith.mulf %s4, %scale_log2 fastmath<contract> : !s_acc
         %l2 = arith.mulf %lv, %log2e : !qvec
         %sl = hk.row_broadcast sub %s5, %l2 : !s_acc, !qvec
         %pe = math.exp2 %sl : !s_acc
-        hk.yield %pe : !s_acc
+        %pz = arith.maxnumf %pe, %zero_s : !s_acc
+        %pc = arith.minnumf %pz, %one_s : !s_acc
+        hk.yield %pc : !s_acc
       }
       %dorow = hk.cluster memory -> !q_row {
         %c = hk.load %do_stage : !qd_st -> !q_row

@@ -710,16 +710,41 @@ void vCmpNeqF32(Sim &, Wave &w, const Inst &i) {
 
 //===-- Floating point ----------------------------------------------------===//
 
+/// Whether a float VOP instruction has the clamp output modifier set. In
+/// the VOP3 (_e64) forms its first immediate operand is clamp and the
+/// second omod (LLVM's operand order); omod, or anything else set, is not
+/// simulated. The printed form says clamp too, which is checked, so that an
+/// opcode with another first immediate is refused rather than misread.
+bool outputClamp(Sim &sim, const Inst &i) {
+  requireNoOutputModifiers(sim, i, 1);
+  if (i.numImms == 0 || i.imms[0] == 0)
+    return false;
+  if (i.text.find(" clamp") == std::string::npos)
+    sim.fail("immediate operand " + std::to_string(i.imms[0]) +
+             " is not simulated");
+  return true;
+}
+
+/// The clamp output modifier: the result limited to [0, 1]; a NaN becomes
+/// 0 when the kernel descriptor enables DX10_CLAMP (COMPUTE_PGM_RSRC1 bit
+/// 21, which LLVM sets on gfx9) and stays NaN otherwise.
+float clampUnit(const Sim &sim, float x) {
+  if (std::isnan(x))
+    return (sim.kd.rsrc1 >> 21 & 1) ? 0.0f : x;
+  return std::fmin(std::fmax(x, 0.0f), 1.0f);
+}
+
 #define VOP_F32(NAME, EXPR)                                                    \
   void NAME(Sim &sim, Wave &w, const Inst &i) {                                \
-    requireNoOutputModifiers(sim, i, 0);                                       \
+    bool clamp = outputClamp(sim, i);                                          \
     forLanes(w, [&](unsigned l) {                                              \
       float a = rdf(w, i.srcs[0], l);                                          \
       float b = i.numSrcs > 1 ? rdf(w, i.srcs[1], l) : 0.0f;                   \
       float c = i.numSrcs > 2 ? rdf(w, i.srcs[2], l) : 0.0f;                   \
       (void)b;                                                                 \
       (void)c;                                                                 \
-      wr(w, i.defs[0], l, asBits(EXPR));                                       \
+      float r = (EXPR);                                                        \
+      wr(w, i.defs[0], l, asBits(clamp ? clampUnit(sim, r) : r));              \
     });                                                                        \
   }
 VOP_F32(vMulF32, a *b)

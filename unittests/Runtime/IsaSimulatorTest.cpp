@@ -15,11 +15,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -1135,3 +1137,48 @@ TEST(IsaSemantics, DppMov) {
 }
 
 } // namespace
+
+// The clamp output modifier of VOP3 float instructions (CDNA3 ISA, output
+// modifiers): the result limited to [0, 1], and a NaN to 0 since the kernel
+// descriptor enables DX10_CLAMP (the assembler's default on gfx9, as in
+// LLVM's code objects). v_exp_f32 with clamp is how attention backward's P
+// = min(max(exp2(x), 0), 1) compiles; v_add_f32 checks a VOP2 form.
+TEST(IsaSemantics, ClampOutputModifier) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inputs[] = {-1.0f, 0.0f, -0.5f, 1.0f, 200.0f, -200.0f, nan};
+  auto clampRef = [](float x) {
+    return std::isnan(x) ? 0.0f : std::fmin(std::fmax(x, 0.0f), 1.0f);
+  };
+  for (const char *chip : kChips)
+    for (const char *op :
+         {"v_exp_f32_e64 v2, v2 clamp", "v_add_f32_e64 v2, v2, 0.5 clamp",
+          "v_exp_f32_e64 v2, v2"}) {
+      std::vector<float> src(64), dst(64, -7.0f);
+      for (int l = 0; l < 64; ++l)
+        src[l] = inputs[l % 7];
+      launch(chip, std::string(R"(
+        s_load_dwordx4 s[4:7], s[0:1], 0x0
+        s_waitcnt lgkmcnt(0)
+        v_lshlrev_b32_e32 v1, 2, v0
+        global_load_dword v2, v1, s[4:5]
+        s_waitcnt vmcnt(0)
+        )") + op + R"(
+        global_store_dword v1, v2, s[6:7]
+        s_waitcnt vmcnt(0)
+        s_endpgm)",
+             {ptr(src.data()), ptr(dst.data())},
+             {{src.data(), 256}, {dst.data(), 256}});
+      std::string name = op;
+      for (int l = 0; l < 64; ++l) {
+        float x = src[l];
+        float want =
+            name.find("exp") != std::string::npos ? std::exp2(x) : x + 0.5f;
+        if (name.find("clamp") != std::string::npos)
+          want = clampRef(want);
+        if (std::isnan(want))
+          EXPECT_TRUE(std::isnan(dst[l])) << chip << " " << op << " " << x;
+        else
+          EXPECT_EQ(dst[l], want) << chip << " " << op << " " << x;
+      }
+    }
+}

@@ -223,8 +223,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
   load<1>(kc1, K, {b, ktile, hkv, 1});
   rt_bf<32, 128, row_l, rt_16x32_s> vr;
   load<1>(vr, V, {b, ktile, hkv, 0});
-  const int n = Q.depth();
-  const int nq = (n + 63) / 64;
+  const int nq = (Q.depth() + 63) / 64;
   const int i0 = causal ? std::min(x * 2, nq) : 0;
   const int per_head = nq - i0;
   const int steps = per_head * group_;
@@ -276,9 +275,6 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     __builtin_amdgcn_sched_barrier(0);
     rt_fl<64, 32, col_l, rt_16x16_s> sa;
     mma_ABt(sa, a, kr, zero_s);
-    lower_fill(sa, sa, (q0 + 64) - q0, -INFINITY);
-    right_fill(sa, sa, n - k0, -INFINITY);
-    upper_fill(sa, sa, -q0, -INFINITY);
     rt_fl<64, 32, col_l, rt_16x16_s> s4;
     if (causal) {
       tril(s4, sa, k0 - q0, -INFINITY);
@@ -289,6 +285,8 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     mul(e, e, 1.442695f);
     sub_row(s4, s4, e);
     exp2(s4, s4);
+    max(s4, s4, 0.0f);
+    min(s4, s4, 1.0f);
     rt_bf<64, 128, row_l, rt_16x32_s> c;
     load(c, do_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
