@@ -44,6 +44,10 @@
 using namespace mlir;
 using namespace hk;
 
+/// Bytes a buffer instruction's immediate offset reaches (12 bits, below
+/// hkrt's 4096 bytes of slack past every memref).
+static constexpr int64_t kImmediateOffsetBytes = 4096;
+
 static Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
@@ -179,7 +183,8 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
           llvm::divideCeil(tileType.getElementTypeBitWidth(), 8);
       llvm::APInt colTile;
       if (matchPattern(adaptor.getIndices()[colDim], m_ConstantInt(&colTile)) &&
-          (colTile.getSExtValue() + 1) * tileCols * elementBytes <= 4096) {
+          (colTile.getSExtValue() + 1) * tileCols * elementBytes <=
+              kImmediateOffsetBytes) {
         colOrigin = colTile.getSExtValue() * tileCols;
         base[colDim] = laneCol;
       }

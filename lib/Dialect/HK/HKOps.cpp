@@ -210,10 +210,9 @@ LogicalResult KernelOp::verify() {
   int32_t waves = getWaves();
   if (waves != 1 && waves != 2 && waves != 4 && waves != 8 && waves != 16)
     return emitOpError("waves must be 1, 2, 4, 8 or 16, got ") << waves;
-  // A workgroup's waves spread over the CU's four SIMDs; a SIMD holds at
-  // most 8 waves.
+  // A SIMD holds at most 8 waves.
   if (std::optional<uint32_t> min = getMinWavesPerSimd()) {
-    int32_t least = (waves + 3) / 4;
+    int64_t least = getWorkgroupWavesPerSimd();
     if (static_cast<int64_t>(*min) < least || *min > 8)
       return emitOpError("min_waves_per_simd must be from ")
              << least << " (a workgroup of " << waves

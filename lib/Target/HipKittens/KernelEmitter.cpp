@@ -496,10 +496,10 @@ LogicalResult KernelEmitter::emitKernel() {
     params.push_back("const " + *type + " " + name);
   }
   int64_t waves = kernel.getWaves();
-  // The second bound is the minimum number of waves per SIMD: a workgroup's
-  // waves spread over the CU's four SIMDs, or the kernel's
-  // min_waves_per_simd (which the verifier keeps at least that).
-  int64_t perSimd = kernel.getMinWavesPerSimd().value_or((waves + 3) / 4);
+  // The second bound is the minimum number of waves per SIMD: the kernel's
+  // min_waves_per_simd, or what one workgroup needs.
+  int64_t perSimd =
+      kernel.getMinWavesPerSimd().value_or(kernel.getWorkgroupWavesPerSimd());
   os << llvm::formatv("__global__ __launch_bounds__({0}, {1}) void {2}(",
                       waves * 64, perSimd, kernel.getSymName())
      << llvm::join(params, ", ") << ") {\n";

@@ -95,6 +95,9 @@ def HK_KernelOp : HK_Op<"kernel", [
     }
     /// Bytes of LDS allocated by the `hk.alloc_shared` ops of the kernel.
     int64_t getSharedMemoryBytes();
+    /// Waves per SIMD that one workgroup needs: its waves spread over the
+    /// CU's four SIMDs, ceil(waves / 4). The least min_waves_per_simd.
+    int64_t getWorkgroupWavesPerSimd() { return (getWaves() + 3) / 4; }
   }];
 }
 
