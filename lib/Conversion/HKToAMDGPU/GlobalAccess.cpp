@@ -70,6 +70,8 @@ const GlobalBuffer &LoweringState::getBuffer(OpBuilder &builder, Value memref) {
   GlobalBuffer g;
   g.sizes.assign(meta.getSizes().begin(), meta.getSizes().end());
   g.strides.assign(meta.getStrides().begin(), meta.getStrides().end());
+  g.baseBuffer = meta.getBaseBuffer();
+  g.offset = meta.getOffset();
   // The first offset past the data: one past the last element,
   // 1 + sum over dimensions of (size - 1) * stride, or 0 if any size is 0.
   // (max of size * stride would reach past the last row of a view whose row
@@ -380,6 +382,49 @@ static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
   return arith::SelectOp::create(b, loc, mask, v, zero);
 }
 
+/// Whether a vector access goes through rowBuffer: along a unit-stride
+/// last dimension, of elements of whole dwords (the range check is per
+/// dword, so a dword never holds an element past the row's end).
+static bool usesRowBuffer(const Access &a, Type elt) {
+  return a.rowDim < 0 && a.lastDimContiguous && elt.isIntOrFloat() &&
+         elt.getIntOrFloatBitWidth() % 32 == 0;
+}
+
+/// A buffer over the row of a vector access from the vector's first
+/// element: its leading positions and column origin (tile indices, so
+/// wave-uniform) go into the buffer's base, and its range is what is left of
+/// the row, or 0 when the origin or a leading position is out of range.
+/// The per-dword range check then reads zeros past the row's end, where a
+/// buffer over the whole memref needs a compare and a select per element
+/// (the next row's elements are in its range); the lanes' offsets are their
+/// columns within the vector, the same for every access.
+static Value rowBuffer(OpBuilder &b, Location loc, const Access &a, Type elt) {
+  Value off = a.buf->offset;
+  for (int64_t d = 0; d < a.colDim; ++d)
+    off = arith::AddIOp::create(
+        b, loc, off,
+        arith::MulIOp::create(b, loc, a.base[d], a.buf->strides[d]));
+  off = arith::AddIOp::create(b, loc, off, a.colOrigin);
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        a.colOrigin, a.colLimit);
+  Value left = arith::SelectOp::create(
+      b, loc, inRange, arith::SubIOp::create(b, loc, a.colLimit, a.colOrigin),
+      cst(b, loc, 0));
+  Value bytes = arith::MulIOp::create(
+      b, loc, left, cst(b, loc, elt.getIntOrFloatBitWidth() / 8));
+  auto memType = cast<MemRefType>(a.buf->baseBuffer.getType());
+  auto rowType = MemRefType::get(
+      {ShapedType::kDynamic}, elt,
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}),
+      memType.getMemorySpace());
+  Value row = memref::ReinterpretCastOp::create(
+      b, loc, rowType, a.buf->baseBuffer, OpFoldResult(off),
+      {OpFoldResult(left)}, {b.getIndexAttr(1)});
+  return amdgpu::FatRawBufferCastOp::create(
+      b, loc, row, arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes),
+      /*cacheSwizzleStride=*/Value(), b.getBoolAttr(true), b.getUnitAttr());
+}
+
 /// Stores one run: whole when it lies in its row, else element by element
 /// (only at the right edge of a memref whose row length is not a multiple
 /// of the run, so the branch is not taken elsewhere).
@@ -439,9 +484,23 @@ struct GlobalLoadLowering : OpConversionPattern<LoadOp> {
     bool inBounds = op->hasAttr(HKDialect::kInBoundsAttrName);
     Value result =
         arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(type));
+    Value row;
+    if (!inBounds && usesRowBuffer(*access, elt))
+      row = rowBuffer(rewriter, loc, *access, elt);
     for (Run run : splitRuns(access->map, maxRunLength(*access, elt))) {
-      Value v =
-          loadRun(rewriter, loc, *access, run, elt, colsInBounds, inBounds);
+      Value v;
+      if (row) {
+        Value col = addConst(rewriter, loc, access->laneCol,
+                             access->map.regs[run.reg].col);
+        v = run.count == 1
+                ? memref::LoadOp::create(rewriter, loc, row, col).getResult()
+                : vector::LoadOp::create(rewriter, loc,
+                                         VectorType::get({run.count}, elt), row,
+                                         col)
+                      .getResult();
+      } else {
+        v = loadRun(rewriter, loc, *access, run, elt, colsInBounds, inBounds);
+      }
       result = run.count == 1
                    ? vector::InsertOp::create(rewriter, loc, v, result, run.reg)
                          .getResult()
@@ -477,6 +536,9 @@ struct GlobalStoreLowering : OpConversionPattern<StoreOp> {
       return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
     Value value = adaptor.getValue();
     Type elt = cast<VectorType>(value.getType()).getElementType();
+    Value row;
+    if (usesRowBuffer(*access, elt))
+      row = rowBuffer(rewriter, loc, *access, elt);
     for (Run run : splitRuns(access->map, maxRunLength(*access, elt))) {
       Value part =
           run.count == 1
@@ -486,7 +548,16 @@ struct GlobalStoreLowering : OpConversionPattern<StoreOp> {
                     rewriter, loc, value, ArrayRef<int64_t>{run.reg},
                     ArrayRef<int64_t>{run.count}, ArrayRef<int64_t>{1})
                     .getResult();
-      storeRun(rewriter, loc, *access, run, part);
+      if (!row) {
+        storeRun(rewriter, loc, *access, run, part);
+        continue;
+      }
+      Value col = addConst(rewriter, loc, access->laneCol,
+                           access->map.regs[run.reg].col);
+      if (run.count == 1)
+        memref::StoreOp::create(rewriter, loc, part, row, col);
+      else
+        vector::StoreOp::create(rewriter, loc, part, row, col);
     }
     rewriter.eraseOp(op);
     return success();

@@ -132,21 +132,41 @@ hk.kernel @store_row(%A: memref<?x?xbf16>) attributes {waves = 4 : i32, grid = #
 
 // The row vector of a col 16x16 layout over 32 rows: lane l keeps rows
 // 4 * (l / 16) + 0..3 of each of the two base tiles, i.e. vector indices
-// 32 * i + 4 * (l / 16) + {0..3, 16..19}: two 4-element loads.
+// 32 * i + 4 * (l / 16) + {0..3, 16..19}: two 4-element loads. f32 elements
+// fill whole dwords, so the vector goes through a buffer over its row from
+// its first element, 32 * i: its range is the rest of the row (0 when i is
+// past it), and the buffer's per-dword range check reads zeros past the
+// row's end, with no compare per element. The lanes' offsets in it are
+// 4 * (l / 16) and 4 * (l / 16) + 16. The store goes through the same kind
+// of buffer, and its runs are stored whole.
 // CHECK-LABEL: gpu.func @load_vec
 // CHECK-SAME: (%[[M:.*]]: memref<?xf32>, %[[I:.*]]: index)
-// CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]], %{{.*}} = memref.extract_strided_metadata %[[M]]
 // CHECK: %[[Q:.*]] = arith.divui
 // CHECK: %[[QI:.*]] = arith.muli %[[Q]], %[[C4:c4(_[0-9]+)?]] : index
 // CHECK: %[[X0:.*]] = arith.muli %[[I]], %[[C32:c32(_[0-9]+)?]] : index
-// CHECK: %[[X:.*]] = arith.addi %[[X0]], %[[QI]] : index
-// CHECK: vector.load %[[BUF]][%{{.*}}] : memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+// CHECK: %[[ROWOFF:.*]] = arith.addi %[[OFF]], %[[X0]] : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[X0]], %[[SZ]] : index
+// CHECK: %[[LEFT:.*]] = arith.subi %[[SZ]], %[[X0]] : index
+// CHECK: %[[N:.*]] = arith.select %[[IN]], %[[LEFT]], %{{.*}} : index
+// CHECK: %[[NB:.*]] = arith.muli %[[N]], %[[C4B:c4(_[0-9]+)?]] : index
+// CHECK: %[[ROW:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[ROWOFF]]], sizes: [%[[N]]], strides: [1]
+// CHECK: %[[NB64:.*]] = arith.index_castui %[[NB]] : index to i64
+// CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast %[[ROW]] validBytes(%[[NB64]]) resetOffset
+// CHECK-NOT: arith.cmpi
+// CHECK: vector.load %[[BUF]][%[[QI]]] : memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
 // CHECK: vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [0], strides = [1]} : vector<4xf32> into vector<8xf32>
-// CHECK: %[[X16:.*]] = arith.addi %[[X]], %[[C16:c16(_[0-9]+)?]] : index
-// CHECK: arith.cmpi ult, %[[X16]]
-// CHECK: vector.load %[[BUF]][%{{.*}}] : memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+// CHECK: %[[X16:.*]] = arith.addi %[[QI]], %[[C16:c16(_[0-9]+)?]] : index
+// CHECK-NOT: arith.cmpi
+// CHECK: vector.load %[[BUF]][%[[X16]]] : memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
 // CHECK: vector.insert_strided_slice %{{.*}}, %{{.*}} {offsets = [4], strides = [1]} : vector<4xf32> into vector<8xf32>
 // CHECK-NOT: vector.load
+// CHECK: %[[SBUF:.*]] = amdgpu.fat_raw_buffer_cast %{{.*}} validBytes(%{{.*}}) resetOffset
+// CHECK-NOT: scf.if
+// CHECK: vector.store %{{.*}}, %[[SBUF]][%{{.*}}] : memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+// CHECK-NOT: scf.if
+// CHECK: vector.store %{{.*}}, %[[SBUF]][%{{.*}}] : memref<?xf32, #amdgpu.address_space<fat_raw_buffer>>, vector<4xf32>
+// CHECK-NOT: vector.store
 hk.kernel @load_vec(%M: memref<?xf32>, %i: index) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %m = hk.load %M[%i] : memref<?xf32> -> tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
   hk.store %m, %M[%i] : tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>, memref<?xf32>
@@ -157,12 +177,14 @@ hk.kernel @load_vec(%M: memref<?xf32>, %i: index) attributes {waves = 4 : i32, g
 
 // Two leading dimensions chain their limits: the head is compared against
 // the head count when the batch is in range (else 0), and the vector's
-// positions against the row count when the head is below that limit (else
-// 0). A batch that does not change in a loop thus gives one loop-invariant
-// limit, not a check of its own in every access.
+// origin against the row count when the head is below that limit (else 0):
+// the row buffer's range. A batch that does not change in a loop thus gives
+// one loop-invariant limit, not a check of its own in every access. The
+// leading positions go into the buffer's base (b * stride0 + h * stride1).
 // CHECK-LABEL: gpu.func @load_vec_3d
 // CHECK-SAME: (%[[M:.*]]: memref<?x?x?xf32>, %[[B:.*]]: index, %[[H:.*]]: index, %[[I:.*]]: index)
-// CHECK: %{{.*}}, %{{.*}}, %[[SZ:.*]]:3, %{{.*}}:3 = memref.extract_strided_metadata %[[M]]
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]]:3, %[[ST:.*]]:3 = memref.extract_strided_metadata %[[M]]
+// CHECK: %[[X0:.*]] = arith.muli %[[I]], %{{.*}} : index
 // CHECK: %[[BIN:.*]] = arith.cmpi ult, %[[B]], %[[SZ]]#0 : index
 // CHECK: %[[HSEL:.*]] = arith.select %[[BIN]], %[[SZ]]#1, %{{.*}} : index
 // CHECK: %[[HSEL64:.*]] = arith.index_castui %[[HSEL]] : index to i64
@@ -173,14 +195,42 @@ hk.kernel @load_vec(%M: memref<?xf32>, %i: index) attributes {waves = 4 : i32, g
 // CHECK: %[[NSEL64:.*]] = arith.index_castui %[[NSEL]] : index to i64
 // CHECK: %[[NFRZ:.*]] = llvm.freeze %[[NSEL64]] : i64
 // CHECK: %[[NLIM:.*]] = arith.index_castui %[[NFRZ]] : i64 to index
-// CHECK: arith.cmpi ult, %{{.*}}, %[[NLIM]] : index
+// CHECK: %[[BOFF:.*]] = arith.muli %[[B]], %[[ST]]#0 : index
+// CHECK: %[[O1:.*]] = arith.addi %[[OFF]], %[[BOFF]] : index
+// CHECK: %[[HOFF:.*]] = arith.muli %[[H]], %[[ST]]#1 : index
+// CHECK: %[[O2:.*]] = arith.addi %[[O1]], %[[HOFF]] : index
+// CHECK: %[[O3:.*]] = arith.addi %[[O2]], %[[X0]] : index
+// CHECK: arith.cmpi ult, %[[X0]], %[[NLIM]] : index
+// CHECK: arith.subi %[[NLIM]], %[[X0]] : index
+// CHECK: memref.reinterpret_cast %[[BASE]] to offset: [%[[O3]]]
+// CHECK: amdgpu.fat_raw_buffer_cast %{{.*}} validBytes(%{{.*}}) resetOffset
+// CHECK-NOT: arith.cmpi
 // CHECK: vector.load
-// CHECK: arith.cmpi ult, %{{.*}}, %[[NLIM]] : index
+// CHECK-NOT: arith.cmpi
 // CHECK: vector.load
 // CHECK-NOT: vector.load
 // CHECK-NOT: llvm.freeze
 // CHECK: gpu.return
 hk.kernel @load_vec_3d(%M: memref<?x?x?xf32>, %b: index, %h: index, %i: index) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
   %m = hk.load %M[%b, %h, %i] : memref<?x?x?xf32> -> tensor<32xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
+  hk.return
+}
+
+// -----
+
+// A bf16 vector keeps the buffer over the whole memref: one dword can hold
+// a row's last element and the next row's first, and the range check is per
+// dword, so the elements past the row's end are zeroed by compares against
+// what is left of the row (1, 2 and 3 for a run of 4).
+// CHECK-LABEL: gpu.func @load_vec_bf16
+// CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast %{{.*}} resetOffset
+// CHECK-NOT: validBytes
+// CHECK: vector.load %[[BUF]][%{{.*}}] : memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<4xbf16>
+// CHECK: arith.cmpi ugt, %{{.*}}, %{{.*}} : i32
+// CHECK: arith.cmpi ugt, %{{.*}}, %{{.*}} : i32
+// CHECK: arith.cmpi ugt, %{{.*}}, %{{.*}} : i32
+// CHECK: arith.select
+hk.kernel @load_vec_bf16(%M: memref<?x?xbf16>, %h: index, %i: index) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %m = hk.load %M[%h, %i] : memref<?x?xbf16> -> tensor<32xbf16, #hk.rv<row, #hk.rt<col, 16x16>>>
   hk.return
 }

@@ -30,6 +30,9 @@ struct GlobalBuffer {
   Value buffer;
   SmallVector<Value> sizes, strides;
   Value extent;
+  /// The memref's base buffer and element offset (its strided metadata),
+  /// for buffers over part of it.
+  Value baseBuffer, offset;
 };
 
 /// The limit that position `pos[dim]` is compared against so that the one
