@@ -1,10 +1,10 @@
-// Attention backward, HipKittens style: a prep kernel for delta, then one
+// Attention backward, HipKittens style: a prep kernel for -delta, then one
 // kernel for dQ, dK and dV. D = 128.
 //
 // With scale = 1/sqrt(D), S = Q K^T * scale, P = exp(S - L) (L the natural
 // log-sum-exp saved by attention_fwd.mlir), and causal masking as in the
 // forward pass (P[i, j] = 0 for key j > query i):
-//   delta_i = sum_d dO[i, d] * O[i, d]               (@attention_bwd_prep)
+//   delta_i = sum_d dO[i, d] * O[i, d]     (@attention_bwd_prep stores -delta)
 //   dV = P^T dO,  dP = dO V^T,  dS = P * (dP - delta),
 //   dQ = dS K * scale,  dK = dS^T Q * scale          (@attention_bwd)
 // dS is multiplied by the scale before its rounding to bf16, so that dQ
@@ -16,7 +16,7 @@
 // Tensors live in memory as [B, N, H, D] and are passed, like in
 // attention_fwd.mlir, as memref<?x?x?x128xT, strided<[?, ?, ?, 1]>> views in
 // [B, H, N, D] order (strides [N*H*D, D, H*D, 1]) so that the sequence is
-// the second-to-last dimension that tile loads index. L and delta are
+// the second-to-last dimension that tile loads index. L and -delta are
 // contiguous [B, H, N] f32.
 //
 // dQ is accumulated with f32 atomic adds from every key block: %dQ is an f32
@@ -27,10 +27,11 @@
 !gf32 = memref<?x?x?x128xf32, strided<[?, ?, ?, 1]>>
 
 // ---------------------------------------------------------------------------
-// delta = rowsum(dO * O)
+// -delta = -rowsum(dO * O)
 //
 // Arguments: %dO, %O : [B, N, H, D] bf16 (as [B, H, N, D] views),
-//            %delta : memref<?x?x?xf32> [B, H, N].
+//            %ndelta : memref<?x?x?xf32> [B, H, N], receives -delta
+//            (the main kernel's dP MMA accumulates onto it).
 // Grid: (ceildiv(N, 128), H, B), 4 waves; wave w handles the 32 rows
 // [128x + 32w, 128x + 32w + 32). Rows past N read zeros; their stores are
 // dropped. (HipKittens' bwd_prep kernel: load dO and O, mul, row_sum, store.)
@@ -39,7 +40,7 @@
 !prep_f = tensor<32x128xf32, #hk.rt<row, 16x32>>
 !prep_vec = tensor<32xf32, #hk.rv<row, #hk.rt<row, 16x32>>>
 
-hk.kernel @attention_bwd_prep(%dO: !gbf, %O: !gbf, %delta: memref<?x?x?xf32>)
+hk.kernel @attention_bwd_prep(%dO: !gbf, %O: !gbf, %ndelta: memref<?x?x?xf32>)
     attributes {
       waves = 4 : i32,
       grid = #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)]
@@ -58,7 +59,8 @@ hk.kernel @attention_bwd_prep(%dO: !gbf, %O: !gbf, %delta: memref<?x?x?xf32>)
   %of = arith.extf %o : !prep_in to !prep_f
   %prod = arith.mulf %dof, %of : !prep_f
   %d = hk.row_reduce sum %prod : !prep_f -> !prep_vec
-  hk.store %d, %delta[%b, %h, %tile] : !prep_vec, memref<?x?x?xf32>
+  %nd = arith.negf %d : !prep_vec
+  hk.store %nd, %ndelta[%b, %h, %tile] : !prep_vec, memref<?x?x?xf32>
   hk.return
 }
 
@@ -66,9 +68,9 @@ hk.kernel @attention_bwd_prep(%dO: !gbf, %O: !gbf, %delta: memref<?x?x?xf32>)
 // dQ, dK, dV
 //
 // Arguments: %Q, %K, %V, %dO : bf16 views ([B, N, H, D], K and V with H_kv
-//            heads); %L, %delta : [B, H, N] f32; %dQ : f32 view, zeroed by
-//            the caller; %dK, %dV : bf16 views [B, N, H_kv, D];
-//            %causal : i1.
+//            heads); %L, %ndelta (-delta, from the prep kernel) :
+//            [B, H, N] f32; %dQ : f32 view, zeroed by the caller; %dK, %dV :
+//            bf16 views [B, N, H_kv, D]; %causal : i1.
 // Grid: (ceildiv(N, 128), H_kv, B), 4 waves. Workgroup (x, hk, b) owns keys
 // [128x, 128x + 128) of KV head hk; wave w owns keys [128x + 32w, +32) and
 // keeps its K and V slices and its dK and dV accumulators in registers.
@@ -126,7 +128,7 @@ hk.kernel @attention_bwd_prep(%dO: !gbf, %O: !gbf, %delta: memref<?x?x?xf32>)
 !qvec = tensor<64xf32, #hk.rv<row, #hk.rt<col, 16x16>>>
 
 hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
-                         %L: memref<?x?x?xf32>, %delta: memref<?x?x?xf32>,
+                         %L: memref<?x?x?xf32>, %ndelta: memref<?x?x?xf32>,
                          %dQ: !gf32, %dK: !gbf, %dV: !gbf, %causal: i1)
     attributes {
       waves = 4 : i32,
@@ -225,8 +227,8 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
 
       // Step t's blocks are in stage s, and every wave is done with stage
       // 1 - s (read in step t - 1): refill it with step t + 1's blocks. Then
-      // Q (row) for the scores, L and delta.
-      %qrow, %lv, %dlt, %nq_tok, %nd_tok = hk.cluster memory
+      // Q (row) for the scores, L and -delta.
+      %qrow, %lv, %ndlt, %nq_tok, %nd_tok = hk.cluster memory
           -> !q_row, !qvec, !qvec, !hk.token, !hk.token {
         hk.wait %tq, %td
         hk.barrier
@@ -234,7 +236,7 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
         %ad = hk.load_async %dO[%b, %h1, %i1, %c0], %do_next : !gbf, !qd_st
         %a = hk.load %q_stage : !qd_st -> !q_row
         %e = hk.load %L[%b, %h, %i] : memref<?x?x?xf32> -> !qvec
-        %f = hk.load %delta[%b, %h, %i] : memref<?x?x?xf32> -> !qvec
+        %f = hk.load %ndelta[%b, %h, %i] : memref<?x?x?xf32> -> !qvec
         hk.yield %a, %e, %f, %aq, %ad
             : !q_row, !qvec, !qvec, !hk.token, !hk.token
       }
@@ -244,7 +246,7 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
       // With L the log-sum-exp of S's row, P <= 1 up to rounding, so the
       // clamp changes no P by more than that; what it bounds are the
       // positions past N, which are not masked:
-      //  * a query row past N reads zeros for Q, dO, L and delta: its P is
+      //  * a query row past N reads zeros for Q, dO, L and -delta: its P is
       //    1 and its dS 0, it adds nothing to dV (dO is 0) or dK (dS is 0),
       //    and its dQ adds are dropped;
       //  * a key past N reads zeros for K and V: its S is 0 and its P,
@@ -277,11 +279,11 @@ hk.kernel @attention_bwd(%Q: !gbf, %K: !gbf, %V: !gbf, %dO: !gbf,
       }
 
       // dS * scale = P * (dO V^T - delta) * scale. The MMA accumulates
-      // onto -delta, spread over its rows: the subtraction costs one
-      // negation per row instead of one per element.
+      // onto -delta (as the prep kernel stores it), spread over its rows:
+      // the subtraction costs nothing per element, and the spread is the
+      // copy that the MMA's accumulator needs.
       %pb, %dsb, %dsr = hk.cluster compute -> !s_bf, !s_bf, !ds_row {
         %pbf = arith.truncf %p fastmath<nnan> : !s_acc to !s_bf
-        %ndlt = arith.negf %dlt : !qvec
         %nd = hk.row_broadcast copy %zero_s, %ndlt : !s_acc, !qvec
         %dpd = hk.mma abt %dorow, %vr, %nd : !q_row, !kv_row, !s_acc
         %ds = arith.mulf %p, %dpd : !s_acc

@@ -144,7 +144,7 @@ __device__ inline void shared_load_cols(RT &dst, const ST &src) {
   }
 }
 
-__global__ __launch_bounds__(256, 1) void attention_bwd_prep(const gl<bf16, -1, -1, -1, -1> dO, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> delta) {
+__global__ __launch_bounds__(256, 1) void attention_bwd_prep(const gl<bf16, -1, -1, -1, -1> dO, const gl<bf16, -1, -1, -1, -1> O, const gl<float, -1, -1, -1, -1> ndelta) {
   const int h = blockIdx.y;
   const int b = blockIdx.z;
   const int tile = (blockIdx.x * 4) + __builtin_amdgcn_readfirstlane(warpid());
@@ -159,10 +159,11 @@ __global__ __launch_bounds__(256, 1) void attention_bwd_prep(const gl<bf16, -1, 
   mul(dof, dof, of);
   rt_fl<32, 32, row_l, rt_16x32_s>::col_vec d;
   row_sum(d, dof);
-  store(delta, d, {0, b, h, tile});
+  mul(d, d, -1.0f);
+  store(ndelta, d, {0, b, h, tile});
 }
 
-extern "C" hipError_t launch_attention_bwd_prep(bf16 *dO, int dO_dim0, int dO_dim1, int dO_dim2, int64_t dO_stride0, int64_t dO_stride1, int64_t dO_stride2, bf16 *O, int O_dim0, int O_dim1, int O_dim2, int64_t O_stride0, int64_t O_stride1, int64_t O_stride2, float *delta, int delta_dim0, int delta_dim1, int delta_dim2, hipStream_t stream) {
+extern "C" hipError_t launch_attention_bwd_prep(bf16 *dO, int dO_dim0, int dO_dim1, int dO_dim2, int64_t dO_stride0, int64_t dO_stride1, int64_t dO_stride2, bf16 *O, int O_dim0, int O_dim1, int O_dim2, int64_t O_stride0, int64_t O_stride1, int64_t O_stride2, float *ndelta, int ndelta_dim0, int ndelta_dim1, int ndelta_dim2, hipStream_t stream) {
   // HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] arrays.
   if (dO_stride0 != int64_t(dO_dim2) * dO_dim1 * 128 ||
       dO_stride1 != int64_t(128) ||
@@ -178,9 +179,9 @@ extern "C" hipError_t launch_attention_bwd_prep(bf16 *dO, int dO_dim0, int dO_di
   // a ragged tile.
   if (O_dim2 % 32 != 0)
     return hipErrorInvalidValue;
-  // Dimension 2 of delta is tiled by 32: HipKittens' loads and stores do not
+  // Dimension 2 of ndelta is tiled by 32: HipKittens' loads and stores do not
   // bound a ragged tile.
-  if (delta_dim2 % 32 != 0)
+  if (ndelta_dim2 % 32 != 0)
     return hipErrorInvalidValue;
   // The grid's ceildiv(dO_dim2, 128) must not count a partial workgroup, whose
   // tiles would lie partly or wholly past an array.
@@ -191,11 +192,11 @@ extern "C" hipError_t launch_attention_bwd_prep(bf16 *dO, int dO_dim0, int dO_di
   hipLaunchKernelGGL(attention_bwd_prep, grid, dim3(256), 0, stream,
                      gl<bf16, -1, -1, -1, -1>(dO, dO_dim0, dO_dim2, dO_dim1, 128),
                      gl<bf16, -1, -1, -1, -1>(O, O_dim0, O_dim2, O_dim1, 128),
-                     gl<float, -1, -1, -1, -1>(delta, 1, delta_dim0, delta_dim1, delta_dim2));
+                     gl<float, -1, -1, -1, -1>(ndelta, 1, ndelta_dim0, ndelta_dim1, ndelta_dim2));
   return hipGetLastError();
 }
 
-__global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -1, -1> Q, const gl<bf16, -1, -1, -1, -1> K, const gl<bf16, -1, -1, -1, -1> V, const gl<bf16, -1, -1, -1, -1> dO, const gl<float, -1, -1, -1, -1> L, const gl<float, -1, -1, -1, -1> delta, const gl<float, -1, -1, -1, -1> dQ, const gl<bf16, -1, -1, -1, -1> dK, const gl<bf16, -1, -1, -1, -1> dV, const bool causal) {
+__global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -1, -1> Q, const gl<bf16, -1, -1, -1, -1> K, const gl<bf16, -1, -1, -1, -1> V, const gl<bf16, -1, -1, -1, -1> dO, const gl<float, -1, -1, -1, -1> L, const gl<float, -1, -1, -1, -1> ndelta, const gl<float, -1, -1, -1, -1> dQ, const gl<bf16, -1, -1, -1, -1> dK, const gl<bf16, -1, -1, -1, -1> dV, const bool causal) {
   using G = kittens::group<4>;
   extern __shared__ alignment_dummy __shm[];
   shared_allocator al((int *)&__shm[0]);
@@ -271,7 +272,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     rt_fl<64, 16, col_l, rt_16x16_s>::col_vec e;
     load(e, L, {0, b, h, i});
     rt_fl<64, 16, col_l, rt_16x16_s>::col_vec f;
-    load(f, delta, {0, b, h, i});
+    load(f, ndelta, {0, b, h, i});
     __builtin_amdgcn_sched_barrier(0);
     rt_fl<64, 32, col_l, rt_16x16_s> sa;
     mma_ABt(sa, a, kr, zero_s);
@@ -357,7 +358,6 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 32, col_l, rt_16x16_s> pbf;
     copy(pbf, s4);
-    mul(f, f, -1.0f);
     rt_fl<64, 32, col_l, rt_16x16_s> nd;
     broadcast_row(nd, f);
     mma_ABt(nd, c, vr, nd);
@@ -809,7 +809,7 @@ __global__ __launch_bounds__(256, 1) void attention_bwd(const gl<bf16, -1, -1, -
   store<1>(dV, dvb1, {b, ktile, hkv, 1});
 }
 
-extern "C" hipError_t launch_attention_bwd(bf16 *Q, int Q_dim0, int Q_dim1, int Q_dim2, int64_t Q_stride0, int64_t Q_stride1, int64_t Q_stride2, bf16 *K, int K_dim0, int K_dim1, int K_dim2, int64_t K_stride0, int64_t K_stride1, int64_t K_stride2, bf16 *V, int V_dim0, int V_dim1, int V_dim2, int64_t V_stride0, int64_t V_stride1, int64_t V_stride2, bf16 *dO, int dO_dim0, int dO_dim1, int dO_dim2, int64_t dO_stride0, int64_t dO_stride1, int64_t dO_stride2, float *L, int L_dim0, int L_dim1, int L_dim2, float *delta, int delta_dim0, int delta_dim1, int delta_dim2, float *dQ, int dQ_dim0, int dQ_dim1, int dQ_dim2, int64_t dQ_stride0, int64_t dQ_stride1, int64_t dQ_stride2, bf16 *dK, int dK_dim0, int dK_dim1, int dK_dim2, int64_t dK_stride0, int64_t dK_stride1, int64_t dK_stride2, bf16 *dV, int dV_dim0, int dV_dim1, int dV_dim2, int64_t dV_stride0, int64_t dV_stride1, int64_t dV_stride2, bool causal, hipStream_t stream) {
+extern "C" hipError_t launch_attention_bwd(bf16 *Q, int Q_dim0, int Q_dim1, int Q_dim2, int64_t Q_stride0, int64_t Q_stride1, int64_t Q_stride2, bf16 *K, int K_dim0, int K_dim1, int K_dim2, int64_t K_stride0, int64_t K_stride1, int64_t K_stride2, bf16 *V, int V_dim0, int V_dim1, int V_dim2, int64_t V_stride0, int64_t V_stride1, int64_t V_stride2, bf16 *dO, int dO_dim0, int dO_dim1, int dO_dim2, int64_t dO_stride0, int64_t dO_stride1, int64_t dO_stride2, float *L, int L_dim0, int L_dim1, int L_dim2, float *ndelta, int ndelta_dim0, int ndelta_dim1, int ndelta_dim2, float *dQ, int dQ_dim0, int dQ_dim1, int dQ_dim2, int64_t dQ_stride0, int64_t dQ_stride1, int64_t dQ_stride2, bf16 *dK, int dK_dim0, int dK_dim1, int dK_dim2, int64_t dK_stride0, int64_t dK_stride1, int64_t dK_stride2, bf16 *dV, int dV_dim0, int dV_dim1, int dV_dim2, int64_t dV_stride0, int64_t dV_stride1, int64_t dV_stride2, bool causal, hipStream_t stream) {
   // HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] arrays.
   if (Q_stride0 != int64_t(Q_dim2) * Q_dim1 * 128 ||
       Q_stride1 != int64_t(128) ||
@@ -854,9 +854,9 @@ extern "C" hipError_t launch_attention_bwd(bf16 *Q, int Q_dim0, int Q_dim1, int 
   // a ragged tile.
   if (L_dim2 % 64 != 0)
     return hipErrorInvalidValue;
-  // Dimension 2 of delta is tiled by 64: HipKittens' loads and stores do not
+  // Dimension 2 of ndelta is tiled by 64: HipKittens' loads and stores do not
   // bound a ragged tile.
-  if (delta_dim2 % 64 != 0)
+  if (ndelta_dim2 % 64 != 0)
     return hipErrorInvalidValue;
   // Dimension 2 of dQ is tiled by 64: HipKittens' loads and stores do not bound
   // a ragged tile.
@@ -890,7 +890,7 @@ extern "C" hipError_t launch_attention_bwd(bf16 *Q, int Q_dim0, int Q_dim1, int 
                      gl<bf16, -1, -1, -1, -1>(V, V_dim0, V_dim2, V_dim1, 128),
                      gl<bf16, -1, -1, -1, -1>(dO, dO_dim0, dO_dim2, dO_dim1, 128),
                      gl<float, -1, -1, -1, -1>(L, 1, L_dim0, L_dim1, L_dim2),
-                     gl<float, -1, -1, -1, -1>(delta, 1, delta_dim0, delta_dim1, delta_dim2),
+                     gl<float, -1, -1, -1, -1>(ndelta, 1, ndelta_dim0, ndelta_dim1, ndelta_dim2),
                      gl<float, -1, -1, -1, -1>(dQ, dQ_dim0, dQ_dim2, dQ_dim1, 128),
                      gl<bf16, -1, -1, -1, -1>(dK, dK_dim0, dK_dim2, dK_dim1, 128),
                      gl<bf16, -1, -1, -1, -1>(dV, dV_dim0, dV_dim2, dV_dim1, 128),

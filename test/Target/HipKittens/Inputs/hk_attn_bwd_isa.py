@@ -10,7 +10,8 @@ simulator (test/Target/HipKittens/isa-translated-attention-bwd.test).
       of S) from float64, the forward pass's outputs; delta.npy [B,H,N],
       dq.npy [B,N,H,128] f32 and dk.npy, dv.npy [B,N,H_KV,128] bf16, zeros.
   check DIR B N H H_KV CAUSAL PAD ROUNDING
-      compares DIR/delta-out.npy (from attention_bwd_prep) and DIR/dq-out,
+      compares DIR/delta-out.npy (from attention_bwd_prep, which stores
+      -delta for attention_bwd's dP MMA to start from) and DIR/dq-out,
       dk-out, dv-out.npy with float64 from the same inputs:
         delta_i = sum_d dO_id O_id, P = exp(S - L), S = Q K^T / sqrt(D),
         dV = P^T dO, dP = dO V^T, dS = P (dP - delta),
@@ -89,7 +90,8 @@ def main():
     u, eps_p, scale = 2.0**-24, 2.0**-20, 1 / np.sqrt(D)
     o = value(np.load(f"{out}/o.npy"))
     lse = np.load(f"{out}/l.npy").astype(np.float64)
-    delta_k = np.load(f"{out}/delta-out.npy").astype(np.float64)
+    # The prep kernel stores -delta.
+    delta_k = -np.load(f"{out}/delta-out.npy").astype(np.float64)
     dq_k = np.load(f"{out}/dq-out.npy").astype(np.float64)
     dk_k = value(np.load(f"{out}/dk-out.npy"))
     dv_k = value(np.load(f"{out}/dv-out.npy"))
