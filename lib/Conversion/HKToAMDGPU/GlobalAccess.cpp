@@ -207,6 +207,26 @@ static Value addConst(OpBuilder &b, Location loc, Value v, int64_t c) {
   return c == 0 ? v : arith::AddIOp::create(b, loc, v, cst(b, loc, c));
 }
 
+/// `count` elements of `buffer` from `index`: a scalar for one, else a
+/// vector.
+static Value loadAt(OpBuilder &b, Location loc, Value buffer, Value index,
+                    int64_t count, Type elt) {
+  if (count == 1)
+    return memref::LoadOp::create(b, loc, buffer, index);
+  return vector::LoadOp::create(b, loc, VectorType::get({count}, elt), buffer,
+                                index);
+}
+
+/// Stores `value` (a scalar, or a vector of consecutive elements) at
+/// `index` of `buffer`.
+static void storeAt(OpBuilder &b, Location loc, Value value, Value buffer,
+                    Value index) {
+  if (isa<VectorType>(value.getType()))
+    vector::StoreOp::create(b, loc, value, buffer, index);
+  else
+    memref::StoreOp::create(b, loc, value, buffer, index);
+}
+
 /// Builds the access of a register type at tile `indices` of `memref`.
 static FailureOr<Access> buildAccess(OpBuilder &b, Location loc,
                                      LoweringState &state, Type regType,
@@ -358,12 +378,10 @@ static Value loadRun(OpBuilder &b, Location loc, const Access &a, Run run,
                            colInRange(b, loc, a, pos, 0));
     off = offsetOf(b, loc, a, pos, valid);
   }
-  if (run.count == 1)
-    return memref::LoadOp::create(b, loc, a.buf->buffer, off);
-  auto vecType = VectorType::get({run.count}, elt);
-  Value v = vector::LoadOp::create(b, loc, vecType, a.buf->buffer, off);
-  if (colsInBounds)
+  Value v = loadAt(b, loc, a.buf->buffer, off, run.count, elt);
+  if (run.count == 1 || colsInBounds)
     return v;
+  auto vecType = cast<VectorType>(v.getType());
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vecType));
   // In 32 bits: where it matters, 0 < size - col <= size, and a run is
   // only longer than 1 on a unit column stride, so size is at most the
@@ -399,12 +417,10 @@ static bool usesRowBuffer(const Access &a, Type elt) {
 /// (the next row's elements are in its range); the lanes' offsets are their
 /// columns within the vector, the same for every access.
 static Value rowBuffer(OpBuilder &b, Location loc, const Access &a, Type elt) {
-  Value off = a.buf->offset;
-  for (int64_t d = 0; d < a.colDim; ++d)
-    off = arith::AddIOp::create(
-        b, loc, off,
-        arith::MulIOp::create(b, loc, a.base[d], a.buf->strides[d]));
-  off = arith::AddIOp::create(b, loc, off, a.colOrigin);
+  SmallVector<Value> first(a.base);
+  first[a.colDim] = a.colOrigin;
+  Value off = arith::AddIOp::create(b, loc, a.buf->offset,
+                                    offsetOf(b, loc, a, first, Value()));
   Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                         a.colOrigin, a.colLimit);
   Value left = arith::SelectOp::create(
@@ -425,6 +441,11 @@ static Value rowBuffer(OpBuilder &b, Location loc, const Access &a, Type elt) {
       /*cacheSwizzleStride=*/Value(), b.getBoolAttr(true), b.getUnitAttr());
 }
 
+/// A run's index in its rowBuffer: the lane's column within the vector.
+static Value rowIndex(OpBuilder &b, Location loc, const Access &a, Run run) {
+  return addConst(b, loc, a.laneCol, a.map.regs[run.reg].col);
+}
+
 /// Stores one run: whole when it lies in its row, else element by element
 /// (only at the right edge of a memref whose row length is not a multiple
 /// of the run, so the branch is not taken elsewhere).
@@ -434,12 +455,9 @@ static void storeRun(OpBuilder &b, Location loc, const Access &a, Run run,
   Value lead = rowsInRange(b, loc, a, pos);
   Value whole =
       andIfAny(b, loc, lead, colInRange(b, loc, a, pos, run.count - 1));
-  Value off = offsetOf(b, loc, a, pos, whole);
-  if (run.count == 1) {
-    memref::StoreOp::create(b, loc, value, a.buf->buffer, off);
+  storeAt(b, loc, value, a.buf->buffer, offsetOf(b, loc, a, pos, whole));
+  if (run.count == 1)
     return;
-  }
-  vector::StoreOp::create(b, loc, value, a.buf->buffer, off);
   Value starts = andIfAny(b, loc, lead, colInRange(b, loc, a, pos, 0));
   Value partial = arith::AndIOp::create(
       b, loc, starts,
@@ -488,19 +506,11 @@ struct GlobalLoadLowering : OpConversionPattern<LoadOp> {
     if (!inBounds && usesRowBuffer(*access, elt))
       row = rowBuffer(rewriter, loc, *access, elt);
     for (Run run : splitRuns(access->map, maxRunLength(*access, elt))) {
-      Value v;
-      if (row) {
-        Value col = addConst(rewriter, loc, access->laneCol,
-                             access->map.regs[run.reg].col);
-        v = run.count == 1
-                ? memref::LoadOp::create(rewriter, loc, row, col).getResult()
-                : vector::LoadOp::create(rewriter, loc,
-                                         VectorType::get({run.count}, elt), row,
-                                         col)
-                      .getResult();
-      } else {
-        v = loadRun(rewriter, loc, *access, run, elt, colsInBounds, inBounds);
-      }
+      Value v =
+          row ? loadAt(rewriter, loc, row,
+                       rowIndex(rewriter, loc, *access, run), run.count, elt)
+              : loadRun(rewriter, loc, *access, run, elt, colsInBounds,
+                        inBounds);
       result = run.count == 1
                    ? vector::InsertOp::create(rewriter, loc, v, result, run.reg)
                          .getResult()
@@ -548,16 +558,11 @@ struct GlobalStoreLowering : OpConversionPattern<StoreOp> {
                     rewriter, loc, value, ArrayRef<int64_t>{run.reg},
                     ArrayRef<int64_t>{run.count}, ArrayRef<int64_t>{1})
                     .getResult();
-      if (!row) {
-        storeRun(rewriter, loc, *access, run, part);
-        continue;
-      }
-      Value col = addConst(rewriter, loc, access->laneCol,
-                           access->map.regs[run.reg].col);
-      if (run.count == 1)
-        memref::StoreOp::create(rewriter, loc, part, row, col);
+      if (row)
+        storeAt(rewriter, loc, part, row,
+                rowIndex(rewriter, loc, *access, run));
       else
-        vector::StoreOp::create(rewriter, loc, part, row, col);
+        storeRun(rewriter, loc, *access, run, part);
     }
     rewriter.eraseOp(op);
     return success();

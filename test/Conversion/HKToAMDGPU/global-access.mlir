@@ -141,11 +141,12 @@ hk.kernel @store_row(%A: memref<?x?xbf16>) attributes {waves = 4 : i32, grid = #
 // of buffer, and its runs are stored whole.
 // CHECK-LABEL: gpu.func @load_vec
 // CHECK-SAME: (%[[M:.*]]: memref<?xf32>, %[[I:.*]]: index)
-// CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]], %{{.*}} = memref.extract_strided_metadata %[[M]]
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %[[SZ:.*]], %[[ST:.*]] = memref.extract_strided_metadata %[[M]]
 // CHECK: %[[Q:.*]] = arith.divui
 // CHECK: %[[QI:.*]] = arith.muli %[[Q]], %[[C4:c4(_[0-9]+)?]] : index
 // CHECK: %[[X0:.*]] = arith.muli %[[I]], %[[C32:c32(_[0-9]+)?]] : index
-// CHECK: %[[ROWOFF:.*]] = arith.addi %[[OFF]], %[[X0]] : index
+// CHECK: %[[XS:.*]] = arith.muli %[[X0]], %[[ST]] : index
+// CHECK: %[[ROWOFF:.*]] = arith.addi %[[OFF]], %[[XS]] : index
 // CHECK: %[[IN:.*]] = arith.cmpi ult, %[[X0]], %[[SZ]] : index
 // CHECK: %[[LEFT:.*]] = arith.subi %[[SZ]], %[[X0]] : index
 // CHECK: %[[N:.*]] = arith.select %[[IN]], %[[LEFT]], %{{.*}} : index
@@ -196,10 +197,11 @@ hk.kernel @load_vec(%M: memref<?xf32>, %i: index) attributes {waves = 4 : i32, g
 // CHECK: %[[NFRZ:.*]] = llvm.freeze %[[NSEL64]] : i64
 // CHECK: %[[NLIM:.*]] = arith.index_castui %[[NFRZ]] : i64 to index
 // CHECK: %[[BOFF:.*]] = arith.muli %[[B]], %[[ST]]#0 : index
-// CHECK: %[[O1:.*]] = arith.addi %[[OFF]], %[[BOFF]] : index
 // CHECK: %[[HOFF:.*]] = arith.muli %[[H]], %[[ST]]#1 : index
-// CHECK: %[[O2:.*]] = arith.addi %[[O1]], %[[HOFF]] : index
-// CHECK: %[[O3:.*]] = arith.addi %[[O2]], %[[X0]] : index
+// CHECK: %[[O1:.*]] = arith.addi %[[BOFF]], %[[HOFF]] : index
+// CHECK: %[[XOFF:.*]] = arith.muli %[[X0]], %[[ST]]#2 : index
+// CHECK: %[[O2:.*]] = arith.addi %[[O1]], %[[XOFF]] : index
+// CHECK: %[[O3:.*]] = arith.addi %[[OFF]], %[[O2]] : index
 // CHECK: arith.cmpi ult, %[[X0]], %[[NLIM]] : index
 // CHECK: arith.subi %[[NLIM]], %[[X0]] : index
 // CHECK: memref.reinterpret_cast %[[BASE]] to offset: [%[[O3]]]
