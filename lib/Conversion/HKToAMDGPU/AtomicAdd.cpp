@@ -28,7 +28,7 @@
 // band share their row offsets. For attention backward's 64x64 f32 dQ
 // tiles, 16 offsets for both tiles of a step and 64 atomics per tile
 // instead of a row and column check, a select and a shift for each of the
-// 64.
+// 64. The row checks and offsets are 32-bit (lowerColsInBounds).
 //===----------------------------------------------------------------------===//
 
 #include "LaneMap.h"
@@ -38,6 +38,7 @@
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 
@@ -159,12 +160,13 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
     SmallVector<Value> base(adaptor.getIndices());
     int64_t colDim = base.size() - 1;
     int64_t rowDim = isVector ? -1 : colDim - 1;
-    if (!isVector)
-      base[rowDim] = arith::AddIOp::create(
-          rewriter, loc,
+    Value rowOrigin;
+    if (!isVector) {
+      rowOrigin =
           arith::MulIOp::create(rewriter, loc, base[rowDim],
-                                cst(rewriter, loc, tileType.getDimSize(0))),
-          laneRow);
+                                cst(rewriter, loc, tileType.getDimSize(0)));
+      base[rowDim] = arith::AddIOp::create(rewriter, loc, rowOrigin, laneRow);
+    }
     base[colDim] = arith::AddIOp::create(
         rewriter, loc,
         arith::MulIOp::create(
@@ -188,7 +190,8 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
         colOrigin = colTile.getSExtValue() * tileCols;
         base[colDim] = laneCol;
       }
-      lowerColsInBounds(rewriter, loc, buf, flat, *map, base, rowDim, colOrigin,
+      lowerColsInBounds(rewriter, loc, buf, flat, *map, base, rowDim, rowOrigin,
+                        laneRow, tileType.getDimSize(0), colOrigin,
                         adaptor.getValue());
       rewriter.eraseOp(op);
       return success();
@@ -241,30 +244,54 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
   static void lowerColsInBounds(OpBuilder &b, Location loc,
                                 const GlobalBuffer &buf, Value flat,
                                 const LaneMap &map, ArrayRef<Value> base,
-                                int64_t rowDim, int64_t colOrigin,
+                                int64_t rowDim, Value rowOrigin, Value laneRow,
+                                int64_t tileRows, int64_t colOrigin,
                                 Value value) {
     Value offset;
     for (auto [d, p] : llvm::enumerate(base)) {
       Value term = arith::MulIOp::create(b, loc, p, buf.strides[d]);
       offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
     }
-    // The column is in range by the mark; the rows are checked per register
-    // row below, against a limit that folds the leading dimensions in.
+    // The column is in range by the mark. The rows are checked per register
+    // row, in 32 bits, against how many of the tile's rows are in range
+    // below this lane's row 0: the limit (which folds the leading dimensions
+    // in) past the tile's first row, at most the tile's rows, 0 when the
+    // tile starts past it. Offsets are 32-bit too (the buffer's are), and
+    // wrap as the 64-bit ones would once truncated. 64-bit row compares and
+    // offsets cost about twice the instructions and kept a 64-bit product
+    // of the row stride per distinct row live across attention backward's
+    // loop. The freeze keeps LLVM from rewriting `lane rows - c > 0` into
+    // `rows > lane row + c` with one loop-invariant VGPR per row.
+    Type i32 = b.getI32Type();
+    auto toI32 = [&](Value v) {
+      return arith::IndexCastUIOp::create(b, loc, i32, v).getResult();
+    };
+    auto c32 = [&](int64_t v) {
+      return arith::ConstantIntOp::create(b, loc, i32, v).getResult();
+    };
     Value rowLimit = foldLeadingChecks(b, loc, buf, base, rowDim);
+    Value starts = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         rowOrigin, rowLimit);
+    Value left = arith::MinUIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, rowLimit, rowOrigin),
+        cst(b, loc, tileRows));
+    Value rowsIn =
+        toI32(arith::SelectOp::create(b, loc, starts, left, cst(b, loc, 0)));
+    Value laneRowsIn = LLVM::FreezeOp::create(
+        b, loc, arith::SubIOp::create(b, loc, rowsIn, toI32(laneRow)));
+    Value offset32 = toI32(offset);
+    Value stride32 = toI32(buf.strides[rowDim]);
+    Value extent32 = toI32(buf.extent);
     llvm::SmallDenseMap<int64_t, Value> rowOffsets;
     for (auto [reg, c] : llvm::enumerate(map.regs)) {
       Value &rowOffset = rowOffsets[c.row];
       if (!rowOffset) {
-        Value row =
-            arith::AddIOp::create(b, loc, base[rowDim], cst(b, loc, c.row));
-        Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                         rowLimit);
+        Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                         laneRowsIn, c32(c.row));
         Value shifted = arith::AddIOp::create(
-            b, loc, offset,
-            arith::MulIOp::create(b, loc, cst(b, loc, c.row),
-                                  buf.strides[rowDim]));
-        Value chosen = arith::SelectOp::create(b, loc, in, shifted, buf.extent);
-        rowOffset = arith::IndexCastOp::create(b, loc, b.getI32Type(), chosen);
+            b, loc, offset32,
+            arith::MulIOp::create(b, loc, c32(c.row), stride32));
+        rowOffset = arith::SelectOp::create(b, loc, in, shifted, extent32);
       }
       Value v =
           vector::ExtractOp::create(b, loc, value, static_cast<int64_t>(reg));

@@ -2,11 +2,12 @@
 //
 // Whether an element is kept depends on its position, which LaneMap gives
 // as a lane-dependent part (computed once) plus a constant per register. So
-// a triangle mask is one vector compare of the lane's base position, splat,
-// plus a constant vector of per-register offsets, against the diagonal, and
-// one select; a bounds mask compares the row and the column of each
-// distinct register offset with its limit, one scalar compare each, and
-// selects. Positions are i32: tiles and tensors index far below 2^31.
+// a triangle mask compares the lane's base `col - row` plus each distinct
+// per-register offset with the diagonal, once per offset, and selects the
+// registers of that offset right after their compare; a bounds mask compares
+// the row and the column of each distinct register offset with its limit, one
+// scalar compare each, and selects. Positions are i32: tiles and tensors index
+// far below 2^31.
 //===----------------------------------------------------------------------===//
 
 #include "LaneMap.h"
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 using namespace hk;
@@ -37,13 +39,6 @@ static Value toI32(OpBuilder &b, Location loc, Value index) {
 static Value splat(OpBuilder &b, Location loc, int64_t n, Value scalar) {
   return vector::BroadcastOp::create(
       b, loc, VectorType::get({n}, scalar.getType()), scalar);
-}
-
-static Value constI32s(OpBuilder &b, Location loc, ArrayRef<int32_t> values) {
-  auto type =
-      VectorType::get({static_cast<int64_t>(values.size())}, b.getI32Type());
-  return arith::ConstantOp::create(b, loc,
-                                   DenseIntElementsAttr::get(type, values));
 }
 
 static FailureOr<Positions> positionsOf(OpBuilder &b, Location loc,
@@ -99,20 +94,34 @@ struct TriangleLowering : OpConversionPattern<TriangleOp> {
                     adaptor.getColOffset());
     if (failed(p))
       return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
+    // Registers grouped by their `col - row` offset, in first-seen order:
+    // one compare per group, then the group's selects. Each compare is a
+    // 64-bit lane mask in SGPRs; emitted as one vector compare and one
+    // vector select, LLVM computed all of a 64x32 score tile's 20 masks
+    // before the first select, 40 SGPRs live at once in attention
+    // backward's loop.
     int64_t n = p->rows.size();
-    SmallVector<int32_t> diffs;
+    llvm::MapVector<int32_t, SmallVector<int64_t>> groups;
     for (int64_t r = 0; r < n; ++r)
-      diffs.push_back(p->cols[r] - p->rows[r]);
+      groups[p->cols[r] - p->rows[r]].push_back(r);
+    Type i32 = rewriter.getI32Type();
     Value base = arith::SubIOp::create(rewriter, loc, p->colBase, p->rowBase);
-    Value diff =
-        arith::AddIOp::create(rewriter, loc, splat(rewriter, loc, n, base),
-                              constI32s(rewriter, loc, diffs));
     Value diag =
-        constI32s(rewriter, loc, SmallVector<int32_t>(n, op.getDiagonal()));
-    Value kept = arith::CmpIOp::create(rewriter, loc, keep, diff, diag);
-    rewriter.replaceOpWithNewOp<arith::SelectOp>(
-        op, kept, adaptor.getSource(),
-        splat(rewriter, loc, n, adaptor.getFill()));
+        arith::ConstantIntOp::create(rewriter, loc, i32, op.getDiagonal());
+    Value result = adaptor.getSource();
+    for (auto &[offset, regs] : groups) {
+      Value diff = arith::AddIOp::create(
+          rewriter, loc, base,
+          arith::ConstantIntOp::create(rewriter, loc, i32, offset));
+      Value kept = arith::CmpIOp::create(rewriter, loc, keep, diff, diag);
+      for (int64_t r : regs) {
+        Value element = vector::ExtractOp::create(rewriter, loc, result, r);
+        Value chosen = arith::SelectOp::create(rewriter, loc, kept, element,
+                                               adaptor.getFill());
+        result = vector::InsertOp::create(rewriter, loc, chosen, result, r);
+      }
+    }
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

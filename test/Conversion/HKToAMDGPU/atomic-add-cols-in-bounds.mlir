@@ -14,15 +14,44 @@
 // checked once (one compare against the row count, one select of the
 // offset or the extent), and the two registers of a row differ by the
 // column, 0 or 16, carried as the atomic's index offset. No column compare.
+// The checks are 32-bit: the tile's rows in range (the row count past the
+// tile's first row, 32 at most, 0 when the tile starts past the end) less
+// the lane's row 4 * (l / 16), against each register row.
 
 // CHECK-LABEL: gpu.func @marked
 // CHECK-SAME: (%[[D:.*]]: memref<?x?xf32>
 // CHECK: %{{.*}}, %{{.*}}, %[[SZ:.*]]:2, %[[ST:.*]]:2 = memref.extract_strided_metadata %[[D]]
 // CHECK-NOT: arith.cmpi ult, %{{.*}}, %[[SZ]]#1
-// CHECK-COUNT-2: amdgpu.raw_buffer_atomic_fadd {indexOffset = {{0|16}} : i32}
-// CHECK: arith.cmpi ult, %{{.*}}, %[[SZ]]#0
-// CHECK-COUNT-2: amdgpu.raw_buffer_atomic_fadd {indexOffset = {{0|16}} : i32}
-// CHECK-NOT: arith.cmpi ult, %{{.*}}, %[[SZ]]#1
+// CHECK: %[[G:.*]] = arith.divui %{{.*}}, %c16
+// CHECK: %[[LR:.*]] = arith.muli %[[G]], %c4
+// CHECK: %[[ORG:.*]] = arith.muli %block_id_x, %c32
+// CHECK: %[[STARTS:.*]] = arith.cmpi ult, %[[ORG]], %[[SZ]]#0 : index
+// CHECK: %[[LEFT:.*]] = arith.subi %[[SZ]]#0, %[[ORG]] : index
+// CHECK: %[[AT_MOST:.*]] = arith.minui %[[LEFT]], %c32
+// CHECK: %[[ROWS:.*]] = arith.select %[[STARTS]], %[[AT_MOST]], %c0
+// CHECK: %[[ROWS32:.*]] = arith.index_castui %[[ROWS]] : index to i32
+// CHECK: %[[LR32:.*]] = arith.index_castui %[[LR]] : index to i32
+// CHECK: %[[LANE_ROWS:.*]] = arith.subi %[[ROWS32]], %[[LR32]] : i32
+// CHECK: %[[IN_ROWS:.*]] = llvm.freeze %[[LANE_ROWS]] : i32
+// CHECK: %[[OFF:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK: %[[RS:.*]] = arith.index_castui %[[ST]]#0 : index to i32
+// CHECK: %[[EXT:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK: %[[IN0:.*]] = arith.cmpi sgt, %[[IN_ROWS]], %c0_i32 : i32
+// CHECK: %[[O0:.*]] = arith.addi %[[OFF]], %{{.*}} : i32
+// CHECK: %[[S0:.*]] = arith.select %[[IN0]], %[[O0]], %[[EXT]] : i32
+// CHECK: amdgpu.raw_buffer_atomic_fadd {indexOffset = 0 : i32} %{{.*}}[%[[S0]]]
+// CHECK: %[[IN1:.*]] = arith.cmpi sgt, %[[IN_ROWS]], %c1_i32 : i32
+// CHECK: %[[R1:.*]] = arith.muli %{{.*}}, %[[RS]] : i32
+// CHECK: %[[O1:.*]] = arith.addi %[[OFF]], %[[R1]] : i32
+// CHECK: %[[S1:.*]] = arith.select %[[IN1]], %[[O1]], %[[EXT]] : i32
+// CHECK: amdgpu.raw_buffer_atomic_fadd {indexOffset = 0 : i32} %{{.*}}[%[[S1]]]
+// CHECK: arith.cmpi sgt, %[[IN_ROWS]], %c2_i32
+// CHECK: arith.cmpi sgt, %[[IN_ROWS]], %c3_i32
+// CHECK: amdgpu.raw_buffer_atomic_fadd {indexOffset = 16 : i32} %{{.*}}[%[[S0]]]
+// CHECK: amdgpu.raw_buffer_atomic_fadd {indexOffset = 16 : i32} %{{.*}}[%[[S1]]]
+// CHECK: arith.cmpi sgt, %[[IN_ROWS]], %c16_i32
+// CHECK: arith.cmpi sgt, %[[IN_ROWS]], %c19_i32
+// CHECK-NOT: arith.cmpi
 // CHECK: gpu.return
 
 // Unmarked, the same tile checks its rows and columns for each register.

@@ -17,17 +17,41 @@
 // CHECK: %[[C:.*]] = arith.addi %[[L16]], %[[K0]] : index
 // CHECK: %[[C32:.*]] = arith.index_cast %[[C]] : index to i32
 // CHECK: %[[D:.*]] = arith.subi %[[C32]], %[[R32]] : i32
-// CHECK: %[[DS:.*]] = vector.broadcast %[[D]] : i32 to vector<8xi32>
-// CHECK: %[[OFF:.*]] = arith.constant dense<[0, -1, -2, -3, 16, 15, 14, 13]> : vector<8xi32>
-// CHECK: %[[DIFF:.*]] = arith.addi %[[DS]], %[[OFF]] : vector<8xi32>
-// CHECK: %[[DIAG:.*]] = arith.constant dense<0> : vector<8xi32>
-// CHECK: %[[KEEP:.*]] = arith.cmpi sle, %[[DIFF]], %[[DIAG]] : vector<8xi32>
-// CHECK: %[[F:.*]] = vector.broadcast %[[FILL]] : f32 to vector<8xf32>
-// CHECK: %[[T:.*]] = arith.select %[[KEEP]], %[[X]], %[[F]] : vector<8xi1>, vector<8xf32>
+// One compare per register here (the 8 offsets are distinct), each right
+// before its register's select.
+// CHECK: %[[DIAG:.*]] = arith.constant 0 : i32
+// CHECK: %[[O0:.*]] = arith.constant 0 : i32
+// CHECK: %[[D0:.*]] = arith.addi %[[D]], %[[O0]] : i32
+// CHECK: %[[K0:.*]] = arith.cmpi sle, %[[D0]], %[[DIAG]] : i32
+// CHECK: %[[E0:.*]] = vector.extract %[[X]][0] : f32 from vector<8xf32>
+// CHECK: %[[S0:.*]] = arith.select %[[K0]], %[[E0]], %[[FILL]] : f32
+// CHECK: %[[T0:.*]] = vector.insert %[[S0]], %[[X]] [0]
+// CHECK: %[[O1:.*]] = arith.constant -1 : i32
+// CHECK: %[[D1:.*]] = arith.addi %[[D]], %[[O1]] : i32
+// CHECK: %[[K1:.*]] = arith.cmpi sle, %[[D1]], %[[DIAG]] : i32
+// CHECK: vector.extract %[[T0]][1]
+// CHECK: arith.select %[[K1]]
+// CHECK: arith.constant -2 : i32
+// CHECK: arith.constant -3 : i32
+// CHECK: %[[O4:.*]] = arith.constant 16 : i32
+// CHECK: %[[D4:.*]] = arith.addi %[[D]], %[[O4]] : i32
+// CHECK: %[[K4:.*]] = arith.cmpi sle, %[[D4]], %[[DIAG]] : i32
+// CHECK: vector.extract %{{.*}}[4]
+// CHECK: arith.select %[[K4]]
+// CHECK: arith.constant 15 : i32
+// CHECK: arith.constant 14 : i32
+// CHECK: %[[O7:.*]] = arith.constant 13 : i32
+// CHECK: %[[D7:.*]] = arith.addi %[[D]], %[[O7]] : i32
+// CHECK: %[[K7:.*]] = arith.cmpi sle, %[[D7]], %[[DIAG]] : i32
+// CHECK: vector.extract %{{.*}}[7]
+// CHECK: arith.select %[[K7]], %{{.*}}, %[[FILL]] : f32
+// CHECK: %[[T:.*]] = vector.insert %{{.*}} [7] : f32 into vector<8xf32>
 // triu with diagonal 1 keeps col - row >= 1.
-// CHECK: %[[DIAG1:.*]] = arith.constant dense<1> : vector<8xi32>
-// CHECK: %[[KEEPU:.*]] = arith.cmpi sge, %{{.*}}, %[[DIAG1]] : vector<8xi32>
-// CHECK: %[[U:.*]] = arith.select %[[KEEPU]], %[[T]], %{{.*}} : vector<8xi1>, vector<8xf32>
+// CHECK: %[[DIAG1:.*]] = arith.constant 1 : i32
+// CHECK: %[[KEEPU:.*]] = arith.cmpi sge, %{{.*}}, %[[DIAG1]] : i32
+// CHECK: %[[EU:.*]] = vector.extract %[[T]][0]
+// CHECK: arith.select %[[KEEPU]], %[[EU]], %[[FILL]] : f32
+// CHECK: %[[U:.*]] = vector.insert %{{.*}} [7] : f32 into vector<8xf32>
 // bounds_mask: rows [0, 1, 2, 3, 0, 1, 2, 3], columns [0 x4, 16 x4] after
 // the lane part, unsigned against the extent: one scalar compare per
 // distinct offset (4 rows, 2 columns), gathered per register.
@@ -127,5 +151,44 @@ hk.kernel @rows_short_of_tile_end(%X: memref<?x?xf32>, %O: memref<?x?xf32>, %q0:
   %k_end = arith.addi %k0, %c32 : index
   %m = hk.bounds_mask %x at [%q0, %k0] within [%q_end, %k_end] fill %fill : tensor<16x32xf32, #hk.rt<col, 16x16>>
   hk.store %m, %O[%c0, %c0] : tensor<16x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
+  hk.return
+}
+
+// Registers that share a col - row offset share its compare, and their
+// selects follow it. A 32x32 col 16x16 tile: register (2*tr + tc)*4 + i
+// holds (16*tr + 4*(l/16) + i, 16*tc + l%16), so its offset is
+// 16*(tc - tr) - i: registers i and 12 + i (tr = tc) share offset -i.
+// CHECK-LABEL: gpu.func @tril_shared
+// CHECK: %[[D:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[DIAG:.*]] = arith.constant 0 : i32
+// CHECK: %[[O0:.*]] = arith.constant 0 : i32
+// CHECK: %[[D0:.*]] = arith.addi %[[D]], %[[O0]] : i32
+// CHECK: %[[K0:.*]] = arith.cmpi sle, %[[D0]], %[[DIAG]] : i32
+// CHECK: vector.extract %{{.*}}[0] : f32 from vector<16xf32>
+// CHECK-NEXT: arith.select %[[K0]]
+// CHECK-NEXT: vector.insert
+// CHECK-NEXT: vector.extract %{{.*}}[12] : f32 from vector<16xf32>
+// CHECK-NEXT: arith.select %[[K0]]
+// CHECK: arith.constant -1 : i32
+// CHECK: %[[K1:.*]] = arith.cmpi sle
+// CHECK: vector.extract %{{.*}}[1] : f32 from vector<16xf32>
+// CHECK-NEXT: arith.select %[[K1]]
+// CHECK-NEXT: vector.insert
+// CHECK-NEXT: vector.extract %{{.*}}[13] : f32 from vector<16xf32>
+// CHECK-NEXT: arith.select %[[K1]]
+// CHECK: arith.constant 16 : i32
+// CHECK: arith.constant -16 : i32
+// CHECK: arith.constant -19 : i32
+// CHECK: %[[K11:.*]] = arith.cmpi sle
+// CHECK-NEXT: vector.extract %{{.*}}[11] : f32 from vector<16xf32>
+// CHECK-NEXT: arith.select %[[K11]]
+// Registers 12-15 reuse the first four compares: no 13th.
+// CHECK-NOT: arith.cmpi sle
+// CHECK: gpu.return
+hk.kernel @tril_shared(%X: memref<?x?xf32>, %O: memref<?x?xf32>, %q0: index, %k0: index, %fill: f32) attributes {waves = 4 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %x = hk.load %X[%c0, %c0] : memref<?x?xf32> -> tensor<32x32xf32, #hk.rt<col, 16x16>>
+  %t = hk.tril %x at [%q0, %k0] fill %fill : tensor<32x32xf32, #hk.rt<col, 16x16>>
+  hk.store %t, %O[%c0, %c0] : tensor<32x32xf32, #hk.rt<col, 16x16>>, memref<?x?xf32>
   hk.return
 }
