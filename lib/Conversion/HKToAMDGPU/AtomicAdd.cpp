@@ -42,6 +42,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace hk;
 
@@ -282,15 +284,27 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
     Value offset32 = toI32(offset);
     Value stride32 = toI32(buf.strides[rowDim]);
     Value extent32 = toI32(buf.extent);
+    // Each row's offset steps from the nearest row below it whose offset
+    // is known (the lane's row 0 at first), frozen so that LLVM keeps the
+    // steps: folded into `offset + c * stride`, the products were one SGPR
+    // per distinct row, hoisted and live across attention backward's loop.
+    std::map<int64_t, Value> unchecked = {{0, offset32}};
     llvm::SmallDenseMap<int64_t, Value> rowOffsets;
     for (auto [reg, c] : llvm::enumerate(map.regs)) {
       Value &rowOffset = rowOffsets[c.row];
       if (!rowOffset) {
+        Value &shifted = unchecked[c.row];
+        if (!shifted) {
+          auto below = std::prev(unchecked.find(c.row));
+          int64_t step = c.row - below->first;
+          Value by = step == 1
+                         ? stride32
+                         : arith::MulIOp::create(b, loc, c32(step), stride32);
+          shifted = LLVM::FreezeOp::create(
+              b, loc, arith::AddIOp::create(b, loc, below->second, by));
+        }
         Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                          laneRowsIn, c32(c.row));
-        Value shifted = arith::AddIOp::create(
-            b, loc, offset32,
-            arith::MulIOp::create(b, loc, c32(c.row), stride32));
         rowOffset = arith::SelectOp::create(b, loc, in, shifted, extent32);
       }
       Value v =

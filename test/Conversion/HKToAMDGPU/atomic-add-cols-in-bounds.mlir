@@ -16,7 +16,8 @@
 // column, 0 or 16, carried as the atomic's index offset. No column compare.
 // The checks are 32-bit: the tile's rows in range (the row count past the
 // tile's first row, 32 at most, 0 when the tile starts past the end) less
-// the lane's row 4 * (l / 16), against each register row.
+// the lane's row 4 * (l / 16), against each register row. Each row's
+// offset steps from the row below it (row 16 from row 3: 13 strides).
 
 // CHECK-LABEL: gpu.func @marked
 // CHECK-SAME: (%[[D:.*]]: memref<?x?xf32>
@@ -37,21 +38,29 @@
 // CHECK: %[[RS:.*]] = arith.index_castui %[[ST]]#0 : index to i32
 // CHECK: %[[EXT:.*]] = arith.index_castui %{{.*}} : index to i32
 // CHECK: %[[IN0:.*]] = arith.cmpi sgt, %[[IN_ROWS]], %c0_i32 : i32
-// CHECK: %[[O0:.*]] = arith.addi %[[OFF]], %{{.*}} : i32
-// CHECK: %[[S0:.*]] = arith.select %[[IN0]], %[[O0]], %[[EXT]] : i32
+// CHECK-NEXT: %[[S0:.*]] = arith.select %[[IN0]], %[[OFF]], %[[EXT]] : i32
 // CHECK: amdgpu.raw_buffer_atomic_fadd {indexOffset = 0 : i32} %{{.*}}[%[[S0]]]
+// CHECK: %[[O1:.*]] = arith.addi %[[OFF]], %[[RS]] : i32
+// CHECK: %[[F1:.*]] = llvm.freeze %[[O1]] : i32
 // CHECK: %[[IN1:.*]] = arith.cmpi sgt, %[[IN_ROWS]], %c1_i32 : i32
-// CHECK: %[[R1:.*]] = arith.muli %{{.*}}, %[[RS]] : i32
-// CHECK: %[[O1:.*]] = arith.addi %[[OFF]], %[[R1]] : i32
-// CHECK: %[[S1:.*]] = arith.select %[[IN1]], %[[O1]], %[[EXT]] : i32
+// CHECK: %[[S1:.*]] = arith.select %[[IN1]], %[[F1]], %[[EXT]] : i32
 // CHECK: amdgpu.raw_buffer_atomic_fadd {indexOffset = 0 : i32} %{{.*}}[%[[S1]]]
+// CHECK: %[[O2:.*]] = arith.addi %[[F1]], %[[RS]] : i32
+// CHECK: %[[F2:.*]] = llvm.freeze %[[O2]] : i32
 // CHECK: arith.cmpi sgt, %[[IN_ROWS]], %c2_i32
+// CHECK: %[[O3:.*]] = arith.addi %[[F2]], %[[RS]] : i32
+// CHECK: %[[F3:.*]] = llvm.freeze %[[O3]] : i32
 // CHECK: arith.cmpi sgt, %[[IN_ROWS]], %c3_i32
 // CHECK: amdgpu.raw_buffer_atomic_fadd {indexOffset = 16 : i32} %{{.*}}[%[[S0]]]
 // CHECK: amdgpu.raw_buffer_atomic_fadd {indexOffset = 16 : i32} %{{.*}}[%[[S1]]]
-// CHECK: arith.cmpi sgt, %[[IN_ROWS]], %c16_i32
+// CHECK: %[[BY13:.*]] = arith.muli %c13_i32, %[[RS]] : i32
+// CHECK: %[[O16:.*]] = arith.addi %[[F3]], %[[BY13]] : i32
+// CHECK: %[[F16:.*]] = llvm.freeze %[[O16]] : i32
+// CHECK: %[[IN16:.*]] = arith.cmpi sgt, %[[IN_ROWS]], %c16_i32
+// CHECK: arith.select %[[IN16]], %[[F16]], %[[EXT]] : i32
 // CHECK: arith.cmpi sgt, %[[IN_ROWS]], %c19_i32
 // CHECK-NOT: arith.cmpi
+// CHECK-NOT: arith.muli
 // CHECK: gpu.return
 
 // Unmarked, the same tile checks its rows and columns for each register.
