@@ -108,20 +108,21 @@ struct TriangleLowering : OpConversionPattern<TriangleOp> {
     Value base = arith::SubIOp::create(rewriter, loc, p->colBase, p->rowBase);
     Value diag =
         arith::ConstantIntOp::create(rewriter, loc, i32, op.getDiagonal());
-    Value result = adaptor.getSource();
+    SmallVector<Value> elements(n);
     for (auto &[offset, regs] : groups) {
       Value diff = arith::AddIOp::create(
           rewriter, loc, base,
           arith::ConstantIntOp::create(rewriter, loc, i32, offset));
       Value kept = arith::CmpIOp::create(rewriter, loc, keep, diff, diag);
       for (int64_t r : regs) {
-        Value element = vector::ExtractOp::create(rewriter, loc, result, r);
-        Value chosen = arith::SelectOp::create(rewriter, loc, kept, element,
-                                               adaptor.getFill());
-        result = vector::InsertOp::create(rewriter, loc, chosen, result, r);
+        Value element =
+            vector::ExtractOp::create(rewriter, loc, adaptor.getSource(), r);
+        elements[r] = arith::SelectOp::create(rewriter, loc, kept, element,
+                                              adaptor.getFill());
       }
     }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(
+        op, cast<VectorType>(adaptor.getSource().getType()), elements);
     return success();
   }
 };

@@ -18,40 +18,43 @@
 // CHECK: %[[C32:.*]] = arith.index_cast %[[C]] : index to i32
 // CHECK: %[[D:.*]] = arith.subi %[[C32]], %[[R32]] : i32
 // One compare per register here (the 8 offsets are distinct), each right
-// before its register's select.
+// before its register's select; the selected registers form the result.
 // CHECK: %[[DIAG:.*]] = arith.constant 0 : i32
 // CHECK: %[[O0:.*]] = arith.constant 0 : i32
 // CHECK: %[[D0:.*]] = arith.addi %[[D]], %[[O0]] : i32
 // CHECK: %[[K0:.*]] = arith.cmpi sle, %[[D0]], %[[DIAG]] : i32
 // CHECK: %[[E0:.*]] = vector.extract %[[X]][0] : f32 from vector<8xf32>
 // CHECK: %[[S0:.*]] = arith.select %[[K0]], %[[E0]], %[[FILL]] : f32
-// CHECK: %[[T0:.*]] = vector.insert %[[S0]], %[[X]] [0]
 // CHECK: %[[O1:.*]] = arith.constant -1 : i32
 // CHECK: %[[D1:.*]] = arith.addi %[[D]], %[[O1]] : i32
 // CHECK: %[[K1:.*]] = arith.cmpi sle, %[[D1]], %[[DIAG]] : i32
-// CHECK: vector.extract %[[T0]][1]
-// CHECK: arith.select %[[K1]]
+// CHECK: %[[E1:.*]] = vector.extract %[[X]][1]
+// CHECK: %[[S1:.*]] = arith.select %[[K1]], %[[E1]], %[[FILL]]
 // CHECK: arith.constant -2 : i32
+// CHECK: %[[S2:.*]] = arith.select
 // CHECK: arith.constant -3 : i32
+// CHECK: %[[S3:.*]] = arith.select
 // CHECK: %[[O4:.*]] = arith.constant 16 : i32
 // CHECK: %[[D4:.*]] = arith.addi %[[D]], %[[O4]] : i32
 // CHECK: %[[K4:.*]] = arith.cmpi sle, %[[D4]], %[[DIAG]] : i32
-// CHECK: vector.extract %{{.*}}[4]
-// CHECK: arith.select %[[K4]]
+// CHECK: %[[E4:.*]] = vector.extract %[[X]][4]
+// CHECK: %[[S4:.*]] = arith.select %[[K4]], %[[E4]], %[[FILL]]
 // CHECK: arith.constant 15 : i32
+// CHECK: %[[S5:.*]] = arith.select
 // CHECK: arith.constant 14 : i32
+// CHECK: %[[S6:.*]] = arith.select
 // CHECK: %[[O7:.*]] = arith.constant 13 : i32
 // CHECK: %[[D7:.*]] = arith.addi %[[D]], %[[O7]] : i32
 // CHECK: %[[K7:.*]] = arith.cmpi sle, %[[D7]], %[[DIAG]] : i32
-// CHECK: vector.extract %{{.*}}[7]
-// CHECK: arith.select %[[K7]], %{{.*}}, %[[FILL]] : f32
-// CHECK: %[[T:.*]] = vector.insert %{{.*}} [7] : f32 into vector<8xf32>
+// CHECK: %[[E7:.*]] = vector.extract %[[X]][7]
+// CHECK: %[[S7:.*]] = arith.select %[[K7]], %[[E7]], %[[FILL]] : f32
+// CHECK: %[[T:.*]] = vector.from_elements %[[S0]], %[[S1]], %[[S2]], %[[S3]], %[[S4]], %[[S5]], %[[S6]], %[[S7]] : vector<8xf32>
 // triu with diagonal 1 keeps col - row >= 1.
 // CHECK: %[[DIAG1:.*]] = arith.constant 1 : i32
 // CHECK: %[[KEEPU:.*]] = arith.cmpi sge, %{{.*}}, %[[DIAG1]] : i32
 // CHECK: %[[EU:.*]] = vector.extract %[[T]][0]
 // CHECK: arith.select %[[KEEPU]], %[[EU]], %[[FILL]] : f32
-// CHECK: %[[U:.*]] = vector.insert %{{.*}} [7] : f32 into vector<8xf32>
+// CHECK: %[[U:.*]] = vector.from_elements %{{.*}} : vector<8xf32>
 // bounds_mask: rows [0, 1, 2, 3, 0, 1, 2, 3], columns [0 x4, 16 x4] after
 // the lane part, unsigned against the extent: one scalar compare per
 // distinct offset (4 rows, 2 columns), gathered per register.
@@ -166,14 +169,12 @@ hk.kernel @rows_short_of_tile_end(%X: memref<?x?xf32>, %O: memref<?x?xf32>, %q0:
 // CHECK: %[[K0:.*]] = arith.cmpi sle, %[[D0]], %[[DIAG]] : i32
 // CHECK: vector.extract %{{.*}}[0] : f32 from vector<16xf32>
 // CHECK-NEXT: arith.select %[[K0]]
-// CHECK-NEXT: vector.insert
 // CHECK-NEXT: vector.extract %{{.*}}[12] : f32 from vector<16xf32>
 // CHECK-NEXT: arith.select %[[K0]]
 // CHECK: arith.constant -1 : i32
 // CHECK: %[[K1:.*]] = arith.cmpi sle
 // CHECK: vector.extract %{{.*}}[1] : f32 from vector<16xf32>
 // CHECK-NEXT: arith.select %[[K1]]
-// CHECK-NEXT: vector.insert
 // CHECK-NEXT: vector.extract %{{.*}}[13] : f32 from vector<16xf32>
 // CHECK-NEXT: arith.select %[[K1]]
 // CHECK: arith.constant 16 : i32
