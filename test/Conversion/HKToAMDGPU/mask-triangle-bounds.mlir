@@ -16,7 +16,8 @@
 // CHECK: %[[R32:.*]] = arith.index_cast %[[R]] : index to i32
 // CHECK: %[[C:.*]] = arith.addi %[[L16]], %[[K0]] : index
 // CHECK: %[[C32:.*]] = arith.index_cast %[[C]] : index to i32
-// CHECK: %[[D:.*]] = arith.subi %[[C32]], %[[R32]] : i32
+// CHECK: %[[DIFF:.*]] = arith.subi %[[C32]], %[[R32]] : i32
+// CHECK: %[[D:.*]] = llvm.freeze %[[DIFF]] : i32
 // One compare per register here (the 8 offsets are distinct), each right
 // before its register's select; the selected registers form the result.
 // CHECK: %[[DIAG:.*]] = arith.constant 0 : i32
@@ -162,7 +163,8 @@ hk.kernel @rows_short_of_tile_end(%X: memref<?x?xf32>, %O: memref<?x?xf32>, %q0:
 // holds (16*tr + 4*(l/16) + i, 16*tc + l%16), so its offset is
 // 16*(tc - tr) - i: registers i and 12 + i (tr = tc) share offset -i.
 // CHECK-LABEL: gpu.func @tril_shared
-// CHECK: %[[D:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[DIFF:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[D:.*]] = llvm.freeze %[[DIFF]] : i32
 // CHECK: %[[DIAG:.*]] = arith.constant 0 : i32
 // CHECK: %[[O0:.*]] = arith.constant 0 : i32
 // CHECK: %[[D0:.*]] = arith.addi %[[D]], %[[O0]] : i32
