@@ -82,6 +82,10 @@ public:
   }
 };
 
+/// Fills Inst::aux of one opcode at decode time; a non-empty result says
+/// why the instruction cannot be simulated.
+using Preparer = std::string (*)(const std::string &base, Inst &inst);
+
 /// The table of semantic functions, by opcode name without encoding
 /// suffixes (Semantics.cpp).
 struct Semantics {
@@ -91,8 +95,19 @@ struct Semantics {
   /// the instruction cannot be simulated.
   std::string prepare(const std::string &base, Inst &inst) const;
   std::map<std::string, Handler> handlers;
+  /// Decode-time preparation by opcode (base name); an opcode with an entry
+  /// here is prepared by it alone.
+  std::map<std::string, Preparer> preparers;
 };
 const Semantics &semanticsTable();
+
+/// Each family of semantic functions adds its opcodes to the table, after
+/// those of Semantics.cpp (an entry it adds replaces one made there).
+void registerScalar(Semantics &table);  ///< Scalar.cpp: SOP*, SMEM
+void registerVector(Semantics &table);  ///< Vector.cpp: VOP1/2/3/C, SDWA, DPP
+void registerConvert(Semantics &table); ///< Convert.cpp: VOP3P, conversions
+void registerMemory(Semantics &table);  ///< Memory.cpp: DS, MUBUF, FLAT
+void registerMatrix(Semantics &table);  ///< Matrix.cpp: MFMA, SMFMAC
 
 /// A memory operation issued and not yet complete: the register (or LDS)
 /// words it will write when an s_waitcnt retires it.
@@ -106,6 +121,16 @@ struct Pending {
   std::shared_ptr<Pending> joint;
 };
 
+/// The MODE register a wave starts with, from COMPUTE_PGM_RSRC1 (AMDGPU
+/// "AMDHSA Kernel Descriptor"): FLOAT_ROUND_MODE_32 [13:12],
+/// FLOAT_ROUND_MODE_16_64 [15:14], FLOAT_DENORM_MODE_32 [17:16],
+/// FLOAT_DENORM_MODE_16_64 [19:18] become MODE [7:0]; ENABLE_DX10_CLAMP
+/// [21] MODE [8]; ENABLE_IEEE_MODE [23] MODE [9].
+inline uint32_t modeFromRsrc1(uint32_t rsrc1) {
+  return ((rsrc1 >> 12) & 0xFF) | ((rsrc1 >> 21) & 1) << 8 |
+         ((rsrc1 >> 23) & 1) << 9;
+}
+
 struct Wave {
   uint32_t s[kNumSgprs];
   bool scc = false;
@@ -114,6 +139,10 @@ struct Wave {
   bool ended = false, atBarrier = false;
   unsigned id = 0;
   uint64_t executed = 0;
+  /// The MODE hardware register (s_getreg/s_setreg hwreg 1): FP_ROUND
+  /// [3:0], FP_DENORM [7:4], DX10_CLAMP [8], IEEE [9]; set at dispatch from
+  /// the kernel descriptor's COMPUTE_PGM_RSRC1 (Run.cpp).
+  uint32_t mode = 0;
   std::deque<Pending> vm, lgkm;
   uint16_t pendingV[kNumVgprs];
   uint16_t pendingS[kNumSgprs];

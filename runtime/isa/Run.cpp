@@ -248,6 +248,7 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
           w.ended = w.atBarrier = false;
           w.id = wi;
           w.executed = 0;
+          w.mode = modeFromRsrc1(kd.rsrc1);
           w.index = entry;
           unsigned s = 0;
           for (uint32_t u : user)

@@ -1,0 +1,10 @@
+//===- IsaVectorTest.cpp - the vector ALU on the ISA simulator ------------===//
+//
+// Expected values come from AMD's ISA reference guides (and AMD's MFMA
+// tables in ../shared/amd), never from the simulator's own output.
+//===----------------------------------------------------------------------===//
+
+#include "IsaTestUtil.h"
+
+using namespace hk::rt;
+using namespace hk::rt::isatest;
