@@ -15,6 +15,7 @@
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -314,6 +315,13 @@ hk::rt::isa::loadCodeObject(const std::string &elf, const std::string &chip) {
         } else if (op.isImm()) {
           o.file = File::Imm;
           o.imm = op.getImm();
+        } else if (int64_t v = 0;
+                   op.isExpr() && op.getExpr()->evaluateAsAbsolute(v)) {
+          // A literal an inline constant could have encoded, which LLVM
+          // keeps as the expression lit(value) (e.g. a small relocated
+          // offset after s_getpc_b64).
+          o.file = File::Imm;
+          o.imm = v;
         } else {
           if (unsupported.empty())
             unsupported = "operand " + std::to_string(i) +

@@ -131,6 +131,14 @@ inline uint32_t modeFromRsrc1(uint32_t rsrc1) {
          ((rsrc1 >> 23) & 1) << 9;
 }
 
+/// MODE bit 27, GPR_IDX_EN (s_set_gpr_idx_on/off): while set, VALU
+/// instructions offset the VGPR operands M0[15:12] names (bit 0 src0, 1
+/// src1, 2 src2, 3 dst) by the index M0[7:0].
+constexpr uint32_t kModeGprIdxEn = 1u << 27;
+/// The instruction as it executes under VGPR indexing (Scalar.cpp), or null
+/// for one indexing leaves alone (anything but the VALU).
+std::unique_ptr<Inst> gprIndexed(Sim &sim, const Wave &w, const Inst &inst);
+
 struct Wave {
   uint32_t s[kNumSgprs];
   bool scc = false;

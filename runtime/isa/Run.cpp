@@ -111,7 +111,8 @@ void Sim::checkMemory(uint64_t address, uint64_t bytes, bool store) const {
       [](uint64_t a, const MemoryRange &r) { return a < r.begin; });
   if (it != memory.begin()) {
     --it;
-    if (address >= it->begin && address + bytes <= it->end)
+    if (address >= it->begin && address <= it->end &&
+        bytes <= it->end - address)
       return;
   }
   fail(std::string(store ? "store to " : "load from ") + hex(address) + " (" +
@@ -288,10 +289,16 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
               }
               const Inst &inst = code.insts[w.index];
               sim.current = &inst;
+              // VGPR indexing on (s_set_gpr_idx_on): a VALU instruction
+              // runs as a copy with its indexed VGPR operands moved.
+              std::unique_ptr<Inst> indexed;
+              if (w.mode & kModeGprIdxEn)
+                indexed = gprIndexed(sim, w, inst);
+              const Inst &now = indexed ? *indexed : inst;
               if (w.pendingRegs)
-                checkOutstanding(sim, w, inst);
+                checkOutstanding(sim, w, now);
               ++w.index;
-              inst.fn(sim, w, inst);
+              now.fn(sim, w, now);
               if (++w.executed > kMaxInstructionsPerWave)
                 sim.fail("wave executed 2^32 instructions without ending");
             }
