@@ -201,6 +201,11 @@ struct Sim {
   void checkMemory(uint64_t address, uint64_t bytes, bool store) const;
 };
 
+/// The LDS race check of one dword accessed by wave `wave`: the conflict
+/// with another wave of the barrier interval, or "" (Memory.cpp; retire()
+/// checks an LDS DMA landing with it).
+std::string ldsConflict(Sim &sim, unsigned wave, uint64_t dword, bool write);
+
 } // namespace hk::rt::isa
 
 #endif // HK_RUNTIME_ISA_INTERNAL_H

@@ -83,20 +83,18 @@ TEST(IsaSemantics, Bitop3) {
 
 const char *kChips[] = {"gfx942", "gfx950"};
 
-// Raw buffer range checking: each dword of a multi-dword access is checked
-// on its own; a dword at an offset at or past num_records reads 0 and is
-// not written.
+// Raw buffer range checking (CDNA3 ISA, "Range Checking"): the offset
+// checked is InstOffset + the VGPR offset, without the SGPR offset
+// (SOFFSET adds to the address only); dwordx4 accesses are checked per
+// dword, and a dword (or 16-bit value) is in range only when all of its
+// bytes are below num_records. Out of range: loads give 0, stores are
+// dropped. num_records 4k + 0..3 and SOFFSET 0 and 8.
 TEST(IsaSemantics, BufferOutOfRange) {
-  for (const char *chip : kChips) {
-    SCOPED_TRACE(chip);
-    std::vector<uint32_t> src(256), out(256, 0xDEADBEEF), dst(256, 0xCAFE);
-    for (size_t i = 0; i < src.size(); ++i)
-      src[i] = uint32_t(i + 1);
-    const uint32_t numRecords = 20; // dwords 0-4 in range
-    launch(chip, R"(
+  const char *body = R"(
       s_load_dwordx4 s[8:11], s[0:1], 0x0   // src, out
-      s_load_dwordx2 s[12:13], s[0:1], 0x10 // dst
-      s_load_dword s6, s[0:1], 0x18         // num_records
+      s_load_dwordx4 s[12:15], s[0:1], 0x10 // dst, out16
+      s_load_dword s6, s[0:1], 0x20         // num_records
+      s_load_dword s3, s[0:1], 0x28         // soffset
       s_waitcnt lgkmcnt(0)
       s_mov_b32 s4, s8
       s_mov_b32 s5, s9
@@ -106,28 +104,57 @@ TEST(IsaSemantics, BufferOutOfRange) {
       s_mov_b32 s18, s6
       s_mov_b32 s19, 0
       v_lshlrev_b32_e32 v1, 4, v0
-      buffer_load_dwordx4 v[2:5], v1, s[4:7], 0 offen
+      buffer_load_dwordx4 v[2:5], v1, s[4:7], s3 offen
+      v_lshlrev_b32_e32 v10, 1, v0
+      buffer_load_ushort v11, v10, s[4:7], s3 offen
+      v_lshlrev_b32_e32 v12, 2, v0
       s_waitcnt vmcnt(0)
       global_store_dwordx4 v1, v[2:5], s[10:11]
+      global_store_dword v12, v11, s[14:15]
       v_mov_b32_e32 v6, 7
       v_mov_b32_e32 v7, 8
       v_mov_b32_e32 v8, 9
       v_mov_b32_e32 v9, 10
-      buffer_store_dwordx4 v[6:9], v1, s[16:19], 0 offen
+      buffer_store_dwordx4 v[6:9], v1, s[16:19], s3 offen
       s_waitcnt vmcnt(0)
-      s_endpgm)",
-           {ptr(src.data()), ptr(out.data()), ptr(dst.data()), numRecords},
-           {{src.data(), 1024}, {out.data(), 1024}, {dst.data(), 1024}});
-    for (unsigned lane = 0; lane < 64; ++lane)
-      for (unsigned k = 0; k < 4; ++k) {
-        unsigned dword = 4 * lane + k;
-        bool inRange = 4 * dword < numRecords;
-        EXPECT_EQ(out[dword], inRange ? src[dword] : 0u)
-            << "lane " << lane << " dword " << k;
-        EXPECT_EQ(dst[dword], inRange ? 7 + k : 0xCAFEu)
-            << "store lane " << lane << " dword " << k;
+      s_endpgm)";
+  for (const char *chip : kChips)
+    for (uint32_t numRecords : {20u, 21u, 22u, 23u})
+      for (uint32_t soffset : {0u, 8u}) {
+        SCOPED_TRACE(std::string(chip) + " num_records " +
+                     std::to_string(numRecords) + " soffset " +
+                     std::to_string(soffset));
+        std::vector<uint32_t> src(264), out(256, 0xDEADBEEF), dst(264, 0xCAFE),
+            out16(64, 0xDEADBEEF);
+        for (size_t i = 0; i < src.size(); ++i)
+          src[i] = uint32_t(i + 1) * 0x01010101u;
+        launch(chip, body,
+               {ptr(src.data()), ptr(out.data()), ptr(dst.data()),
+                ptr(out16.data()), numRecords, soffset},
+               {{src.data(), 4 * src.size()},
+                {out.data(), 1024},
+                {dst.data(), 4 * dst.size()},
+                {out16.data(), 256}});
+        const auto *bytes = reinterpret_cast<const uint8_t *>(src.data());
+        std::vector<uint32_t> stored(264, 0xCAFE);
+        for (unsigned lane = 0; lane < 64; ++lane) {
+          for (unsigned k = 0; k < 4; ++k) {
+            uint32_t offset = 16 * lane + 4 * k; // the range-checked part
+            bool inRange = offset + 4 <= numRecords;
+            EXPECT_EQ(out[4 * lane + k],
+                      inRange ? src[(soffset + offset) / 4] : 0u)
+                << "lane " << lane << " dword " << k;
+            if (inRange)
+              stored[(soffset + offset) / 4] = 7 + k;
+          }
+          uint32_t offset = 2 * lane;
+          uint32_t half = bytes[soffset + offset] |
+                          uint32_t(bytes[soffset + offset + 1]) << 8;
+          EXPECT_EQ(out16[lane], offset + 2 <= numRecords ? half : 0u)
+              << "ushort lane " << lane;
+        }
+        EXPECT_EQ(dst, stored);
       }
-  }
 }
 
 std::string faultOf(const std::string &chip, const std::string &body) {
