@@ -130,18 +130,18 @@ TEST(IsaScalar, Sop2ArithmeticAndLogic) {
                 "s38", "s39", "s40", "s41", "s42", "s43", "s44", "s45"}),
                          32);
     std::vector<uint32_t> expect = {
-        0xFF0FFDDF,             // ~(0xF0F01234 & 0x0FF04321) = ~0x00F00220
-        0x000FACCA,             // ~(0xFFF05335)
-        0x00FFAEEA,             // ~(0xFF005115)
-        0xF0FFBEFE,             // 0xF0F01234 | 0xF00FBCDE
-        0,          0,          // s_nor with -1 is 0: SCC = 0
-        0x1F0,                  // five ones shifted by 4
-        0xFFFFFF00, 0x00000FFF, // 36 ones shifted by 8
-        0xFFFFFFFF, 0xF,        // field 0xF at bit 8, signed and unsigned
-        3,          0,          // bits 32:31 of 0x1_8000_0000
-        7,          1,          0,          0, // |-5 - 2|, |7 - 7|
-        0xFFFFFFFF, 1,          0xFFFFFFFE,    // high halves of -6, 2^32,
-                                               // (2^32-1)^2
+        0xFF0FFDDF,                // ~(0xF0F01234 & 0x0FF04321) = ~0x00F00220
+        0x000FACCA,                // ~(0xFFF05335)
+        0x00FFAEEA,                // ~(0xFF005115)
+        0xF0FFBEFE,                // 0xF0F01234 | 0xF00FBCDE
+        0, 0,                      // s_nor with -1 is 0: SCC = 0
+        0x1F0,                     // five ones shifted by 4
+        0xFFFFFF00, 0x00000FFF,    // 36 ones shifted by 8
+        0xFFFFFFFF, 0xF,           // field 0xF at bit 8, signed and unsigned
+        3, 0,                      // bits 32:31 of 0x1_8000_0000
+        7, 1, 0, 0,                // |-5 - 2|, |7 - 7|
+        0xFFFFFFFF, 1, 0xFFFFFFFE, // high halves of -6, 2^32,
+                                   // (2^32-1)^2
         0x44442222, 0x33332222, 0x33331111, 5,
         1,              // 0x20000000 << 3 carries out, + 5
         0x7FFFFFFF, 1,  // INT_MIN - 1 overflows
