@@ -335,7 +335,7 @@ hk::rt::isa::loadCodeObject(const std::string &elf, const std::string &chip) {
         } else if (info.RegClass != -1) {
           o.mods = pendingMods;
           pendingMods = 0;
-          if (inst.numSrcs < 4)
+          if (inst.numSrcs < 5)
             inst.srcs[inst.numSrcs++] = o;
         } else if (op.isImm()) {
           if (inst.numImms < 6)

@@ -48,7 +48,7 @@ struct Inst {
   uint32_t size = 4;
   uint8_t numDefs = 0, numSrcs = 0, numImms = 0;
   Operand defs[2];
-  Operand srcs[4];
+  Operand srcs[5]; ///< five: v_mfma_scale_* (A, B, C and two scales)
   int64_t imms[6] = {0, 0, 0, 0, 0, 0};
   /// Opcode-specific facts found once at decode time (prepare()): MFMA
   /// shape and type, memory access sizes.

@@ -11,7 +11,6 @@
 
 #include "Operands.h"
 
-#include "../core/MfmaLayout.h"
 
 #include <cmath>
 
@@ -774,58 +773,6 @@ void vMovB32Dpp(Sim &sim, Wave &w, const Inst &i) {
   });
 }
 
-//===-- MFMA --------------------------------------------------------------===//
-
-enum MfmaType : uint32_t { kMfmaBF16, kMfmaF16, kMfmaF32, kMfmaI8 };
-
-double mfmaElement(const Wave &w, const Operand &o, unsigned lane, unsigned i,
-                   uint32_t type) {
-  if (type == kMfmaF32)
-    return asFloat(rd(w, o, lane, i));
-  if (type == kMfmaI8)
-    return double(int8_t(rd(w, o, lane, i / 4) >> (8 * (i % 4))));
-  uint32_t word = rd(w, o, lane, i / 2);
-  uint16_t half = uint16_t(i % 2 ? word >> 16 : word);
-  if (type == kMfmaBF16)
-    return asFloat(uint32_t(half) << 16);
-  _Float16 h;
-  memcpy(&h, &half, 2);
-  return double(h);
-}
-
-void vMfma(Sim &sim, Wave &w, const Inst &i) {
-  for (unsigned k = 0; k < i.numImms; ++k)
-    if (i.imms[k] != 0)
-      sim.fail("MFMA broadcast/lane-group controls (cbsz/abid/blgp) are not "
-               "simulated");
-  MfmaShape shape{i.aux[0], i.aux[1], i.aux[2]};
-  uint32_t type = i.aux[3];
-  const uint32_t kpl = shape.kPerLane(), regs = shape.dRegs();
-  if (w.exec() != ~uint64_t(0))
-    sim.fail("MFMA with lanes off in EXEC");
-  double a[kLanes * 32], b[kLanes * 32], c[kLanes * 16], d[kLanes * 16];
-  // i8 MFMAs accumulate in i32 (C and D are i32; every partial sum is exact
-  // in double, and D wraps to 32 bits); the others in f32.
-  bool integer = type == kMfmaI8;
-  for (unsigned l = 0; l < kLanes; ++l) {
-    for (unsigned e = 0; e < kpl; ++e) {
-      a[l * kpl + e] = mfmaElement(w, i.srcs[0], l, e, type);
-      b[l * kpl + e] = mfmaElement(w, i.srcs[1], l, e, type);
-    }
-    for (unsigned r = 0; r < regs; ++r) {
-      uint32_t cBits = rd(w, i.srcs[2], l, i.srcs[2].file == File::Imm ? 0 : r);
-      c[l * regs + r] = integer ? double(int32_t(cBits)) : asFloat(cBits);
-    }
-  }
-  mfmaMultiply(shape, a, b, c, d);
-  for (unsigned l = 0; l < kLanes; ++l)
-    for (unsigned r = 0; r < regs; ++r)
-      wr(w, i.defs[0], l,
-         integer ? uint32_t(int64_t(d[l * regs + r]))
-                 : asBits(float(d[l * regs + r])),
-         r);
-}
-
 //===-- The table ---------------------------------------------------------===//
 
 Semantics buildTable() {
@@ -979,8 +926,6 @@ Handler Semantics::lookup(const std::string &base) const {
   auto it = handlers.find(base);
   if (it != handlers.end())
     return it->second;
-  if (base.rfind("V_MFMA_", 0) == 0)
-    return vMfma;
   return nullptr;
 }
 
@@ -995,42 +940,6 @@ std::string Semantics::prepare(const std::string &base, Inst &inst) const {
   inst.memory = base.rfind("DS_", 0) == 0 || base.rfind("BUFFER_", 0) == 0 ||
                 base.rfind("S_LOAD_", 0) == 0 ||
                 base.rfind("GLOBAL_", 0) == 0 || base.rfind("SCRATCH_", 0) == 0;
-  if (base.rfind("V_MFMA_", 0) == 0) {
-    // V_MFMA_F32_<M>X<N>X<K>[_]<TYPE>[_1K]
-    unsigned m = 0, n = 0, k = 0;
-    char type[16] = {0};
-    bool i32 = base.rfind("V_MFMA_I32_", 0) == 0;
-    if (sscanf(base.c_str(),
-               i32 ? "V_MFMA_I32_%uX%uX%u%15s" : "V_MFMA_F32_%uX%uX%u%15s", &m,
-               &n, &k, type) < 4)
-      return "MFMA " + base + " is not simulated";
-    std::string t = type;
-    if (!t.empty() && t[0] == '_')
-      t = t.substr(1);
-    if (t.size() > 3 && t.substr(t.size() - 3) == "_1K")
-      t = t.substr(0, t.size() - 3);
-    uint32_t kind;
-    if (i32 != (t == "I8"))
-      return "MFMA " + base + " (" + t + " operands) is not simulated";
-    if (t == "I8")
-      kind = kMfmaI8;
-    else if (t == "BF16")
-      kind = kMfmaBF16;
-    else if (t == "F16")
-      kind = kMfmaF16;
-    else if (t == "F32")
-      kind = kMfmaF32;
-
-    else
-      return "MFMA " + base + " (" + t + " operands) is not simulated";
-    if (!MfmaShape{m, n, k}.supported())
-      return "MFMA " + base + " has a shape with no register layout here";
-    inst.aux[0] = m;
-    inst.aux[1] = n;
-    inst.aux[2] = k;
-    inst.aux[3] = kind;
-    return "";
-  }
   return "";
 }
 
