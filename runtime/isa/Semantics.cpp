@@ -484,8 +484,6 @@ VOP_F32(vRcpF32, 1.0f / a)
 VOP_F32(vExpF32, std::exp2(a))
 VOP_F32(vLogF32, std::log2(a))
 VOP_F32(vSqrtF32, std::sqrt(a))
-VOP_F32(vCvtF32U32, float(uint32_t(asBits(a))))
-VOP_F32(vCvtF32I32, float(int32_t(asBits(a))))
 // v_ldexp_f32: D = S0 * 2^S1, S1 a signed integer (its bits, b read as
 // float here, reinterpreted); exact unless the result leaves f32's range.
 VOP_F32(vLdexpF32, std::ldexp(a, int32_t(asBits(b))))
@@ -605,70 +603,6 @@ void vFmaakF32(Sim &, Wave &w, const Inst &i) {
     wr(w, i.defs[0], l,
        asBits(std::fma(rdf(w, i.srcs[0], l), rdf(w, i.srcs[1], l), k)));
   });
-}
-
-/// v_cvt_u32_f32: NaN and negatives give 0, values past 2^32 - 1 saturate,
-/// others are truncated.
-void vCvtU32F32(Sim &, Wave &w, const Inst &i) {
-  forLanes(w, [&](unsigned l) {
-    float f = rdf(w, i.srcs[0], l);
-    uint32_t r = std::isnan(f) || f <= 0.0f ? 0
-                 : f >= 4294967296.0f       ? 0xFFFFFFFFu
-                                            : uint32_t(f);
-    wr(w, i.defs[0], l, r);
-  });
-}
-void vCvtI32F32(Sim &, Wave &w, const Inst &i) {
-  forLanes(w, [&](unsigned l) {
-    float f = rdf(w, i.srcs[0], l);
-    int32_t r = std::isnan(f)         ? 0
-                : f >= 2147483648.0f  ? INT32_MAX
-                : f <= -2147483648.0f ? INT32_MIN
-                                      : int32_t(f);
-    wr(w, i.defs[0], l, uint32_t(r));
-  });
-}
-
-/// v_cvt_pk_bf16_f32 (CDNA4): D = {bf16(S1), bf16(S0)}, round to nearest
-/// even.
-void vCvtPkBf16F32(Sim &sim, Wave &w, const Inst &i) {
-  requireNoOutputModifiers(sim, i, 0);
-  forLanes(w, [&](unsigned l) {
-    uint32_t lo = f32ToBF16(rdf(w, i.srcs[0], l));
-    uint32_t hi = f32ToBF16(rdf(w, i.srcs[1], l));
-    wr(w, i.defs[0], l, lo | hi << 16);
-  });
-}
-
-/// VOP3P packed f32 (v_pk_{add,mul,fma}_f32): each half of the 64-bit
-/// result takes dword OP_SEL (low half) or OP_SEL_HI (high half) of each
-/// source; NEG and NEG_HI negate them.
-template <int Ops, typename F>
-void packedF32(Sim &sim, Wave &w, const Inst &i, F f) {
-  requireNoOutputModifiers(sim, i, 0);
-  forLanes(w, [&](unsigned l) {
-    float lo[3], hi[3];
-    for (int s = 0; s < Ops; ++s) {
-      const Operand &o = i.srcs[s];
-      lo[s] = asFloat(rd(w, o, l, (o.mods & 4) ? 1 : 0));
-      hi[s] = asFloat(rd(w, o, l, (o.mods & 8) ? 1 : 0));
-      if (o.mods & 1)
-        lo[s] = -lo[s];
-      if (o.mods & 2)
-        hi[s] = -hi[s];
-    }
-    wr(w, i.defs[0], l, asBits(f(lo)), 0);
-    wr(w, i.defs[0], l, asBits(f(hi)), 1);
-  });
-}
-void vPkAddF32(Sim &sim, Wave &w, const Inst &i) {
-  packedF32<2>(sim, w, i, [](float *x) { return x[0] + x[1]; });
-}
-void vPkMulF32(Sim &sim, Wave &w, const Inst &i) {
-  packedF32<2>(sim, w, i, [](float *x) { return x[0] * x[1]; });
-}
-void vPkFmaF32(Sim &sim, Wave &w, const Inst &i) {
-  packedF32<3>(sim, w, i, [](float *x) { return std::fma(x[0], x[1], x[2]); });
 }
 
 //===-- Cross-lane --------------------------------------------------------===//
@@ -816,10 +750,6 @@ Semantics buildTable() {
   both("V_FLOOR_F32", vFloorF32);
   both("V_RCP_F32", vRcpF32);
   both("V_RCP_IFLAG_F32", vRcpF32);
-  both("V_CVT_F32_U32", vCvtF32U32);
-  both("V_CVT_F32_I32", vCvtF32I32);
-  both("V_CVT_U32_F32", vCvtU32F32);
-  both("V_CVT_I32_F32", vCvtI32F32);
   both("V_FMAC_F32", vFmacF32);
   h["V_FMAMK_F32"] = vFmamkF32;
   h["V_FMAAK_F32"] = vFmaakF32;
@@ -858,10 +788,6 @@ Semantics buildTable() {
   h["V_LSHRREV_B64"] = vLshrrevB64;
   h["V_LSHL_ADD_U64"] = vLshlAddU64;
   h["V_MAD_U64_U32"] = vMadU64U32;
-  h["V_CVT_PK_BF16_F32"] = vCvtPkBf16F32;
-  h["V_PK_ADD_F32"] = vPkAddF32;
-  h["V_PK_MUL_F32"] = vPkMulF32;
-  h["V_PK_FMA_F32"] = vPkFmaF32;
   h["V_READFIRSTLANE_B32"] = vReadfirstlaneB32;
   h["V_READLANE_B32"] = vReadlaneB32;
   h["V_WRITELANE_B32"] = vWritelaneB32;

@@ -1,11 +1,771 @@
-//===- IsaConvertTest.cpp - packed math, conversions on the ISA simulator -===//
-//----------===//
+//===- IsaConvertTest.cpp - packed math and conversions -------------------===//
 //
-// Expected values come from AMD's ISA reference guides (and AMD's MFMA
-// tables in ../shared/amd), never from the simulator's own output.
+// Packed math (VOP3P) and conversions between number formats on the ISA
+// simulator. Expected values come from the formats' definitions (IEEE 754
+// for f16 and f32, the OCP Microscaling Formats (MX) specification v1.0 for
+// E4M3, E5M2, E2M3, E3M2 and E2M1, AMD's FNUZ definitions: biases 8 and 16,
+// no -0, 0x80 the only NaN) and the ISA guides' pseudocode, worked by hand
+// or computed independently here (float64 and _Float16 arithmetic, a
+// nearest-value search over all codes), never from the simulator's output.
 //===----------------------------------------------------------------------===//
 
 #include "IsaTestUtil.h"
 
+#include "hk/Runtime/Error.h"
+
+#include "isa/Formats.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
 using namespace hk::rt;
 using namespace hk::rt::isatest;
+namespace fmt = hk::rt::isa::fmt;
+
+namespace {
+
+const char *const kChips[] = {"gfx942", "gfx950"};
+
+uint32_t bitsOf(float f) {
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
+float floatOf(uint32_t b) {
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+uint16_t halfBits(float f) {
+  _Float16 h = (_Float16)f; // IEEE round to nearest even
+  uint16_t b;
+  memcpy(&b, &h, 2);
+  return b;
+}
+uint16_t halfBitsD(double d) {
+  _Float16 h = (_Float16)d; // one rounding from double
+  uint16_t b;
+  memcpy(&b, &h, 2);
+  return b;
+}
+float halfValue(uint16_t b) {
+  _Float16 h;
+  memcpy(&h, &b, 2);
+  return float(h);
+}
+
+/// Runs `body` for 64 lanes: v2..v9 hold in[0..7][lane] and v10..v17
+/// out[0..7][lane] before it; out receives v10..v17 after it.
+void runLanes(const std::string &chip, const std::string &body,
+              const std::vector<std::vector<uint32_t>> &in,
+              std::vector<std::vector<uint32_t>> &out) {
+  std::vector<uint32_t> a(8 * 64, 0), d(8 * 64, 0);
+  for (size_t r = 0; r < in.size(); ++r)
+    for (size_t l = 0; l < 64 && l < in[r].size(); ++l)
+      a[r * 64 + l] = in[r][l];
+  out.resize(8);
+  for (size_t r = 0; r < 8; ++r) {
+    out[r].resize(64, 0);
+    for (size_t l = 0; l < 64; ++l)
+      d[r * 64 + l] = out[r][l];
+  }
+  std::string text = "s_load_dwordx4 s[4:7], s[0:1], 0x0\n"
+                     "s_waitcnt lgkmcnt(0)\n"
+                     "v_lshlrev_b32_e32 v1, 2, v0\n";
+  for (int r = 0; r < 8; ++r)
+    text += "global_load_dword v" + std::to_string(2 + r) +
+            ", v1, s[4:5] offset:" + std::to_string(256 * r) + "\n";
+  for (int r = 0; r < 8; ++r)
+    text += "global_load_dword v" + std::to_string(10 + r) +
+            ", v1, s[6:7] offset:" + std::to_string(256 * r) + "\n";
+  text += "s_waitcnt vmcnt(0)\n" + body + "\n";
+  for (int r = 0; r < 8; ++r)
+    text += "global_store_dword v1, v" + std::to_string(10 + r) +
+            ", s[6:7] offset:" + std::to_string(256 * r) + "\n";
+  text += "s_waitcnt vmcnt(0)\ns_endpgm\n";
+  launch(chip, text, {ptr(a.data()), ptr(d.data())},
+         {{a.data(), a.size() * 4}, {d.data(), d.size() * 4}});
+  for (size_t r = 0; r < 8; ++r)
+    for (size_t l = 0; l < 64; ++l)
+      out[r][l] = d[r * 64 + l];
+}
+
+/// Lane values cycling through `values`.
+std::vector<uint32_t> cycle(const std::vector<uint32_t> &values) {
+  std::vector<uint32_t> v(64);
+  for (size_t l = 0; l < 64; ++l)
+    v[l] = values[l % values.size()];
+  return v;
+}
+std::vector<uint32_t> cycleF(const std::vector<float> &values) {
+  std::vector<uint32_t> v(64);
+  for (size_t l = 0; l < 64; ++l)
+    v[l] = bitsOf(values[l % values.size()]);
+  return v;
+}
+
+//===-- The formats, independently ----------------------------------------===//
+
+/// A small float format, described the way the specifications do.
+struct Spec {
+  const char *name;
+  int exp, man, bias;
+  bool fnuz;    ///< 0x80 is NaN, no -0, no inf
+  bool ocpE4M3; ///< S.1111.111 is NaN, no inf
+  bool ieee;    ///< all-ones exponent: inf and NaN
+  fmt::Format format;
+};
+
+const Spec kSpecs[] = {
+    {"E4M3", 4, 3, 7, false, true, false, fmt::kE4M3},
+    {"E5M2", 5, 2, 15, false, false, true, fmt::kE5M2},
+    {"E4M3FNUZ", 4, 3, 8, true, false, false, fmt::kE4M3Fnuz},
+    {"E5M2FNUZ", 5, 2, 16, true, false, false, fmt::kE5M2Fnuz},
+    {"E2M3", 2, 3, 1, false, false, false, fmt::kE2M3},
+    {"E3M2", 3, 2, 3, false, false, false, fmt::kE3M2},
+    {"E2M1", 2, 1, 1, false, false, false, fmt::kE2M1},
+};
+
+/// The value of `code` from the format's definition: (-1)^s * 2^(e - bias)
+/// * 1.m for e > 0, (-1)^s * 2^(1 - bias) * 0.m for e = 0.
+double specValue(const Spec &s, unsigned code) {
+  unsigned bits = 1 + s.exp + s.man;
+  bool neg = (code >> (bits - 1)) & 1;
+  unsigned e = (code >> s.man) & ((1u << s.exp) - 1);
+  unsigned m = code & ((1u << s.man) - 1);
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  if (s.fnuz && code == 0x80)
+    return nan;
+  if (s.ocpE4M3 && (code & 0x7F) == 0x7F)
+    return nan;
+  if (s.ieee && e == (1u << s.exp) - 1)
+    return m ? nan : (neg ? -INFINITY : INFINITY);
+  double v = e ? std::ldexp(1.0 + m / double(1 << s.man), int(e) - s.bias)
+               : std::ldexp(m / double(1 << s.man), 1 - s.bias);
+  return neg ? -v : v;
+}
+
+/// Round to nearest, ties to the even code, by searching every finite
+/// code: the independent reference for the encoders (finite results).
+unsigned nearestCode(const Spec &s, double x) {
+  unsigned n = 1u << (1 + s.exp + s.man);
+  unsigned best = 0;
+  double bestErr = INFINITY;
+  for (unsigned c = 0; c < n; ++c) {
+    double v = specValue(s, c);
+    if (!std::isfinite(v) ||
+        (v == 0 && std::signbit(v) != std::signbit(x) && !s.fnuz))
+      continue;
+    double err = std::fabs(v - x);
+    if (err < bestErr || (err == bestErr && (c & 1) == 0 && (best & 1))) {
+      best = c;
+      bestErr = err;
+    }
+  }
+  return best;
+}
+
+TEST(IsaConvert, DecodersMatchTheDefinitionsForEveryCode) {
+  for (const Spec &s : kSpecs) {
+    unsigned n = 1u << (1 + s.exp + s.man);
+    for (unsigned c = 0; c < n; ++c) {
+      double want = specValue(s, c);
+      float got = fmt::decode(c, s.format);
+      if (std::isnan(want))
+        EXPECT_TRUE(std::isnan(got)) << s.name << " " << c;
+      else
+        EXPECT_EQ(double(got), want) << s.name << " " << c;
+    }
+  }
+}
+
+// decode(encode(x)) for every code: each number comes back as its own
+// code (NaNs as NaN).
+TEST(IsaConvert, EveryCodeRoundTrips) {
+  for (const Spec &s : kSpecs) {
+    unsigned n = 1u << (1 + s.exp + s.man);
+    for (unsigned c = 0; c < n; ++c) {
+      double v = specValue(s, c);
+      if (std::isinf(v))
+        continue;
+      uint32_t back = fmt::encode(float(v), s.format);
+      if (std::isnan(v))
+        EXPECT_TRUE(std::isnan(specValue(s, back))) << s.name << " " << c;
+      else
+        EXPECT_EQ(back, c) << s.name << " " << c;
+    }
+  }
+}
+
+// Values between the codes round to nearest even, as the search over all
+// codes says: midpoints and points a quarter of the way.
+TEST(IsaConvert, EncodersRoundToNearestEven) {
+  for (const Spec &s : kSpecs) {
+    unsigned half = 1u << (s.exp + s.man);
+    for (unsigned c = 0; c + 1 < half; ++c) {
+      double a = specValue(s, c), b = specValue(s, c + 1);
+      if (!std::isfinite(b))
+        continue;
+      for (double t : {0.25, 0.5, 0.75})
+        for (double sign : {1.0, -1.0}) {
+          double x = sign * (a + (b - a) * t);
+          if (float(x) != x)
+            continue;
+          EXPECT_EQ(fmt::encode(float(x), s.format), nearestCode(s, x))
+              << s.name << " " << x;
+        }
+    }
+  }
+}
+
+// Hand-worked values from the OCP MX spec and AMD's FNUZ definition.
+TEST(IsaConvert, EncoderSpecialValues) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // E4M3 (OCP): 1.0 = 0.0111.000; max 448 = 0.1111.110; 449 rounds to
+  // 448, 464 (the midpoint to the NaN code) to even 448, 465 overflows
+  // to NaN (no inf) or saturates; 2^-9 is the smallest denormal.
+  EXPECT_EQ(fmt::encode(1.0f, fmt::kE4M3), 0x38u);
+  EXPECT_EQ(fmt::encode(448.0f, fmt::kE4M3), 0x7Eu);
+  EXPECT_EQ(fmt::encode(449.0f, fmt::kE4M3), 0x7Eu);
+  EXPECT_EQ(fmt::encode(464.0f, fmt::kE4M3), 0x7Eu);
+  EXPECT_EQ(fmt::encode(465.0f, fmt::kE4M3), 0x7Fu);
+  EXPECT_EQ(fmt::encode(-465.0f, fmt::kE4M3), 0xFFu);
+  EXPECT_EQ(fmt::encode(465.0f, fmt::kE4M3, fmt::Round::NearestEven, 0, true),
+            0x7Eu);
+  EXPECT_EQ(fmt::encode(0.001953125f, fmt::kE4M3), 0x01u);
+  EXPECT_EQ(fmt::encode(0.0009765625f, fmt::kE4M3), 0x00u); // tie to 0
+  EXPECT_EQ(fmt::encode(-0.0f, fmt::kE4M3), 0x80u);
+  EXPECT_EQ(fmt::encode(nan, fmt::kE4M3), 0x7Fu);
+  EXPECT_EQ(fmt::encode(INFINITY, fmt::kE4M3), 0x7Fu);
+  // E5M2 (OCP): max 57344 = 0.11110.11; 61440 ties up to inf.
+  EXPECT_EQ(fmt::encode(1.0f, fmt::kE5M2), 0x3Cu);
+  EXPECT_EQ(fmt::encode(57344.0f, fmt::kE5M2), 0x7Bu);
+  EXPECT_EQ(fmt::encode(61440.0f, fmt::kE5M2), 0x7Cu);
+  EXPECT_EQ(fmt::encode(61440.0f, fmt::kE5M2, fmt::Round::NearestEven, 0, true),
+            0x7Bu);
+  EXPECT_EQ(fmt::encode(-INFINITY, fmt::kE5M2), 0xFCu);
+  EXPECT_EQ(fmt::encode(0x1p-16f, fmt::kE5M2), 0x01u);
+  EXPECT_TRUE(
+      std::isnan(fmt::decode(fmt::encode(nan, fmt::kE5M2), fmt::kE5M2)));
+  // FNUZ: 1.0 has exponent field 8 (E4M3) or 16 (E5M2); max 240 / 57344;
+  // -0 and negative underflow give +0; NaN, inf and overflow give 0x80.
+  EXPECT_EQ(fmt::encode(1.0f, fmt::kE4M3Fnuz), 0x40u);
+  EXPECT_EQ(fmt::encode(240.0f, fmt::kE4M3Fnuz), 0x7Fu);
+  EXPECT_EQ(fmt::encode(247.0f, fmt::kE4M3Fnuz), 0x7Fu);
+  EXPECT_EQ(fmt::encode(248.0f, fmt::kE4M3Fnuz), 0x80u);
+  EXPECT_EQ(fmt::encode(-0.0f, fmt::kE4M3Fnuz), 0x00u);
+  EXPECT_EQ(fmt::encode(-0x1p-12f, fmt::kE4M3Fnuz), 0x00u);
+  EXPECT_EQ(fmt::encode(0x1p-10f, fmt::kE4M3Fnuz), 0x01u);
+  EXPECT_EQ(fmt::encode(nan, fmt::kE4M3Fnuz), 0x80u);
+  EXPECT_EQ(fmt::encode(-INFINITY, fmt::kE4M3Fnuz), 0x80u);
+  EXPECT_EQ(fmt::encode(1.0f, fmt::kE5M2Fnuz), 0x40u);
+  EXPECT_EQ(fmt::encode(57344.0f, fmt::kE5M2Fnuz), 0x7Fu);
+  EXPECT_EQ(fmt::encode(0x1p-17f, fmt::kE5M2Fnuz), 0x01u);
+  // fp6 / fp4 (no inf, no NaN): out-of-range values saturate.
+  EXPECT_EQ(fmt::encode(7.5f, fmt::kE2M3), 0x1Fu);
+  EXPECT_EQ(fmt::encode(100.0f, fmt::kE2M3), 0x1Fu);
+  EXPECT_EQ(fmt::encode(0.125f, fmt::kE2M3), 0x01u);
+  EXPECT_EQ(fmt::encode(28.0f, fmt::kE3M2), 0x1Fu);
+  EXPECT_EQ(fmt::encode(1.0f, fmt::kE3M2), 0x0Cu);
+  EXPECT_EQ(fmt::encode(6.0f, fmt::kE2M1), 0x7u);
+  EXPECT_EQ(fmt::encode(5.0f, fmt::kE2M1), 0x6u); // tie to even: 4
+  EXPECT_EQ(fmt::encode(-0.5f, fmt::kE2M1), 0x9u);
+}
+
+// Stochastic rounding adds the low 23 - m bits of the random value below
+// the kept mantissa and truncates: 1 + 2^-4 lies half way between the
+// E4M3 neighbours 1.0 and 1.125 (2^19 of the 2^20 dropped units), so it
+// rounds up exactly when the random low 20 bits reach 2^19.
+TEST(IsaConvert, StochasticRounding) {
+  float x = 1.0625f;
+  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0x7FFFF), 0x38u);
+  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0x80000), 0x39u);
+  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0xFFF7FFFF),
+            0x38u);
+  // Exact values never move.
+  EXPECT_EQ(fmt::encode(1.0f, fmt::kE4M3, fmt::Round::Stochastic, 0xFFFFFFFF),
+            0x38u);
+  // f16: 13 dropped bits; 1 + 2^-11 is half an f16 ulp above 1.
+  EXPECT_EQ(
+      fmt::encode(1.00048828125f, fmt::kF16, fmt::Round::Stochastic, 0xFFF),
+      0x3C00u);
+  EXPECT_EQ(
+      fmt::encode(1.00048828125f, fmt::kF16, fmt::Round::Stochastic, 0x1000),
+      0x3C01u);
+}
+
+//===-- Conversions on the simulator --------------------------------------===//
+
+// v_cvt_f32_f16 in its e32 form (as user kernels have it), its e64 form
+// with neg and abs, its SDWA form reading word 1; v_cvt_f16_f32 rounding
+// to nearest even, its SDWA form writing word 1 and keeping word 0.
+TEST(IsaConvert, F16AndF32) {
+  std::vector<float> halves = {1.0f,  -2.5f,     65504.0f, 0x1p-24f,
+                               -0.0f, 3.140625f, INFINITY, 0.333251953125f};
+  std::vector<uint32_t> packed;
+  for (size_t k = 0; k < halves.size(); ++k)
+    packed.push_back(halfBits(halves[k]) |
+                     uint32_t(halfBits(halves[(k + 3) % halves.size()])) << 16);
+  std::vector<float> floats = {1.0f,     1.00048828125f, 1.000732421875f,
+                               65520.0f, 65519.0f,       0x1p-25f,
+                               -3.0e-8f, 1.0e9f};
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out(8, cycle({0xDEADBEEF}));
+    runLanes(chip, R"(
+      v_cvt_f32_f16_e32 v10, v2
+      v_cvt_f32_f16_e64 v11, -|v2|
+      v_cvt_f32_f16_sdwa v12, v2 src0_sel:WORD_1
+      v_cvt_f16_f32_e32 v13, v3
+      v_cvt_f16_f32_sdwa v14, v3 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE
+      v_cvt_f32_f16_e64 v15, v2 clamp)",
+             {cycle(packed), cycleF(floats)}, out);
+    for (int l = 0; l < 64; ++l) {
+      uint32_t p = packed[l % packed.size()];
+      float lo = halfValue(uint16_t(p)), hi = halfValue(uint16_t(p >> 16));
+      EXPECT_EQ(out[0][l], bitsOf(lo)) << chip << " " << l;
+      EXPECT_EQ(out[1][l], bitsOf(-std::fabs(lo))) << chip << " " << l;
+      EXPECT_EQ(out[2][l], bitsOf(hi)) << chip << " " << l;
+      float f = floats[l % floats.size()];
+      EXPECT_EQ(out[3][l], halfBits(f)) << chip << " " << f;
+      EXPECT_EQ(out[4][l], uint32_t(halfBits(f)) << 16 | 0xBEEF) << chip;
+      float c = std::fmin(std::fmax(lo, 0.0f), 1.0f);
+      EXPECT_EQ(out[5][l], bitsOf(c)) << chip << " " << lo;
+    }
+  }
+}
+
+// Float to integer: truncation toward zero, NaN to 0, saturation at the
+// ends (cvt_i32/u32_f32), floor(x + 0.5) (rpi), floor (flr); integer and
+// byte to float; the signed 4-bit offset format (S0[3:0] / 16); f64.
+TEST(IsaConvert, IntegerAndDouble) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> xs = {2.5f,    -2.5f, -0.5f, 3.0e9f,
+                           -3.0e9f, nan,   1.5f,  0.49999997f};
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out;
+    runLanes(chip, R"(
+      v_cvt_i32_f32_e32 v10, v2
+      v_cvt_u32_f32_e32 v11, v2
+      v_cvt_rpi_i32_f32_e32 v12, v2
+      v_cvt_flr_i32_f32_e32 v13, v2
+      v_cvt_f32_ubyte2_e32 v14, v3
+      v_cvt_off_f32_i4_e32 v15, v3
+      v_cvt_f64_f32_e32 v[16:17], v2)",
+             {cycleF(xs), cycle({0x00C3000F, 0x12345678, 0xFF000008})}, out);
+    for (int l = 0; l < 64; ++l) {
+      double x = xs[l % xs.size()];
+      auto sat = [&](double v, double lo, double hi) {
+        return std::isnan(v) ? 0.0 : std::fmin(std::fmax(v, lo), hi);
+      };
+      EXPECT_EQ(int32_t(out[0][l]),
+                int32_t(sat(std::trunc(x), -2147483648.0, 2147483647.0)))
+          << chip << " " << x;
+      EXPECT_EQ(out[1][l], uint32_t(sat(std::trunc(x), 0, 4294967295.0)))
+          << chip << " " << x;
+      EXPECT_EQ(int32_t(out[2][l]),
+                int32_t(sat(std::floor(x + 0.5), -2147483648.0, 2147483647.0)))
+          << chip << " " << x;
+      EXPECT_EQ(int32_t(out[3][l]),
+                int32_t(sat(std::floor(x), -2147483648.0, 2147483647.0)))
+          << chip << " " << x;
+      uint32_t b =
+          std::vector<uint32_t>{0x00C3000F, 0x12345678, 0xFF000008}[l % 3];
+      EXPECT_EQ(floatOf(out[4][l]), float((b >> 16) & 0xFF)) << chip;
+      int i4 = int(b & 0xF) >= 8 ? int(b & 0xF) - 16 : int(b & 0xF);
+      EXPECT_EQ(floatOf(out[5][l]), float(i4) / 16.0f) << chip;
+      uint64_t d = out[6][l] | uint64_t(out[7][l]) << 32;
+      double dv;
+      memcpy(&dv, &d, 8);
+      if (std::isnan(x))
+        EXPECT_TRUE(std::isnan(dv));
+      else
+        EXPECT_EQ(dv, x) << chip;
+    }
+  }
+}
+
+// v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 write two codes into the word
+// op_sel picks (the other kept); v_cvt_f32_fp8 (SDWA: the byte src0_sel
+// picks) and v_cvt_pk_f32_bf8 read them back. gfx942 uses the FNUZ
+// formats, gfx950 the OCP ones (CDNA3 and CDNA4 guides).
+TEST(IsaConvert, Fp8Conversions) {
+  std::vector<float> xs = {1.0f,   449.0f, 0.001953125f, -0.0f,
+                           240.0f, -3.3f,  0.1f,         57344.0f};
+  for (const char *chip : kChips) {
+    bool ocp = std::string(chip) == "gfx950";
+    const Spec &fp8 = kSpecs[ocp ? 0 : 2], &bf8 = kSpecs[ocp ? 1 : 3];
+    std::vector<std::vector<uint32_t>> out(8, cycle({0x11223344}));
+    runLanes(chip, R"(
+      v_cvt_pk_fp8_f32 v10, v2, v3
+      v_cvt_pk_bf8_f32 v11, v2, v3 op_sel:[0,0,1]
+      v_cvt_f32_fp8_sdwa v12, v4 src0_sel:BYTE_2
+      v_cvt_pk_f32_bf8_sdwa v[14:15], v4 src0_sel:WORD_1
+      v_cvt_f32_fp8_e32 v13, v4)",
+             {cycleF(xs), cycleF({-1.5f, 300.0f, 2.0f, 1.0e-9f}),
+              cycle({0x01807F38, 0xC0F0FF7B, 0x3C7E8001})},
+             out);
+    for (int l = 0; l < 64; ++l) {
+      double a = xs[l % xs.size()];
+      double b = std::vector<double>{-1.5, 300.0, 2.0, 1.0e-9}[l % 4];
+      // Finite results within range from the nearest-even search; the
+      // overflow cases worked by hand: E4M3 OCP 449 -> 448 (0x7E);
+      // FNUZ E4M3 449, 300 -> NaN (0x80); OCP E4M3 57344 -> NaN (0x7F);
+      // FNUZ E4M3 57344 -> 0x80.
+      auto fp8Code = [&](double x) -> unsigned {
+        double max = specValue(fp8, ocp ? 0x7E : 0x7F);
+        double maxUlp = max - specValue(fp8, ocp ? 0x7D : 0x7E);
+        if (std::fabs(x) >= max + maxUlp / 2)
+          return ocp ? (std::signbit(x) ? 0xFF : 0x7F) : 0x80;
+        return nearestCode(fp8, x);
+      };
+      unsigned lo = fp8Code(a) | fp8Code(b) << 8;
+      EXPECT_EQ(out[0][l], 0x11220000u | lo) << chip << " " << a << " " << b;
+      unsigned hi = nearestCode(bf8, a) | nearestCode(bf8, b) << 8;
+      EXPECT_EQ(out[1][l], hi << 16 | 0x3344u) << chip << " " << a;
+      uint32_t codes =
+          std::vector<uint32_t>{0x01807F38, 0xC0F0FF7B, 0x3C7E8001}[l % 3];
+      auto same = [&](uint32_t got, double want) {
+        if (std::isnan(want))
+          EXPECT_TRUE(std::isnan(floatOf(got))) << chip;
+        else
+          EXPECT_EQ(double(floatOf(got)), want) << chip << " " << codes;
+      };
+      same(out[2][l], specValue(fp8, (codes >> 16) & 0xFF));
+      same(out[4][l], specValue(bf8, (codes >> 16) & 0xFF));
+      same(out[5][l], specValue(bf8, (codes >> 24) & 0xFF));
+      same(out[3][l], specValue(fp8, codes & 0xFF));
+    }
+  }
+}
+
+// v_cvt_sr_fp8_f32: the byte op_sel picks; S1 gives the random bits.
+TEST(IsaConvert, Fp8StochasticRounding) {
+  for (const char *chip : kChips) {
+    bool ocp = std::string(chip) == "gfx950";
+    std::vector<std::vector<uint32_t>> out(8, cycle({0xAABBCCDD}));
+    runLanes(chip, R"(
+      v_cvt_sr_fp8_f32 v10, v2, v3
+      v_cvt_sr_fp8_f32 v11, v2, v3 op_sel:[0,0,1,1])",
+             {cycleF({1.0625f}), cycle({0x7FFFF, 0x80000, 0xFFFFF, 0})}, out);
+    for (int l = 0; l < 64; ++l) {
+      bool up = (std::vector<uint32_t>{0x7FFFF, 0x80000, 0xFFFFF, 0}[l % 4]) >=
+                0x80000;
+      // 1.0 is 0x38 (OCP, bias 7) or 0x40 (FNUZ, bias 8); 1.125 the next.
+      uint32_t code = (ocp ? 0x38 : 0x40) + (up ? 1 : 0);
+      EXPECT_EQ(out[0][l], 0xAABBCC00u | code) << chip << " " << l;
+      EXPECT_EQ(out[1][l], 0x00BBCCDDu | code << 24) << chip << " " << l;
+    }
+  }
+}
+
+// v_cvt_pkrtz_f16_f32 truncates; v_cvt_pknorm_i16/u16_f32 scale by 32767
+// and 65535 after clamping; v_cvt_pk_u16_u32 / v_cvt_pk_i16_i32 saturate.
+TEST(IsaConvert, PackedConversions) {
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out;
+    runLanes(chip, R"(
+      v_cvt_pkrtz_f16_f32 v10, v2, v3
+      v_cvt_pknorm_i16_f32 v11, v2, v3
+      v_cvt_pknorm_u16_f32 v12, v2, v3
+      v_cvt_pk_u16_u32 v13, v4, v5
+      v_cvt_pk_i16_i32 v14, v4, v5
+      v_cvt_pk_u8_f32 v15, v2, 2, v4)",
+             {cycleF({1.00048828125f, -0.5f, 70000.0f, 0.25f}),
+              cycleF({-1.5f, 2.0f, 0.0001f, -70000.0f}),
+              cycle({70000, 0xFFFF8000, 5}), cycle({0xFFFFFFFF, 12, 40000})},
+             out);
+    for (int l = 0; l < 64; ++l) {
+      double a = std::vector<double>{1.00048828125, -0.5, 70000.0, 0.25}[l % 4];
+      double b = std::vector<double>{-1.5, 2.0, 0.0001, -70000.0}[l % 4];
+      auto rtz = [](double x) -> uint32_t {
+        // The f16 at or below |x|, with x's sign (no inf: 65504 at most).
+        uint16_t h = halfBits(float(x));
+        if (std::fabs(double(halfValue(h))) > std::fabs(x))
+          h = uint16_t(h - 1);
+        if ((h & 0x7FFF) == 0x7C00)
+          h = uint16_t(h - 1);
+        return h;
+      };
+      EXPECT_EQ(out[0][l], rtz(a) | rtz(b) << 16) << chip << " " << a;
+      auto sn = [](double x) {
+        return uint32_t(uint16_t(int16_t(
+            std::nearbyint(std::fmin(std::fmax(x, -1.0), 1.0) * 32767))));
+      };
+      auto un = [](double x) {
+        return uint32_t(
+            std::nearbyint(std::fmin(std::fmax(x, 0.0), 1.0) * 65535));
+      };
+      EXPECT_EQ(out[1][l], sn(a) | sn(b) << 16) << chip;
+      EXPECT_EQ(out[2][l], un(a) | un(b) << 16) << chip;
+      uint32_t c = std::vector<uint32_t>{70000, 0xFFFF8000, 5}[l % 3];
+      uint32_t d = std::vector<uint32_t>{0xFFFFFFFF, 12, 40000}[l % 3];
+      auto u16 = [](uint32_t v) { return std::min<uint32_t>(v, 0xFFFF); };
+      auto i16 = [](uint32_t v) {
+        return uint32_t(
+            uint16_t(std::clamp<int32_t>(int32_t(v), -32768, 32767)));
+      };
+      EXPECT_EQ(out[3][l], u16(c) | u16(d) << 16) << chip;
+      EXPECT_EQ(out[4][l], i16(c) | i16(d) << 16) << chip;
+      // u8(a) into byte 2 of S2 (v4).
+      uint32_t u8 =
+          uint32_t(std::fmin(std::fmax(std::nearbyint(a), 0.0), 255.0));
+      EXPECT_EQ(out[5][l], (c & 0xFF00FFFF) | u8 << 16) << chip << " " << a;
+    }
+  }
+}
+
+//===-- Packed math -------------------------------------------------------===//
+
+/// The f16 of half `hi` of v.
+float h(uint32_t v, bool hi) { return halfValue(uint16_t(hi ? v >> 16 : v)); }
+
+// v_pk_add_f16 with op_sel / op_sel_hi / neg_lo / neg_hi, v_pk_fma_f16
+// (one rounding, compared with the float64 fma rounded once to f16),
+// v_pk_mul_f16 with clamp, v_pk_max_f16.
+TEST(IsaConvert, PackedF16) {
+  std::vector<uint32_t> a = {0x3C004000, 0xC2003555, 0x7BFF0001, 0x80003C01},
+                        b = {0x3E00BC00, 0x3C013C01, 0x7BFF8001, 0x00003C00},
+                        c = {0x00013800, 0xFC00BC00, 0x3C003C00, 0x0400C000};
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out;
+    runLanes(chip, R"(
+      v_pk_add_f16 v10, v2, v3 op_sel:[1,0] op_sel_hi:[0,1] neg_lo:[0,1] neg_hi:[1,0]
+      v_pk_fma_f16 v11, v2, v3, v4
+      v_pk_mul_f16 v12, v2, v3 clamp
+      v_pk_max_f16 v13, v2, v3
+      v_pk_add_f16 v14, v2, v3)",
+             {cycle(a), cycle(b), cycle(c)}, out);
+    for (int l = 0; l < 64; ++l) {
+      uint32_t x = a[l % 4], y = b[l % 4], z = c[l % 4];
+      auto pack = [](float lo, float hi) {
+        return uint32_t(halfBits(lo)) | uint32_t(halfBits(hi)) << 16;
+      };
+      // low result: S0.hi + -S1.lo; high result: -S0.lo + S1.hi.
+      EXPECT_EQ(out[0][l], pack(h(x, 1) + -h(y, 0), -h(x, 0) + h(y, 1)))
+          << chip << " " << l;
+      // fma of f16 values: the product is exact in double, and so is the
+      // sum for these operands; one rounding to f16.
+      auto fma16 = [](float p, float q, float r) {
+        return uint32_t(halfBitsD(std::fma(double(p), double(q), double(r))));
+      };
+      EXPECT_EQ(out[1][l], fma16(h(x, 0), h(y, 0), h(z, 0)) |
+                               fma16(h(x, 1), h(y, 1), h(z, 1)) << 16)
+          << chip << " " << l;
+      auto cl = [](float v) {
+        return std::isnan(v) ? 0.0f : std::fmin(std::fmax(v, 0.0f), 1.0f);
+      };
+      EXPECT_EQ(out[2][l],
+                pack(cl(float(halfValue(halfBits(h(x, 0) * h(y, 0))))),
+                     cl(float(halfValue(halfBits(h(x, 1) * h(y, 1)))))))
+          << chip << " " << l;
+      // max: the larger; of -0 and +0, +0.
+      auto mx = [](float p, float q) {
+        return p == q ? (std::signbit(p) ? q : p) : std::fmax(p, q);
+      };
+      EXPECT_EQ(out[3][l], pack(mx(h(x, 0), h(y, 0)), mx(h(x, 1), h(y, 1))))
+          << chip << " " << l;
+      EXPECT_EQ(out[4][l], pack(h(x, 0) + h(y, 0), h(x, 1) + h(y, 1)))
+          << chip << " " << l;
+    }
+  }
+}
+
+// Packed 16-bit integers: add with and without clamp (saturation), sub,
+// mad_u16, mul_lo, min_i16, shifts (amount from S0's low 4 bits).
+TEST(IsaConvert, PackedI16) {
+  std::vector<uint32_t> a = {0xFFFF0001, 0x7FFF8000, 0x00031234, 0x80010010},
+                        b = {0x00020003, 0x00018000, 0x0011FFFF, 0x7FFF0011},
+                        c = {0x00010002, 0x12345678, 0xFFFF0000, 0x00100004};
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out;
+    runLanes(chip, R"(
+      v_pk_add_u16 v10, v2, v3
+      v_pk_add_u16 v11, v2, v3 clamp
+      v_pk_add_i16 v12, v2, v3 clamp
+      v_pk_sub_u16 v13, v2, v3 clamp
+      v_pk_mad_u16 v14, v2, v3, v4
+      v_pk_min_i16 v15, v2, v3
+      v_pk_lshlrev_b16 v16, v4, v2
+      v_pk_ashrrev_i16 v17, v4, v2)",
+             {cycle(a), cycle(b), cycle(c)}, out);
+    for (int l = 0; l < 64; ++l) {
+      uint32_t x = a[l % 4], y = b[l % 4], z = c[l % 4];
+      auto each = [&](auto f) {
+        uint32_t r = 0;
+        for (int s = 0; s < 32; s += 16)
+          r |= (uint32_t(f((x >> s) & 0xFFFF, (y >> s) & 0xFFFF,
+                           (z >> s) & 0xFFFF)) &
+                0xFFFF)
+               << s;
+        return r;
+      };
+      auto i16 = [](uint32_t v) { return int32_t(int16_t(uint16_t(v))); };
+      EXPECT_EQ(out[0][l],
+                each([](uint32_t p, uint32_t q, uint32_t) { return p + q; }));
+      EXPECT_EQ(out[1][l], each([](uint32_t p, uint32_t q, uint32_t) {
+                  return std::min<uint32_t>(p + q, 0xFFFF);
+                }));
+      EXPECT_EQ(out[2][l], each([&](uint32_t p, uint32_t q, uint32_t) {
+                  return std::clamp(i16(p) + i16(q), -32768, 32767);
+                }));
+      EXPECT_EQ(out[3][l], each([](uint32_t p, uint32_t q, uint32_t) {
+                  return p < q ? 0u : p - q;
+                }));
+      EXPECT_EQ(out[4][l], each([](uint32_t p, uint32_t q, uint32_t r) {
+                  return p * q + r;
+                }));
+      EXPECT_EQ(out[5][l], each([&](uint32_t p, uint32_t q, uint32_t) {
+                  return std::min(i16(p), i16(q));
+                }));
+      EXPECT_EQ(out[6][l], each([](uint32_t p, uint32_t, uint32_t r) {
+                  return p << (r & 15);
+                }));
+      EXPECT_EQ(out[7][l], each([&](uint32_t p, uint32_t, uint32_t r) {
+                  return i16(p) >> (r & 15);
+                }));
+    }
+  }
+}
+
+// v_pk_fma_f32 with op_sel picking dwords, v_pk_mov_b32 with op_sel,
+// v_pk_add_f32 with clamp.
+TEST(IsaConvert, PackedF32AndMov) {
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out;
+    runLanes(chip, R"(
+      v_pk_fma_f32 v[10:11], v[2:3], v[4:5], v[6:7] op_sel:[1,0,0] op_sel_hi:[0,1,1]
+      v_pk_mov_b32 v[12:13], v[2:3], v[4:5] op_sel:[1,0]
+      v_pk_add_f32 v[14:15], v[2:3], v[4:5] neg_lo:[1,0] clamp)",
+             {cycleF({1.5f, -2.0f}), cycleF({3.0f, 0.25f}),
+              cycleF({2.0f, 7.0f}), cycleF({-4.0f, 0.5f}),
+              cycleF({0.125f, 1.0f}), cycleF({10.0f, -1.0f})},
+             out);
+    for (int l = 0; l < 64; ++l) {
+      float s0lo = std::vector<float>{1.5f, -2.0f}[l % 2],
+            s0hi = std::vector<float>{3.0f, 0.25f}[l % 2],
+            s1lo = std::vector<float>{2.0f, 7.0f}[l % 2],
+            s1hi = std::vector<float>{-4.0f, 0.5f}[l % 2],
+            s2lo = std::vector<float>{0.125f, 1.0f}[l % 2],
+            s2hi = std::vector<float>{10.0f, -1.0f}[l % 2];
+      // low: S0 dword 1 (op_sel), S1 and S2 dword 0; high: all dword 1
+      // (S0's op_sel_hi 0 reads its dword 0).
+      EXPECT_EQ(floatOf(out[0][l]), std::fma(s0hi, s1lo, s2lo)) << chip;
+      EXPECT_EQ(floatOf(out[1][l]), std::fma(s0lo, s1hi, s2hi)) << chip;
+      EXPECT_EQ(floatOf(out[2][l]), s0hi) << chip;
+      EXPECT_EQ(floatOf(out[3][l]), s1lo) << chip;
+      auto cl = [](float v) { return std::fmin(std::fmax(v, 0.0f), 1.0f); };
+      EXPECT_EQ(floatOf(out[4][l]), cl(-s0lo + s1lo)) << chip;
+      EXPECT_EQ(floatOf(out[5][l]), cl(s0hi + s1hi)) << chip;
+    }
+  }
+}
+
+// v_fma_mix_f32: op_sel_hi marks f16 sources, op_sel their half; neg_lo
+// negates, neg_hi takes the absolute value. v_fma_mixlo/hi_f16 round
+// once to f16 into one half of D, keeping the other.
+TEST(IsaConvert, FmaMix) {
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out(8, cycle({0x12345678}));
+    runLanes(chip, R"(
+      v_fma_mix_f32 v10, v2, v3, v4 op_sel:[1,0,0] op_sel_hi:[1,1,0]
+      v_fma_mix_f32 v11, v2, -v3, |v4| op_sel_hi:[1,0,0]
+      v_fma_mixlo_f16 v12, v2, v3, v4 op_sel_hi:[1,1,0]
+      v_fma_mixhi_f16 v13, v2, v3, v4 op_sel:[0,1,0] op_sel_hi:[1,1,0])",
+             {cycle({0x40003C00u | 0, 0xC5003800u}),
+              cycle({0x3E004200u, 0x3555C000u}), cycleF({0.1f, -1.0e-3f})},
+             out);
+    for (int l = 0; l < 64; ++l) {
+      uint32_t a = std::vector<uint32_t>{0x40003C00u, 0xC5003800u}[l % 2];
+      uint32_t b = std::vector<uint32_t>{0x3E004200u, 0x3555C000u}[l % 2];
+      float c = std::vector<float>{0.1f, -1.0e-3f}[l % 2];
+      EXPECT_EQ(floatOf(out[0][l]), std::fma(h(a, 1), h(b, 0), c)) << chip;
+      EXPECT_EQ(floatOf(out[1][l]),
+                std::fma(h(a, 0), -floatOf(b), std::fabs(c)))
+          << chip;
+      // f16 of the exact a * b + c (exact in double for these operands),
+      // rounded once.
+      uint32_t lo =
+          halfBitsD(std::fma(double(h(a, 0)), double(h(b, 0)), double(c)));
+      EXPECT_EQ(out[2][l], 0x12340000u | lo) << chip;
+      uint32_t hi =
+          halfBitsD(std::fma(double(h(a, 0)), double(h(b, 1)), double(c)));
+      EXPECT_EQ(out[3][l], 0x5678u | hi << 16) << chip;
+    }
+  }
+}
+
+// Dot products: f16 pairs into f32, bf16 pairs (gfx950), integer dots
+// with and without clamp, the accumulating c forms.
+TEST(IsaConvert, DotProducts) {
+  std::vector<uint32_t> a = {0x7F80FF01, 0x01020304, 0x80808080, 0x7FFF8000},
+                        b = {0x7F7F7F7F, 0xFFFEFDFC, 0x80808080, 0x7FFF7FFF},
+                        c = {0x7FFFFF00, 5, 0x80000000, 0xFFFFFFFF};
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out(8, cycle({3}));
+    runLanes(chip, R"(
+      v_dot4_i32_i8 v10, v2, v3, v4
+      v_dot4_i32_i8 v11, v2, v3, v4 clamp
+      v_dot4_u32_u8 v12, v2, v3, v4 clamp
+      v_dot2_i32_i16 v13, v2, v3, v4
+      v_dot8_u32_u4 v14, v2, v3, v4
+      v_dot8_i32_i4 v15, v2, v3, v4 clamp
+      v_dot4c_i32_i8_e32 v16, v2, v3
+      v_dot2_f32_f16 v17, v5, v6, v7)",
+             {cycle(a), cycle(b), cycle(c), cycle({0x3C004000, 0x7BFFC000}),
+              cycle({0x3800B800, 0x7BFF3C00}), cycleF({0.75f, -1.0f})},
+             out);
+    for (int l = 0; l < 64; ++l) {
+      uint32_t x = a[l % 4], y = b[l % 4], z = c[l % 4];
+      auto dot = [&](unsigned bits, bool sgn) {
+        int64_t s = sgn ? int64_t(int32_t(z)) : int64_t(z);
+        for (unsigned k = 0; k < 32 / bits; ++k) {
+          int64_t p = (x >> (bits * k)) & ((1u << bits) - 1),
+                  q = (y >> (bits * k)) & ((1u << bits) - 1);
+          if (sgn) {
+            p -= (p >> (bits - 1)) << bits;
+            q -= (q >> (bits - 1)) << bits;
+          }
+          s += p * q;
+        }
+        return s;
+      };
+      auto satI = [](int64_t v) {
+        return uint32_t(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX));
+      };
+      EXPECT_EQ(out[0][l], uint32_t(dot(8, true))) << chip << " " << l;
+      EXPECT_EQ(out[1][l], satI(dot(8, true))) << chip << " " << l;
+      EXPECT_EQ(out[2][l],
+                uint32_t(std::min<int64_t>(dot(8, false), UINT32_MAX)))
+          << chip << " " << l;
+      EXPECT_EQ(out[3][l], uint32_t(dot(16, true))) << chip << " " << l;
+      EXPECT_EQ(out[4][l], uint32_t(dot(4, false))) << chip << " " << l;
+      EXPECT_EQ(out[5][l], satI(dot(4, true))) << chip << " " << l;
+      z = 3; // the c form accumulates into D (3)
+      EXPECT_EQ(out[6][l], uint32_t(dot(8, true))) << chip << " " << l;
+      uint32_t p = std::vector<uint32_t>{0x3C004000, 0x7BFFC000}[l % 2],
+               q = std::vector<uint32_t>{0x3800B800, 0x7BFF3C00}[l % 2];
+      float acc = std::vector<float>{0.75f, -1.0f}[l % 2];
+      double want = double(h(p, 0)) * h(q, 0) + double(h(p, 1)) * h(q, 1) + acc;
+      EXPECT_EQ(floatOf(out[7][l]), float(want)) << chip << " " << l;
+    }
+  }
+}
+
+// An operand the handlers do not model faults at decode, naming itself.
+TEST(IsaConvert, UnmodeledOperandsFault) {
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out;
+    try {
+      runLanes(chip, "v_cvt_f32_f16_e64 v10, v2 mul:2", {}, out);
+      FAIL() << "omod accepted on " << chip;
+    } catch (const Error &e) {
+      EXPECT_NE(std::string(e.what()).find("not simulated"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+} // namespace
