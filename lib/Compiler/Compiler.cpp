@@ -190,6 +190,9 @@ static FailureOr<std::string> emitCodeObject(llvm::Module &llvmModule,
 static LogicalResult compileLaneLevel(ModuleOp module, Output output,
                                       const Options &options, ChipOutput &out) {
   TargetOptions target = targetOptions(options, out.chip);
+  // Line tables go into what runs (the ISA simulator locates faults with
+  // them); the text outputs keep them only when asked for.
+  target.lineTables = options.lineTables.value_or(output == Output::CodeObject);
   if (module.getOps<gpu::GPUModuleOp>().empty())
     return module.emitError()
            << "no gpu.module to compile; the compiler compiles the gpu.func "

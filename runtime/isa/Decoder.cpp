@@ -204,6 +204,7 @@ hk::rt::isa::loadCodeObject(const std::string &elf, const std::string &chip) {
                 "the " + chip + " code object is no ELF file: " + why);
   }
   llvm::object::ObjectFile &obj = **object;
+  code->lines = readLineTable(elf);
 
   // Sections: .text is decoded, the kernel descriptors are read from the
   // section holding their symbols (.rodata).

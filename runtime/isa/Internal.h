@@ -61,9 +61,19 @@ struct Inst {
   bool memory = false;
 };
 
+class CodeObject;
+class LineTable;
+/// The DWARF line table of an ELF code object, read once when it is loaded
+/// (LineTable.cpp); empty when it has none.
+std::shared_ptr<const LineTable> readLineTable(const std::string &elf);
+/// `FILE:LINE:COL: OP: `, the source position of the instruction at `pc`
+/// from the line table, or "" when the table has none (LineTable.cpp).
+std::string sourcePrefix(const CodeObject &code, uint64_t pc);
+
 class CodeObject {
 public:
   ~CodeObject();
+  std::shared_ptr<const LineTable> lines; ///< pc -> source position
   struct Mc;
   std::unique_ptr<Mc> mc;
   std::string chip;

@@ -100,7 +100,9 @@ void Sim::fail(const std::string &message) const {
   if (current)
     where += ", pc " + hex(current->pc) + " (" + current->name + ": " +
              current->text + ")";
-  throw Error(HKRT_ERROR_KERNEL_FAULT, where + ": " + message);
+  // The source position first, when the line table has one.
+  std::string source = current ? sourcePrefix(code, current->pc) : "";
+  throw Error(HKRT_ERROR_KERNEL_FAULT, source + where + ": " + message);
 }
 
 void Sim::checkMemory(uint64_t address, uint64_t bytes, bool store) const {

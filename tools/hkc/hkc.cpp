@@ -123,6 +123,16 @@ cl::opt<bool> noScheduleOption(
              "see what the schedule changes; not for --emit=artifact"),
     cl::cat(hkcCategory));
 
+cl::opt<bool> lineTablesOption(
+    "line-tables",
+    cl::desc("DWARF line tables (.debug_line) from the ops' locations: each "
+             "instruction's .mlir file, line and column, which the ISA "
+             "simulator names in its faults. Default: in code objects and "
+             "artifacts, not in --emit=llvm or asm; --line-tables adds them "
+             "there too (!dbg, .loc), --line-tables=false leaves them out "
+             "everywhere"),
+    cl::cat(hkcCategory));
+
 /// The command line, copied out of the cl::opts once parsed: lld resets
 /// every llvm::cl option of the process to its default when it links.
 struct Request {
@@ -322,6 +332,8 @@ int main(int argc, char **argv) {
   request.options.resourceUsage = resourceUsageOption;
   request.options.report = reportOption;
   request.options.schedule = !noScheduleOption;
+  if (lineTablesOption.getNumOccurrences())
+    request.options.lineTables = lineTablesOption;
   if (failed(checkRequest(request)))
     return 1;
 

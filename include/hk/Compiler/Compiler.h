@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct Options {
   bool schedule = true;           ///< false: hk-tile-to-lane{schedule=false}
   bool resourceUsage = false;     ///< fill ChipOutput::resourceUsage
   bool report = false;            ///< fill ChipOutput::report
+  /// DWARF line tables from the ops' source locations. Unset: in code
+  /// objects and artifacts only, not in LLVM IR or assembly text.
+  std::optional<bool> lineTables;
 };
 
 struct ChipOutput {

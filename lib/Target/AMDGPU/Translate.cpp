@@ -4,15 +4,19 @@
 #include "hk/Target/Common/Optimize.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 
@@ -69,12 +73,84 @@ static LogicalResult checkNoExternalCalls(llvm::Module &llvmModule,
   return success();
 }
 
+/// The first file position in `loc`, through names, fusions and call
+/// sites; null when it has none.
+static FileLineColLoc firstFileLoc(Location loc) {
+  FileLineColLoc found;
+  loc->walk([&](Location inner) {
+    found = dyn_cast<FileLineColLoc>(inner);
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
+
+/// Gives each function defined in `gpuModule` a DISubprogram, in one
+/// DICompileUnit that asks for line tables only, unless it has one. MLIR's
+/// translation keeps an op's location (FileLineColLoc: the .mlir file, line
+/// and column of the op it was lowered from) as the LLVM instruction's
+/// DILocation only inside such a scope, and LLVM's code generator turns
+/// those into the code object's DWARF line table (.debug_line), which the
+/// ISA simulator reads to locate a fault. MLIR's own
+/// ensure-debug-info-scope-on-llvm-func pass does this for the functions of
+/// a builtin module only, not for those of a gpu.module.
+static void addLineTableScopes(gpu::GPUModuleOp gpuModule) {
+  MLIRContext *context = gpuModule.getContext();
+  llvm::SmallString<128> cwd;
+  if (llvm::sys::fs::current_path(cwd))
+    cwd.clear();
+  LLVM::DICompileUnitAttr unit;
+  for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>()) {
+    Location loc = func.getLoc();
+    if (func.isExternal() ||
+        loc->findInstanceOf<FusedLocWith<LLVM::DISubprogramAttr>>())
+      continue;
+    FileLineColLoc fileLoc = firstFileLoc(loc);
+    if (!fileLoc)
+      fileLoc = firstFileLoc(gpuModule.getLoc());
+    if (!fileLoc)
+      continue; // no source to name: the function gets no line table
+    auto file =
+        LLVM::DIFileAttr::get(context, fileLoc.getFilename().getValue(), cwd);
+    // DWARF has no language code for MLIR; C is what MLIR's own pass uses.
+    if (!unit)
+      unit = LLVM::DICompileUnitAttr::get(
+          DistinctAttr::create(UnitAttr::get(context)), llvm::dwarf::DW_LANG_C,
+          file, StringAttr::get(context, "hkc"),
+          /*isOptimized=*/true, LLVM::DIEmissionKind::LineTablesOnly,
+          LLVM::DINameTableKind::None);
+    auto type =
+        LLVM::DISubroutineTypeAttr::get(context, llvm::dwarf::DW_CC_normal, {});
+    auto subprogram = LLVM::DISubprogramAttr::get(
+        context, DistinctAttr::create(UnitAttr::get(context)), unit, file,
+        func.getNameAttr(), func.getNameAttr(), file, fileLoc.getLine(),
+        fileLoc.getLine(),
+        LLVM::DISubprogramFlags::Definition |
+            LLVM::DISubprogramFlags::Optimized,
+        type, /*retainedNodes=*/{}, /*annotations=*/{});
+    func->setLoc(FusedLoc::get(context, {loc}, subprogram));
+  }
+}
+
+/// The module flags LLVM's DWARF emission reads: DWARF 5, as clang uses
+/// for AMDGPU, and the debug metadata version.
+static void addDebugInfoFlags(llvm::Module &llvmModule) {
+  if (!llvmModule.getModuleFlag("Dwarf Version"))
+    llvmModule.addModuleFlag(llvm::Module::Max, "Dwarf Version", 5);
+  if (!llvmModule.getModuleFlag("Debug Info Version"))
+    llvmModule.addModuleFlag(llvm::Module::Warning, "Debug Info Version",
+                             llvm::DEBUG_METADATA_VERSION);
+}
+
 /// Translates each gpu.module and links them into one module, so that a
-/// code object holds every kernel of the input.
+/// code object holds every kernel of the input; with `lineTables`, the ops'
+/// locations become debug locations (addLineTableScopes).
 static std::unique_ptr<llvm::Module>
-translateGpuModules(ModuleOp module, llvm::LLVMContext &context) {
+translateGpuModules(ModuleOp module, llvm::LLVMContext &context,
+                    bool lineTables) {
   std::unique_ptr<llvm::Module> linked;
   for (gpu::GPUModuleOp gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    if (lineTables)
+      addLineTableScopes(gpuModule);
     std::unique_ptr<llvm::Module> part =
         translateModuleToLLVMIR(gpuModule, context, gpuModule.getName());
     if (!part)
@@ -106,9 +182,11 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(ModuleOp module,
     return nullptr;
   }
   std::unique_ptr<llvm::Module> llvmModule =
-      translateGpuModules(module, context);
+      translateGpuModules(module, context, options.lineTables);
   if (!llvmModule)
     return nullptr;
+  if (options.lineTables)
+    addDebugInfoFlags(*llvmModule);
 
   // Stamp the chip on every function, as clang does, so that the LLVM IR
   // that --emit=llvm prints compiles the same way under llc. Kernels run

@@ -35,6 +35,9 @@ struct TargetOptions {
   std::string chip = kDefaultChip; ///< LLVM processor name
   unsigned optLevel = 3; ///< 0..3, for the LLVM IR and codegen pipelines
   unsigned codeObjectVersion = 5; ///< 5 or 6 (the AMDHSA ABI version)
+  /// DWARF line tables (.debug_line) from the ops' locations: each
+  /// instruction's .mlir file, line and column (Translate.cpp).
+  bool lineTables = true;
 };
 
 /// Registers the LLVM IR translations of the dialects the back end sees.
