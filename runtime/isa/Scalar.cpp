@@ -19,6 +19,7 @@
 #include <chrono>
 #include <map>
 #include <type_traits>
+#include <vector>
 
 using namespace hk::rt;
 using namespace hk::rt::isa;
@@ -1142,12 +1143,22 @@ void registerSopp(std::map<std::string, Handler> &h) {
   h["S_ENDPGM_ORDERED_PS_DONE"] = notSimulated<kGraphics>;
 }
 
+/// The opcode names of one SMEM operation in its operand forms: an
+/// immediate offset, an SGPR offset (encoded in either field: _SGPR and
+/// _SGPR_alt), or both; `rtn` for the atomics that return (glc).
+std::vector<std::string> smemForms(const std::string &op,
+                                   const std::string &rtn = "") {
+  return {op + "_IMM" + rtn, op + "_SGPR" + rtn, op + "_SGPR_IMM" + rtn,
+          op + "_SGPR" + rtn + "_alt"};
+}
+
 void registerSmem(Semantics &t) {
   auto &h = t.handlers;
-  auto add = [&](const std::string &op, Handler f) {
-    for (const char *form : {"_IMM", "_SGPR", "_SGPR_IMM"}) {
-      h[op + form] = f;
-      t.preparers[op + form] = prepareSmem;
+  auto add = [&](const std::string &op, Handler f,
+                 const std::string &rtn = "") {
+    for (const std::string &n : smemForms(op, rtn)) {
+      h[n] = f;
+      t.preparers[n] = prepareSmem;
     }
   };
   for (const char *n : {"DWORD", "DWORDX2", "DWORDX4", "DWORDX8", "DWORDX16"}) {
@@ -1165,25 +1176,20 @@ void registerSmem(Semantics &t) {
     for (const char *size : {"", "_X2"})
       for (const char *rtn : {"", "_RTN"}) {
         std::string tail = std::string(op) + size;
-        for (const char *form : {"_IMM", "_SGPR", "_SGPR_IMM"}) {
-          std::string global = "S_ATOMIC_" + tail + form + rtn;
-          std::string buffer = "S_BUFFER_ATOMIC_" + tail + form + rtn;
-          h[global] = sAtomicGlobal;
-          h[buffer] = sAtomicBuffer;
-          t.preparers[global] = t.preparers[buffer] = prepareSmem;
-        }
+        add("S_ATOMIC_" + tail, sAtomicGlobal, rtn);
+        add("S_BUFFER_ATOMIC_" + tail, sAtomicBuffer, rtn);
       }
   h["S_MEMTIME"] = sMemtime;
   h["S_MEMREALTIME"] = sMemrealtime;
   for (const char *n :
        {"S_DCACHE_INV", "S_DCACHE_WB", "S_DCACHE_INV_VOL", "S_DCACHE_WB_VOL"})
     h[n] = sDcache;
-  for (const char *form : {"_IMM", "_SGPR", "_SGPR_IMM"}) {
-    h[std::string("S_DCACHE_DISCARD") + form] = notSimulated<kDiscard>;
-    h[std::string("S_DCACHE_DISCARD_X2") + form] = notSimulated<kDiscard>;
-    h[std::string("S_ATC_PROBE") + form] = notSimulated<kAtc>;
-    h[std::string("S_ATC_PROBE_BUFFER") + form] = notSimulated<kAtc>;
-  }
+  for (const char *op : {"S_DCACHE_DISCARD", "S_DCACHE_DISCARD_X2"})
+    for (const std::string &n : smemForms(op))
+      h[n] = notSimulated<kDiscard>;
+  for (const char *op : {"S_ATC_PROBE", "S_ATC_PROBE_BUFFER"})
+    for (const std::string &n : smemForms(op))
+      h[n] = notSimulated<kAtc>;
 }
 
 } // namespace
