@@ -375,3 +375,25 @@ const KernelDescriptor &hk::rt::isa::kernelDescriptor(const CodeObject &code,
                                           name + ".kd");
   return it->second;
 }
+
+hk::rt::isa::RawDecoder::RawDecoder(const std::string &chip) {
+  mc.reset(static_cast<CodeObject::Mc *>(createMc(chip).release()));
+}
+
+hk::rt::isa::RawDecoder::~RawDecoder() = default;
+
+std::string hk::rt::isa::RawDecoder::decode(const uint8_t *bytes, size_t n,
+                                            uint64_t &size) const {
+  llvm::MCInst inst;
+  size = 0;
+  if (mc->disassembler->getInstruction(
+          inst, size, llvm::ArrayRef<uint8_t>(bytes, n), 0, llvm::nulls()) !=
+          llvm::MCDisassembler::Success ||
+      size == 0)
+    return "";
+  return mc->mii->getName(inst.getOpcode()).str();
+}
+
+std::string hk::rt::isa::opcodeBaseName(const std::string &name) {
+  return baseName(name);
+}

@@ -111,6 +111,19 @@ struct Semantics {
 };
 const Semantics &semanticsTable();
 
+/// A chip's MC disassembler (the objects loadCodeObject creates), for
+/// tools that sweep encodings (Coverage.cpp).
+struct RawDecoder {
+  explicit RawDecoder(const std::string &chip);
+  ~RawDecoder();
+  /// The MCInstrInfo name of the instruction at the start of `bytes` and
+  /// its size; "" if the bytes do not decode.
+  std::string decode(const uint8_t *bytes, size_t n, uint64_t &size) const;
+  std::unique_ptr<CodeObject::Mc> mc;
+};
+/// An opcode name without its encoding-family suffixes: the table's key.
+std::string opcodeBaseName(const std::string &name);
+
 /// Each family of semantic functions adds its opcodes to the table, after
 /// those of Semantics.cpp (an entry it adds replaces one made there).
 void registerScalar(Semantics &table);  ///< Scalar.cpp: SOP*, SMEM
