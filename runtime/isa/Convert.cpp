@@ -658,7 +658,7 @@ const std::vector<Unary> &unaries() {
   return table;
 }
 
-enum Form : uint32_t { kE32 = 0, kE64 = 1, kSdwa = 2 };
+enum Form : uint32_t { kE32 = 0, kE64 = 1, kSdwa = 2, kDpp = 3 };
 
 /// A source value with its type's ABS and NEG modifiers and MODE's input
 /// denormal flushing applied.
@@ -774,11 +774,82 @@ uint32_t sdwaPlace(uint32_t d, uint32_t old, int64_t sel, int64_t unused) {
   return placed;
 }
 
-/// A one-source conversion in its e32, e64 or SDWA form (aux[0] the entry
+/// DPP16 (GFX9): the lane whose src0 lane `lane` reads under dpp_ctrl
+/// `ctrl`: quad_perm (0x00-0xFF), row_shl/shr/ror 1-15 (0x101-0x12F),
+/// wave_shl/rol/shr/ror by 1 (0x130, 0x134, 0x138, 0x13C), row_mirror
+/// (0x140), row_half_mirror (0x141), row_bcast15/31 (0x142, 0x143); -1
+/// when it reads outside its row or the wave, -2 for a control not
+/// simulated.
+int dppLane(uint32_t ctrl, unsigned lane) {
+  int row = int(lane & ~15u), in = int(lane & 15), l = int(lane);
+  if (ctrl <= 0xFF)
+    return (l & ~3) + int((ctrl >> (2 * (lane & 3))) & 3);
+  int n = int(ctrl & 15);
+  if (ctrl >= 0x101 && ctrl <= 0x10F)
+    return in + n < 16 ? l + n : -1;
+  if (ctrl >= 0x111 && ctrl <= 0x11F)
+    return in - n >= 0 ? l - n : -1;
+  if (ctrl >= 0x121 && ctrl <= 0x12F)
+    return row + ((in - n) & 15);
+  switch (ctrl) {
+  case 0x130:
+    return l + 1 < int(kLanes) ? l + 1 : -1;
+  case 0x134:
+    return (l + 1) % int(kLanes);
+  case 0x138:
+    return l - 1;
+  case 0x13C:
+    return (l + int(kLanes) - 1) % int(kLanes);
+  case 0x140:
+    return row + 15 - in;
+  case 0x141:
+    return (l & ~7) + 7 - (l & 7);
+  case 0x142:
+    return row == 0 ? -1 : row - 1;
+  case 0x143:
+    return l < 32 ? -1 : 31;
+  default:
+    return -2;
+  }
+}
+
+/// The DPP form: srcs = {old (the tied D), src0}, imms = {dpp_ctrl,
+/// row_mask, bank_mask, bound_ctrl}. A lane is written only if its row
+/// and bank (lanes 4k..4k+3 of a row) are enabled; a lane whose source
+/// lane is outside the row or wave, or off in EXEC, converts 0 when
+/// bound_ctrl is set and is left alone otherwise.
+void unaryDpp(Sim &sim, Wave &w, const Inst &i, const Unary &u) {
+  uint32_t ctrl = uint32_t(i.imms[0]), rowMask = uint32_t(i.imms[1]),
+           bankMask = uint32_t(i.imms[2]);
+  bool boundZero = i.imms[3] != 0;
+  const Operand &o = i.srcs[1];
+  uint64_t from[kLanes];
+  for (unsigned l = 0; l < kLanes; ++l)
+    from[l] = u.src == Ty::F64 ? rd64(w, o, l) : rd(w, o, l);
+  uint64_t exec = w.exec();
+  forLanes(w, [&](unsigned l) {
+    if (!(rowMask >> (l / 16) & 1) || !(bankMask >> ((l & 15) / 4) & 1))
+      return;
+    int src = dppLane(ctrl, l);
+    bool valid = src >= 0 && (exec >> src & 1);
+    if (!valid && !boundZero)
+      return;
+    uint64_t a = unarySource(w, u.src, o, valid ? from[src] : 0);
+    uint64_t r = unaryResult(w, u.dst, false, u.fn(sim, w, a));
+    if (u.dst == Ty::F64 || u.dst == Ty::Pk)
+      wr64(w, i.defs[0], l, r);
+    else
+      wr(w, i.defs[0], l, uint32_t(r));
+  });
+}
+
+/// A one-source conversion in its e32, e64, SDWA or DPP form (aux[0] the entry
 /// of unaries(), aux[1] the form).
 void unary(Sim &sim, Wave &w, const Inst &i) {
   const Unary &u = unaries()[i.aux[0]];
   Form form = Form(i.aux[1]);
+  if (form == kDpp)
+    return unaryDpp(sim, w, i, u);
   SdwaImms sd;
   if (form == kSdwa)
     sd = sdwaImms(i);
@@ -822,6 +893,8 @@ std::string prepareUnary(const std::string &base, Inst &inst) {
     form = kE64;
   else if (strip("_sdwa"))
     form = kSdwa;
+  else if (strip("_dpp"))
+    form = kDpp;
   else
     return base + " is not simulated";
   const auto &table = unaries();
@@ -833,6 +906,12 @@ std::string prepareUnary(const std::string &base, Inst &inst) {
   inst.aux[1] = form;
   bool floatDst = isFloat(it->dst) || it->dst == Ty::Pk;
   uint32_t mods = isFloat(it->src) ? kNeg | kAbs : form == kSdwa ? kSext : 0;
+  if (form == kDpp) {
+    if (inst.numSrcs != 2 || (inst.srcs[1].mods & ~(mods & (kNeg | kAbs))) ||
+        inst.numImms != 4 || dppLane(uint32_t(inst.imms[0]), 0) == -2)
+      return "DPP operands of " + base + " are not simulated";
+    return "";
+  }
   if (inst.numSrcs < 1 || (inst.srcs[0].mods & ~mods))
     return "source modifiers of " + base + " are not simulated";
   if (form == kE32)
@@ -855,7 +934,7 @@ std::string prepareUnary(const std::string &base, Inst &inst) {
 
 void registerUnary(Semantics &table) {
   for (const Unary &u : unaries())
-    for (const char *form : {"_e32", "_e64", "_sdwa"}) {
+    for (const char *form : {"_e32", "_e64", "_sdwa", "_dpp"}) {
       std::string n = std::string(u.name) + form;
       table.handlers[n] = unary;
       table.preparers[n] = prepareUnary;

@@ -754,6 +754,40 @@ TEST(IsaConvert, DotProducts) {
   }
 }
 
+// The DPP forms: src0 from the lane dpp_ctrl names (quad_perm, row_shr);
+// a lane reading outside its row keeps D unless bound_ctrl zeroes its
+// source; rows off in row_mask keep D.
+TEST(IsaConvert, DppForms) {
+  std::vector<uint32_t> ints(64);
+  for (int l = 0; l < 64; ++l)
+    ints[l] = uint32_t(l * 3 - 50);
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out(8, cycle({0x7777}));
+    runLanes(chip, R"(
+      v_cvt_f32_i32_dpp v10, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+      v_cvt_f32_i32_dpp v11, v2 row_shr:1 row_mask:0xf bank_mask:0xf
+      v_cvt_f32_i32_dpp v12, v2 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:0
+      v_cvt_f32_f16_dpp v13, -v3 quad_perm:[3,3,3,3] row_mask:0x5 bank_mask:0xf)",
+             {ints, cycle({0x3C00, 0x4000, 0x4200, 0x4400})}, out);
+    for (int l = 0; l < 64; ++l) {
+      int q = (l & ~3) | ((l & 3) ^ 1);
+      EXPECT_EQ(floatOf(out[0][l]), float(int32_t(ints[q]))) << chip << l;
+      if (l % 16 == 0) {
+        EXPECT_EQ(out[1][l], 0x7777u) << chip << " " << l;
+        EXPECT_EQ(out[2][l], 0u) << chip << " " << l; // f32 of 0
+      } else {
+        EXPECT_EQ(floatOf(out[1][l]), float(int32_t(ints[l - 1]))) << chip;
+        EXPECT_EQ(floatOf(out[2][l]), float(int32_t(ints[l - 1]))) << chip;
+      }
+      // Rows 0 and 2 enabled: -(lane 3 of the quad's f16) = -4.0.
+      if ((l / 16) % 2 == 0)
+        EXPECT_EQ(floatOf(out[3][l]), -4.0f) << chip << " " << l;
+      else
+        EXPECT_EQ(out[3][l], 0x7777u) << chip << " " << l;
+    }
+  }
+}
+
 // An operand the handlers do not model faults at decode, naming itself.
 TEST(IsaConvert, UnmodeledOperandsFault) {
   for (const char *chip : kChips) {
