@@ -721,6 +721,13 @@ std::string prepareSmem(const std::string &base, Inst &inst) {
   return "";
 }
 
+/// s_memtime/s_memrealtime complete in order with the other SMEM
+/// operations, like a load.
+std::string prepareCounter(const std::string &, Inst &inst) {
+  inst.memory = true;
+  return "";
+}
+
 /// The byte offset of an SMEM access: the SGPR offset (unsigned 32 bits)
 /// plus the immediate (21-bit signed on GFX9: a negative one subtracts).
 int64_t smemOffset(const Wave &w, const Inst &i) {
@@ -1181,6 +1188,7 @@ void registerSmem(Semantics &t) {
       }
   h["S_MEMTIME"] = sMemtime;
   h["S_MEMREALTIME"] = sMemrealtime;
+  t.preparers["S_MEMTIME"] = t.preparers["S_MEMREALTIME"] = prepareCounter;
   for (const char *n :
        {"S_DCACHE_INV", "S_DCACHE_WB", "S_DCACHE_INV_VOL", "S_DCACHE_WB_VOL"})
     h[n] = sDcache;
