@@ -697,11 +697,14 @@ void dsWrite(Sim &sim, Wave &w, const Inst &i) {
 
 /// ds_write2_b32/b64 and ds_write2st64_b32/b64: srcs = {addr, data0,
 /// data1}, imms = {offset0, offset1, gds}; DATA_k goes to ADDR + OFFSET_k *
-/// bytes * unit (CDNA3 ISA, DS_WRITE2ST64_B64).
+/// bytes * unit (CDNA3 ISA, DS_WRITE2ST64_B64). With both offsets equal
+/// only one write happens, of DATA0 (CDNA4 ISA, "LDS Access": "Specify
+/// only one address by setting both offsets to the same value").
 void dsWrite2(Sim &sim, Wave &w, const Inst &i) {
   unsigned bytes = i.aux[0];
+  unsigned writes = uint8_t(i.imms[0]) == uint8_t(i.imms[1]) ? 1 : 2;
   forLanes(w, [&](unsigned l) {
-    for (unsigned k = 0; k < 2; ++k) {
+    for (unsigned k = 0; k < writes; ++k) {
       uint64_t address = uint64_t(rd(w, i.srcs[0], l)) +
                          uint64_t(uint8_t(i.imms[k])) * bytes * i.aux[2];
       uint8_t *at = ldsAt(sim, w, address, bytes, l, true);
@@ -752,6 +755,9 @@ void dsAtomic(Sim &sim, Wave &w, const Inst &i) {
 /// unit; vdst receives the two old values. defs = {vdst}, srcs = {addr,
 /// data0, data1}, imms = {offset0, offset1, gds}.
 void dsWrxchg2(Sim &sim, Wave &w, const Inst &i) {
+  if (uint8_t(i.imms[0]) == uint8_t(i.imms[1]))
+    sim.fail("ds_wrxchg2 with both offsets equal (one exchange) is not "
+             "simulated");
   unsigned bytes = i.aux[0];
   Pending p;
   const Operand &d = i.defs[0];

@@ -871,4 +871,206 @@ TEST(IsaMemory, StructuredBufferIndex) {
   }
 }
 
+// Scratch addressing (CDNA3 ISA, Table "SVE Bit"): SVS = SADDR + VADDR +
+// offset, SS = SADDR + offset, ST = offset, each in the lane's own private
+// memory. Loads to LDS: global_load_lds_dword (SADDR form) and
+// scratch_load_lds_dword write lane l's dword at M0 + offset + 4l.
+TEST(IsaMemory, ScratchFormsAndLoadsToLds) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> src(80), out(5 * 64, 0xDEAD);
+    for (size_t k = 0; k < src.size(); ++k)
+      src[k] = uint32_t(7 * k + 5);
+    launch(chip, R"(
+      s_load_dwordx4 s[8:11], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      v_lshlrev_b32_e32 v1, 2, v0
+      v_add_u32_e32 v2, 50, v0
+      s_mov_b32 s3, 16
+      scratch_store_dword v1, v2, s3 offset:4
+      v_mov_b32_e32 v3, 99
+      scratch_store_dword off, v3, s3 offset:-8
+      s_waitcnt vmcnt(0)
+      scratch_load_dword v4, v1, s3 offset:4
+      scratch_load_dword v5, off, s3 offset:-8
+      scratch_load_dword v6, off, off offset:20
+      s_movk_i32 m0, 0x200
+      global_load_lds_dword v1, s[8:9] offset:8
+      s_movk_i32 m0, 0x400
+      scratch_load_lds_dword v1, s3 offset:4
+      s_waitcnt vmcnt(0)
+      ds_read_b32 v8, v1 offset:0x208
+      ds_read_b32 v9, v1 offset:0x404
+      s_waitcnt lgkmcnt(0)
+      v_mul_u32_u24_e32 v10, 20, v0
+      global_store_dwordx3 v10, v[4:6], s[10:11]
+      global_store_dwordx2 v10, v[8:9], s[10:11] offset:12
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+           {ptr(src.data()), ptr(out.data())},
+           {{src.data(), 4 * src.size()}, {out.data(), 4 * out.size()}}, 64,
+           /*privateBytes=*/512);
+    for (unsigned l = 0; l < 64; ++l) {
+      const uint32_t *o = &out[5 * l];
+      EXPECT_EQ(o[0], 50 + l);            // private 16 + 4l + 4
+      EXPECT_EQ(o[1], 99u);               // private 8
+      EXPECT_EQ(o[2], l == 0 ? 50u : 0u); // private 20: lane 0's store
+      EXPECT_EQ(o[3], src[l + 2]);        // global 4l + 8
+      EXPECT_EQ(o[4], 50 + l);            // private 16 + 4l + 4
+    }
+  }
+}
+
+// Float atomic denormals (CDNA3 ISA, Table "Denorm Handling Rules for
+// Memory Ops"): GLOBAL_ATOMIC_ADD_F32 (L2) flushes its input denormals:
+// 2^-127 + 2^-127 gives +0; DS_ADD_F32 follows MODE.FP_DENORM: allowed,
+// the sum is 2^-126; flushed, +0. PK_ADD_F16 in the L2 keeps denormals:
+// 2^-24 + 2^-24 = 2^-23 (0x0002).
+TEST(IsaMemory, FloatAtomicDenormals) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> mem = {0x00400000, 0x00010001}, out(2, 0xDEAD);
+    launch(chip, R"(
+      s_load_dwordx4 s[8:11], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      v_mov_b32_e32 v1, 0
+      v_mov_b32_e32 v2, 0x400000
+      global_atomic_add_f32 v1, v2, s[8:9]
+      v_mov_b32_e32 v3, 0x10001
+      global_atomic_pk_add_f16 v1, v3, s[8:9] offset:4
+      s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 4), 0xf
+      ds_write_b32 v1, v2
+      ds_add_f32 v1, v2
+      s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 4), 0
+      ds_write_b32 v1, v2 offset:4
+      ds_add_f32 v1, v2 offset:4
+      ds_read_b64 v[4:5], v1
+      s_waitcnt vmcnt(0) lgkmcnt(0)
+      global_store_dwordx2 v1, v[4:5], s[10:11]
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+           {ptr(mem.data()), ptr(out.data())},
+           {{mem.data(), 8}, {out.data(), 8}}, /*lanes=*/1);
+    EXPECT_EQ(mem[0], 0u);
+    EXPECT_EQ(mem[1], 0x00020002u);
+    EXPECT_EQ(out[0], 0x00800000u);
+    EXPECT_EQ(out[1], 0u);
+  }
+}
+
+// ds_write2_b32 with both offsets equal writes DATA0 once (CDNA4 ISA,
+// "LDS Access"); buffer_store_short_d16_hi stores bits 31:16 of its data,
+// buffer_store_byte bits 7:0; buffer_atomic_umax_x2 compares 64 bits.
+TEST(IsaMemory, Write2SameOffsetD16StoresAndX2Atomics) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> mem = {0, 0, 5, 1}, out(1, 0xDEAD);
+    std::vector<uint32_t> ret(2, 0xDEAD);
+    launch(chip, R"(
+      s_load_dwordx4 s[8:11], s[0:1], 0x0
+      s_load_dwordx2 s[12:13], s[0:1], 0x10
+      s_waitcnt lgkmcnt(0)
+      v_mov_b32_e32 v1, 0
+      v_mov_b32_e32 v2, 0x11
+      v_mov_b32_e32 v3, 0x22
+      ds_write2_b32 v1, v2, v3 offset0:5 offset1:5
+      ds_read_b32 v4, v1 offset:20
+      s_mov_b32 s4, s8
+      s_and_b32 s5, s9, 0xffff
+      s_mov_b32 s6, 16
+      s_mov_b32 s7, 0
+      v_mov_b32_e32 v5, 0xabcd1234
+      buffer_store_short_d16_hi v5, v1, s[4:7], 0 offen offset:2
+      buffer_store_byte v5, v1, s[4:7], 0 offen offset:1
+      v_mov_b32_e32 v6, 4
+      v_mov_b32_e32 v7, 1
+      buffer_atomic_umax_x2 v[6:7], v1, s[4:7], 0 offen offset:8 sc0
+      s_waitcnt vmcnt(0) lgkmcnt(0)
+      global_store_dword v1, v4, s[10:11]
+      global_store_dwordx2 v1, v[6:7], s[12:13]
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+           {ptr(mem.data()), ptr(out.data()), ptr(ret.data())},
+           {{mem.data(), 16}, {out.data(), 4}, {ret.data(), 8}},
+           /*lanes=*/1);
+    EXPECT_EQ(out[0], 0x11u);
+    EXPECT_EQ(mem[0], 0xabcd3400u); // byte 1 = 0x34, bytes 2-3 = 0xabcd
+    // {5, 1} = 0x100000005 vs {4, 1} = 0x100000004: memory keeps 5.
+    EXPECT_EQ(mem[2], 5u);
+    EXPECT_EQ(ret[0], 5u);
+    EXPECT_EQ(ret[1], 1u);
+  }
+}
+
+std::string faultOf(const std::string &chip, const std::string &body) {
+  std::vector<uint32_t> buf(64, 3);
+  try {
+    launch(chip, body, {ptr(buf.data())}, {{buf.data(), 4 * buf.size()}});
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), HKRT_ERROR_KERNEL_FAULT);
+    return e.what();
+  }
+  return "";
+}
+
+// What is not simulated faults with a name: swizzled buffers, 8-bit
+// loads to LDS, the gfx950 transpose reads other than b64_tr_b16; an LDS
+// access past the workgroup's LDS and a global access outside every buffer
+// are faults too.
+TEST(IsaMemory, UnsimulatedFormsFault) {
+  const char *resource = R"(
+      s_load_dwordx2 s[8:9], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      s_mov_b32 s4, s8
+      s_and_b32 s5, s9, 0xffff
+      s_mov_b32 s6, 256
+      s_mov_b32 s7, 0
+      v_mov_b32_e32 v1, 0
+  )";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::string f = faultOf(chip, std::string(resource) + R"(
+      s_or_b32 s5, s5, 0x80000000
+      buffer_load_dword v2, v1, s[4:7], 0 offen
+      s_endpgm)");
+    EXPECT_NE(f.find("SWIZZLE_ENABLE"), std::string::npos) << f;
+    f = faultOf(chip, std::string(resource) + R"(
+      s_mov_b32 s7, 0x800000
+      buffer_load_dword v2, v1, s[4:7], 0 offen
+      s_endpgm)");
+    EXPECT_NE(f.find("ADD_TID_ENABLE"), std::string::npos) << f;
+    f = faultOf(chip, std::string(resource) + R"(
+      buffer_load_ubyte v1, s[4:7], 0 offen lds
+      s_endpgm)");
+    EXPECT_NE(f.find("8- and 16-bit buffer loads to LDS are not simulated"),
+              std::string::npos)
+        << f;
+    f = faultOf(chip, R"(
+      v_mov_b32_e32 v1, 4094
+      ds_read_b32 v2, v1
+      s_endpgm)");
+    EXPECT_NE(f.find("outside the workgroup's 4096 bytes of LDS"),
+              std::string::npos)
+        << f;
+    f = faultOf(chip, R"(
+      v_mov_b32_e32 v2, -16
+      v_mov_b32_e32 v3, -1
+      global_load_dword v4, v[2:3], off offset:8
+      s_endpgm)");
+    EXPECT_NE(f.find("outside every buffer of the device"), std::string::npos)
+        << f;
+    f = faultOf(chip, R"(
+      v_mov_b32_e32 v1, 0
+      ds_wrxchg2_rtn_b32 v[2:3], v1, v4, v5 offset0:1 offset1:1
+      s_endpgm)");
+    EXPECT_NE(f.find("both offsets equal"), std::string::npos) << f;
+  }
+  std::string f = faultOf("gfx950", R"(
+      v_mov_b32_e32 v1, 0
+      ds_read_b64_tr_b8 v[2:3], v1
+      s_endpgm)");
+  EXPECT_NE(f.find("DS_READ_B64_TR_B8"), std::string::npos) << f;
+  EXPECT_NE(f.find("not simulated"), std::string::npos) << f;
+}
+
 } // namespace
