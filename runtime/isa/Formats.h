@@ -124,20 +124,22 @@ struct EncodeStatus {
 ///
 /// Finite values: the f32 significand is rounded to the format's precision
 /// at the exponent of the result (denormals kept, at the format's smallest
-/// exponent). Round::Stochastic follows AMD's definition for the fp8
-/// conversions (the CDNA3 guide's V_CVT_SR_FP8_F32; the same rule for
-/// every sr conversion): the f32 significand, first shifted down to the
-/// result's exponent if the result is denormal, gets the low bits of `rng`
-/// added below the kept mantissa (23 - manBits of them) and is truncated.
+/// exponent). Round::Stochastic follows AMD's definition of its sr
+/// conversions (V_CVT_SR_*; AMD's reference model of the gfx950 ones in
+/// HIP's amd_hip_ocp_host.hpp): the f32 significand, first shifted down
+/// to the result's exponent if the result is denormal, gets the top
+/// 23 - manBits bits of `rng` added just below the kept mantissa (rng >>
+/// (9 + manBits)) and is truncated.
 ///
 /// Past the largest finite number: with `saturate`, or for the formats
 /// without inf and NaN (fp6, fp4), the largest finite number of that sign;
 /// otherwise inf (Ieee formats), NaN (E4M3 OCP, FNUZ). Round::TowardZero
 /// never overflows to inf: it gives the largest finite number (IEEE).
 /// NaN gives the format's NaN (quiet, with the sign, for Ieee and E4M3);
-/// inf gives inf, or NaN where there is none; `saturate` keeps them. The
-/// formats with neither take the largest number for inf and 0 for NaN,
-/// and say so in `status` so that a caller can refuse them.
+/// inf gives inf, or NaN where there is none; `saturate` makes inf the
+/// largest number. The formats with neither (fp6, fp4) take the largest
+/// number of the input's sign for both, and say so in `status` so that a
+/// caller can refuse them.
 /// FNUZ formats have no -0: a result of magnitude 0 is +0.
 inline uint32_t encode(float x, const Format &f,
                        Round round = Round::NearestEven, uint32_t rng = 0,
@@ -165,8 +167,7 @@ inline uint32_t encode(float x, const Format &f,
     break;
   case Special::None:
     maxCode = (1u << (n - 1)) - 1;
-    infCode = sign | maxCode;
-    nanCode = 0;
+    infCode = nanCode = sign | maxCode;
     break;
   }
   uint32_t absBits = bits & 0x7FFFFFFF;
@@ -199,7 +200,7 @@ inline uint32_t encode(float x, const Format &f,
   uint64_t q;
   if (round == Round::Stochastic) {
     uint64_t t = extra >= 40 ? 0 : sig >> extra;
-    t += rng & ((uint64_t(1) << drop) - 1);
+    t += rng >> (32 - drop);
     q = t >> drop;
   } else {
     unsigned shift = drop + extra;

@@ -275,26 +275,44 @@ TEST(IsaConvert, EncoderSpecialValues) {
   EXPECT_EQ(fmt::encode(-0.5f, fmt::kE2M1), 0x9u);
 }
 
-// Stochastic rounding adds the low 23 - m bits of the random value below
-// the kept mantissa and truncates: 1 + 2^-4 lies half way between the
-// E4M3 neighbours 1.0 and 1.125 (2^19 of the 2^20 dropped units), so it
-// rounds up exactly when the random low 20 bits reach 2^19.
+// Stochastic rounding adds the top 23 - m bits of the random value just
+// below the kept mantissa and truncates: 1 + 2^-4 lies half way between
+// the E4M3 neighbours 1.0 and 1.125 (2^19 of the 2^20 dropped units), so
+// it rounds up exactly when rng >> 12 reaches 2^19, i.e. rng >= 2^31.
 TEST(IsaConvert, StochasticRounding) {
   float x = 1.0625f;
-  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0x7FFFF), 0x38u);
-  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0x80000), 0x39u);
-  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0xFFF7FFFF),
+  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0x7FFFFFFF),
             0x38u);
+  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0x80000000),
+            0x39u);
+  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0x00000FFF),
+            0x38u);
+  // A quarter of the way up: rounds up when rng >> 12 >= 3 * 2^18.
+  EXPECT_EQ(
+      fmt::encode(1.03125f, fmt::kE4M3, fmt::Round::Stochastic, 0xBFFFFFFF),
+      0x38u);
+  EXPECT_EQ(
+      fmt::encode(1.03125f, fmt::kE4M3, fmt::Round::Stochastic, 0xC0000000),
+      0x39u);
   // Exact values never move.
   EXPECT_EQ(fmt::encode(1.0f, fmt::kE4M3, fmt::Round::Stochastic, 0xFFFFFFFF),
             0x38u);
-  // f16: 13 dropped bits; 1 + 2^-11 is half an f16 ulp above 1.
-  EXPECT_EQ(
-      fmt::encode(1.00048828125f, fmt::kF16, fmt::Round::Stochastic, 0xFFF),
-      0x3C00u);
-  EXPECT_EQ(
-      fmt::encode(1.00048828125f, fmt::kF16, fmt::Round::Stochastic, 0x1000),
-      0x3C01u);
+  // f16: 13 dropped bits, rng >> 19; 1 + 2^-11 is half an f16 ulp above 1.
+  EXPECT_EQ(fmt::encode(1.00048828125f, fmt::kF16, fmt::Round::Stochastic,
+                        0x7FFFFFFF),
+            0x3C00u);
+  EXPECT_EQ(fmt::encode(1.00048828125f, fmt::kF16, fmt::Round::Stochastic,
+                        0x80000000),
+            0x3C01u);
+  // A denormal result: 2^-10 + 2^-12 in E4M3 (denormal step 2^-9) is
+  // 0.625 of a step above 2^-10; the f32 significand loses the bits below
+  // the denormal exponent first, then rounds up when rng >> 12 >= 0.375 *
+  // 2^20.
+  float d = 0x1p-10f + 0x1p-12f;
+  EXPECT_EQ(fmt::encode(d, fmt::kE4M3, fmt::Round::Stochastic, 0x5FFFFFFF),
+            0x00u);
+  EXPECT_EQ(fmt::encode(d, fmt::kE4M3, fmt::Round::Stochastic, 0x60000000),
+            0x01u);
 }
 
 //===-- Conversions on the simulator --------------------------------------===//
@@ -446,13 +464,15 @@ TEST(IsaConvert, Fp8StochasticRounding) {
   for (const char *chip : kChips) {
     bool ocp = std::string(chip) == "gfx950";
     std::vector<std::vector<uint32_t>> out(8, cycle({0xAABBCCDD}));
-    runLanes(chip, R"(
+    runLanes(
+        chip, R"(
       v_cvt_sr_fp8_f32 v10, v2, v3
       v_cvt_sr_fp8_f32 v11, v2, v3 op_sel:[0,0,1,1])",
-             {cycleF({1.0625f}), cycle({0x7FFFF, 0x80000, 0xFFFFF, 0})}, out);
+        {cycleF({1.0625f}), cycle({0x7FFFFFFF, 0x80000000, 0xFFFFF000, 0xFFF})},
+        out);
     for (int l = 0; l < 64; ++l) {
-      bool up = (std::vector<uint32_t>{0x7FFFF, 0x80000, 0xFFFFF, 0}[l % 4]) >=
-                0x80000;
+      bool up = (std::vector<uint32_t>{0x7FFFFFFF, 0x80000000, 0xFFFFF000,
+                                       0xFFF}[l % 4]) >= 0x80000000u;
       // 1.0 is 0x38 (OCP, bias 7) or 0x40 (FNUZ, bias 8); 1.125 the next.
       uint32_t code = (ocp ? 0x38 : 0x40) + (up ? 1 : 0);
       EXPECT_EQ(out[0][l], 0xAABBCC00u | code) << chip << " " << l;
