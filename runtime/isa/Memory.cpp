@@ -982,23 +982,33 @@ bool bufferInRange(const BufferLane &lane, const BufferResource &r, uint64_t at,
 }
 
 /// LDS DMA destination of lane l: M0[17:0] + inst_offset + l * size, the
-/// size 4 for a dword and 16 for three or four (CDNA3 ISA, "Memory Buffer
-/// Load to LDS"; LLVM's buffer/global load-to-LDS intrinsics apply the
+/// size 4 for a dword or less and 16 for three or four dwords (CDNA3 ISA,
+/// "Memory Buffer Load to LDS": LDS_ADDR = LDSbase + M0 + inst_offset +
+/// TIDinWave * 4, or * 16; LLVM's load-to-LDS intrinsics apply the
 /// instruction offset to both addresses).
 uint64_t ldsDmaAddress(const Wave &w, const Inst &i, unsigned l) {
   unsigned stride = i.aux[0] > 4 ? 16 : 4;
-  return uint64_t(w.s[kM0] & 0x3FFFF) + uint64_t(uint32_t(i.imms[0])) +
+  return uint64_t(w.s[kM0] & 0x3FFFF) + uint64_t(i.imms[0]) +
          uint64_t(l) * stride;
 }
 
-/// Queues lane l's LDS DMA data (aux[0] bytes, whole dwords) for `p`.
+/// Queues lane l's LDS DMA data (aux[0] bytes) for `p`, as whole dwords: an
+/// 8- or 16-bit load writes the dword of its value zero- (UBYTE, USHORT) or
+/// sign-extended (SBYTE, SSHORT), the data format its opcode implies
+/// (CDNA3 ISA, "Buffer Instructions": "buffer_load_ubyte sets the
+/// data-format to 8 and number-format to uint"), at the lane's dword.
 void queueLdsDma(Sim &sim, const Wave &w, const Inst &i, unsigned l,
                  const uint8_t *data, Pending &p) {
   uint64_t at = ldsDmaAddress(w, i, l);
-  checkLds(sim, at, i.aux[0], l);
-  for (unsigned k = 0; k < i.aux[0] / 4; ++k) {
-    uint32_t value;
-    memcpy(&value, data + 4 * k, 4);
+  unsigned bytes = i.aux[0];
+  checkLds(sim, at, bytes < 4 ? 4 : bytes, l);
+  for (unsigned k = 0; k < (bytes + 3) / 4; ++k) {
+    uint32_t value = 0;
+    memcpy(&value, data + 4 * k, bytes < 4 ? bytes : 4);
+    if ((i.aux[1] & kSext) && bytes == 1)
+      value = uint32_t(int32_t(int8_t(value)));
+    if ((i.aux[1] & kSext) && bytes == 2)
+      value = uint32_t(int32_t(int16_t(value)));
     uint64_t byte = at + 4 * k;
     p.writes.emplace_back(reinterpret_cast<uint32_t *>(sim.lds.data() + byte),
                           value);
@@ -1308,22 +1318,16 @@ std::string prepareBuffer(const std::string &n, Inst &inst) {
     inst.aux[1] |= kOffen;
   if (has(n, "_IDXEN") || has(n, "_BOTHEN"))
     inst.aux[1] |= kIdxen;
-  if (has(n, "_LDS_")) {
+  if (has(n, "_LDS_"))
     inst.aux[1] |= kToLds;
-    if (accessBytes(n) < 4)
-      return "8- and 16-bit buffer loads to LDS are not simulated";
-  }
   if (inst.numImms > 2 && inst.imms[2] != 0)
     return "the swz bit of a buffer instruction is not simulated";
   return "";
 }
 
 std::string prepareFlat(const std::string &n, Inst &inst) {
-  if (has(n, "_LDS_")) {
+  if (has(n, "_LDS_"))
     inst.aux[1] |= kToLds;
-    if (inst.aux[0] < 4)
-      return "8- and 16-bit loads to LDS are not simulated";
-  }
   return "";
 }
 

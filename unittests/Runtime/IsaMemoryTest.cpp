@@ -842,6 +842,48 @@ TEST(IsaMemory, LdsDmaOutOfRangeWritesZeros) {
   }
 }
 
+// 8- and 16-bit loads to LDS write a whole dword per lane, at M0 +
+// offset + 4 * lane, zero- (UBYTE) or sign-extended (SSHORT): the LDS
+// address of "Memory Buffer Load to LDS" (TIDinWave * 4) and the data
+// format the opcode implies (CDNA3 ISA).
+TEST(IsaMemory, SubDwordLoadsToLds) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint8_t> src(256);
+    for (size_t k = 0; k < src.size(); ++k)
+      src[k] = uint8_t(0x81 + 3 * k);
+    std::vector<uint32_t> out(2 * 64, 0xDEAD);
+    launch(chip, R"(
+      s_load_dwordx4 s[8:11], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      v_lshlrev_b32_e32 v1, 2, v0
+      s_mov_b32 s4, s8
+      s_and_b32 s5, s9, 0xffff
+      s_movk_i32 s6, 0x100
+      s_mov_b32 s7, 0
+      s_movk_i32 m0, 0x100
+      buffer_load_ubyte v0, s[4:7], 0 offen offset:4 lds
+      v_lshlrev_b32_e32 v2, 1, v0
+      s_movk_i32 m0, 0x2fe
+      global_load_lds_sshort v2, s[8:9] offset:2
+      s_waitcnt vmcnt(0)
+      ds_read_b32 v4, v1 offset:0x104
+      ds_read_b32 v5, v1 offset:0x300
+      s_waitcnt lgkmcnt(0)
+      v_lshlrev_b32_e32 v6, 3, v0
+      global_store_dwordx2 v6, v[4:5], s[10:11]
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+           {ptr(src.data()), ptr(out.data())},
+           {{src.data(), src.size()}, {out.data(), 4 * out.size()}});
+    for (unsigned l = 0; l < 64; ++l) {
+      EXPECT_EQ(out[2 * l], uint32_t(src[l + 4])) << l;
+      int16_t half = int16_t(src[2 * l + 2] | src[2 * l + 3] << 8);
+      EXPECT_EQ(out[2 * l + 1], uint32_t(int32_t(half))) << l;
+    }
+  }
+}
+
 // A structured buffer (IDXEN, stride 12): lane l reads base + l * 12 +
 // offset, in range while the index is below num_records (in records).
 TEST(IsaMemory, StructuredBufferIndex) {
@@ -1013,10 +1055,9 @@ std::string faultOf(const std::string &chip, const std::string &body) {
   return "";
 }
 
-// What is not simulated faults with a name: swizzled buffers, 8-bit
-// loads to LDS, the gfx950 transpose reads other than b64_tr_b16; an LDS
-// access past the workgroup's LDS and a global access outside every buffer
-// are faults too.
+// What is not simulated faults with a name: swizzled buffers, the gfx950
+// transpose reads other than b64_tr_b16; an LDS access past the workgroup's LDS
+// and a global access outside every buffer are faults too.
 TEST(IsaMemory, UnsimulatedFormsFault) {
   const char *resource = R"(
       s_load_dwordx2 s[8:9], s[0:1], 0x0
@@ -1039,12 +1080,6 @@ TEST(IsaMemory, UnsimulatedFormsFault) {
       buffer_load_dword v2, v1, s[4:7], 0 offen
       s_endpgm)");
     EXPECT_NE(f.find("ADD_TID_ENABLE"), std::string::npos) << f;
-    f = faultOf(chip, std::string(resource) + R"(
-      buffer_load_ubyte v1, s[4:7], 0 offen lds
-      s_endpgm)");
-    EXPECT_NE(f.find("8- and 16-bit buffer loads to LDS are not simulated"),
-              std::string::npos)
-        << f;
     f = faultOf(chip, R"(
       v_mov_b32_e32 v1, 4094
       ds_read_b32 v2, v1
