@@ -9,14 +9,15 @@ docs/python.md is the guide.
 """
 
 from . import artifact, bf16, ir
-from .compiler import cache_dir, cache_enabled, cache_key, compile, verify, version
+from .compiler import (Unsimulated, cache_dir, cache_enabled, cache_key,
+                       check_simulated, compile, verify, version)
 from .errors import (ArgumentError, CompileError, DeviceUnavailable, Error,
                      KernelFault, RuntimeError)
 from .runtime import Device, Kernel, Module, device, load, set_device
 
 __all__ = [
     "ArgumentError", "CompileError", "Device", "DeviceUnavailable", "Error",
-    "artifact",
+    "Unsimulated", "artifact", "check_simulated",
     "Kernel", "KernelFault", "Module", "RuntimeError", "bf16", "cache_dir",
     "cache_enabled", "cache_key", "compile", "device", "ir", "load",
     "set_device", "verify", "version",

@@ -100,6 +100,10 @@ def hkc():
         _declare(lib, "hkc_version", ctypes.c_char_p)
         _declare(lib, "hkc_verify", ctypes.c_int, ctypes.c_char_p,
                  ctypes.c_size_t, ctypes.c_char_p)
+        ZP = ctypes.POINTER(ctypes.c_size_t)
+        _declare(lib, "hkc_check_simulated", ctypes.c_int, ctypes.c_char_p,
+                 ctypes.c_size_t, ctypes.c_char_p, ZP, ZP,
+                 ctypes.POINTER(ctypes.c_char_p))
         _hkc = lib
     return _hkc
 

@@ -16,6 +16,7 @@ entry that does not read back as an artifact is compiled again and
 replaced. Compile errors are never cached.
 """
 
+import collections
 import ctypes
 import hashlib
 import json
@@ -23,7 +24,8 @@ import os
 import tempfile
 
 from . import _capi
-from .artifact import ArtifactFormatError, read_metadata
+from .artifact import (KIND_CODE_OBJECT, MAGIC, ArtifactFormatError,
+                       _entries, read_metadata)
 from .errors import CompileError, Error
 from .runtime import Module
 
@@ -175,3 +177,50 @@ def verify(source, name="<source>"):
         if status == _capi.HKC_ERROR_COMPILE:
             raise CompileError(message)
         raise Error(f"hk.verify: {message}")
+
+
+Unsimulated = collections.namedtuple(
+    "Unsimulated", "chip opcode pc instruction why")
+
+
+def check_simulated(code_object, chip=None):
+    """The instructions of AMDGPU code that the ISA simulator cannot run
+    (hkc_check_simulated), as Unsimulated tuples (chip, opcode, pc,
+    instruction as LLVM prints it, why); an empty list if it runs them all.
+
+    `code_object` is a path or bytes: a code object (ELF) for `chip`, or an
+    artifact (.hkrt), whose code objects are all checked, or only `chip`'s.
+    Raises Error for bytes that are neither, or an unknown chip."""
+    if isinstance(code_object, (bytes, bytearray, memoryview)):
+        data = bytes(code_object)
+    else:
+        with open(code_object, "rb") as f:
+            data = f.read()
+    if data[:len(MAGIC)] == MAGIC:
+        try:
+            objects = [(key, payload) for kind, key, payload in _entries(data)
+                       if kind == KIND_CODE_OBJECT
+                       and not key.startswith("emulator-")
+                       and chip in (None, key)]
+        except ArtifactFormatError as e:
+            raise Error(f"hk.check_simulated: {e}") from None
+    elif chip is None:
+        raise Error("hk.check_simulated: a code object needs its chip")
+    else:
+        objects = [(chip, data)]
+    lib = _capi.hkc()
+    found = []
+    for name, elf in objects:
+        total, count = ctypes.c_size_t(), ctypes.c_size_t()
+        report = ctypes.c_char_p()
+        status = lib.hkc_check_simulated(elf, len(elf), name.encode(),
+                                         ctypes.byref(total),
+                                         ctypes.byref(count),
+                                         ctypes.byref(report))
+        if status != _capi.HKC_SUCCESS:
+            message = lib.hkc_last_error().decode("utf-8", "replace")
+            raise Error(message)
+        for line in (report.value or b"").decode().splitlines():
+            opcode, pc, text, why = line.split("\t", 3)
+            found.append(Unsimulated(name, opcode, int(pc, 16), text, why))
+    return found

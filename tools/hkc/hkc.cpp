@@ -11,12 +11,14 @@
 #include "hk/Target/AMDGPU/Report.h"
 #include "hk/Target/AMDGPU/ResourceUsage.h"
 #include "hk/Target/Chip.h"
+#include "isa/Coverage.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -133,6 +135,15 @@ cl::opt<bool> lineTablesOption(
              "everywhere"),
     cl::cat(hkcCategory));
 
+cl::opt<bool> checkSimulatedOption(
+    "check-simulated",
+    cl::desc("Decode each chip's code object with the ISA simulator's "
+             "decoder and list every instruction the simulator cannot run "
+             "(opcode, PC, instruction, reason); exit status 1 if there is "
+             "any. Goes where --resource-usage goes. Needs --emit=obj or "
+             "--emit=artifact; see docs/isa-simulator.md, \"Coverage\""),
+    cl::cat(hkcCategory));
+
 /// The command line, copied out of the cl::opts once parsed: lld resets
 /// every llvm::cl option of the process to its default when it links.
 struct Request {
@@ -140,6 +151,7 @@ struct Request {
   std::string outputPrefix;
   EmitKind emit;
   compiler::Options options;
+  bool checkSimulated = false;
 };
 
 const char *overview = R"(hkc: compiles hk kernels to AMD GPU code objects
@@ -166,8 +178,12 @@ Examples:
   hkc gemm.mlir --chip gfx942,gfx950 --emit=artifact -o gemm
       writes gemm.hkrt: metadata, both code objects and, per chip, the lane
       program compiled for the host (the emulator runs it; docs/emulator.md)
+  hkc gemm.mlir --chip gfx942,gfx950 --check-simulated -o gemm
+      also lists each instruction of the two code objects that the ISA
+      simulator cannot run (docs/isa-simulator.md)
 
-Exit status: 0 on success, 1 on any error (reported with its location).
+Exit status: 0 on success, 1 on any error (reported with its location) or,
+with --check-simulated, on any instruction the ISA simulator cannot run.
 )";
 
 compiler::Output outputOf(EmitKind kind) {
@@ -223,6 +239,38 @@ LogicalResult writeOutput(const Request &request, StringRef chip,
   return success();
 }
 
+/// --check-simulated for one chip's code object: prints the instructions
+/// the ISA simulator cannot run, or that it runs all of them; false if
+/// there is any it cannot.
+bool checkSimulated(StringRef chip, const std::string &elf,
+                    llvm::raw_ostream &os) {
+  size_t total = 0;
+  std::vector<rt::isa::Unsimulated> missing;
+  try {
+    missing = rt::isa::unsimulatedInstructions(elf, chip.str(), total);
+  } catch (const rt::Error &error) {
+    os << "hkc: " << chip << ": the ISA simulator cannot decode the code "
+       << "object: " << error.what() << "\n";
+    return false;
+  }
+  for (const rt::isa::Unsimulated &u : missing)
+    os << chip << ": not simulated: " << u.opcode << " at pc 0x"
+       << llvm::utohexstr(u.pc, /*LowerCase=*/true) << ": " << u.text << " ("
+       << u.why << ")\n";
+  if (missing.empty())
+    os << chip << ": all " << total << " instructions simulated\n";
+  else
+    os << chip << ": " << missing.size() << " of " << total
+       << " instructions not simulated\n";
+  os.flush();
+  return missing.empty();
+}
+
+/// Reports go to stdout, or to stderr when the output itself does.
+llvm::raw_ostream &reportStream(const Request &request) {
+  return request.outputPrefix == "-" ? llvm::errs() : llvm::outs();
+}
+
 LogicalResult compileArtifact(ModuleOp input, const Request &request) {
   FailureOr<rt::Artifact> artifact =
       compiler::compileArtifact(input, request.options);
@@ -235,7 +283,15 @@ LogicalResult compileArtifact(ModuleOp input, const Request &request) {
     llvm::errs() << "hkc: cannot write the artifact: " << error.what() << "\n";
     return failure();
   }
-  return writeOutput(request, "", bytes);
+  if (failed(writeOutput(request, "", bytes)))
+    return failure();
+  bool simulated = true;
+  // The emulator's host objects ("emulator-<chip>") are not checked.
+  if (request.checkSimulated)
+    for (const auto &[chip, elf] : artifact->codeObjects)
+      if (!StringRef(chip).starts_with("emulator-"))
+        simulated &= checkSimulated(chip, elf, reportStream(request));
+  return success(simulated);
 }
 
 LogicalResult compileChips(ModuleOp input, const Request &request) {
@@ -243,16 +299,17 @@ LogicalResult compileChips(ModuleOp input, const Request &request) {
       compiler::compile(input, outputOf(request.emit), request.options);
   if (failed(outputs))
     return failure();
-  // Reports go to stdout, or to stderr when the output itself does.
-  llvm::raw_ostream &reports =
-      request.outputPrefix == "-" ? llvm::errs() : llvm::outs();
+  llvm::raw_ostream &reports = reportStream(request);
+  bool simulated = true;
   for (const compiler::ChipOutput &out : *outputs) {
     reports << out.report << out.resourceUsage;
     reports.flush();
     if (failed(writeOutput(request, out.chip, out.bytes)))
       return failure();
+    if (request.checkSimulated)
+      simulated &= checkSimulated(out.chip, out.bytes, reports);
   }
-  return success();
+  return success(simulated);
 }
 
 /// Checked before the input is read: the combinations of flags that only
@@ -265,6 +322,10 @@ LogicalResult checkRequest(const Request &request) {
   const compiler::Options &options = request.options;
   if (!options.schedule && request.emit == EmitKind::Artifact)
     return fail("--no-schedule does not apply to --emit=artifact");
+  if (request.checkSimulated && request.emit != EmitKind::CodeObject &&
+      request.emit != EmitKind::Artifact)
+    return fail("--check-simulated needs code objects: --emit=obj or "
+                "--emit=artifact");
   if (options.report && (request.emit == EmitKind::LaneMlir ||
                          request.emit == EmitKind::EmulatorMlir))
     return fail("--report needs machine code, which --emit=lane-mlir and "
@@ -332,6 +393,7 @@ int main(int argc, char **argv) {
   request.options.resourceUsage = resourceUsageOption;
   request.options.report = reportOption;
   request.options.schedule = !noScheduleOption;
+  request.checkSimulated = checkSimulatedOption;
   if (lineTablesOption.getNumOccurrences())
     request.options.lineTables = lineTablesOption;
   if (failed(checkRequest(request)))
