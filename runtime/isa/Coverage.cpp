@@ -226,22 +226,24 @@ class Sweeper {
 public:
   explicit Sweeper(const std::string &chip) : decoder(chip) {}
 
-  /// Decodes `words` and records the opcode it gives.
-  void tryWords(const uint32_t (&words)[6], const char *format, bool random) {
+  /// Decodes `words` and records the opcode it gives; returns its size in
+  /// bytes, 0 if the words do not decode.
+  uint64_t tryWords(const uint32_t (&words)[6], const char *format,
+                    bool random) {
     uint64_t size = 0;
     if (crashesDisassembler(words))
-      return;
+      return 0;
     std::string name = decoder.decode(reinterpret_cast<const uint8_t *>(words),
                                       sizeof(words), size);
     if (name.empty() || size > sizeof(words))
-      return;
+      return 0;
     auto [it, inserted] = found.byName.try_emplace(name);
     if (inserted && random)
       found.onlyRandom.insert(name);
-    if (it->second.size() >= Found::kMaxSamples || (random && !inserted))
-      return;
-    it->second.push_back(
-        {std::string(reinterpret_cast<const char *>(words), size), format});
+    if (it->second.size() < Found::kMaxSamples && (!random || inserted))
+      it->second.push_back(
+          {std::string(reinterpret_cast<const char *>(words), size), format});
+    return size;
   }
 
   void sweepFormats() {
@@ -258,18 +260,27 @@ public:
         }
   }
 
-  /// gfx950's scaled MFMA: a VOP3P v_mfma_ld_scale_b32 prefix and an MFMA,
-  /// decoded as one 128-bit instruction.
+  /// gfx950's scaled MFMA: a VOP3P v_mfma_ld_scale_b32 prefix and an MFMA
+  /// with bit 11 set, decoded as one 128-bit instruction; each pair that
+  /// decodes so is swept again with every cbsz and blgp of 0-4 (the
+  /// operand formats, separate opcodes to LLVM).
   void sweepPairs() {
     for (uint32_t a = 0; a < 128; ++a)
       for (uint32_t b = 0; b < 128; ++b) {
         uint32_t words[6] = {0xD3800000 | a << 16,
                              kV0 | kV0 << 9,
-                             0xD3800000 | b << 16,
+                             0xD3800000 | b << 16 | 1u << 11,
                              kVvv,
                              kOne,
                              kOne};
-        tryWords(words, "VOP3P", false);
+        if (tryWords(words, "VOP3P", false) != 16)
+          continue;
+        for (uint32_t cbsz = 0; cbsz <= 4; ++cbsz)
+          for (uint32_t blgp = 0; blgp <= 4; ++blgp) {
+            words[2] = 0xD3800000 | b << 16 | 1u << 11 | cbsz << 8;
+            words[3] = kVvv | blgp << 29;
+            tryWords(words, "VOP3P", false);
+          }
       }
   }
 
