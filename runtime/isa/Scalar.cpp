@@ -493,6 +493,43 @@ constexpr unsigned kHwMode = 1, kHwHwId = 4, kHwGprAlloc = 5, kHwLdsAlloc = 6,
 /// enables, VSKIP, the fork/join stack pointer, ...) must stay 0.
 constexpr uint32_t kModeKept = 0x3FF | kModeGprIdxEn;
 
+/// GPR_ALLOC (CDNA3/CDNA4 guides, "GPR_ALLOC"): VGPR_SIZE [11:6] in units
+/// of 4 VGPRs minus one, ACCV_OFF [17:12] the first AGPR in units of 4,
+/// SGPR_SIZE [27:24] in units of 16 SGPRs minus one, bases 0. The sizes are
+/// those the kernel descriptor requests: COMPUTE_PGM_RSRC1 [5:0] counts
+/// VGPRs and AGPRs in blocks of 8 (gfx90a and later), [9:6] is twice the
+/// number of 16-SGPR blocks minus one on GFX9, COMPUTE_PGM_RSRC3 [5:0] is
+/// the AGPR offset / 4 - 1 (AMDGPUUsage).
+uint32_t gprAlloc(Sim &sim) {
+  uint32_t vgprs = 8 * ((sim.kd.rsrc1 & 0x3F) + 1);
+  if (vgprs / 4 - 1 > 0x3F)
+    sim.fail("GPR_ALLOC of a wave with " + std::to_string(vgprs) +
+             " VGPRs and AGPRs (more than its 6-bit VGPR_SIZE holds) is not "
+             "simulated");
+  uint32_t accvOff = (sim.kd.rsrc3 & 0x3F) + 1;
+  uint32_t sgprSize = (sim.kd.rsrc1 >> 6 & 0xF) / 2;
+  return (vgprs / 4 - 1) << 6 | accvOff << 12 | sgprSize << 24;
+}
+/// LDS_ALLOC: LDS_SIZE [20:12] ([21:12] on CDNA4) in units of 64 dwords,
+/// the workgroup's LDS rounded up to the allocation blocks (512 bytes on
+/// CDNA3, 1280 on CDNA4, "LDS Allocation and Clamping"); base 0.
+uint32_t ldsAlloc(Sim &sim) {
+  uint64_t block = sim.code.chip == "gfx950" ? 1280 : 512;
+  uint64_t bytes = (sim.lds.size() + block - 1) / block * block;
+  uint32_t mask = sim.code.chip == "gfx950" ? 0x3FF : 0x1FF;
+  return uint32_t(bytes / 256 & mask) << 12;
+}
+/// IB_STS: VM_CNT [3:0] with bits 5:4 in [23:22], LGKM_CNT [11:8];
+/// EXP_CNT 0. A scalar fetch of two or more dwords counts 2 in LGKM_CNT,
+/// anything else 1 ("Dependency Checking" of scalar memory).
+uint32_t ibSts(const Wave &w) {
+  uint32_t vm = uint32_t(std::min<size_t>(w.vm.size(), 63)), lgkm = 0;
+  for (const Pending &p : w.lgkm)
+    lgkm += p.sregs.size() >= 2 ? 2 : 1;
+  lgkm = std::min(lgkm, 15u);
+  return (vm & 0xF) | lgkm << 8 | (vm >> 4) << 22;
+}
+
 /// The value of a hardware register a compute kernel may read, as this
 /// simulator's launch defines it (docs/isa-simulator.md).
 uint32_t hwregValue(Sim &sim, const Wave &w, unsigned id) {
@@ -505,24 +542,11 @@ uint32_t hwregValue(Sim &sim, const Wave &w, unsigned id) {
     // state and ME ids are 0.
     return (w.id / 4 & 0xF) | (w.id % 4) << 4;
   case kHwGprAlloc:
-    // VGPR_SIZE [13:8] and SGPR_SIZE [27:24] in granules minus one, as the
-    // kernel descriptor's COMPUTE_PGM_RSRC1 [5:0] and [9:6] request them;
-    // bases 0.
-    return (sim.kd.rsrc1 & 0x3F) << 8 | (sim.kd.rsrc1 >> 6 & 0xF) << 24;
-  case kHwLdsAlloc: {
-    // LDS_SIZE [20:12]: the workgroup's LDS in blocks of 128 dwords
-    // (gfx942) or 320 dwords (gfx950), AMDGPUUsage's granules; base 0.
-    uint32_t granule = sim.code.chip == "gfx950" ? 1280 : 512;
-    uint32_t blocks = uint32_t((sim.lds.size() + granule - 1) / granule);
-    return (blocks & 0x1FF) << 12;
-  }
-  case kHwIbSts: {
-    // VM_CNT [3:0] (bits 5:4 in [23:22]), LGKM_CNT [11:8]: the operations
-    // outstanding on each counter; EXP_CNT and VALU_CNT 0.
-    uint32_t vm = uint32_t(std::min<size_t>(w.vm.size(), 63));
-    uint32_t lgkm = uint32_t(std::min<size_t>(w.lgkm.size(), 15));
-    return (vm & 0xF) | lgkm << 8 | (vm >> 4) << 22;
-  }
+    return gprAlloc(sim);
+  case kHwLdsAlloc:
+    return ldsAlloc(sim);
+  case kHwIbSts:
+    return ibSts(w);
   case kHwXccId:
     return 0; // XCC_ID [3:0]: the one accelerator complex simulated
   }
@@ -790,9 +814,12 @@ void sStore(Sim &sim, Wave &w, const Inst &i) {
 }
 
 /// A buffer resource (V#) in 4 SGPRs: base [47:0], stride word1 [29:16],
-/// num_records word2. Only raw buffers (stride 0, or the L1 cache swizzle
-/// of word1 bit 30, which changes no address) without ADD_TID are
-/// simulated.
+/// num_records word2. Scalar memory computes no index * stride; the guides
+/// ("Reads/Writes/Atomics using Buffer Constant") use the stride only for
+/// bounds checking, in a way they leave unclear, so only raw buffers
+/// (stride 0, or the L1 cache swizzle of word1 bit 30, which changes no
+/// address) without ADD_TID are simulated; the bound is then num_records
+/// bytes.
 struct ScalarBuffer {
   uint64_t base;
   uint32_t numRecords;
@@ -805,7 +832,9 @@ ScalarBuffer scalarBuffer(Sim &sim, const Wave &w, const Operand &o) {
              "swizzling (only raw buffers are simulated)");
   if (d3 >> 23 & 1)
     sim.fail("scalar buffer access with ADD_TID is not simulated");
-  return {rd(w, o, 0, 0) | uint64_t(d1 & 0xFFFF) << 32, rd(w, o, 0, 2)};
+  // The two low bits of the base are ignored (dword alignment).
+  uint64_t base = (rd(w, o, 0, 0) | uint64_t(d1 & 0xFFFF) << 32) & ~3ull;
+  return {base, rd(w, o, 0, 2)};
 }
 
 /// s_buffer_load/store: the offset (SGPR + immediate, 32 bits) into a raw

@@ -451,34 +451,44 @@ TEST(IsaScalar, GetregAndSetregOfMode) {
   }
 }
 
-// The other hardware registers a compute kernel reads, as the simulator's
+// The other hardware registers a compute kernel reads (CDNA3/CDNA4 guides,
+// "Hardware ID Registers" and the s_getreg tables), as the simulator's
 // launch defines them (docs/isa-simulator.md): HW_ID SIMD_ID [5:4] = wave
-// % 4; LDS_ALLOC LDS_SIZE [20:12] = the workgroup's LDS in AMDGPUUsage's
-// granules (4096 bytes: 8 blocks of 512 on gfx942, 4 of 1280 on gfx950);
-// IB_STS LGKM_CNT [11:8] = the scalar loads outstanding; XCC_ID 0.
+// % 4; LDS_ALLOC LDS_SIZE [20:12] in units of 64 dwords, the LDS rounded up
+// to the allocation blocks (4096 bytes: 16 on gfx942 with 512-byte blocks,
+// 5120 / 256 = 20 on gfx950 with 1280-byte ones); IB_STS LGKM_CNT [11:8]
+// counts a one-dword scalar load 1 and a two-dword one 2; GPR_ALLOC
+// ACCV_OFF [17:12] = .amdhsa_accum_offset 32 / 4; XCC_ID 0.
 TEST(IsaScalar, HardwareRegisters) {
   for (const char *chip : kScalarChips) {
     SCOPED_TRACE(chip);
-    std::vector<uint32_t> out(8, 0xDEADBEEF);
+    std::vector<uint32_t> out(12, 0xDEADBEEF);
     launch(chip, std::string(kPrologue) + R"(
       v_readfirstlane_b32 s10, v0
-      s_lshr_b32 s10, s10, 2
+      s_lshr_b32 s10, s10, 6
+      s_mul_i32 s10, s10, 24
       s_add_u32 s2, s2, s10
       s_addc_u32 s3, s3, 0
       s_getreg_b32 s4, hwreg(HW_REG_HW_ID, 4, 2)
       s_getreg_b32 s5, hwreg(HW_REG_LDS_ALLOC, 12, 9)
       s_load_dword s12, s[0:1], 0x0
       s_getreg_b32 s6, hwreg(HW_REG_IB_STS, 8, 4)
+      s_load_dwordx2 s[14:15], s[0:1], 0x0
+      s_getreg_b32 s8, hwreg(HW_REG_IB_STS, 8, 4)
       s_waitcnt lgkmcnt(0)
       s_getreg_b32 s7, hwreg(HW_REG_XCC_ID)
-)" + storeAll({"s4", "s5", "s6", "s7"}),
+      s_getreg_b32 s9, hwreg(HW_REG_GPR_ALLOC, 12, 6)
+)" + storeAll({"s4", "s5", "s6", "s8", "s7", "s9"}),
            {ptr(out.data())}, {{out.data(), 4 * out.size()}}, 128);
-    uint32_t blocks = std::string(chip) == "gfx950" ? 4 : 8;
+    uint32_t lds = std::string(chip) == "gfx950" ? 20 : 16;
     for (unsigned wave = 0; wave < 2; ++wave) {
-      EXPECT_EQ(out[4 * wave], wave) << "SIMD_ID of wave " << wave;
-      EXPECT_EQ(out[4 * wave + 1], blocks);
-      EXPECT_EQ(out[4 * wave + 2], 1u);
-      EXPECT_EQ(out[4 * wave + 3], 0u);
+      const uint32_t *o = &out[6 * wave];
+      EXPECT_EQ(o[0], wave) << "SIMD_ID of wave " << wave;
+      EXPECT_EQ(o[1], lds);
+      EXPECT_EQ(o[2], 1u); // one s_load_dword outstanding
+      EXPECT_EQ(o[3], 3u); // and an s_load_dwordx2
+      EXPECT_EQ(o[4], 0u);
+      EXPECT_EQ(o[5], 8u);
     }
   }
 }
