@@ -1162,6 +1162,281 @@ void registerBinary(Semantics &table) {
     p[n] = fp8Sr;
 }
 
+//===-- CDNA4 scaled conversions (v_cvt_scalef32_*) -----------------------===//
+//
+// The scale operand is an f32 whose exponent field is an E8M0 scale:
+// decoding multiplies by 2^(e - 127), encoding divides by it (AMD's
+// reference model of gfx950, HIP's amd_hip_ocp_host.hpp; the mantissa and
+// sign of the scale are not read). Results of decoding round once, to
+// nearest even, into f32, f16 or bf16 (overflow gives inf). Encodings
+// round to nearest even or stochastically; fp6 and fp4 saturate. Cases
+// whose result the simulator cannot vouch for fault: a NaN scale (0xFF),
+// fp8/bf8 results past the largest number, inf inputs, NaN into fp6/fp4.
+
+enum class Wide : uint8_t { F32, F16, BF16 };
+enum Small : uint8_t { kFp8, kBf8, kFp6, kBf6, kFp4 };
+
+const fmt::Format &smallFormat(Small s) {
+  static const fmt::Format *const formats[] = {
+      &fmt::kE4M3, &fmt::kE5M2, &fmt::kE2M3, &fmt::kE3M2, &fmt::kE2M1};
+  return *formats[s];
+}
+
+/// A small code times the scale, rounded into the wide format's bits.
+uint32_t scaledDecode(uint32_t code, Small s, uint32_t scale, Wide d) {
+  unsigned e = (scale >> 23) & 0xFF;
+  double v = e == 0xFF ? NAN
+                       : std::ldexp(double(fmt::decode(code, smallFormat(s))),
+                                    int(e) - 127);
+  switch (d) {
+  case Wide::F32:
+    return asBits(float(v));
+  case Wide::F16:
+    return fmt::encodeF16(toOddF32(v));
+  case Wide::BF16:
+    return fmt::encodeBF16(toOddF32(v));
+  }
+  return 0;
+}
+
+/// A wide value divided by the scale, in the small format.
+uint32_t scaledEncode(Sim &sim, double x, Small s, uint32_t scale, bool sr,
+                      uint32_t rng) {
+  unsigned e = (scale >> 23) & 0xFF;
+  if (e == 0xFF)
+    sim.fail("a scaled conversion with a NaN scale is not simulated");
+  bool fp8 = s == kFp8 || s == kBf8;
+  if (std::isinf(x) || (std::isnan(x) && !fp8))
+    sim.fail("a scaled conversion of inf, or of NaN to fp6/fp4, is not "
+             "simulated");
+  fmt::EncodeStatus st;
+  float v = float(std::ldexp(x, 127 - int(e)));
+  uint32_t c = fmt::encode(
+      v, smallFormat(s), sr ? fmt::Round::Stochastic : fmt::Round::NearestEven,
+      rng, false, &st);
+  if (st.overflow && fp8)
+    sim.fail("a scaled conversion past the largest fp8/bf8 number is not "
+             "simulated");
+  return c;
+}
+
+/// A 16- or 32-bit wide value as a double.
+double wideValue(uint32_t bits, Wide t) {
+  switch (t) {
+  case Wide::F32:
+    return asFloat(bits);
+  case Wide::F16:
+    return fmt::decodeF16(uint16_t(bits));
+  case Wide::BF16:
+    return fmt::decodeBF16(uint16_t(bits));
+  }
+  return 0;
+}
+
+unsigned smallBits(Small s) { return smallFormat(s).bits(); }
+
+/// Decoding one fp8 / bf8 (byte op_sel[1:0] of S0) to f32, or to the f16
+/// in word op_sel[2] of D (srcs[2] the tied D).
+template <Small S, Wide D> void scaleDecode1(Sim &, Wave &w, const Inst &i) {
+  unsigned byte =
+      ((i.srcs[0].mods & kOpSel) ? 1 : 0) | ((i.srcs[1].mods & kOpSel) ? 2 : 0);
+  unsigned word = (i.srcs[0].mods & kOpSelHi) ? 1 : 0;
+  forLanes(w, [&](unsigned l) {
+    uint32_t code = (rd(w, i.srcs[0], l) >> (8 * byte)) & 0xFF;
+    uint32_t r = scaledDecode(code, S, rd(w, i.srcs[1], l), D);
+    if (D != Wide::F32) {
+      uint32_t old = rd(w, i.srcs[2], l);
+      r = (old & ~(0xFFFFu << (16 * word))) | r << (16 * word);
+    }
+    wr(w, i.defs[0], l, r);
+  });
+}
+
+/// Decoding two: the fp8 / bf8 of word op_sel[0] of S0, or the fp4 of byte
+/// op_sel[1:0]; D two f32 (a register pair) or two f16 / bf16.
+template <Small S, Wide D> void scaleDecodePk(Sim &, Wave &w, const Inst &i) {
+  unsigned shift = S == kFp4 ? 8 * (((i.srcs[0].mods & kOpSel) ? 1 : 0) |
+                                    ((i.srcs[1].mods & kOpSel) ? 2 : 0))
+                             : 16 * ((i.srcs[0].mods & kOpSel) ? 1 : 0);
+  unsigned n = smallBits(S);
+  forLanes(w, [&](unsigned l) {
+    uint32_t codes = rd(w, i.srcs[0], l) >> shift, scale = rd(w, i.srcs[1], l);
+    uint32_t lo = scaledDecode(codes & ((1u << n) - 1), S, scale, D);
+    uint32_t hi = scaledDecode((codes >> n) & ((1u << n) - 1), S, scale, D);
+    if (D == Wide::F32)
+      wr64(w, i.defs[0], l, lo | uint64_t(hi) << 32);
+    else
+      wr(w, i.defs[0], l, lo | hi << 16);
+  });
+}
+
+/// Bits [6k + 5 : 6k] of the 192 bits of a register sextuple.
+uint32_t fp6At(const Wave &w, const Operand &o, unsigned l, unsigned k) {
+  uint64_t lo = rd(w, o, l, 6 * k / 32);
+  uint64_t hi = 6 * k / 32 + 1 < 6 ? rd(w, o, l, 6 * k / 32 + 1) : 0;
+  return uint32_t(((lo | hi << 32) >> (6 * k % 32)) & 63);
+}
+
+/// Decoding 32 fp6 / bf6 packed in 6 dwords (value k at bit 6k).
+template <Small S, Wide D> void scaleDecodePk32(Sim &, Wave &w, const Inst &i) {
+  forLanes(w, [&](unsigned l) {
+    uint32_t scale = rd(w, i.srcs[1], l);
+    for (unsigned k = 0; k < 32; ++k) {
+      uint32_t r = scaledDecode(fp6At(w, i.srcs[0], l, k), S, scale, D);
+      if (D == Wide::F32)
+        wr(w, i.defs[0], l, r, k);
+      else if (k % 2 == 0)
+        wr(w, i.defs[0], l, r, k / 2);
+      else
+        wr(w, i.defs[0], l, rd(w, i.defs[0], l, k / 2) | r << 16, k / 2);
+    }
+  });
+}
+
+/// The value `k` of a packed wide source: a dword of f32, or a half of
+/// f16 / bf16.
+double wideAt(const Wave &w, const Operand &o, unsigned l, unsigned k, Wide t) {
+  if (t == Wide::F32)
+    return wideValue(rd(w, o, l, k), t);
+  return wideValue(rd(w, o, l, k / 2) >> (16 * (k % 2)), t);
+}
+
+/// Encoding two values into the word op_sel[3] of D (fp8 / bf8) or into
+/// its byte op_sel[3:2] (fp4); f32 sources are S0 and S1 (scale S2),
+/// 16-bit ones the halves of S0 (scale S1). The last source is the tied D.
+template <Small S, Wide T>
+void scaleEncodePk(Sim &sim, Wave &w, const Inst &i) {
+  unsigned scaleSrc = T == Wide::F32 ? 2 : 1;
+  unsigned n = smallBits(S);
+  unsigned shift = S == kFp4 ? 8 * (((i.srcs[0].mods & kOpSelHi) ? 2 : 0) |
+                                    ((i.srcs[scaleSrc].mods & kOpSel) ? 1 : 0))
+                             : 16 * ((i.srcs[0].mods & kOpSelHi) ? 1 : 0);
+  uint32_t field = ((1u << (2 * n)) - 1) << shift;
+  forLanes(w, [&](unsigned l) {
+    uint32_t scale = rd(w, i.srcs[scaleSrc], l);
+    double a = wideAt(w, i.srcs[0], l, 0, T);
+    double b = T == Wide::F32 ? wideAt(w, i.srcs[1], l, 0, T)
+                              : wideAt(w, i.srcs[0], l, 1, T);
+    uint32_t v = scaledEncode(sim, a, S, scale, false, 0) |
+                 scaledEncode(sim, b, S, scale, false, 0) << n;
+    uint32_t old = rd(w, i.srcs[scaleSrc + 1], l);
+    wr(w, i.defs[0], l, (old & ~field) | ((v << shift) & field));
+  });
+}
+
+/// Stochastic encodings: one fp8 / bf8 (S0; for 16-bit sources the half
+/// op_sel[0] picks) or two fp4 (S0 a pair of f32 or two halves) into byte
+/// op_sel[3:2] of D, S1 the random bits, S2 the scale, srcs[3] the tied D.
+template <Small S, Wide T>
+void scaleEncodeSr(Sim &sim, Wave &w, const Inst &i) {
+  unsigned shift = 8 * (((i.srcs[0].mods & kOpSelHi) ? 2 : 0) |
+                        ((i.srcs[2].mods & kOpSel) ? 1 : 0));
+  unsigned n = smallBits(S);
+  uint32_t field = 0xFFu << shift;
+  forLanes(w, [&](unsigned l) {
+    uint32_t rng = rd(w, i.srcs[1], l), scale = rd(w, i.srcs[2], l);
+    uint32_t v;
+    if (S == kFp4) {
+      v = scaledEncode(sim, wideAt(w, i.srcs[0], l, 0, T), S, scale, true,
+                       rng) |
+          scaledEncode(sim, wideAt(w, i.srcs[0], l, 1, T), S, scale, true, rng)
+              << n;
+    } else {
+      unsigned k = T != Wide::F32 && (i.srcs[0].mods & kOpSel) ? 1 : 0;
+      v = scaledEncode(sim, wideAt(w, i.srcs[0], l, k, T), S, scale, true, rng);
+    }
+    uint32_t old = rd(w, i.srcs[3], l);
+    wr(w, i.defs[0], l, (old & ~field) | ((v << shift) & field));
+  });
+}
+
+/// Encoding 32 values into fp6 / bf6 (value k at bit 6k of 6 dwords):
+/// pk32 from 16-bit sources (S0, scale S1), 2xpk16 from two groups of 16
+/// f32 (S0, S1, scale S2), sr_pk32 with random bits (S1, scale S2).
+template <Small S, Wide T, int Kind>
+void scaleEncodePk32(Sim &sim, Wave &w, const Inst &i) {
+  unsigned scaleSrc = Kind == 0 ? 1 : 2;
+  forLanes(w, [&](unsigned l) {
+    uint32_t scale = rd(w, i.srcs[scaleSrc], l);
+    uint32_t rng = Kind == 2 ? rd(w, i.srcs[1], l) : 0;
+    uint32_t out[7] = {0, 0, 0, 0, 0, 0, 0};
+    for (unsigned k = 0; k < 32; ++k) {
+      double x = Kind == 1 ? wideAt(w, i.srcs[k / 16], l, k % 16, T)
+                           : wideAt(w, i.srcs[0], l, k, T);
+      uint64_t c = scaledEncode(sim, x, S, scale, Kind == 2, rng);
+      unsigned bit = 6 * k;
+      uint64_t placed = c << (bit % 32);
+      out[bit / 32] |= uint32_t(placed);
+      out[bit / 32 + 1] |= uint32_t(placed >> 32);
+    }
+    for (unsigned d = 0; d < 6; ++d)
+      wr(w, i.defs[0], l, out[d], d);
+  });
+}
+
+void registerScaled(Semantics &table) {
+  auto &h = table.handlers;
+  auto &p = table.preparers;
+  // Only op_sel bits reach these (as source modifiers); neg and abs do
+  // not, and clamp is not an operand.
+  auto opSelOnly = [](const std::string &, Inst &inst) {
+    return checkOperands(inst, {-1, kOpSel | kOpSelHi});
+  };
+  auto add = [&](const std::string &n, Handler fn) {
+    h["V_CVT_SCALEF32_" + n] = fn;
+    p["V_CVT_SCALEF32_" + n] = opSelOnly;
+  };
+  add("F32_FP8", scaleDecode1<kFp8, Wide::F32>);
+  add("F32_BF8", scaleDecode1<kBf8, Wide::F32>);
+  add("F16_FP8", scaleDecode1<kFp8, Wide::F16>);
+  add("F16_BF8", scaleDecode1<kBf8, Wide::F16>);
+  add("PK_F32_FP8", scaleDecodePk<kFp8, Wide::F32>);
+  add("PK_F32_BF8", scaleDecodePk<kBf8, Wide::F32>);
+  add("PK_F16_FP8", scaleDecodePk<kFp8, Wide::F16>);
+  add("PK_F16_BF8", scaleDecodePk<kBf8, Wide::F16>);
+  add("PK_BF16_FP8", scaleDecodePk<kFp8, Wide::BF16>);
+  add("PK_BF16_BF8", scaleDecodePk<kBf8, Wide::BF16>);
+  add("PK_F32_FP4", scaleDecodePk<kFp4, Wide::F32>);
+  add("PK_F16_FP4", scaleDecodePk<kFp4, Wide::F16>);
+  add("PK_BF16_FP4", scaleDecodePk<kFp4, Wide::BF16>);
+  add("PK32_F32_FP6", scaleDecodePk32<kFp6, Wide::F32>);
+  add("PK32_F32_BF6", scaleDecodePk32<kBf6, Wide::F32>);
+  add("PK32_F16_FP6", scaleDecodePk32<kFp6, Wide::F16>);
+  add("PK32_F16_BF6", scaleDecodePk32<kBf6, Wide::F16>);
+  add("PK32_BF16_FP6", scaleDecodePk32<kFp6, Wide::BF16>);
+  add("PK32_BF16_BF6", scaleDecodePk32<kBf6, Wide::BF16>);
+  add("PK_FP8_F32", scaleEncodePk<kFp8, Wide::F32>);
+  add("PK_BF8_F32", scaleEncodePk<kBf8, Wide::F32>);
+  add("PK_FP8_F16", scaleEncodePk<kFp8, Wide::F16>);
+  add("PK_BF8_F16", scaleEncodePk<kBf8, Wide::F16>);
+  add("PK_FP8_BF16", scaleEncodePk<kFp8, Wide::BF16>);
+  add("PK_BF8_BF16", scaleEncodePk<kBf8, Wide::BF16>);
+  add("PK_FP4_F32", scaleEncodePk<kFp4, Wide::F32>);
+  add("PK_FP4_F16", scaleEncodePk<kFp4, Wide::F16>);
+  add("PK_FP4_BF16", scaleEncodePk<kFp4, Wide::BF16>);
+  add("SR_FP8_F32", scaleEncodeSr<kFp8, Wide::F32>);
+  add("SR_BF8_F32", scaleEncodeSr<kBf8, Wide::F32>);
+  add("SR_FP8_F16", scaleEncodeSr<kFp8, Wide::F16>);
+  add("SR_BF8_F16", scaleEncodeSr<kBf8, Wide::F16>);
+  add("SR_FP8_BF16", scaleEncodeSr<kFp8, Wide::BF16>);
+  add("SR_BF8_BF16", scaleEncodeSr<kBf8, Wide::BF16>);
+  add("SR_PK_FP4_F32", scaleEncodeSr<kFp4, Wide::F32>);
+  add("SR_PK_FP4_F16", scaleEncodeSr<kFp4, Wide::F16>);
+  add("SR_PK_FP4_BF16", scaleEncodeSr<kFp4, Wide::BF16>);
+  add("PK32_FP6_F16", scaleEncodePk32<kFp6, Wide::F16, 0>);
+  add("PK32_BF6_F16", scaleEncodePk32<kBf6, Wide::F16, 0>);
+  add("PK32_FP6_BF16", scaleEncodePk32<kFp6, Wide::BF16, 0>);
+  add("PK32_BF6_BF16", scaleEncodePk32<kBf6, Wide::BF16, 0>);
+  add("2XPK16_FP6_F32", scaleEncodePk32<kFp6, Wide::F32, 1>);
+  add("2XPK16_BF6_F32", scaleEncodePk32<kBf6, Wide::F32, 1>);
+  add("SR_PK32_FP6_F32", scaleEncodePk32<kFp6, Wide::F32, 2>);
+  add("SR_PK32_BF6_F32", scaleEncodePk32<kBf6, Wide::F32, 2>);
+  add("SR_PK32_FP6_F16", scaleEncodePk32<kFp6, Wide::F16, 2>);
+  add("SR_PK32_BF6_F16", scaleEncodePk32<kBf6, Wide::F16, 2>);
+  add("SR_PK32_FP6_BF16", scaleEncodePk32<kFp6, Wide::BF16, 2>);
+  add("SR_PK32_BF6_BF16", scaleEncodePk32<kBf6, Wide::BF16, 2>);
+}
+
 } // namespace
 
 void hk::rt::isa::registerConvert(Semantics &table) {
@@ -1273,4 +1548,5 @@ void hk::rt::isa::registerConvert(Semantics &table) {
   }
   registerUnary(table);
   registerBinary(table);
+  registerScaled(table);
 }

@@ -808,6 +808,126 @@ TEST(IsaConvert, DppForms) {
   }
 }
 
+// gfx950's scaled conversions: the scale is the exponent of an f32 (an
+// E8M0 value); decoding multiplies by it, encoding divides by it, then
+// rounds to nearest even (fp4 saturates). Expected values from the OCP
+// definitions: specValue() and the nearest-code search.
+TEST(IsaConvert, ScaledConversionsGfx950) {
+  const Spec &e4m3 = kSpecs[0], &e5m2 = kSpecs[1], &e2m1 = kSpecs[6];
+  std::vector<uint32_t> codes = {0x4A3C38C1, 0x017F7E80, 0xB5C4D3E2};
+  std::vector<float> scales = {4.0f, 0.5f, 1.0f, 0.125f};
+  std::vector<float> xs = {1.0f, -3.3f, 40.0f, 0.01f, 2.9f, -7.0f};
+  std::vector<float> ys = {0.3f, 20.0f, -0.001f, 5.5f, 1.0f, 0.0f};
+  std::vector<std::vector<uint32_t>> out(8, cycle({0xA5A5A5A5}));
+  runLanes("gfx950", R"(
+    v_cvt_scalef32_pk_f32_fp8 v[10:11], v2, v3
+    v_cvt_scalef32_f32_bf8 v12, v2, v3 op_sel:[1,1]
+    v_cvt_scalef32_pk_f32_fp4 v[14:15], v2, v3 op_sel:[1,0]
+    v_cvt_scalef32_pk_fp8_f32 v13, v4, v5, v3
+    v_cvt_scalef32_pk_fp4_f32 v16, v4, v5, v3 op_sel:[0,0,1,0]
+    v_cvt_scalef32_sr_bf8_f32 v17, v6, v7, v3 op_sel:[0,0,1,1])",
+           {cycle(codes), cycleF(scales), cycleF(xs), cycleF(ys),
+            cycleF({1.0625f}), cycle({0xBFFFFFFF, 0xC0000000})},
+           out);
+  for (int l = 0; l < 64; ++l) {
+    uint32_t c = codes[l % 3];
+    double scale = scales[l % 4];
+    auto same = [&](uint32_t got, double want, const char *what) {
+      if (std::isnan(want))
+        EXPECT_TRUE(std::isnan(floatOf(got))) << what << " " << l;
+      else
+        EXPECT_EQ(double(floatOf(got)), double(float(want)))
+            << what << " " << l;
+    };
+    same(out[0][l], specValue(e4m3, c & 0xFF) * scale, "pk_f32_fp8 lo");
+    same(out[1][l], specValue(e4m3, (c >> 8) & 0xFF) * scale, "pk_f32_fp8 hi");
+    same(out[2][l], specValue(e5m2, c >> 24) * scale, "f32_bf8 byte 3");
+    same(out[4][l], specValue(e2m1, (c >> 8) & 0xF) * scale, "pk_f32_fp4 lo");
+    same(out[5][l], specValue(e2m1, (c >> 12) & 0xF) * scale, "pk_f32_fp4 hi");
+    double x = xs[l % 6] / scale, y = ys[l % 6] / scale;
+    EXPECT_EQ(out[3][l],
+              0xA5A50000u | nearestCode(e4m3, x) | nearestCode(e4m3, y) << 8)
+        << "pk_fp8_f32 " << l;
+    auto fp4 = [&](double v) -> uint32_t {
+      return std::fabs(v) > 6 ? (std::signbit(v) ? 0xF : 0x7)
+                              : nearestCode(e2m1, v);
+    };
+    EXPECT_EQ(out[6][l], 0xA5A500A5u | (fp4(x) | fp4(y) << 4) << 8)
+        << "pk_fp4_f32 " << l << " " << x << " " << y;
+    // 1.0625 / scale in E5M2 is 2^k (1 + 1/16): a quarter of E5M2's step
+    // above 2^k, 2^19 of the 2^21 dropped units; it rounds up when
+    // rng >> 11 adds the other 3 * 2^19 (rng >= 0xC0000000).
+    double v = 1.0625 / scale;
+    uint32_t rng = (l % 2) ? 0xC0000000 : 0xBFFFFFFF;
+    uint32_t down = nearestCode(e5m2, std::ldexp(1.0, std::ilogb(v)));
+    bool up = (rng >> 11) + (1u << 19) >= (1u << 21);
+    EXPECT_EQ(out[7][l], 0x00A5A5A5u | (down + (up ? 1 : 0)) << 24)
+        << "sr_bf8_f32 " << l << " " << std::hex << rng;
+  }
+}
+
+// pk32: 32 fp6 codes (value k at bit 6k of six dwords) decoded to f16,
+// and 32 f16 encoded back into six dwords.
+TEST(IsaConvert, ScaledFp6Gfx950) {
+  const Spec &e2m3 = kSpecs[4], &e3m2 = kSpecs[5];
+  std::vector<std::vector<uint32_t>> in(8), out(8);
+  uint32_t packed[6] = {0x12345678, 0x9ABCDEF0, 0x0F1E2D3C,
+                        0x4B5A6978, 0x8796A5B4, 0xC3D2E1F0};
+  for (int d = 0; d < 6; ++d)
+    in[d] = cycle({packed[d]});
+  in[6] = cycleF({2.0f});
+  // 32 f16 values for the encoding (v2..v17 after the decode is stored):
+  std::vector<float> vals;
+  for (int k = 0; k < 32; ++k)
+    vals.push_back(float((k % 7) - 3) * 0.75f + (k % 3) * 0.125f);
+  for (int d = 0; d < 8; ++d)
+    out[d] = cycle({uint32_t(halfBits(vals[2 * d])) |
+                    uint32_t(halfBits(vals[2 * d + 1])) << 16});
+  runLanes("gfx950", R"(
+    v_cvt_scalef32_pk32_f16_fp6 v[18:33], v[2:7], v8
+    v_cvt_scalef32_pk32_bf6_f16 v[34:39], v[10:25], v8
+    v_mov_b32 v10, v18
+    v_mov_b32 v11, v19
+    v_mov_b32 v12, v20
+    v_mov_b32 v13, v21
+    v_mov_b32 v14, v34
+    v_mov_b32 v15, v35
+    v_mov_b32 v16, v36
+    v_mov_b32 v17, v39)",
+           in, out);
+  auto codeAt = [&](const uint32_t *w, int k) {
+    uint64_t lo = w[6 * k / 32],
+             hi = 6 * k / 32 + 1 < 6 ? w[6 * k / 32 + 1] : 0;
+    return unsigned(((lo | hi << 32) >> (6 * k % 32)) & 63);
+  };
+  for (int l = 0; l < 64; ++l) {
+    for (int k = 0; k < 8; ++k) {
+      float want = float(specValue(e2m3, codeAt(packed, k)) * 2.0);
+      EXPECT_EQ(uint32_t(halfBits(want)),
+                (out[k / 2][l] >> (16 * (k % 2))) & 0xFFFF)
+          << "pk32_f16_fp6 value " << k;
+    }
+  }
+  // The encoding's input: v10..v17 (first 16 values) then v18..v25, which
+  // the decode wrote first (its first 16 f16 results).
+  std::vector<float> enc(vals.begin(), vals.begin() + 16);
+  for (int k = 0; k < 16; ++k)
+    enc.push_back(float(specValue(e2m3, codeAt(packed, k)) * 2.0));
+  uint32_t want[6] = {0, 0, 0, 0, 0, 0};
+  for (int k = 0; k < 32; ++k) {
+    uint64_t c = nearestCode(e3m2, double(halfValue(halfBits(enc[k]))) / 2.0);
+    want[6 * k / 32] |= uint32_t(c << (6 * k % 32));
+    if (6 * k % 32 > 26)
+      want[6 * k / 32 + 1] |= uint32_t(c >> (32 - 6 * k % 32));
+  }
+  for (int l = 0; l < 64; ++l) {
+    EXPECT_EQ(out[4][l], want[0]) << l;
+    EXPECT_EQ(out[5][l], want[1]) << l;
+    EXPECT_EQ(out[6][l], want[2]) << l;
+    EXPECT_EQ(out[7][l], want[5]) << l;
+  }
+}
+
 // An operand the handlers do not model faults at decode, naming itself.
 TEST(IsaConvert, UnmodeledOperandsFault) {
   for (const char *chip : kChips) {
