@@ -238,6 +238,26 @@ uint32_t pkMaxF16(const Wave &w, bool c, const uint32_t *x) {
   return f16Result(w, c, minMax(w, f16In(w, x[0]), f16In(w, x[1]), true));
 }
 
+/// IEEE 754-2019 maximum / minimum of three (CDNA4 v_pk_maximum3_f16,
+/// v_pk_minimum3_f16): NaN if any operand is NaN, -0 below +0.
+double maximum3(double a, double b, double c, bool max) {
+  if (std::isnan(a) || std::isnan(b) || std::isnan(c))
+    return NAN;
+  double r = a;
+  for (double x : {b, c})
+    if (x == r ? std::signbit(r) == max : (x > r) == max)
+      r = x;
+  return r;
+}
+uint32_t pkMaximum3F16(const Wave &w, bool c, const uint32_t *x) {
+  return f16Result(
+      w, c, maximum3(f16In(w, x[0]), f16In(w, x[1]), f16In(w, x[2]), true));
+}
+uint32_t pkMinimum3F16(const Wave &w, bool c, const uint32_t *x) {
+  return f16Result(
+      w, c, maximum3(f16In(w, x[0]), f16In(w, x[1]), f16In(w, x[2]), false));
+}
+
 /// Integer results, saturated to the 16-bit range with clamp.
 uint32_t satU16(bool clamp, int64_t v) {
   return clamp ? uint32_t(std::clamp<int64_t>(v, 0, 0xFFFF)) : uint32_t(v);
@@ -290,23 +310,6 @@ uint32_t pkLshrrevB16(const Wave &, bool, const uint32_t *x) {
 }
 uint32_t pkAshrrevI16(const Wave &, bool, const uint32_t *x) {
   return uint32_t(s16(x[1]) >> (x[0] & 15));
-}
-
-/// v_pk_fmac_f16 (VOP2): D.lo = fma(S0.lo, S1.lo, D.lo), D.hi likewise.
-void vPkFmacF16(Sim &sim, Wave &w, const Inst &i) {
-  if (((w.mode >> 2) & 3) != 0)
-    sim.fail("packed f16 math under a MODE rounding mode other than "
-             "nearest even is not simulated");
-  forLanes(w, [&](unsigned l) {
-    uint32_t a = rd(w, i.srcs[0], l), b = rd(w, i.srcs[1], l),
-             c = rd(w, i.defs[0], l), d = 0;
-    for (unsigned s = 0; s < 32; s += 16)
-      d |= f16Result(
-               w, false,
-               fmaOdd(f16In(w, a >> s), f16In(w, b >> s), f16In(w, c >> s)))
-           << s;
-    wr(w, i.defs[0], l, d);
-  });
 }
 
 //===-- VOP3P: packed f32 and moves ---------------------------------------===//
@@ -408,40 +411,89 @@ template <unsigned Bits, bool Signed> int64_t element(uint32_t v, unsigned k) {
 
 /// Integer dot products: D = sum of S0[k] * S1[k] + S2 over the 32 / Bits
 /// elements, exact; with clamp the sum saturates to the 32-bit range of
-/// its type, otherwise it wraps. The c forms (VOP2) accumulate into D.
-template <unsigned Bits, bool Signed, bool Acc>
-void dotInt(Sim &, Wave &w, const Inst &i) {
-  bool clamp = i.numImms > 0 && i.imms[0] != 0;
-  forLanes(w, [&](unsigned l) {
-    uint32_t a = rd(w, i.srcs[0], l), b = rd(w, i.srcs[1], l);
-    uint32_t c = Acc ? rd(w, i.defs[0], l) : rd(w, i.srcs[2], l);
-    int64_t sum = Signed ? int64_t(int32_t(c)) : int64_t(c);
-    for (unsigned k = 0; k < 32 / Bits; ++k)
-      sum += element<Bits, Signed>(a, k) * element<Bits, Signed>(b, k);
-    if (clamp)
-      sum = Signed ? std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX)
-                   : std::clamp<int64_t>(sum, 0, UINT32_MAX);
-    wr(w, i.defs[0], l, uint32_t(sum));
-  });
+/// its type, otherwise it wraps.
+template <unsigned Bits, bool Signed>
+uint32_t dotIntLane(const Wave &, bool clamp, uint32_t a, uint32_t b,
+                    uint32_t c) {
+  int64_t sum = Signed ? int64_t(int32_t(c)) : int64_t(c);
+  for (unsigned k = 0; k < 32 / Bits; ++k)
+    sum += element<Bits, Signed>(a, k) * element<Bits, Signed>(b, k);
+  if (clamp)
+    sum = Signed ? std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX)
+                 : std::clamp<int64_t>(sum, 0, UINT32_MAX);
+  return uint32_t(sum);
 }
 
 /// f32 dot products of two f16 or bf16 pairs: D = S0.lo * S1.lo + S0.hi *
 /// S1.hi + S2 (f32), the products exact, rounded once to f32 from their
-/// double sum; clamp limits D to [0, 1]. The c forms accumulate into D.
-template <bool Bf16, bool Acc> void dot2F32(Sim &sim, Wave &w, const Inst &i) {
+/// double sum; clamp limits D to [0, 1].
+template <bool Bf16>
+uint32_t dot2F32Lane(const Wave &w, bool clamp, uint32_t a, uint32_t b,
+                     uint32_t c) {
+  auto value = [&](uint32_t h) {
+    return Bf16 ? double(fmt::decodeBF16(uint16_t(h))) : double(f16In(w, h));
+  };
+  double p0 = value(a) * value(b), p1 = value(a >> 16) * value(b >> 16);
+  float r = float(p0 + p1 + flushF32(asFloat(c), keepsDenormIn(w, true)));
+  return asBits(clamp ? clamp01(w, r) : r);
+}
+
+/// v_pk_fmac_f16: D.lo = fma(S0.lo, S1.lo, D.lo), D.hi likewise.
+uint32_t pkFmacLane(const Wave &w, bool clamp, uint32_t a, uint32_t b,
+                    uint32_t c) {
+  uint32_t d = 0;
+  for (unsigned s = 0; s < 32; s += 16)
+    d |= f16Result(w, clamp,
+                   fmaOdd(f16In(w, a >> s), f16In(w, b >> s), f16In(w, c >> s)))
+         << s;
+  return d;
+}
+
+using Lane3 = uint32_t (*)(const Wave &, bool, uint32_t, uint32_t, uint32_t);
+
+void requireNearestEven(Sim &sim, const Wave &w) {
+  if (w.mode & 0xF)
+    sim.fail("packed and dot product math under a MODE rounding mode other "
+             "than nearest even is not simulated");
+}
+
+/// D = F(S0, S1, S2), or with Acc F(S0, S1, D) (the c forms, VOP2 and their
+/// VOP3 encoding); imms[0] is clamp where there is one.
+template <Lane3 F, bool Acc> void laneForm(Sim &sim, Wave &w, const Inst &i) {
+  requireNearestEven(sim, w);
   bool clamp = i.numImms > 0 && i.imms[0] != 0;
-  if (w.mode & 3)
-    sim.fail("v_dot2 under a MODE rounding mode other than nearest even is "
-             "not simulated");
   forLanes(w, [&](unsigned l) {
-    uint32_t a = rd(w, i.srcs[0], l), b = rd(w, i.srcs[1], l);
-    float c = asFloat(Acc ? rd(w, i.defs[0], l) : rd(w, i.srcs[2], l));
-    auto value = [&](uint32_t h) {
-      return Bf16 ? double(fmt::decodeBF16(uint16_t(h))) : double(f16In(w, h));
-    };
-    double p0 = value(a) * value(b), p1 = value(a >> 16) * value(b >> 16);
-    float r = float(p0 + p1 + flushF32(c, keepsDenormIn(w, true)));
-    wr(w, i.defs[0], l, asBits(clamp ? clamp01(w, r) : r));
+    uint32_t c = Acc ? rd(w, i.defs[0], l) : rd(w, i.srcs[2], l);
+    wr(w, i.defs[0], l,
+       F(w, clamp, rd(w, i.srcs[0], l), rd(w, i.srcs[1], l), c));
+  });
+}
+
+/// The DPP form of a c form: S0 from the lane dpp_ctrl names (dppLane),
+/// S1 and D the lane's own; srcs[First] is S0. imms = {dpp_ctrl,
+/// row_mask, bank_mask, bound_ctrl}. A lane whose row or bank is off, or
+/// whose source lane is invalid without bound_ctrl, keeps D.
+int dppLane(uint32_t ctrl, unsigned lane);
+template <Lane3 F, unsigned First>
+void laneDpp(Sim &sim, Wave &w, const Inst &i) {
+  requireNearestEven(sim, w);
+  uint32_t ctrl = uint32_t(i.imms[0]), rowMask = uint32_t(i.imms[1]),
+           bankMask = uint32_t(i.imms[2]);
+  bool boundZero = i.imms[3] != 0;
+  uint32_t from[kLanes];
+  for (unsigned l = 0; l < kLanes; ++l)
+    from[l] = rd(w, i.srcs[First], l);
+  uint64_t exec = w.exec();
+  forLanes(w, [&](unsigned l) {
+    if (!(rowMask >> (l / 16) & 1) || !(bankMask >> ((l & 15) / 4) & 1))
+      return;
+    int src = dppLane(ctrl, l);
+    bool valid = src >= 0 && (exec >> src & 1);
+    if (!valid && !boundZero)
+      return;
+    uint32_t a = valid ? from[src] : 0;
+    wr(w, i.defs[0], l,
+       F(w, false, a, rd(w, i.srcs[First + 1], l), rd(w, i.defs[0], l)));
   });
 }
 
@@ -917,7 +969,8 @@ std::string prepareUnary(const std::string &base, Inst &inst) {
   if (form == kE32)
     return "";
   if (form == kE64) {
-    if (inst.numImms != 2 || inst.imms[1] != 0 ||
+    if (inst.numImms < 1 || inst.numImms > 2 ||
+        (inst.numImms == 2 && inst.imms[1] != 0) ||
         (inst.imms[0] != 0 && !floatDst))
       return "clamp/omod of " + base + " are not simulated";
     return "";
@@ -1467,6 +1520,8 @@ void hk::rt::isa::registerConvert(Semantics &table) {
       {"V_PK_FMA_F16", packed16<3, true, pkFmaF16>, packedFloat},
       {"V_PK_MIN_F16", packed16<2, true, pkMinF16>, packedFloat},
       {"V_PK_MAX_F16", packed16<2, true, pkMaxF16>, packedFloat},
+      {"V_PK_MAXIMUM3_F16", packed16<3, true, pkMaximum3F16>, packedFloat},
+      {"V_PK_MINIMUM3_F16", packed16<3, true, pkMinimum3F16>, packedFloat},
       {"V_PK_ADD_U16", packed16<2, false, pkAddU16>, packedInt},
       {"V_PK_SUB_U16", packed16<2, false, pkSubU16>, packedInt},
       {"V_PK_ADD_I16", packed16<2, false, pkAddI16>, packedInt},
@@ -1490,11 +1545,16 @@ void hk::rt::isa::registerConvert(Semantics &table) {
     h[e.name] = e.fn;
     p[e.name] = e.prep;
   }
-  h["V_PK_FMAC_F16_e32"] = vPkFmacF16;
+  // v_pk_fmac_f16 (VOP2): e32, e64 with clamp, DPP; no source modifiers.
+  h["V_PK_FMAC_F16_e32"] = laneForm<pkFmacLane, true>;
+  h["V_PK_FMAC_F16_e64"] = laneForm<pkFmacLane, true>;
+  h["V_PK_FMAC_F16_dpp"] = laneDpp<pkFmacLane, 1>;
   p["V_PK_FMAC_F16_e32"] = [](const std::string &, Inst &inst) {
     return checkOperands(inst, {0, 0});
   };
-
+  p["V_PK_FMAC_F16_e64"] = [](const std::string &, Inst &inst) {
+    return checkOperands(inst, {1, 0});
+  };
   // v_fma_mix*: NEG is neg, NEG_HI abs, OP_SEL_HI "f16", OP_SEL the half.
   auto mix = [](const std::string &, Inst &inst) {
     std::string why = checkVop3p(inst, kNeg | kNegHi | kOpSel | kOpSelHi, true);
@@ -1523,29 +1583,53 @@ void hk::rt::isa::registerConvert(Semantics &table) {
     Handler fn;
   };
   const D dots[] = {
-      {"V_DOT2_F32_F16", dot2F32<false, false>},
-      {"V_DOT2_F32_BF16", dot2F32<true, false>},
-      {"V_DOT2C_F32_F16_e32", dot2F32<false, true>},
-      {"V_DOT2C_F32_F16_e64", dot2F32<false, true>},
-      {"V_DOT2C_F32_BF16_e32", dot2F32<true, true>},
-      {"V_DOT2C_F32_BF16_e64", dot2F32<true, true>},
-      {"V_DOT2_I32_I16", dotInt<16, true, false>},
-      {"V_DOT2_U32_U16", dotInt<16, false, false>},
-      {"V_DOT2C_I32_I16_e32", dotInt<16, true, true>},
-      {"V_DOT2C_I32_I16_e64", dotInt<16, true, true>},
-      {"V_DOT4_I32_I8", dotInt<8, true, false>},
-      {"V_DOT4_U32_U8", dotInt<8, false, false>},
-      {"V_DOT4C_I32_I8_e32", dotInt<8, true, true>},
-      {"V_DOT4C_I32_I8_e64", dotInt<8, true, true>},
-      {"V_DOT8_I32_I4", dotInt<4, true, false>},
-      {"V_DOT8_U32_U4", dotInt<4, false, false>},
-      {"V_DOT8C_I32_I4_e32", dotInt<4, true, true>},
-      {"V_DOT8C_I32_I4_e64", dotInt<4, true, true>},
+      {"V_DOT2_F32_F16", laneForm<dot2F32Lane<false>, false>},
+      {"V_DOT2_F32_BF16", laneForm<dot2F32Lane<true>, false>},
+      {"V_DOT2C_F32_F16_e32", laneForm<dot2F32Lane<false>, true>},
+      {"V_DOT2C_F32_F16_e64", laneForm<dot2F32Lane<false>, true>},
+      {"V_DOT2C_F32_BF16_e32", laneForm<dot2F32Lane<true>, true>},
+      {"V_DOT2C_F32_BF16_e64", laneForm<dot2F32Lane<true>, true>},
+      {"V_DOT2_I32_I16", laneForm<dotIntLane<16, true>, false>},
+      {"V_DOT2_U32_U16", laneForm<dotIntLane<16, false>, false>},
+      {"V_DOT2C_I32_I16_e32", laneForm<dotIntLane<16, true>, true>},
+      {"V_DOT2C_I32_I16_e64", laneForm<dotIntLane<16, true>, true>},
+      {"V_DOT4_I32_I8", laneForm<dotIntLane<8, true>, false>},
+      {"V_DOT4_U32_U8", laneForm<dotIntLane<8, false>, false>},
+      {"V_DOT4C_I32_I8_e32", laneForm<dotIntLane<8, true>, true>},
+      {"V_DOT4C_I32_I8_e64", laneForm<dotIntLane<8, true>, true>},
+      {"V_DOT8_I32_I4", laneForm<dotIntLane<4, true>, false>},
+      {"V_DOT8_U32_U4", laneForm<dotIntLane<4, false>, false>},
+      {"V_DOT8C_I32_I4_e32", laneForm<dotIntLane<4, true>, true>},
+      {"V_DOT8C_I32_I4_e64", laneForm<dotIntLane<4, true>, true>},
   };
   for (const D &e : dots) {
     h[e.name] = e.fn;
     p[e.name] = dot;
   }
+  // DPP forms of the c dot products: srcs = {src0, src1, D}.
+  auto dpp = [](const std::string &, Inst &inst) -> std::string {
+    if (inst.numImms != 4 || dppLane(uint32_t(inst.imms[0]), 0) == -2 ||
+        inst.srcs[0].mods || inst.srcs[1].mods)
+      return "DPP operands of " + inst.name + " are not simulated";
+    return "";
+  };
+  const D dpps[] = {
+      {"V_DOT2C_F32_F16_dpp", laneDpp<dot2F32Lane<false>, 0>},
+      {"V_DOT2C_F32_BF16_dpp", laneDpp<dot2F32Lane<true>, 0>},
+      {"V_DOT2C_I32_I16_dpp", laneDpp<dotIntLane<16, true>, 0>},
+      {"V_DOT4C_I32_I8_dpp", laneDpp<dotIntLane<8, true>, 0>},
+      {"V_DOT8C_I32_I4_dpp", laneDpp<dotIntLane<4, true>, 0>},
+  };
+  for (const D &e : dpps) {
+    h[e.name] = e.fn;
+    p[e.name] = dpp;
+  }
+  p["V_PK_FMAC_F16_dpp"] = [](const std::string &, Inst &inst) -> std::string {
+    if (inst.numImms != 4 || dppLane(uint32_t(inst.imms[0]), 0) == -2 ||
+        inst.numSrcs != 3 || inst.srcs[1].mods || inst.srcs[2].mods)
+      return "DPP operands of " + inst.name + " are not simulated";
+    return "";
+  };
   registerUnary(table);
   registerBinary(table);
   registerScaled(table);

@@ -928,6 +928,154 @@ TEST(IsaConvert, ScaledFp6Gfx950) {
   }
 }
 
+// 16-bit integer and normalized conversions: v_cvt_f16_i16 (exact here),
+// v_cvt_u16_f16 (truncated, saturated, NaN to 0), v_cvt_norm_i16_f16
+// (clamp to [-1, 1], times 32767, nearest even), v_cvt_pknorm_u16_f16
+// reading the halves op_sel picks; f64 to f32 and i32.
+TEST(IsaConvert, SixteenBitAndF64) {
+  std::vector<uint32_t> halves = {0xBC00C900u, 0x7C003800u, 0x7E00FBFFu,
+                                  0x3A00B555u};
+  std::vector<double> ds = {1.0 / 3.0, -2.5e9, 1e-40, 123456.789};
+  std::vector<uint32_t> dlo, dhi;
+  for (double d : ds) {
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    dlo.push_back(uint32_t(b));
+    dhi.push_back(uint32_t(b >> 32));
+  }
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out;
+    runLanes(chip, R"(
+      v_cvt_f16_i16_e32 v10, v2
+      v_cvt_u16_f16_e32 v11, v3
+      v_cvt_norm_i16_f16_e32 v12, v3
+      v_cvt_pknorm_u16_f16 v13, v3, v3 op_sel:[1,0]
+      v_cvt_f32_f64_e32 v14, v[4:5]
+      v_cvt_i32_f64_e32 v15, v[4:5])",
+             {cycle({0xFFFF8000u, 0x00007FFFu, 0x1234FFFDu}), cycle(halves),
+              cycle(dlo), cycle(dhi)},
+             out);
+    for (int l = 0; l < 64; ++l) {
+      uint32_t i16 =
+          std::vector<uint32_t>{0xFFFF8000u, 0x7FFFu, 0x1234FFFDu}[l % 3];
+      float f = float(int16_t(uint16_t(i16)));
+      EXPECT_EQ(out[0][l], halfBits(f)) << chip << " " << l;
+      uint32_t hv = halves[l % 4];
+      double lo = halfValue(uint16_t(hv)), hi = halfValue(uint16_t(hv >> 16));
+      auto u16 = [](double x) -> uint32_t {
+        return std::isnan(x) ? 0
+                             : uint32_t(std::fmin(std::fmax(std::trunc(x), 0.0),
+                                                  65535.0));
+      };
+      EXPECT_EQ(out[1][l], u16(lo)) << chip << " " << lo;
+      auto sn = [](double x) -> uint32_t {
+        return std::isnan(x)
+                   ? 0
+                   : uint16_t(int16_t(std::nearbyint(
+                         std::fmin(std::fmax(x, -1.0), 1.0) * 32767)));
+      };
+      auto un = [](double x) -> uint32_t {
+        return std::isnan(x) ? 0
+                             : uint32_t(std::nearbyint(
+                                   std::fmin(std::fmax(x, 0.0), 1.0) * 65535));
+      };
+      EXPECT_EQ(out[2][l], sn(lo)) << chip << " " << lo;
+      EXPECT_EQ(out[3][l], un(hi) | un(lo) << 16) << chip << " " << lo;
+      double d = ds[l % 4];
+      // The kernel flushes f32 denormal results (MODE.FP_DENORM f32 = 0,
+      // the assembler's default): 1e-40 becomes +0.
+      float want = std::fabs(d) < 0x1p-126 ? 0.0f : float(d);
+      EXPECT_EQ(out[4][l], bitsOf(want)) << chip << " " << d;
+      int32_t wi = d <= -2147483648.0 ? INT32_MIN : int32_t(std::trunc(d));
+      EXPECT_EQ(int32_t(out[5][l]), wi) << chip << " " << d;
+    }
+  }
+}
+
+// v_pk_fmac_f16 accumulates into D; the DPP form of v_dot4c_i32_i8 reads
+// S0 from the lane quad_perm names; gfx950's v_pk_maximum3_f16 (NaN wins,
+// -0 below +0), v_cvt_f32_bf16, v_cvt_pk_f16_f32 and v_cvt_sr_bf16_f32.
+TEST(IsaConvert, AccumulatingFormsAndGfx950Additions) {
+  std::vector<uint32_t> a = {0x3C004000u, 0xC0003555u, 0x00017BFFu,
+                             0x8000BC00u};
+  std::vector<uint32_t> b = {0x38003800u, 0x3C00C000u, 0x3C003C00u,
+                             0x00007E00u};
+  std::vector<uint32_t> lanes(64);
+  for (int l = 0; l < 64; ++l)
+    lanes[l] = uint32_t(l) * 0x01010101u ^ 0x80FF0180u;
+  for (const char *chip : kChips) {
+    bool gfx950 = std::string(chip) == "gfx950";
+    std::vector<std::vector<uint32_t>> out(8, cycle({0x3C003C00u}));
+    out[1] = cycle({7});
+    std::string body = R"(
+      v_pk_fmac_f16_e32 v10, v2, v3
+      v_dot4c_i32_i8_dpp v11, v4, v5 quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf)";
+    if (gfx950)
+      body += R"(
+      v_pk_maximum3_f16 v12, v2, v3, v7
+      v_cvt_f32_bf16_e32 v13, v6
+      v_cvt_pk_f16_f32 v14, v8, v9
+      v_cvt_sr_bf16_f32 v15, v8, v9 op_sel:[0,0,1])";
+    runLanes(chip, body,
+             {cycle(a), cycle(b), lanes, cycle({0x01FF7F80u, 0x02030405u}),
+              cycle({0xC3000000u, 0x00008000u}),
+              cycle({0x4170BF80u, 0x80008000u}),
+              cycleF({1.00048828125f, 3.0e-8f, -70000.0f}),
+              cycle({0x00000000u, 0xFFFFFFFFu, 0x80000000u})},
+             out);
+    for (int l = 0; l < 64; ++l) {
+      uint32_t x = a[l % 4], y = b[l % 4];
+      auto fma16 = [](float p, float q, float r) {
+        return uint32_t(halfBitsD(std::fma(double(p), double(q), double(r))));
+      };
+      EXPECT_EQ(out[0][l], fma16(h(x, 0), h(y, 0), 1.0f) |
+                               fma16(h(x, 1), h(y, 1), 1.0f) << 16)
+          << chip << " " << l;
+      int q = (l & ~3) | (3 - (l & 3));
+      uint32_t s0 = lanes[q],
+               s1 = std::vector<uint32_t>{0x01FF7F80u, 0x02030405u}[l % 2];
+      int64_t sum = 7;
+      for (int k = 0; k < 4; ++k)
+        sum += int64_t(int8_t(s0 >> (8 * k))) * int8_t(s1 >> (8 * k));
+      EXPECT_EQ(out[1][l], uint32_t(sum)) << chip << " " << l;
+      if (!gfx950)
+        continue;
+      uint32_t z = std::vector<uint32_t>{0x4170BF80u, 0x80008000u}[l % 2];
+      auto mx = [](float p, float q, float r) -> uint32_t {
+        if (std::isnan(p) || std::isnan(q) || std::isnan(r))
+          return 0x7E00;
+        float m = p;
+        for (float v : {q, r})
+          if (v > m || (v == m && !std::signbit(v)))
+            m = v;
+        return halfBits(m);
+      };
+      uint32_t got = out[2][l];
+      uint32_t wantLo = mx(h(x, 0), h(y, 0), h(z, 0)),
+               wantHi = mx(h(x, 1), h(y, 1), h(z, 1));
+      EXPECT_EQ(got & 0xFFFF, wantLo) << chip << " " << l;
+      EXPECT_EQ(got >> 16, wantHi) << chip << " " << l;
+      uint32_t bf = std::vector<uint32_t>{0xC3000000u, 0x00008000u}[l % 2];
+      EXPECT_EQ(out[3][l], (bf & 0xFFFF) << 16) << chip;
+      float f0 = std::vector<float>{1.00048828125f, 3.0e-8f, -70000.0f}[l % 3];
+      float f1 =
+          floatOf(std::vector<uint32_t>{0u, 0xFFFFFFFFu, 0x80000000u}[l % 3]);
+      EXPECT_EQ(out[4][l] & 0xFFFF, halfBits(f0)) << chip << " " << l;
+      if (std::isnan(f1))
+        EXPECT_TRUE(std::isnan(halfValue(uint16_t(out[4][l] >> 16)))) << chip;
+      else
+        EXPECT_EQ(out[4][l] >> 16, halfBits(f1)) << chip << " " << l;
+      // sr bf16: 16 dropped bits, rng >> 16 added: 1.00048828125 is
+      // 2^-11 above 1.0, 32 of bf16's 2^16 units per 2^-7 step... the
+      // f32 bits below bf16's last one are 0x0800 (of 0x10000).
+      uint32_t fb = bitsOf(f0),
+               rng = std::vector<uint32_t>{0u, 0xFFFFFFFFu, 0x80000000u}[l % 3];
+      uint32_t sr = (fb + (rng >> 16)) >> 16;
+      EXPECT_EQ(out[5][l], 0x3C00u | sr << 16) << chip << " " << l;
+    }
+  }
+}
+
 // An operand the handlers do not model faults at decode, naming itself.
 TEST(IsaConvert, UnmodeledOperandsFault) {
   for (const char *chip : kChips) {
