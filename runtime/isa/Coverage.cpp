@@ -350,7 +350,8 @@ std::string exclusionOf(const std::string &base, const std::string &family) {
     return "attribute interpolation (graphics)";
   if (family == "MTBUF" ||
       (family == "MUBUF" && base.find("_FORMAT_") != std::string::npos))
-    return "typed buffer formats (LLVM emits none for compute kernels)";
+    return "typed buffer formats (data converted by the resource's format; "
+           "hk emits none)";
   if (startsWith(base, "DS_GWS_"))
     return "global wave sync (GDS)";
   if (base == "DS_ORDERED_COUNT")

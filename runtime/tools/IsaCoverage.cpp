@@ -17,6 +17,7 @@
 #include "hk/Runtime/Artifact.h"
 #include "hk/Runtime/Error.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -102,12 +103,32 @@ struct Count {
   unsigned covered = 0, total = 0, excluded = 0;
 };
 
+/// One table row: the first cell 8 wide, the others 16, no trailing blanks.
+void printRow(const std::string &first, const std::vector<std::string> &cells) {
+  std::string line = first;
+  line.resize(std::max<size_t>(line.size(), 8), ' ');
+  for (const std::string &cell : cells) {
+    line += "  " + cell;
+    line.resize(std::max<size_t>(line.size(), line.size() - cell.size() + 16),
+                ' ');
+  }
+  line.erase(line.find_last_not_of(' ') + 1);
+  printf("%s\n", line.c_str());
+}
+
+/// "covered / total", "-" for none, and "(+N)" for N excluded.
+std::string cellOf(const Count &c) {
+  std::string cell =
+      c.total ? std::to_string(c.covered) + " / " + std::to_string(c.total)
+              : "-";
+  if (c.excluded)
+    cell += " (+" + std::to_string(c.excluded) + ")";
+  return cell;
+}
+
 void printTable(const std::vector<std::string> &chips,
                 const std::vector<std::vector<OpcodeCoverage>> &results) {
-  printf("%-8s", "family");
-  for (const std::string &chip : chips)
-    printf("  %-16s", chip.c_str());
-  printf("\n");
+  printRow("family", chips);
   std::vector<Count> totals(chips.size());
   for (const std::string &family : coverageFamilies()) {
     std::vector<Count> counts(chips.size());
@@ -126,31 +147,19 @@ void printTable(const std::vector<std::string> &chips,
       }
     if (!any)
       continue;
-    printf("%-8s", family.c_str());
+    std::vector<std::string> cells;
     for (size_t k = 0; k < chips.size(); ++k) {
-      char cell[64];
-      if (counts[k].total)
-        snprintf(cell, sizeof(cell), "%u / %u", counts[k].covered,
-                 counts[k].total);
-      else
-        snprintf(cell, sizeof(cell), "-");
-      if (counts[k].excluded)
-        snprintf(cell + strlen(cell), sizeof(cell) - strlen(cell), " (+%u)",
-                 counts[k].excluded);
-      printf("  %-16s", cell);
+      cells.push_back(cellOf(counts[k]));
       totals[k].covered += counts[k].covered;
       totals[k].total += counts[k].total;
-      totals[k].excluded += counts[k].excluded;
     }
-    printf("\n");
+    printRow(family, cells);
   }
-  printf("%-8s", "total");
-  for (const Count &t : totals) {
-    char cell[64];
-    snprintf(cell, sizeof(cell), "%u / %u", t.covered, t.total);
-    printf("  %-16s", cell);
-  }
-  printf("\n(+N): N opcodes of the family excluded, not counted\n");
+  std::vector<std::string> cells;
+  for (const Count &t : totals)
+    cells.push_back(cellOf(t));
+  printRow("total", cells);
+  printf("(+N): N opcodes of the family excluded, not counted\n");
 }
 
 /// The exclusions, each with its opcode count per chip.
