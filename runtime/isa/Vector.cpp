@@ -1170,7 +1170,8 @@ void runSdwa(Sim &sim, Wave &w, const Inst &i) {
     uint32_t placed = (r << off) & field, rest = 0;
     if (unused == 2)
       rest = rd(w, i.defs[0], l) & ~field;
-    else if (unused == 1 && width < 32 && (placed >> (off + width - 1) & 1))
+    else if (unused == 1 && off + width < 32 &&
+             (placed >> (off + width - 1) & 1))
       rest = ~0u << (off + width);
     wr(w, i.defs[0], l, placed | rest);
   });

@@ -243,3 +243,341 @@ TEST(IsaVector, MinMaxNanSignedZeroAndCompares) {
 }
 
 } // namespace
+
+namespace {
+
+/// The field of an SDWA select: byte 0-3, word 0-1, dword.
+uint32_t field(uint32_t x, unsigned sel, bool sext) {
+  unsigned off = sel <= 3 ? 8 * sel : sel <= 5 ? 16 * (sel - 4) : 0;
+  unsigned width = sel <= 3 ? 8 : sel <= 5 ? 16 : 32;
+  if (width == 32)
+    return x;
+  uint32_t v = (x >> off) & ((1u << width) - 1);
+  if (sext && (v >> (width - 1)) & 1)
+    v |= ~((1u << width) - 1);
+  return v;
+}
+
+// SDWA (CDNA3 ISA, "SDWA"): source selects with sext, dst_sel and the
+// three dst_unused policies; v_cmp_eq_u16_sdwa compares the selected
+// words; an f16 add reads and writes the selected halves.
+TEST(IsaVector, SdwaSelectsSextAndDstUnused) {
+  auto in = inputs([](unsigned l, unsigned k) {
+    uint32_t x = 0x9E3779B9u * (l + 1) + 0x7F4A7C15u * k;
+    if (k == 2) // halves of f16 values: 1.5 + lane / 8 and 2.25
+      return uint32_t(hbits(_Float16(1.5f + float(l) / 8))) << 16 |
+             hbits(_Float16(2.25f));
+    if (k == 3) // v13's low word equals v10's high word on even lanes
+      return l % 2 ? x : 0xABCD0000u | 0; // filled below
+    return x;
+  });
+  for (unsigned l = 0; l < 64; l += 2)
+    in[l * kIn + 3] = in[l * kIn + 0] >> 16 | 0x55550000u;
+  std::string body =
+      "v_mov_b32_e32 v22, 0x12345678\n"
+      "v_add_u32_sdwa v20, sext(v10), v11 dst_sel:WORD_1 "
+      "dst_unused:UNUSED_PAD src0_sel:BYTE_1 src1_sel:WORD_0\n"
+      "v_add_u32_sdwa v21, v10, sext(v11) dst_sel:BYTE_2 "
+      "dst_unused:UNUSED_SEXT src0_sel:BYTE_3 src1_sel:BYTE_0\n"
+      "v_sub_u32_sdwa v22, v10, v11 dst_sel:BYTE_1 "
+      "dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:BYTE_2\n"
+      "v_cmp_eq_u16_sdwa vcc, v10, v13 src0_sel:WORD_1 src1_sel:WORD_0\n"
+      "v_cndmask_b32_e64 v23, 0, 1, vcc\n"
+      "v_mov_b32_e32 v24, v12\n"
+      "v_add_f16_sdwa v24, v12, v12 dst_sel:WORD_0 "
+      "dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0\n"
+      "v_mov_b32_sdwa v25, sext(v11) dst_sel:WORD_1 dst_unused:UNUSED_SEXT "
+      "src0_sel:BYTE_1\n";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    auto out = runLanes(chip, body, in);
+    for (unsigned l = 0; l < 64; ++l) {
+      const uint32_t *x = &in[l * kIn], *o = &out[l * kIn];
+      uint32_t a = x[0], b = x[1];
+      // dst_sel WORD_1, UNUSED_PAD: the sum's low word in bits 31:16.
+      EXPECT_EQ(o[0], (field(a, 1, true) + field(b, 4, false)) << 16) << l;
+      // dst_sel BYTE_2, UNUSED_SEXT: bits 31:24 copy bit 23, 15:0 zero.
+      uint32_t s = (field(a, 3, false) + field(b, 0, true)) & 0xFF;
+      EXPECT_EQ(o[1], s << 16 | (s & 0x80 ? 0xFF000000u : 0)) << l;
+      // dst_sel BYTE_1, UNUSED_PRESERVE: the rest of 0x12345678 kept.
+      uint32_t d = (field(a, 5, false) - field(b, 2, false)) & 0xFF;
+      EXPECT_EQ(o[2], (0x12345678u & ~0xFF00u) | d << 8) << l;
+      EXPECT_EQ(o[3], (a >> 16) == (x[3] & 0xFFFF) ? 1u : 0u) << l;
+      EXPECT_EQ(o[3], l % 2 == 0 ? 1u : o[3]) << l;
+      _Float16 sum = half(uint16_t(x[2] >> 16)) + half(uint16_t(x[2]));
+      EXPECT_EQ(o[4], (x[2] & 0xFFFF0000u) | hbits(sum)) << l;
+      uint32_t byte1 = field(b, 1, true) & 0xFFFF;
+      EXPECT_EQ(o[5], byte1 << 16) << l; // bits 15:0 zero, no bits above
+    }
+  }
+}
+
+/// The lane row_shr:1 reads for `l` (CDNA3 ISA, DPP), or -1.
+int rowShr1(unsigned l) { return (l % 16) == 0 ? -1 : int(l) - 1; }
+
+// DPP16: src0 from another lane (row_shr:1, quad_perm), bound_ctrl (zero
+// for a source outside the row instead of no write), row_mask and
+// bank_mask (lanes of disabled rows or banks are not written).
+TEST(IsaVector, DppBoundCtrlAndMasks) {
+  auto in = inputs([](unsigned l, unsigned k) {
+    return bits(k == 0 ? float(l) + 0.5f : 100.0f);
+  });
+  std::string body =
+      "v_mov_b32_e32 v20, -1\n"
+      "v_mov_b32_e32 v21, -1\n"
+      "v_mov_b32_e32 v22, -1\n"
+      "v_add_f32_dpp v20, v10, v11 row_shr:1 row_mask:0xf bank_mask:0xf\n"
+      "v_add_f32_dpp v21, v10, v11 row_shr:1 row_mask:0xf bank_mask:0xf "
+      "bound_ctrl:0\n"
+      "v_sub_f32_dpp v22, -v10, v11 quad_perm:[3,2,1,0] row_mask:0x5 "
+      "bank_mask:0x6\n";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    auto out = runLanes(chip, body, in);
+    for (unsigned l = 0; l < 64; ++l) {
+      const uint32_t *o = &out[l * kIn];
+      int from = rowShr1(l);
+      EXPECT_EQ(o[0], from < 0 ? 0xFFFFFFFFu : bits(float(from) + 0.5f + 100))
+          << l;
+      EXPECT_EQ(o[1], bits(from < 0 ? 100.0f : float(from) + 0.5f + 100)) << l;
+      bool on = (0x5 >> (l / 16) & 1) && (0x6 >> ((l % 16) / 4) & 1);
+      unsigned q = (l & ~3u) + 3 - (l & 3);
+      EXPECT_EQ(o[2], on ? bits(-(float(q) + 0.5f) - 100.0f) : 0xFFFFFFFFu)
+          << l;
+    }
+  }
+}
+
+// MODE.FP_DENORM (the kernel descriptor's FLOAT_DENORM_MODE_32 and
+// _16_64): 0 flushes denormal inputs and results to zero (sign kept), 3
+// keeps them.
+TEST(IsaVector, DenormalsFlushedOrKept) {
+  const uint32_t tiny = 0x00000003;             // 3 * 2^-149
+  const uint64_t tinyD = 0x0000000000000005ull; // 5 * 2^-1074
+  const uint16_t tinyH = 0x0003;                // 3 * 2^-24
+  auto in = inputs([&](unsigned l, unsigned k) {
+    switch (k) {
+    case 0:
+      return tiny | (l % 2 ? 0x80000000u : 0);
+    case 1:
+      return bits(1.0f);
+    case 2:
+      return uint32_t(tinyD);
+    case 3:
+      return uint32_t(tinyD >> 32);
+    case 4:
+      return uint32_t(tinyH);
+    default:
+      return bits(0x1p-70f);
+    }
+  });
+  std::string body = "v_mul_f32_e32 v20, v10, v11\n"     // denormal input
+                     "v_mul_f32_e32 v21, v15, v15\n"     // denormal result
+                     "v_add_f64 v[22:23], v[12:13], 0\n" // f64 input
+                     "v_add_f16_e32 v24, v14, v14\n"     // f16
+                     "s_movk_i32 s10, 0x90\n"
+                     "v_cmp_class_f32_e64 s[8:9], v10, s10\n" // +-denormal
+                     "v_cndmask_b32_e64 v25, 0, 1, s[8:9]\n";
+  for (const char *chip : kChips)
+    for (int mode : {0, 3}) {
+      SCOPED_TRACE(std::string(chip) + " mode " + std::to_string(mode));
+      std::string m = std::to_string(mode);
+      auto out =
+          runLanes(chip, body, in,
+                   "  .amdhsa_float_denorm_mode_32 " + m +
+                       "\n  .amdhsa_float_denorm_mode_16_64 " + m + "\n");
+      for (unsigned l = 0; l < 64; ++l) {
+        const uint32_t *o = &out[l * kIn];
+        uint32_t sign = l % 2 ? 0x80000000u : 0;
+        EXPECT_EQ(o[0], mode ? (tiny | sign) : sign) << l;
+        // 2^-70 squared is the denormal 2^-140.
+        EXPECT_EQ(o[1], mode ? 0x00000200u : 0u) << l;
+        EXPECT_EQ(uint64_t(o[2]) | uint64_t(o[3]) << 32, mode ? tinyD : 0) << l;
+        EXPECT_EQ(o[4], mode ? uint32_t(2 * tinyH) : 0u) << l;
+        EXPECT_EQ(o[5], 1u) << l; // v_cmp_class reads bits, never flushed
+      }
+    }
+}
+
+// MODE.FP_ROUND (FLOAT_ROUND_MODE_32): 1 + 2^-24 is a tie; nearest even
+// gives 1, towards +inf the next float up; 1 + 3 * 2^-25 towards zero 1.
+TEST(IsaVector, RoundModeOfF32) {
+  auto in = inputs([](unsigned l, unsigned k) {
+    return k == 0 ? bits(1.0f) : k == 1 ? bits(0x1p-24f) : bits(0x1.8p-24f);
+  });
+  std::string body = "v_add_f32_e32 v20, v10, v11\n"
+                     "v_add_f32_e32 v21, v10, v12\n"
+                     "v_fma_f32 v22, v11, -1.0, v10\n";
+  const int modes[] = {0, 1, 2, 3};
+  for (const char *chip : kChips)
+    for (int m : modes) {
+      SCOPED_TRACE(std::string(chip) + " round " + std::to_string(m));
+      auto out = runLanes(chip, body, in,
+                          std::string(kKeepDenormals) +
+                              "  .amdhsa_float_round_mode_32 " +
+                              std::to_string(m) + "\n");
+      float up = std::nextafter(1.0f, 2.0f), down = std::nextafter(1.0f, 0.f);
+      // 1 + 2^-24: RNE 1, +inf up, -inf 1, zero 1.
+      const float add1[] = {1.0f, up, 1.0f, 1.0f};
+      // 1 + 1.5 * 2^-24: RNE up, +inf up, -inf 1, zero 1.
+      const float add2[] = {up, up, 1.0f, 1.0f};
+      // 1 - 2^-24 is exact in f32 (0x3f7fffff): the same in every mode.
+      for (unsigned l = 0; l < 64; ++l) {
+        const uint32_t *o = &out[l * kIn];
+        EXPECT_EQ(o[0], bits(add1[m])) << l;
+        EXPECT_EQ(o[1], bits(add2[m])) << l;
+        EXPECT_EQ(o[2], bits(down)) << l;
+      }
+    }
+}
+
+} // namespace
+
+namespace {
+
+// v_cmpx (GFX9): the compare's mask goes to VCC (e32) or the SGPR pair
+// (e64) and to EXEC; lanes outside EXEC give 0.
+TEST(IsaVector, CmpxWritesExecAndMask) {
+  auto in = inputs([](unsigned l, unsigned k) { return l * 7 % 64; });
+  std::string body = "v_cmpx_lt_u32_e32 vcc, 31, v10\n"
+                     "v_mov_b32_e32 v20, 1\n"
+                     "v_cmpx_lt_i32_e64 s[8:9], v10, 50\n"
+                     "v_mov_b32_e32 v21, 2\n"
+                     "s_mov_b64 s[10:11], exec\n"
+                     "s_mov_b64 exec, -1\n"
+                     "v_mov_b32_e32 v22, vcc_lo\n"
+                     "v_mov_b32_e32 v23, vcc_hi\n"
+                     "v_mov_b32_e32 v24, s8\n"
+                     "v_mov_b32_e32 v25, s9\n"
+                     "v_mov_b32_e32 v26, s10\n"
+                     "v_mov_b32_e32 v27, s11\n";
+  uint64_t first = 0, second = 0;
+  for (unsigned l = 0; l < 64; ++l) {
+    unsigned x = l * 7 % 64;
+    if (x > 31)
+      first |= uint64_t(1) << l;
+    if (x > 31 && x < 50)
+      second |= uint64_t(1) << l;
+  }
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    auto out = runLanes(chip, body, in);
+    for (unsigned l = 0; l < 64; ++l) {
+      const uint32_t *o = &out[l * kIn];
+      EXPECT_EQ(o[0], (first >> l & 1) ? 1u : 0u) << l;
+      EXPECT_EQ(o[1], (second >> l & 1) ? 2u : 0u) << l;
+      EXPECT_EQ(uint64_t(o[2]) | uint64_t(o[3]) << 32, first);
+      EXPECT_EQ(uint64_t(o[4]) | uint64_t(o[5]) << 32, second);
+      EXPECT_EQ(uint64_t(o[6]) | uint64_t(o[7]) << 32, second);
+    }
+  }
+}
+
+// 64-bit operations: shifts, v_mad_i64_i32 and v_mad_u64_u32 (128-bit
+// products, carry out), f64 add and fma, a signed 64-bit compare.
+TEST(IsaVector, SixtyFourBitOperations) {
+  auto in = inputs([](unsigned l, unsigned k) {
+    uint64_t x = 0x9E3779B97F4A7C15ull * (l + 3);
+    double d = (double(l) - 31.5) * 1.25e10;
+    switch (k) {
+    case 0:
+      return uint32_t(x);
+    case 1:
+      return uint32_t(x >> 32);
+    case 2:
+      return uint32_t(bits64(d));
+    case 3:
+      return uint32_t(bits64(d) >> 32);
+    case 4:
+      return l * 5 % 64; // a shift
+    default:
+      return uint32_t(0x80000001u + l * 0x3456789u);
+    }
+  });
+  std::string body = "v_ashrrev_i64 v[20:21], v14, v[10:11]\n"
+                     "v_mad_i64_i32 v[22:23], s[8:9], v15, v14, v[10:11]\n"
+                     "v_add_f64 v[24:25], v[12:13], -v[10:11]\n"
+                     "v_fma_f64 v[26:27], v[12:13], v[12:13], 1.0\n"
+                     "v_mad_u64_u32 v[28:29], s[8:9], v15, v15, v[10:11]\n"
+                     "v_cmp_lt_i64_e32 vcc, v[10:11], v[12:13]\n"
+                     "v_cndmask_b32_e64 v30, 0, 1, vcc\n"
+                     "v_add_u32_e32 v20, v20, v28\n"
+                     "v_add_u32_e32 v21, v21, v29\n"
+                     "v_add_u32_e32 v21, v21, v30\n";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    auto out = runLanes(chip, body, in);
+    for (unsigned l = 0; l < 64; ++l) {
+      const uint32_t *x = &in[l * kIn], *o = &out[l * kIn];
+      uint64_t a = x[0] | uint64_t(x[1]) << 32;
+      uint64_t d = x[2] | uint64_t(x[3]) << 32;
+      uint64_t sh = uint64_t(int64_t(a) >> (x[4] & 63));
+      __int128 mi = (__int128)int32_t(x[5]) * int32_t(x[4]) + int64_t(a);
+      unsigned __int128 mu = (unsigned __int128)x[5] * x[5] + a;
+      uint64_t lt = int64_t(a) < int64_t(d);
+      // Lane sums keep the check to 8 dwords: low and high halves.
+      uint64_t sum = sh + (uint64_t(mu) & 0xFFFFFFFF) +
+                     (uint64_t(uint32_t(mu >> 32)) << 32) + (lt << 32);
+      EXPECT_EQ(o[0], uint32_t(sh) + uint32_t(mu)) << l;
+      EXPECT_EQ(o[1], uint32_t(sh >> 32) + uint32_t(uint64_t(mu) >> 32) +
+                          uint32_t(lt))
+          << l;
+      (void)sum;
+      EXPECT_EQ(uint64_t(o[2]) | uint64_t(o[3]) << 32, uint64_t(mi)) << l;
+      EXPECT_EQ(uint64_t(o[4]) | uint64_t(o[5]) << 32, bits64(dbl(d) - dbl(a)))
+          << l;
+      EXPECT_EQ(uint64_t(o[6]) | uint64_t(o[7]) << 32,
+                bits64(std::fma(dbl(d), dbl(d), 1.0)))
+          << l;
+    }
+  }
+}
+
+// f16 arithmetic, and the GFX9 VOP3 op_sel of v_fma_f16 (sources' and
+// destination's halves; the other half of the destination kept), against
+// _Float16 (IEEE binary16, round to nearest even); v_add_f16_e32 zeroes
+// bits 31:16.
+TEST(IsaVector, F16ArithmeticAndOpsel) {
+  auto val = [](unsigned l, unsigned k) {
+    return _Float16(float(int(l) - 30) * 0.1875f + float(k) * 0.7f);
+  };
+  auto in = inputs([&](unsigned l, unsigned k) {
+    return uint32_t(hbits(val(l, k + 8))) << 16 | hbits(val(l, k));
+  });
+  std::string body = "v_mov_b32_e32 v20, v12\n"
+                     "v_fma_f16 v20, v10, v11, v12 op_sel:[1,0,1,1]\n"
+                     "v_add_f16_e32 v21, v10, v11\n"
+                     "v_mul_f16_e64 v22, -v10, |v11| clamp\n"
+                     "v_max_f16_e32 v23, v10, v11\n"
+                     "v_ldexp_f16_e64 v24, v10, 3\n"
+                     "v_sqrt_f16_e64 v25, |v10|\n"
+                     "v_mad_u16 v26, v13, v13, v13 op_sel:[1,1,0,0]\n";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    auto out = runLanes(chip, body, in);
+    for (unsigned l = 0; l < 64; ++l) {
+      const uint32_t *x = &in[l * kIn], *o = &out[l * kIn];
+      auto lo = [&](unsigned k) { return half(uint16_t(x[k])); };
+      auto hi = [&](unsigned k) { return half(uint16_t(x[k] >> 16)); };
+      // fma: the product of two halves and its sum with a third are exact
+      // in double for these magnitudes, so the one rounding is to half.
+      _Float16 fma = _Float16(double(hi(0)) * double(lo(1)) + double(hi(2)));
+      EXPECT_EQ(o[0], (x[2] & 0xFFFF) | uint32_t(hbits(fma)) << 16) << l;
+      EXPECT_EQ(o[1], uint32_t(hbits(lo(0) + lo(1)))) << l;
+      float p = -float(lo(0)) * std::fabs(float(lo(1)));
+      _Float16 c = _Float16(p);
+      c = c <= 0 ? _Float16(0) : c >= 1 ? _Float16(1) : c;
+      EXPECT_EQ(o[2], uint32_t(hbits(c))) << l;
+      _Float16 m = lo(0) >= lo(1) ? lo(0) : lo(1);
+      EXPECT_EQ(o[3], uint32_t(hbits(m))) << l;
+      EXPECT_EQ(o[4], uint32_t(hbits(lo(0) * _Float16(8)))) << l;
+      EXPECT_EQ(o[5],
+                uint32_t(hbits(_Float16(std::sqrt(std::fabs(float(lo(0))))))))
+          << l;
+      uint16_t u = uint16_t(x[3] >> 16);
+      EXPECT_EQ(o[6] & 0xFFFF, uint16_t(u * u + uint16_t(x[3]))) << l;
+    }
+  }
+}
+
+} // namespace
