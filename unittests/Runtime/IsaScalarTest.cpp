@@ -606,6 +606,33 @@ TEST(IsaScalar, BufferLoadOutOfRangeAndNegativeOffset) {
   }
 }
 
+// The SGPR offset of s_load_dword in each of its encodings (CDNA3 guide,
+// SMEM: IMM = 0 takes the SGPR from the OFFSET field, or with SOE = 1 from
+// SOFFSET; IMM = 1 with SOE = 1 adds both): the assembler's s_load_dword
+// s, s[4:5], s6 (_SGPR), the same with the SGPR in SOFFSET written as raw
+// words (LLVM decodes it as _SGPR_alt), and s6 plus offset:0x4 (_SGPR_IMM).
+TEST(IsaScalar, SgprOffsetForms) {
+  for (const char *chip : kScalarChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> data = {0x200, 0x201, 0x202, 0x203};
+    std::vector<uint32_t> out(3, 0xDEADBEEF);
+    launch(chip, std::string(kPrologue) + R"(
+      s_load_dwordx2 s[4:5], s[0:1], 0x8
+      s_mov_b32 s6, 4
+      s_waitcnt lgkmcnt(0)
+      s_load_dword s21, s[4:5], s6
+      .long 0xc0004502, 0x0c000000
+      s_load_dword s22, s[4:5], s6 offset:0x4
+      s_waitcnt lgkmcnt(0)
+)" + storeAll({"s21", "s20", "s22"}),
+           {ptr(out.data()), ptr(data.data())},
+           {{out.data(), 4 * out.size()}, {data.data(), 4 * data.size()}});
+    EXPECT_EQ(out[0], 0x201u); // SBASE + 4
+    EXPECT_EQ(out[1], 0x201u); // the same, SGPR in SOFFSET
+    EXPECT_EQ(out[2], 0x202u); // SBASE + 4 + 4
+  }
+}
+
 // s_swappc_b64 D = the address after it, PC = S0; s_setpc_b64 PC = S0;
 // s_getpc_b64 D = the address after it; s_call_b64 D = the address after
 // it, PC = PC + 4 + SIMM16 * 4. A call to a subroutine and its return.
