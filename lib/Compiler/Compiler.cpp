@@ -19,6 +19,9 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
@@ -185,6 +188,28 @@ static FailureOr<std::string> emitCodeObject(llvm::Module &llvmModule,
   return toString(*codeObject);
 }
 
+/// A copy of `llvmModule` without its debug information, or null. Through
+/// bitcode that keeps the order of use lists, on which code generation
+/// depends (CloneModule does not keep it): the copy compiles to the same
+/// code.
+static std::unique_ptr<llvm::Module>
+copyWithoutDebugInfo(const llvm::Module &llvmModule) {
+  llvm::SmallVector<char, 0> bitcode;
+  llvm::raw_svector_ostream stream(bitcode);
+  llvm::WriteBitcodeToFile(llvmModule, stream,
+                           /*ShouldPreserveUseListOrder=*/true);
+  auto copy = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(bitcode.data(), bitcode.size()),
+                            llvmModule.getModuleIdentifier()),
+      llvmModule.getContext());
+  if (!copy) {
+    llvm::consumeError(copy.takeError());
+    return nullptr;
+  }
+  llvm::StripDebugInfo(**copy);
+  return std::move(*copy);
+}
+
 /// Everything after the lane-level IR for one chip, for `output` (LLVM IR,
 /// assembly or code object).
 static LogicalResult compileLaneLevel(ModuleOp module, Output output,
@@ -210,7 +235,15 @@ static LogicalResult compileLaneLevel(ModuleOp module, Output output,
     return failure();
   Location loc = module.getLoc();
   if (options.report) {
-    auto report = codeQualityReport(*llvmModule, target, loc);
+    // The report names lines of the assembly --emit=asm prints, which has
+    // no line tables unless asked for: it reads a copy without them.
+    std::unique_ptr<llvm::Module> plain;
+    if (target.lineTables && !options.lineTables.value_or(false)) {
+      plain = copyWithoutDebugInfo(*llvmModule);
+      if (!plain)
+        return emitError(loc) << "cannot copy the LLVM module for the report";
+    }
+    auto report = codeQualityReport(plain ? *plain : *llvmModule, target, loc);
     if (failed(report))
       return failure();
     out.report = std::move(*report);
