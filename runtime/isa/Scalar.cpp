@@ -363,9 +363,13 @@ EXECOP(sAndn1Wrexec, true, ~s &e)
 EXECOP(sAndn2Wrexec, true, s & ~e)
 
 /// s_movrels: D = SGPR[S0 + M0]; s_movreld: SGPR[D + M0] = S0. The
-/// register reached must be one of s0..s101 (a tuple entirely).
+/// register reached must be one of s0..s101 (a tuple entirely), and M0
+/// even for the 64-bit forms.
 uint16_t relativeSgpr(Sim &sim, const Wave &w, const Operand &o) {
   uint64_t reg = uint64_t(o.reg) + w.s[kM0];
+  if (o.width == 2 && (w.s[kM0] & 1))
+    sim.fail("an odd M0 (" + std::to_string(w.s[kM0]) +
+             ") for a 64-bit M0-relative move, which the guides forbid");
   if (o.file != File::S || o.reg + o.width > 102 || reg + o.width > 102)
     sim.fail("M0-relative SGPR s" + std::to_string(reg) +
              " outside s0..s101 is not simulated");

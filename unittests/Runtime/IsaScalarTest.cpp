@@ -497,11 +497,12 @@ TEST(IsaScalar, HardwareRegisters) {
 // (llc -mcpu=gfx942 on insertelement/extractelement of <16 x i32> with a
 // variable index): s_set_gpr_idx_on S0, gpr_idx(DST) makes the next VALU
 // write v[dst + S0]; gpr_idx(SRC0) makes it read v[src0 + S0]; the index
-// is M0[7:0] and the mode M0[15:12]; s_set_gpr_idx_off ends it.
+// is M0[7:0] and the mode M0[15:12]; s_set_gpr_idx_idx and
+// s_set_gpr_idx_mode change one of them; s_set_gpr_idx_off ends it.
 TEST(IsaScalar, GprIndexing) {
   for (const char *chip : kScalarChips) {
     SCOPED_TRACE(chip);
-    std::vector<uint32_t> out(3 * 64, 0xDEADBEEF);
+    std::vector<uint32_t> out(5 * 64, 0xDEADBEEF);
     launch(chip, std::string(kPrologue) + R"(
       v_lshlrev_b32_e32 v1, 2, v0
       v_add_u32_e32 v10, 100, v0
@@ -519,9 +520,18 @@ TEST(IsaScalar, GprIndexing) {
       s_set_gpr_idx_off
       s_mov_b32 s6, m0
       v_mov_b32_e32 v22, s6
+      s_mov_b32 s7, 1
+      s_set_gpr_idx_on s4, gpr_idx(SRC0)
+      s_set_gpr_idx_idx s7
+      s_set_gpr_idx_mode gpr_idx(DST)
+      v_mov_b32_e32 v30, 9
+      s_set_gpr_idx_off
+      v_mov_b32_e32 v23, 5
       global_store_dword v1, v21, s[2:3]
       global_store_dword v1, v12, s[2:3] offset:256
       global_store_dword v1, v22, s[2:3] offset:512
+      global_store_dword v1, v31, s[2:3] offset:768
+      global_store_dword v1, v23, s[2:3] offset:1024
       s_waitcnt vmcnt(0)
       s_endpgm)",
            {ptr(out.data())}, {{out.data(), 4 * out.size()}});
@@ -529,6 +539,10 @@ TEST(IsaScalar, GprIndexing) {
       EXPECT_EQ(out[l], 400 + l) << "lane " << l; // v[10 + 3] read
       EXPECT_EQ(out[64 + l], 7u) << "lane " << l; // v[10 + 2] written
       EXPECT_EQ(out[128 + l], 3u | 1u << 12) << "lane " << l; // M0
+      // s_set_gpr_idx_idx / _mode changed the index to 1 and the mode to
+      // DST: v[30 + 1] written; after s_set_gpr_idx_off, v23 itself.
+      EXPECT_EQ(out[192 + l], 9u) << "lane " << l;
+      EXPECT_EQ(out[256 + l], 5u) << "lane " << l;
     }
     std::string f = scalarFault(chip, R"(
       s_movk_i32 s4, 0xf0
