@@ -256,11 +256,12 @@ uint64_t bfeI(uint64_t v, uint64_t off, uint64_t width) {
 }
 /// V_FFBH_U32: the count of leading zeros, -1 for 0.
 uint64_t ffbh(uint32_t v) { return v ? __builtin_clz(v) : 0xFFFFFFFFu; }
-/// V_FFBH_I32: leading bits equal to the sign, -1 for 0 and -1.
+/// V_FFBH_I32: the position, from bit 31 as 0, of the first bit that
+/// differs from the sign; -1 for 0 and -1.
 uint64_t ffbhI(uint32_t v) {
   if (v == 0 || v == 0xFFFFFFFFu)
     return 0xFFFFFFFFu;
-  return __builtin_clz(int32_t(v) < 0 ? ~v : v) - 1;
+  return __builtin_clz(int32_t(v) < 0 ? ~v : v);
 }
 uint64_t ffbl(uint32_t v) { return v ? __builtin_ctz(v) : 0xFFFFFFFFu; }
 uint32_t brev(uint32_t v) {
@@ -288,6 +289,42 @@ uint64_t lerpU8(uint64_t a, uint64_t b, uint64_t c) {
          << i;
   return d;
 }
+/// V_QSAD_PK_U16_U8 / V_MQSAD_PK_U16_U8: four (masked) SADs of S1 against
+/// the byte windows S0[8k+31:8k], each plus S2's 16-bit field k and
+/// truncated to 16 bits.
+uint64_t qsad(uint64_t a, uint64_t b, uint64_t c, bool masked) {
+  uint64_t r = 0;
+  for (unsigned k = 0; k < 4; ++k)
+    r |= (sadU8(a >> (8 * k), b, (c >> (16 * k)) & 0xFFFF, masked) & 0xFFFF)
+         << (16 * k);
+  return r;
+}
+/// V_CUBEID/SC/TC/MA_F32: the cube map face of (x, y, z) = (S0, S1, S2):
+/// z major if |z| >= |x| and |z| >= |y|, else y major if |y| >= |x|, else
+/// x major. Face id 4/5 (z), 2/3 (y), 0/1 (x), odd for negative; sc and
+/// tc the face coordinates, ma twice the major coordinate.
+uint64_t cube(uint64_t x, uint64_t y, uint64_t z, int which) {
+  float fx = f32(x), fy = f32(y), fz = f32(z);
+  int axis = std::fabs(fz) >= std::fabs(fx) && std::fabs(fz) >= std::fabs(fy)
+                 ? 2
+             : std::fabs(fy) >= std::fabs(fx) ? 1
+                                              : 0;
+  float v[3] = {fx, fy, fz};
+  float major = v[axis];
+  switch (which) {
+  case 0:
+    return b32(float(2 * axis + (major < 0 ? 1 : 0)));
+  case 1: // sc
+    return b32(axis == 2   ? (fz < 0 ? -fx : fx)
+               : axis == 1 ? fx
+                           : (fx < 0 ? fz : -fz));
+  case 2: // tc
+    return b32(axis == 1 ? (fy < 0 ? -fz : fz) : -fy);
+  default:
+    return b32(major * 2.0f);
+  }
+}
+
 /// V_SAT_PK_U8_I16: the two i16 halves saturated to u8, packed in the low
 /// 16 bits.
 uint64_t satPkU8(uint64_t a) {
@@ -642,6 +679,10 @@ std::vector<Op> buildOps() {
       {"V_SAD_U32", U32, S1(U32), 3, kIntClamp,
        FN(uint64_t(std::abs(int64_t(a) - int64_t(b))) + d)},
       {"V_LERP_U8", U32, S1(U32), 3, 0, FN(lerpU8(a, b, d))},
+      {"V_QSAD_PK_U16_U8", U64, S3(U64, U32, U64), 3, 0,
+       FN(qsad(a, b, d, false))},
+      {"V_MQSAD_PK_U16_U8", U64, S3(U64, U32, U64), 3, 0,
+       FN(qsad(a, b, d, true))},
   };
   return v;
 }
@@ -734,6 +775,10 @@ void addF32(std::vector<Op> &v) {
        FN(RF(std::sin(double(F(a)) * kTwoPi)))},
       {"V_COS_F32", F32, S1(F32), 1, 0,
        FN(RF(std::cos(double(F(a)) * kTwoPi)))},
+      {"V_CUBEID_F32", F32, S1(F32), 3, 0, FN(cube(a, b, d, 0))},
+      {"V_CUBESC_F32", F32, S1(F32), 3, 0, FN(cube(a, b, d, 1))},
+      {"V_CUBETC_F32", F32, S1(F32), 3, 0, FN(cube(a, b, d, 2))},
+      {"V_CUBEMA_F32", F32, S1(F32), 3, 0, FN(cube(a, b, d, 3))},
       {"V_DIV_FIXUP_F32", F32, S1(F32), 3, 0,
        FN(RF(divFixup(F(a), F(b), F(d))))},
       {"V_DIV_SCALE_F32", F32, S1(F32), 3, kCarryOut, divScale<F32>},
@@ -1448,6 +1493,21 @@ void vSwapB32(Sim &, Wave &w, const Inst &i) {
   });
 }
 
+/// v_mqsad_u32_u8 D[127:0], S0[63:0], S1, S2[127:0]: four masked SADs of
+/// S1 against the byte windows S0[8k+31:8k], each plus S2's dword k.
+void vMqsadU32U8(Sim &sim, Wave &w, const Inst &i) {
+  if (i.numImms && i.imms[0])
+    sim.fail("v_mqsad_u32_u8 with clamp is not simulated");
+  forLanes(w, [&](unsigned l) {
+    uint64_t a = rd64(w, i.srcs[0], l);
+    uint32_t b = rd(w, i.srcs[1], l), c[4];
+    for (unsigned k = 0; k < 4; ++k)
+      c[k] = rd(w, i.srcs[2], l, k);
+    for (unsigned k = 0; k < 4; ++k)
+      wr(w, i.defs[0], l, uint32_t(sadU8(a >> (8 * k), b, c[k], true)), k);
+  });
+}
+
 } // namespace
 
 void hk::rt::isa::registerVector(Semantics &table) {
@@ -1472,4 +1532,7 @@ void hk::rt::isa::registerVector(Semantics &table) {
   table.handlers["V_READLANE_B32"] = vReadlaneB32;
   table.handlers["V_WRITELANE_B32"] = vWritelaneB32;
   table.handlers["V_SWAP_B32"] = vSwapB32;
+  table.handlers["V_MQSAD_U32_U8"] = vMqsadU32U8;
+  table.handlers["V_NOP_dpp"] = vNop;
+  table.handlers["V_NOP_sdwa"] = vNop;
 }

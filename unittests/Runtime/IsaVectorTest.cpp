@@ -581,3 +581,187 @@ TEST(IsaVector, F16ArithmeticAndOpsel) {
 }
 
 } // namespace
+
+namespace {
+
+// Integer clamp saturates (CDNA3 ISA: "clamp" on integer adds and
+// subtracts); without clamp the result wraps.
+TEST(IsaVector, IntegerClampSaturates) {
+  auto in = inputs([](unsigned l, unsigned k) {
+    const uint32_t v[] = {0xFFFFFFF0u, 0x20u,   0x7FFFFFF0u, 0x10u,
+                          0x8000u,     0x7FF0u, 0xFFF0u,     0x30u};
+    return v[k] + (l % 4);
+  });
+  std::string body = "v_add_u32_e64 v20, v10, v11 clamp\n"
+                     "v_add_u32_e64 v21, v10, v11\n"
+                     "v_sub_u32_e64 v22, v11, v10 clamp\n"
+                     "v_add_i32 v23, v12, v13 clamp\n"
+                     "v_add_u16_e64 v24, v16, v17 clamp\n"
+                     "v_sub_i16 v25, v14, v15 clamp\n"
+                     "v_add_co_u32_e64 v26, s[8:9], v10, v11 clamp\n"
+                     "v_mad_u32_u24 v27, v15, v15, v10 clamp\n";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    auto out = runLanes(chip, body, in);
+    for (unsigned l = 0; l < 64; ++l) {
+      const uint32_t *x = &in[l * kIn], *o = &out[l * kIn];
+      auto satU = [](int64_t v, int64_t hi) {
+        return uint32_t(std::max<int64_t>(0, std::min(hi, v)));
+      };
+      EXPECT_EQ(o[0], satU(int64_t(x[0]) + x[1], 0xFFFFFFFFll)) << l;
+      EXPECT_EQ(o[1], x[0] + x[1]) << l;
+      EXPECT_EQ(o[2], 0u) << l; // 0x20 - 0xFFFFFFF0 saturates at 0
+      EXPECT_EQ(o[3], uint32_t(INT32_MAX)) << l;
+      EXPECT_EQ(o[4], satU(int64_t(x[6] & 0xFFFF) + (x[7] & 0xFFFF), 65535))
+          << l;
+      // i16: 0x8000 (-32768) - 0x7FF0 saturates at -32768, bits 15:0.
+      int64_t d = int64_t(int16_t(x[4])) - int16_t(x[5]);
+      EXPECT_EQ(o[5] & 0xFFFF, uint32_t(uint16_t(std::max<int64_t>(-32768, d))))
+          << l;
+      EXPECT_EQ(o[6], 0xFFFFFFFFu) << l;
+      uint64_t m = uint64_t(x[5] & 0xFFFFFF) * (x[5] & 0xFFFFFF) + x[0];
+      EXPECT_EQ(o[7], uint32_t(std::min<uint64_t>(m, 0xFFFFFFFFu))) << l;
+    }
+  }
+}
+
+// Bit operations against their definitions in the CDNA3 ISA guide.
+TEST(IsaVector, BitOperations) {
+  auto in = inputs([](unsigned l, unsigned k) {
+    uint32_t x = 0x9E3779B9u * (l + 1) ^ (l * 0x01000193u);
+    return k == 0 ? x >> (l % 29) : k == 1 ? l % 32 : k == 2 ? 7 + l % 9 : x;
+  });
+  std::string body = "v_bfrev_b32_e32 v20, v10\n"
+                     "v_ffbh_u32_e32 v21, v10\n"
+                     "v_ffbl_b32_e32 v22, v10\n"
+                     "v_ffbh_i32_e32 v23, v13\n"
+                     "v_bcnt_u32_b32 v24, v13, v11\n"
+                     "v_bfm_b32 v25, v12, v11\n"
+                     "v_bfe_i32 v26, v13, v11, v12\n"
+                     "v_alignbyte_b32 v27, v13, v10, v11\n";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    auto out = runLanes(chip, body, in);
+    for (unsigned l = 0; l < 64; ++l) {
+      const uint32_t *x = &in[l * kIn], *o = &out[l * kIn];
+      uint32_t a = x[0], s = x[1], w = x[2], b = x[3];
+      uint32_t rev = 0;
+      for (int i = 0; i < 32; ++i)
+        rev |= ((a >> i) & 1u) << (31 - i);
+      EXPECT_EQ(o[0], rev) << l;
+      int lead = -1;
+      for (int i = 31; i >= 0 && lead < 0; --i)
+        if (a >> i & 1)
+          lead = 31 - i;
+      EXPECT_EQ(o[1], a ? uint32_t(lead) : 0xFFFFFFFFu) << l;
+      int trail = -1;
+      for (int i = 0; i < 32 && trail < 0; ++i)
+        if (a >> i & 1)
+          trail = i;
+      EXPECT_EQ(o[2], a ? uint32_t(trail) : 0xFFFFFFFFu) << l;
+      // ffbh_i32: the first bit, from the top, differing from the sign.
+      int diff = -1;
+      for (int i = 30; i >= 0 && diff < 0; --i)
+        if ((b >> i & 1) != (b >> 31))
+          diff = 31 - i;
+      EXPECT_EQ(o[3], diff < 0 ? 0xFFFFFFFFu : uint32_t(diff)) << l;
+      unsigned pop = 0;
+      for (int i = 0; i < 32; ++i)
+        pop += b >> i & 1;
+      EXPECT_EQ(o[4], pop + s) << l;
+      EXPECT_EQ(o[5], ((1u << w) - 1) << s) << l;
+      // bfe_i32: bits [s, s + w) of b, sign-extended from bit w - 1.
+      int64_t field = (int64_t(b) >> s) & ((int64_t(1) << w) - 1);
+      if (field >> (w - 1) & 1)
+        field -= int64_t(1) << w;
+      EXPECT_EQ(o[6], s + w <= 32 ? uint32_t(int32_t(field)) : o[6]) << l;
+      uint64_t cat = uint64_t(b) << 32 | a;
+      EXPECT_EQ(o[7], uint32_t(cat >> (8 * (s & 3)))) << l;
+    }
+  }
+}
+
+// Transcendentals and roundings: values exact in f32, so the correctly
+// rounded result is the exact one (the hardware is within 1 ULP of it).
+TEST(IsaVector, TranscendentalsAndRoundings) {
+  auto in = inputs([](unsigned l, unsigned k) {
+    const float v[] = {0.25f, 3.0f, 8.0f, 4.0f, -1.25f, 2.5f, 12.0f, -3.5f};
+    return bits(v[k]);
+  });
+  std::string body = "v_sin_f32_e32 v20, v10\n"        // sin(pi / 2)
+                     "v_exp_f32_e32 v21, v11\n"        // 2^3
+                     "v_log_f32_e32 v22, v12\n"        // log2(8)
+                     "v_rsq_f32_e32 v23, v13\n"        // 1 / sqrt(4)
+                     "v_fract_f32_e32 v24, v14\n"      // -1.25 - floor
+                     "v_rndne_f32_e32 v25, v15\n"      // tie to even
+                     "v_frexp_mant_f32_e32 v26, v16\n" // 12 = 0.75 * 2^4
+                     "v_frexp_exp_i32_f32_e32 v27, v16\n";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    auto out = runLanes(chip, body, in);
+    for (unsigned l = 0; l < 64; ++l) {
+      const uint32_t *o = &out[l * kIn];
+      EXPECT_EQ(o[0], bits(1.0f));
+      EXPECT_EQ(o[1], bits(8.0f));
+      EXPECT_EQ(o[2], bits(3.0f));
+      EXPECT_EQ(o[3], bits(0.5f));
+      EXPECT_EQ(o[4], bits(0.75f));
+      EXPECT_EQ(o[5], bits(2.0f));
+      EXPECT_EQ(o[6], bits(0.75f));
+      EXPECT_EQ(o[7], 4u);
+    }
+  }
+}
+
+// CDNA4 only: v_maximum3_f32 / v_minimum3_f32 (IEEE 754-2019 maximum and
+// minimum: a NaN wins, -0 < +0) and v_prng_b32 (one LFSR step: (S0 << 1)
+// ^ (S0[31] ? 0xC5 : 0)).
+TEST(IsaVector, Gfx950Maximum3AndPrng) {
+  const uint32_t qNan = 0x7FC00000;
+  auto in = inputs([&](unsigned l, unsigned k) {
+    if (k == 3)
+      return 0x9E3779B9u * (l + 1);
+    if (l % 4 == 0)
+      return k == 1 ? qNan : bits(float(k));
+    if (l % 4 == 1)
+      return k == 0 ? 0x80000000u : k == 1 ? 0u : bits(-1.0f);
+    return bits(float(int(l) - 3 * int(k)));
+  });
+  std::string body = "v_maximum3_f32 v20, v10, v11, v12\n"
+                     "v_minimum3_f32 v21, v10, v11, v12\n"
+                     "v_prng_b32_e32 v22, v13\n"
+                     "v_maximum3_f32 v23, -v10, v11, v12 clamp\n";
+  auto out = runLanes("gfx950", body, in);
+  for (unsigned l = 0; l < 64; ++l) {
+    const uint32_t *x = &in[l * kIn], *o = &out[l * kIn];
+    if (l % 4 == 0) {
+      EXPECT_EQ(o[0], qNan) << l;
+      EXPECT_EQ(o[1], qNan) << l;
+      EXPECT_EQ(o[3], 0u) << l; // clamp turns NaN into 0 (DX10_CLAMP)
+    } else if (l % 4 == 1) {
+      EXPECT_EQ(o[0], 0u) << l;          // +0 above -0
+      EXPECT_EQ(o[1], bits(-1.0f)) << l; // -1 below -0
+    } else {
+      float a = flt(x[0]), b = flt(x[1]), c = flt(x[2]);
+      EXPECT_EQ(o[0], bits(std::max(std::max(a, b), c))) << l;
+      EXPECT_EQ(o[1], bits(std::min(std::min(a, b), c))) << l;
+    }
+    uint32_t s = x[3];
+    EXPECT_EQ(o[2], (s << 1) ^ (s >> 31 ? 0xC5u : 0u)) << l;
+  }
+}
+
+// What is not simulated is a fault naming it, not a guess.
+TEST(IsaVector, UnsimulatedFormsAreFaults) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::string f = faultOf(chip, "v_trig_preop_f64 v[28:29], v[10:11], v12\n");
+    EXPECT_NE(f.find("V_TRIG_PREOP_F64"), std::string::npos) << f;
+    EXPECT_NE(f.find("not simulated"), std::string::npos) << f;
+    // A compare with clamp.
+    f = faultOf(chip, "v_cmp_eq_f32_e64 s[8:9], v10, v11 clamp\n");
+    EXPECT_NE(f.find("with clamp is not simulated"), std::string::npos) << f;
+  }
+}
+
+} // namespace
