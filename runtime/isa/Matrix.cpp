@@ -104,6 +104,9 @@ struct Plan {
   std::vector<uint16_t> dSlot;
   uint32_t idxShift = 0; ///< SMFMAC: first bit of the index set
   uint32_t scaleByteA = 0, scaleByteB = 0; ///< scaled MFMA: op_sel bytes
+  /// A, B in the standard one-block layout with no broadcast (load()).
+  bool directA = false, directB = false;
+  unsigned simd = 0; ///< hostSimd()
   Runner run = nullptr;
 };
 
@@ -161,83 +164,86 @@ inline float halfToFloat(uint32_t h) {
   return asFloat(asBits(f) | sign);
 }
 
-/// Unpacks operand `o` of every lane: out[lane * per + e] is element e of
-/// the lane's registers (element e at bits [e * bits, (e + 1) * bits) of
-/// the concatenated registers), as Acc.
-template <typename Acc>
-void unpack(const Wave &w, const Operand &o, Ty t, unsigned per,
-            const float *lut, Acc *out) {
+/// Calls store(g, i, e, value) for element e of lane g * G + i of operand
+/// `o` (element e at bits [e * bits, (e + 1) * bits) of the lane's
+/// concatenated registers), i innermost: with store writing consecutive
+/// entries for consecutive i, the loops vectorise.
+template <typename Acc, unsigned G, typename Store>
+__attribute__((always_inline)) inline void
+unpack(const Wave &w, const Operand &o, Ty t, unsigned per, const float *lut,
+       Store store) {
   const uint32_t *v = &w.v[size_t(o.reg) * kLanes];
+  // f(dword of the lane) -> value, for element e held in dword d.
+  auto each = [&](unsigned d, unsigned e, auto f) {
+    for (unsigned g = 0; g < kLanes / G; ++g)
+      for (unsigned i = 0; i < G; ++i)
+        store(g, i, e, f(v[d * kLanes + g * G + i]));
+  };
   switch (t) {
   case Ty::F32:
   case Ty::XF32: {
     // XF32: the hardware keeps the top 10 mantissa bits (truncation).
     uint32_t keep = t == Ty::XF32 ? 0xFFFFE000u : 0xFFFFFFFFu;
     for (unsigned e = 0; e < per; ++e)
-      for (unsigned l = 0; l < kLanes; ++l)
-        out[l * per + e] = Acc(asFloat(v[e * kLanes + l] & keep));
+      each(e, e, [&](uint32_t x) { return Acc(asFloat(x & keep)); });
     return;
   }
   case Ty::F64:
     for (unsigned e = 0; e < per; ++e)
-      for (unsigned l = 0; l < kLanes; ++l) {
-        uint64_t bits =
-            v[2 * e * kLanes + l] | uint64_t(v[(2 * e + 1) * kLanes + l]) << 32;
-        double d;
-        memcpy(&d, &bits, 8);
-        out[l * per + e] = Acc(d);
-      }
+      for (unsigned g = 0; g < kLanes / G; ++g)
+        for (unsigned i = 0; i < G; ++i) {
+          unsigned l = g * G + i;
+          uint64_t bits = v[2 * e * kLanes + l] |
+                          uint64_t(v[(2 * e + 1) * kLanes + l]) << 32;
+          double d;
+          memcpy(&d, &bits, 8);
+          store(g, i, e, Acc(d));
+        }
     return;
   case Ty::BF16:
-    for (unsigned d = 0; d < per / 2; ++d)
-      for (unsigned l = 0; l < kLanes; ++l) {
-        uint32_t x = v[d * kLanes + l];
-        out[l * per + 2 * d] = Acc(asFloat(x << 16));
-        out[l * per + 2 * d + 1] = Acc(asFloat(x & 0xFFFF0000u));
-      }
+    for (unsigned d = 0; d < per / 2; ++d) {
+      each(d, 2 * d, [](uint32_t x) { return Acc(asFloat(x << 16)); });
+      each(d, 2 * d + 1,
+           [](uint32_t x) { return Acc(asFloat(x & 0xFFFF0000u)); });
+    }
     return;
   case Ty::F16:
     for (unsigned d = 0; d < per / 2; ++d)
-      for (unsigned l = 0; l < kLanes; ++l) {
-        uint32_t x = v[d * kLanes + l];
-        out[l * per + 2 * d] = Acc(halfToFloat(x & 0xFFFF));
-        out[l * per + 2 * d + 1] = Acc(halfToFloat(x >> 16));
-      }
+      for (unsigned h = 0; h < 2; ++h)
+        each(d, 2 * d + h, [h](uint32_t x) {
+          return Acc(halfToFloat((x >> (16 * h)) & 0xFFFF));
+        });
     return;
   case Ty::I8:
     for (unsigned d = 0; d < per / 4; ++d)
-      for (unsigned l = 0; l < kLanes; ++l) {
-        uint32_t x = v[d * kLanes + l];
-        for (unsigned q = 0; q < 4; ++q)
-          out[l * per + 4 * d + q] = Acc(int8_t(x >> (8 * q)));
-      }
+      for (unsigned q = 0; q < 4; ++q)
+        each(d, 4 * d + q,
+             [q](uint32_t x) { return Acc(int8_t(x >> (8 * q))); });
     return;
   case Ty::Fp4:
     for (unsigned d = 0; d < per / 8; ++d)
-      for (unsigned l = 0; l < kLanes; ++l) {
-        uint32_t x = v[d * kLanes + l];
-        for (unsigned q = 0; q < 8; ++q)
-          out[l * per + 8 * d + q] = Acc(lut[(x >> (4 * q)) & 0xF]);
-      }
+      for (unsigned q = 0; q < 8; ++q)
+        each(d, 8 * d + q,
+             [&](uint32_t x) { return Acc(lut[(x >> (4 * q)) & 0xF]); });
     return;
   default: // 8-bit floats
     for (unsigned d = 0; d < per / 4; ++d)
-      for (unsigned l = 0; l < kLanes; ++l) {
-        uint32_t x = v[d * kLanes + l];
-        for (unsigned q = 0; q < 4; ++q)
-          out[l * per + 4 * d + q] = Acc(lut[(x >> (8 * q)) & 0xFF]);
-      }
+      for (unsigned q = 0; q < 4; ++q)
+        each(d, 4 * d + q,
+             [&](uint32_t x) { return Acc(lut[(x >> (8 * q)) & 0xFF]); });
     return;
   }
 }
 
 //===-- The product -------------------------------------------------------===//
 
-/// D = C + A * B for each block: A [blocks][m][k], B [blocks][k][N],
-/// D [blocks][m][N] holding C on entry. The loop over j is innermost and
-/// independent per j, so it vectorises without reassociating sums.
+/// D = C + A * B for each block: A transposed, [blocks][k][m]; B
+/// [blocks][k][N]; D [blocks][m][N] holding C on entry. The loop over j is
+/// innermost and independent per j, so it vectorises without reassociating
+/// sums: each D element is summed in K order.
 template <typename Acc, unsigned N, bool Fused>
-void multiply(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
+__attribute__((always_inline)) inline void multiply(const Plan &p, const Acc *A,
+                                                    const Acc *B, Acc *D) {
   const unsigned M = p.m, K = p.k;
   for (unsigned b = 0; b < p.blocks; ++b) {
     const Acc *Ab = A + size_t(b) * M * K, *Bb = B + size_t(b) * K * N;
@@ -247,7 +253,7 @@ void multiply(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
       for (unsigned j = 0; j < N; ++j)
         acc[j] = Db[i * N + j];
       for (unsigned kk = 0; kk < K; ++kk) {
-        Acc a = Ab[i * K + kk];
+        Acc a = Ab[kk * M + i];
         const Acc *row = Bb + kk * N;
         for (unsigned j = 0; j < N; ++j) {
           if constexpr (Fused)
@@ -262,15 +268,44 @@ void multiply(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
   }
 }
 
+/// The same loop compiled for AVX-512 and AVX2 (chosen at decode time by
+/// what the host has): every product is exact in double, so a fused
+/// multiply-add gives the same sums as a multiply and an add.
+template <typename Acc, unsigned N, bool Fused>
+__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))) void
+multiplyAvx512(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
+  multiply<Acc, N, Fused>(p, A, B, D);
+}
+template <typename Acc, unsigned N, bool Fused>
+__attribute__((target("avx2,fma"))) void
+multiplyAvx2(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
+  multiply<Acc, N, Fused>(p, A, B, D);
+}
+template <typename Acc, unsigned N, bool Fused>
+void multiplyBase(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
+  multiply<Acc, N, Fused>(p, A, B, D);
+}
+
+/// The widest vector instructions of the host: 2 AVX-512, 1 AVX2, 0 none.
+unsigned hostSimd() {
+  static const unsigned level =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+              __builtin_cpu_supports("avx512dq")
+          ? 2
+      : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1
+                                                                        : 0;
+  return level;
+}
+
 /// The largest matrices: 32x32x64 / 16x16x128 A and B, 32x32 x 2 blocks
 /// of D.
 constexpr unsigned kMaxElems = 2048;
 
-/// A of an SMFMAC: each lane holds per = S / 2 values of row i (S = K * M
-/// / 64 columns from S * (lane / M)), two per group of four columns; the
-/// index set gives each value's column within its group (2 bits each,
-/// 4 bits per group). A value is added at its column, so that a repeated
-/// index multiplies both values by the same B row.
+/// A (transposed) of an SMFMAC: each lane holds per = S / 2 values of row i (S
+/// = K * M / 64 columns from S * (lane / M)), two per group of four columns;
+/// the index set gives each value's column within its group (2 bits each, 4
+/// bits per group). A value is added at its column, so that a repeated index
+/// multiplies both values by the same B row.
 template <typename Acc>
 void sparseA(const Wave &w, const Inst &inst, const Plan &p, const Acc *raw,
              Acc *A) {
@@ -282,7 +317,7 @@ void sparseA(const Wave &w, const Inst &inst, const Plan &p, const Acc *raw,
     unsigned i = l % M, base = S * (l / M);
     for (unsigned v = 0; v < per; ++v) {
       unsigned q = v / 2, col = (idx >> (4 * q + 2 * (v % 2))) & 3;
-      A[i * K + base + 4 * q + col] += raw[l * per + v];
+      A[(base + 4 * q + col) * M + i] += raw[l * per + v];
     }
   }
 }
@@ -299,7 +334,7 @@ void applyScales(const Wave &w, const Inst &inst, const Plan &p, Acc *A,
   for (unsigned i = 0; i < M; ++i)
     for (unsigned kk = 0; kk < K; ++kk) {
       uint32_t s = rd(w, inst.srcs[3], i + M * (kk / 32));
-      A[i * K + kk] *= Acc(e8m0[(s >> (8 * p.scaleByteA)) & 0xFF]);
+      A[kk * M + i] *= Acc(e8m0[(s >> (8 * p.scaleByteA)) & 0xFF]);
     }
   for (unsigned kk = 0; kk < K; ++kk)
     for (unsigned j = 0; j < N; ++j) {
@@ -313,6 +348,16 @@ void applyScales(const Wave &w, const Inst &inst, const Plan &p, Acc *A,
 template <typename Acc>
 void gatherC(const Wave &w, const Plan &p, const Operand &c, Acc *D) {
   const unsigned per = p.cPer;
+  if (c.file == File::V && !p.f64) {
+    const uint32_t *v = &w.v[size_t(c.reg) * kLanes];
+    for (unsigned r = 0; r < per; ++r)
+      for (unsigned l = 0; l < kLanes; ++l) {
+        uint32_t bits = v[r * kLanes + l];
+        D[p.dSlot[l * per + r]] =
+            p.integer ? Acc(int32_t(bits)) : Acc(asFloat(bits));
+      }
+    return;
+  }
   for (unsigned l = 0; l < kLanes; ++l)
     for (unsigned r = 0; r < per; ++r) {
       Acc value;
@@ -353,29 +398,54 @@ void scatterD(Wave &w, const Plan &p, const Operand &d, const Acc *D) {
     }
 }
 
+/// Loads A (transposed) or B of every block. In the calculator's layout of
+/// a one-block MFMA with no broadcast (`direct`), lane i + N g holds k =
+/// per g + e, so the lanes of one element number fill a run of N entries;
+/// otherwise the lanes are unpacked and gathered through `src`.
+template <typename Acc, unsigned N>
+void load(const Wave &w, const Operand &o, Ty t, unsigned per, const float *lut,
+          bool direct, const std::vector<uint16_t> &src, Acc *raw, Acc *out) {
+  if (direct) {
+    unpack<Acc, N>(w, o, t, per, lut,
+                   [&](unsigned g, unsigned i, unsigned e, Acc v) {
+                     out[(g * per + e) * N + i] = v;
+                   });
+    return;
+  }
+  unpack<Acc, kLanes>(
+      w, o, t, per, lut,
+      [&](unsigned, unsigned l, unsigned e, Acc v) { raw[l * per + e] = v; });
+  const size_t n = src.size();
+  for (size_t x = 0; x < n; ++x)
+    out[x] = raw[src[x]];
+}
+
+const float *lutOf(Ty t, bool gfx942) {
+  return t == Ty::Fp4 ? tables().fp4 : table8(t, gfx942);
+}
+
 template <typename Acc, unsigned N, bool Fused>
 void runPlan(Sim &sim, Wave &w, const Inst &inst, const Plan &p) {
   if (w.exec() != ~uint64_t(0))
     sim.fail("MFMA with lanes off in EXEC is not simulated");
   bool gfx942 = p.chipFp8 && sim.code.chip == "gfx942";
-  alignas(64) Acc rawA[kMaxElems], rawB[kMaxElems], A[kMaxElems], B[kMaxElems],
-      D[kMaxElems];
-  unpack(w, inst.srcs[0], p.ta, p.aPer,
-         p.ta == Ty::Fp4 ? tables().fp4 : table8(p.ta, gfx942), rawA);
-  unpack(w, inst.srcs[1], p.tb, p.bPer,
-         p.tb == Ty::Fp4 ? tables().fp4 : table8(p.tb, gfx942), rawB);
+  alignas(64) Acc raw[kMaxElems], A[kMaxElems], B[kMaxElems], D[kMaxElems];
   if (p.sparse) {
-    sparseA(w, inst, p, rawA, A);
+    unpack<Acc, kLanes>(w, inst.srcs[0], p.ta, p.aPer, lutOf(p.ta, gfx942),
+                        [&](unsigned, unsigned l, unsigned e, Acc v) {
+                          raw[l * p.aPer + e] = v;
+                        });
+    sparseA(w, inst, p, raw, A);
   } else {
-    const size_t na = p.aSrc.size();
-    for (size_t x = 0; x < na; ++x)
-      A[x] = rawA[p.aSrc[x]];
+    load<Acc, N>(w, inst.srcs[0], p.ta, p.aPer, lutOf(p.ta, gfx942), p.directA,
+                 p.aSrc, raw, A);
   }
-  const size_t nb = p.bSrc.size();
-  for (size_t x = 0; x < nb; ++x)
-    B[x] = rawB[p.bSrc[x]];
+  load<Acc, N>(w, inst.srcs[1], p.tb, p.bPer, lutOf(p.tb, gfx942), p.directB,
+               p.bSrc, raw, B);
+  const size_t na = size_t(p.blocks) * p.m * p.k,
+               nb = size_t(p.blocks) * p.k * p.n;
   if (p.negA)
-    for (size_t x = 0; x < p.aSrc.size(); ++x)
+    for (size_t x = 0; x < na; ++x)
       A[x] = -A[x];
   if (p.negB)
     for (size_t x = 0; x < nb; ++x)
@@ -383,7 +453,12 @@ void runPlan(Sim &sim, Wave &w, const Inst &inst, const Plan &p) {
   if (p.scaled)
     applyScales(w, inst, p, A, B);
   gatherC(w, p, inst.srcs[p.cSrc], D);
-  multiply<Acc, N, Fused>(p, A, B, D);
+  if (p.simd == 2)
+    multiplyAvx512<Acc, N, Fused>(p, A, B, D);
+  else if (p.simd == 1)
+    multiplyAvx2<Acc, N, Fused>(p, A, B, D);
+  else
+    multiplyBase<Acc, N, Fused>(p, A, B, D);
   scatterD(w, p, inst.defs[0], D);
 }
 
@@ -597,7 +672,7 @@ void buildTables(Plan &p, uint32_t cbsz, uint32_t abid, uint32_t blgp) {
       for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t k = 0; k < p.k; ++k) {
           elementOf(p, p.ta, p.m, p.aPer, from, i, k, lane, e);
-          p.aSrc[(size_t(b) * p.m + i) * p.k + k] = uint16_t(lane * p.aPer + e);
+          p.aSrc[(size_t(b) * p.k + k) * p.m + i] = uint16_t(lane * p.aPer + e);
         }
     }
   }
@@ -766,6 +841,12 @@ std::string prepareMfma(const std::string &base, Inst &inst) {
   if (!why.empty())
     return why;
   buildTables(p, cbsz, abid, blgp);
+  auto standard = [](Ty t) {
+    return t != Ty::Fp8O && t != Ty::Bf8O && t != Ty::Fp4;
+  };
+  p.directA = !p.sparse && p.blocks == 1 && cbsz == 0 && standard(p.ta);
+  p.directB = p.blocks == 1 && blgp == 0 && standard(p.tb);
+  p.simd = hostSimd();
   if (p.integer)
     p.run = runnerFor<int64_t, false>(p.n);
   else
