@@ -39,6 +39,15 @@ uint32_t simm16(const Inst &i, unsigned k = 0) {
 /// A 64-bit source that may also be a 32-bit one (the second operand of
 /// the 64-bit shifts, bfe, bfm, bitcmp, bitset is 32 bits).
 uint64_t src64(const Wave &w, const Operand &o) { return srd64(w, o); }
+/// A signed 64-bit source: a 32-bit literal is sign-extended (CDNA3/CDNA4
+/// guides, "Literal Expansion to 64 bits"). LLVM decodes the literal of a
+/// 64-bit operand zero-extended, which is right for the unsigned and
+/// bitwise operations only.
+uint64_t signedSrc64(const Wave &w, const Operand &o) {
+  if (o.file == File::Imm && o.imm >= 0x80000000ll && o.imm <= 0xFFFFFFFFll)
+    return uint64_t(int64_t(int32_t(uint32_t(o.imm))));
+  return srd64(w, o);
+}
 
 //===-- SOP2 --------------------------------------------------------------===//
 
@@ -53,9 +62,12 @@ template <typename F> void logic64(Wave &w, const Inst &i, F f) {
   w.scc = d != 0;
   swr64(w, i.defs[0], d);
 }
-/// 64-bit ops whose second operand is 32 bits (shift amount, bfe field).
-template <typename F> void logic64By32(Wave &w, const Inst &i, F f) {
-  uint64_t d = f(src64(w, i.srcs[0]), srd(w, i.srcs[1]));
+/// 64-bit ops whose second operand is 32 bits (shift amount, bfe field);
+/// `Signed` for those whose first operand is signed.
+template <bool Signed = false, typename F>
+void logic64By32(Wave &w, const Inst &i, F f) {
+  uint64_t a = Signed ? signedSrc64(w, i.srcs[0]) : src64(w, i.srcs[0]);
+  uint64_t d = f(a, srd(w, i.srcs[1]));
   w.scc = d != 0;
   swr64(w, i.defs[0], d);
 }
@@ -72,6 +84,11 @@ template <typename F> void logic64By32(Wave &w, const Inst &i, F f) {
   void NAME(Sim &, Wave &w, const Inst &i) {                                   \
     logic64By32(w, i,                                                          \
                 [](uint64_t a, uint32_t b) -> uint64_t { return EXPR; });      \
+  }
+#define BY32_SIGNED(NAME, EXPR)                                                \
+  void NAME(Sim &, Wave &w, const Inst &i) {                                   \
+    logic64By32<true>(                                                         \
+        w, i, [](uint64_t a, uint32_t b) -> uint64_t { return EXPR; });        \
   }
 
 LOGIC32(sAndB32, a &b)
@@ -95,7 +112,7 @@ LOGIC64(sNorB64, ~(a | b))
 LOGIC64(sXnorB64, ~(a ^ b))
 BY32(sLshlB64, a << (b & 63))
 BY32(sLshrB64, a >> (b & 63))
-BY32(sAshrI64, uint64_t(int64_t(a) >> (b & 63)))
+BY32_SIGNED(sAshrI64, uint64_t(int64_t(a) >> (b & 63)))
 
 /// s_bfe: the field of S0 at offset S1[4:0] (S1[5:0] for 64 bits) and
 /// width S1[22:16]; the _i forms shift S0 arithmetically (S0.i >> offset)
@@ -116,7 +133,7 @@ template <typename U, typename S, bool Signed> U bfe(U a, uint32_t b) {
 LOGIC32(sBfeU32, (bfe<uint32_t, int32_t, false>(a, b)))
 LOGIC32(sBfeI32, (bfe<uint32_t, int32_t, true>(a, b)))
 BY32(sBfeU64, (bfe<uint64_t, int64_t, false>(a, b)))
-BY32(sBfeI64, (bfe<uint64_t, int64_t, true>(a, b)))
+BY32_SIGNED(sBfeI64, (bfe<uint64_t, int64_t, true>(a, b)))
 
 /// Arithmetic: SCC is the carry (unsigned) or the overflow (signed).
 void sAddU32(Sim &, Wave &w, const Inst &i) {
@@ -314,8 +331,10 @@ UNARY(sFlbitB32, unary32, uint32_t, findLastBit<uint32_t>(a), false)
 UNARY(sFlbitB64, count64, uint64_t, findLastBit<uint64_t>(a), false)
 UNARY(sFlbitI32, unary32, uint32_t, (findLastSignBit<uint32_t, int32_t>(a)),
       false)
-UNARY(sFlbitI64, count64, uint64_t, (findLastSignBit<uint64_t, int64_t>(a)),
-      false)
+void sFlbitI64(Sim &, Wave &w, const Inst &i) {
+  uint64_t a = signedSrc64(w, i.srcs[0]);
+  swr(w, i.defs[0], findLastSignBit<uint64_t, int64_t>(a));
+}
 UNARY(sSextI8, unary32, uint32_t, uint32_t(int32_t(int8_t(a))), false)
 UNARY(sSextI16, unary32, uint32_t, uint32_t(int32_t(int16_t(a))), false)
 UNARY(sAbsI32, unary32, uint32_t, int32_t(a) < 0 ? 0u - a : a, true)

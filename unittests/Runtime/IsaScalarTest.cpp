@@ -326,6 +326,29 @@ TEST(IsaScalar, SopkAndSopc) {
   }
 }
 
+// A 32-bit literal used as a 64-bit source (CDNA3/CDNA4 guides, "Literal
+// Expansion to 64 bits"): zero-extended for the unsigned and bitwise
+// operations, sign-extended for the signed ones. 0x80000000 >> 4 is
+// 0x00000000_08000000 for s_lshr_b64 and 0xFFFFFFFF_F8000000 for
+// s_ashr_i64; s_flbit_i32_i64 of 0xFFFFFFFF_80000000 counts 33 bits equal
+// to the sign bit.
+TEST(IsaScalar, LiteralExpansionTo64Bits) {
+  for (const char *chip : kScalarChips) {
+    SCOPED_TRACE(chip);
+    auto out = runScalar(chip, std::string(R"(
+      s_lshr_b64 s[4:5], 0x80000000, 4
+      s_ashr_i64 s[6:7], 0x80000000, 4
+      s_flbit_i32_i64 s8, 0x80000000
+      s_and_b64 s[10:11], -1, 0x80000000
+)") + storeAll({"s4", "s5", "s6", "s7", "s8", "s10", "s11"}),
+                         7);
+    std::vector<uint32_t> expect = {0x08000000, 0, 0xF8000000, 0xFFFFFFFF, 33,
+                                    0x80000000, 0};
+    for (size_t k = 0; k < expect.size(); ++k)
+      EXPECT_EQ(out[k], expect[k]) << "dword " << k;
+  }
+}
+
 // The exec forms: saveexec D = EXEC before, EXEC = op(S0, EXEC); wrexec
 // EXEC = op(S0, EXEC), D = EXEC after; both SCC = (EXEC != 0). andn1 is
 // ~S0 & EXEC, orn1 ~S0 | EXEC, andn2 S0 & ~EXEC, xnor ~(S0 ^ EXEC).
