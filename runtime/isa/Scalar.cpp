@@ -1258,8 +1258,20 @@ void registerSmem(Semantics &t) {
 
 std::unique_ptr<Inst> hk::rt::isa::gprIndexed(Sim &sim, const Wave &w,
                                               const Inst &inst) {
-  if (inst.name.rfind("V_", 0) != 0)
+  if (inst.name.rfind("V_", 0) != 0) {
+    // The guides speak of "vector operations"; LLVM brackets only VALU
+    // instructions with s_set_gpr_idx_on/off, and what indexing does to a
+    // vector memory instruction's VGPRs is not simulated.
+    for (const char *p : {"DS_", "BUFFER_", "GLOBAL_", "FLAT_", "SCRATCH_"})
+      if (inst.name.rfind(p, 0) == 0)
+        sim.fail("a vector memory instruction under VGPR indexing "
+                 "(s_set_gpr_idx_on) is not simulated");
     return nullptr;
+  }
+  // A DPP instruction lists its old value before src0: which operand the
+  // mode bits then name is not simulated.
+  if (inst.name.find("_dpp") != std::string::npos)
+    sim.fail("a DPP instruction under VGPR indexing is not simulated");
   uint32_t m0 = w.s[kM0], index = m0 & 0xFF, mode = (m0 >> 12) & 0xF;
   auto copy = std::make_unique<Inst>(inst);
   auto offset = [&](Operand &o, const char *which) {

@@ -573,6 +573,12 @@ TEST(IsaScalar, GprIndexing) {
       v_mov_b32_e32 v1, v200
       s_endpgm)");
     EXPECT_TRUE(has(f, "past v255")) << f;
+    f = scalarFault(chip, R"(
+      s_mov_b32 s4, 1
+      s_set_gpr_idx_on s4, gpr_idx(DST)
+      ds_read_b32 v2, v1
+      s_endpgm)");
+    EXPECT_TRUE(has(f, "vector memory instruction under VGPR indexing")) << f;
   }
 }
 
