@@ -268,6 +268,12 @@ __attribute__((always_inline)) inline void multiply(const Plan &p, const Acc *A,
   }
 }
 
+template <typename Acc, unsigned N, bool Fused>
+void multiplyBase(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
+  multiply<Acc, N, Fused>(p, A, B, D);
+}
+
+#if defined(__x86_64__)
 /// The same loop compiled for AVX-512 and AVX2 (chosen at decode time by
 /// what the host has): every product is exact in double, so a fused
 /// multiply-add gives the same sums as a multiply and an add.
@@ -281,10 +287,6 @@ __attribute__((target("avx2,fma"))) void
 multiplyAvx2(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
   multiply<Acc, N, Fused>(p, A, B, D);
 }
-template <typename Acc, unsigned N, bool Fused>
-void multiplyBase(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
-  multiply<Acc, N, Fused>(p, A, B, D);
-}
 
 /// The widest vector instructions of the host: 2 AVX-512, 1 AVX2, 0 none.
 unsigned hostSimd() {
@@ -296,6 +298,17 @@ unsigned hostSimd() {
                                                                         : 0;
   return level;
 }
+#else
+template <typename Acc, unsigned N, bool Fused>
+void multiplyAvx512(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
+  multiply<Acc, N, Fused>(p, A, B, D);
+}
+template <typename Acc, unsigned N, bool Fused>
+void multiplyAvx2(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
+  multiply<Acc, N, Fused>(p, A, B, D);
+}
+unsigned hostSimd() { return 0; }
+#endif
 
 /// The largest matrices: 32x32x64 / 16x16x128 A and B, 32x32 x 2 blocks
 /// of D.
