@@ -21,16 +21,27 @@ else
 fi
 
 status=0
+# The process's CPU time as well as its wall time: on a machine shared with
+# other work the wall time (and the launch time hk-run prints) grows with
+# the contention, the CPU time much less.
+TIMER=()
+cpu="$(mktemp)"
+[[ -x /usr/bin/time ]] && TIMER=(/usr/bin/time -o "$cpu" -f "%U %S")
+
 bench() { # kernel shape chip
   local line start end
   start=$(date +%s.%N)
-  line="$("${PIN[@]}" "$RUN" "$1" --shape "$2" --chip "$3" \
+  line="$("${TIMER[@]}" "${PIN[@]}" "$RUN" "$1" --shape "$2" --chip "$3" \
     --backend isa | tail -n 1)" || status=1
   end=$(date +%s.%N)
   echo "$line"
   awk -v s="$start" -v e="$end" 'BEGIN { printf "  hk-run process wall time: %.3f s\n", e - s }'
+  if ((${#TIMER[@]})); then
+    awk '{ printf "  hk-run process CPU time: %.3f s (user %.3f, system %.3f)\n", $1 + $2, $1, $2 }' "$cpu"
+  fi
 }
 
 bench gemm 512,512,512 gfx942
 bench gemm 512,512,512 gfx950
+rm -f "$cpu"
 exit $status
