@@ -741,8 +741,11 @@ TEST(IsaScalar, StoresAndAtomics) {
 
 // Program-flow instructions a kernel cannot complete are named faults:
 // s_trap (the kernel trapped), s_sendmsg (no message is simulated), scalar
-// scratch access; s_memtime returns through lgkmcnt, so reading it before
-// the wait is the missing-wait fault; the cdbg branches are never taken.
+// scratch access, s_sethalt 1 (halt), s_setvskip turning VSKIP on (S0[S1]
+// = 1), reading STATUS, the graphics-only s_setkill; s_sethalt 0 and
+// s_setvskip clearing VSKIP run; s_memtime returns through lgkmcnt, so reading
+// it before the wait is the missing-wait fault; the cdbg branches are never
+// taken.
 TEST(IsaScalar, FaultsAndCounters) {
   for (const char *chip : kScalarChips) {
     SCOPED_TRACE(chip);
@@ -752,6 +755,16 @@ TEST(IsaScalar, FaultsAndCounters) {
     EXPECT_TRUE(has(f, "message MSG_INTERRUPT is not simulated")) << f;
     f = scalarFault(chip, "s_scratch_load_dword s4, s[0:1], 0x0\ns_endpgm");
     EXPECT_TRUE(has(f, "is not simulated")) << f;
+    f = scalarFault(chip, "s_sethalt 1\ns_endpgm");
+    EXPECT_TRUE(has(f, "the wave halted itself")) << f;
+    EXPECT_EQ(scalarFault(chip, "s_sethalt 0\ns_endpgm"), "");
+    f = scalarFault(chip, "s_setvskip 1, 0\ns_endpgm");
+    EXPECT_TRUE(has(f, "vector skip mode is not simulated")) << f;
+    EXPECT_EQ(scalarFault(chip, "s_setvskip 0, 0\ns_endpgm"), "");
+    f = scalarFault(chip, "s_getreg_b32 s4, hwreg(HW_REG_STATUS)\ns_endpgm");
+    EXPECT_TRUE(has(f, "reading hardware register 2 is not simulated")) << f;
+    f = scalarFault(chip, "s_setkill 1\ns_endpgm");
+    EXPECT_TRUE(has(f, "(graphics only) is not simulated")) << f;
     f = scalarFault(chip, "s_memtime s[4:5]\ns_mov_b32 s6, s4\ns_endpgm");
     EXPECT_TRUE(has(f, "s4 read while a load into it is outstanding")) << f;
     auto out = runScalar(chip, std::string(R"(
