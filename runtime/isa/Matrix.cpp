@@ -106,6 +106,8 @@ struct Plan {
   uint32_t scaleByteA = 0, scaleByteB = 0; ///< scaled MFMA: op_sel bytes
   /// A, B in the standard one-block layout with no broadcast (load()).
   bool directA = false, directB = false;
+  /// C and D in the one-block f32/i32 16x16 or 32x32 layout.
+  bool directD = false;
   unsigned simd = 0; ///< hostSimd()
   Runner run = nullptr;
 };
@@ -411,6 +413,37 @@ void scatterD(Wave &w, const Plan &p, const Operand &d, const Acc *D) {
     }
 }
 
+/// The row of D (and C) that register r of lane group g (lanes g N to
+/// g N + N - 1, columns 0 to N - 1) holds, one-block 16x16 and 32x32.
+template <unsigned N> constexpr unsigned dRow(unsigned g, unsigned r) {
+  return N == 16 ? 4 * g + r : 8 * (r / 4) + 4 * g + r % 4;
+}
+
+/// C into D and D out to its registers for the one-block f32/i32 16x16 and
+/// 32x32 layouts: consecutive lanes hold consecutive columns of a row.
+template <typename Acc, unsigned N>
+void gatherCDirect(const Wave &w, const Plan &p, const Operand &c, Acc *D) {
+  const uint32_t *v = &w.v[size_t(c.reg) * kLanes];
+  for (unsigned r = 0; r < p.cPer; ++r)
+    for (unsigned g = 0; g < kLanes / N; ++g)
+      for (unsigned i = 0; i < N; ++i) {
+        uint32_t bits = v[r * kLanes + g * N + i];
+        D[dRow<N>(g, r) * N + i] =
+            p.integer ? Acc(int32_t(bits)) : Acc(asFloat(bits));
+      }
+}
+template <typename Acc, unsigned N>
+void scatterDDirect(Wave &w, const Plan &p, const Operand &d, const Acc *D) {
+  uint32_t *v = &w.v[size_t(d.reg) * kLanes];
+  for (unsigned r = 0; r < p.cPer; ++r)
+    for (unsigned g = 0; g < kLanes / N; ++g)
+      for (unsigned i = 0; i < N; ++i) {
+        Acc x = D[dRow<N>(g, r) * N + i];
+        v[r * kLanes + g * N + i] =
+            p.integer ? uint32_t(uint64_t(int64_t(x))) : asBits(float(x));
+      }
+}
+
 /// Loads A (transposed) or B of every block. In the calculator's layout of
 /// a one-block MFMA with no broadcast (`direct`), lane i + N g holds k =
 /// per g + e, so the lanes of one element number fill a run of N entries;
@@ -465,14 +498,22 @@ void runPlan(Sim &sim, Wave &w, const Inst &inst, const Plan &p) {
       B[x] = -B[x];
   if (p.scaled)
     applyScales(w, inst, p, A, B);
-  gatherC(w, p, inst.srcs[p.cSrc], D);
+  const Operand &c = inst.srcs[p.cSrc];
+  bool directD = N != 4 && p.directD && c.file == File::V;
+  if (directD)
+    gatherCDirect<Acc, N>(w, p, c, D);
+  else
+    gatherC(w, p, c, D);
   if (p.simd == 2)
     multiplyAvx512<Acc, N, Fused>(p, A, B, D);
   else if (p.simd == 1)
     multiplyAvx2<Acc, N, Fused>(p, A, B, D);
   else
     multiplyBase<Acc, N, Fused>(p, A, B, D);
-  scatterD(w, p, inst.defs[0], D);
+  if (directD)
+    scatterDDirect<Acc, N>(w, p, inst.defs[0], D);
+  else
+    scatterD(w, p, inst.defs[0], D);
 }
 
 void vMfma(Sim &sim, Wave &w, const Inst &inst) {
@@ -859,6 +900,7 @@ std::string prepareMfma(const std::string &base, Inst &inst) {
   };
   p.directA = !p.sparse && p.blocks == 1 && cbsz == 0 && standard(p.ta);
   p.directB = p.blocks == 1 && blgp == 0 && standard(p.tb);
+  p.directD = !p.f64 && p.blocks == 1 && (p.m == 16 || p.m == 32);
   p.simd = hostSimd();
   if (p.integer)
     p.run = runnerFor<int64_t, false>(p.n);
