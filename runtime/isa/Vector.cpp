@@ -1508,6 +1508,53 @@ void vMqsadU32U8(Sim &sim, Wave &w, const Inst &i) {
   });
 }
 
+/// v_bitop3_b32 (CDNA4): bit j of D is bit {S0[j], S1[j], S2[j]} of the
+/// truth table imms[0] (bitop3).
+void vBitop3B32(Sim &, Wave &w, const Inst &i) {
+  uint8_t table = uint8_t(i.imms[0]);
+  forLanes(w, [&](unsigned l) {
+    wr(w, i.defs[0], l,
+       bitop3(rd(w, i.srcs[0], l), rd(w, i.srcs[1], l), rd(w, i.srcs[2], l),
+              table));
+  });
+}
+
+/// v_bitop3_b16 (CDNA4): bits 15:0 of D from the truth table as for
+/// v_bitop3_b32; imms = {table, op_sel}, and only op_sel 0 (low halves in,
+/// low half out) is simulated. Bits 31:16 of D are kept: LLVM relies on
+/// neither their zeroing nor their keeping after this instruction
+/// (GCNSubtarget::zeroesHigh16BitsOfDest does not list it), so code it
+/// compiles reads only the low half.
+void vBitop3B16(Sim &sim, Wave &w, const Inst &i) {
+  if (i.numImms > 1 && i.imms[1] != 0)
+    sim.fail("v_bitop3_b16 with op_sel " + std::to_string(i.imms[1]) +
+             " is not simulated");
+  uint8_t table = uint8_t(i.imms[0]);
+  forLanes(w, [&](unsigned l) {
+    uint32_t low = bitop3(rd(w, i.srcs[0], l), rd(w, i.srcs[1], l),
+                          rd(w, i.srcs[2], l), table) &
+                   0xFFFF;
+    uint32_t old = rd(w, i.defs[0], l);
+    wr(w, i.defs[0], l, (old & 0xFFFF0000u) | low);
+  });
+}
+
+/// v_permlane16_swap_b32 / v_permlane32_swap_b32 (CDNA4): for each pair of
+/// rows (16 lanes) or halves (32 lanes), the odd row of VDST swaps with the
+/// even row of VSRC. defs = {vdst, vsrc}, srcs = {vdst, vsrc} (tied). The
+/// VOP3 forms add bound_ctrl and fi, which only decide what a lane reads
+/// from a lane that is off; with lanes off the swap is not simulated.
+template <unsigned Width> void permlaneSwap(Sim &sim, Wave &w, const Inst &i) {
+  if (w.exec() != ~uint64_t(0))
+    sim.fail("permlane swap with lanes off in EXEC is not simulated");
+  const Operand &d = i.defs[0], &s = i.defs[1];
+  for (unsigned l = 0; l < kLanes; ++l) {
+    if ((l / Width) % 2 == 0)
+      continue;
+    std::swap(w.v[d.reg * kLanes + l], w.v[s.reg * kLanes + l - Width]);
+  }
+}
+
 } // namespace
 
 void hk::rt::isa::registerVector(Semantics &table) {
@@ -1533,6 +1580,12 @@ void hk::rt::isa::registerVector(Semantics &table) {
   table.handlers["V_WRITELANE_B32"] = vWritelaneB32;
   table.handlers["V_SWAP_B32"] = vSwapB32;
   table.handlers["V_MQSAD_U32_U8"] = vMqsadU32U8;
+  table.handlers["V_BITOP3_B32"] = vBitop3B32;
+  table.handlers["V_BITOP3_B16"] = vBitop3B16;
+  for (const char *s : {"_e32", "_e64"}) {
+    table.handlers[std::string("V_PERMLANE16_SWAP_B32") + s] = permlaneSwap<16>;
+    table.handlers[std::string("V_PERMLANE32_SWAP_B32") + s] = permlaneSwap<32>;
+  }
   table.handlers["V_NOP_dpp"] = vNop;
   table.handlers["V_NOP_sdwa"] = vNop;
 }
