@@ -90,9 +90,11 @@ static FileLineColLoc firstFileLoc(Location loc) {
 /// and column of the op it was lowered from) as the LLVM instruction's
 /// DILocation only inside such a scope, and LLVM's code generator turns
 /// those into the code object's DWARF line table (.debug_line), which the
-/// ISA simulator reads to locate a fault. MLIR's own
-/// ensure-debug-info-scope-on-llvm-func pass does this for the functions of
-/// a builtin module only, not for those of a gpu.module.
+/// ISA simulator reads to locate a fault. MLIR's
+/// ensure-debug-info-scope-on-llvm-func pass does the same; here it is done
+/// at translation, where TargetOptions::lineTables decides it per output,
+/// so the registered pipelines and the LLVM dialect they print stay as
+/// they were.
 static void addLineTableScopes(gpu::GPUModuleOp gpuModule) {
   MLIRContext *context = gpuModule.getContext();
   llvm::SmallString<128> cwd;
