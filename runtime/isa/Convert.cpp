@@ -159,14 +159,15 @@ std::string checkVop3p(const Inst &inst, uint32_t mods, bool clamp) {
   return why;
 }
 
-/// VOP3P: an inline constant has no high half; reading one (op_sel or
-/// op_sel_hi set on an immediate source) is refused.
+/// VOP3P: which high half (or dword) a nonzero inline constant gives is not
+/// simulated, so an immediate source read there (op_sel or op_sel_hi set)
+/// is refused unless it is 0, which gives 0 in both.
 std::string checkPackedConstants(const Inst &inst, unsigned numSrcs) {
   for (unsigned k = 0; k < numSrcs && k < inst.numSrcs; ++k)
-    if (inst.srcs[k].file == File::Imm &&
+    if (inst.srcs[k].file == File::Imm && inst.srcs[k].imm != 0 &&
         (inst.srcs[k].mods & (kOpSel | kOpSelHi)))
-      return "an inline constant read in the high half of a packed operand "
-             "is not simulated";
+      return "a nonzero inline constant read in the high half of a packed "
+             "operand is not simulated";
   return "";
 }
 
