@@ -465,17 +465,22 @@ Denorms denorms(const Wave &w, bool lds) {
   return {!(single & 1), !(single & 2), !(dbl & 1), !(dbl & 1), !(dbl & 2)};
 }
 
-/// One 16-bit lane of PK_ADD_F16 / PK_ADD_BF16.
+/// One 16-bit lane of PK_ADD_F16 / PK_ADD_BF16, with the denormal flushes
+/// `dn` asks for. The float sum of two 16-bit values is exact, or else the
+/// smaller one is far below half an ulp of the larger's 16-bit format and
+/// both round to the larger: rounding the float sum to 16 bits is the
+/// correctly rounded add.
 uint16_t halfAdd(uint16_t m, uint16_t d, bool bf16, const Denorms &dn) {
+  const uint16_t exponent = bf16 ? 0x7F80 : 0x7C00;
   float a = halfToFloat(m, bf16), b = halfToFloat(d, bf16);
-  if (!bf16 && dn.flushIn16) {
-    if ((m & 0x7C00) == 0)
+  if (dn.flushIn16) {
+    if ((m & exponent) == 0)
       a = std::copysign(0.0f, a);
-    if ((d & 0x7C00) == 0)
+    if ((d & exponent) == 0)
       b = std::copysign(0.0f, b);
   }
   uint16_t r = floatToHalf(atomicFloatAdd(a, b), bf16);
-  if (!bf16 && dn.flushOut16 && (r & 0x7C00) == 0)
+  if (dn.flushOut16 && (r & exponent) == 0)
     r &= 0x8000;
   return r;
 }
