@@ -772,6 +772,16 @@ TEST(IsaMatrix, SmfmacSparsityPatterns) {
     checkSparse(chip, "v_smfmac_f32_32x32x32_bf8_fp8", 32, 32, bf8, fp8, false,
                 0, seed++);
   }
+  // gfx950's doubled K, with the same layout rule: 16 or 32 index bits.
+  Elem fp8 = narrow(kOcpE4M3), bf8 = narrow(kOcpE5M2);
+  checkSparse("gfx950", "v_smfmac_f32_16x16x64_f16", 16, 64, kElemF16, kElemF16,
+              false, 1, seed++);
+  checkSparse("gfx950", "v_smfmac_f32_32x32x32_bf16", 32, 32, kElemBF16,
+              kElemBF16, false, 0, seed++);
+  checkSparse("gfx950", "v_smfmac_i32_16x16x128_i8", 16, 128, kElemI8, kElemI8,
+              true, 0, seed++);
+  checkSparse("gfx950", "v_smfmac_f32_32x32x64_fp8_bf8", 32, 64, fp8, bf8,
+              false, 0, seed++);
 }
 
 // The four 8-bit float formats, every code, against decoders written here
