@@ -1076,16 +1076,32 @@ TEST(IsaConvert, AccumulatingFormsAndGfx950Additions) {
   }
 }
 
-// An operand the handlers do not model faults at decode, naming itself.
+// An operand the handlers do not model faults at decode, naming itself:
+// omod on a conversion, a nonzero inline constant read in the high half
+// of a packed operand. The constant 0 is 0 in either half.
 TEST(IsaConvert, UnmodeledOperandsFault) {
   for (const char *chip : kChips) {
+    for (const char *op :
+         {"v_cvt_f32_f16_e64 v10, v2 mul:2", "v_pk_add_f16 v10, v2, 1.0",
+          "v_pk_mul_f32 v[10:11], v[2:3], 2.0"}) {
+      std::vector<std::vector<uint32_t>> out;
+      try {
+        runLanes(chip, op, {}, out);
+        ADD_FAILURE() << op << " accepted on " << chip;
+      } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("not simulated"),
+                  std::string::npos)
+            << e.what();
+      }
+    }
     std::vector<std::vector<uint32_t>> out;
-    try {
-      runLanes(chip, "v_cvt_f32_f16_e64 v10, v2 mul:2", {}, out);
-      FAIL() << "omod accepted on " << chip;
-    } catch (const Error &e) {
-      EXPECT_NE(std::string(e.what()).find("not simulated"), std::string::npos)
-          << e.what();
+    runLanes(chip,
+             "v_pk_add_f32 v[10:11], v[2:3], 0 neg_lo:[1,1] "
+             "neg_hi:[1,1]",
+             {cycleF({1.5f}), cycleF({-2.0f})}, out);
+    for (int l = 0; l < 64; ++l) {
+      EXPECT_EQ(floatOf(out[0][l]), -1.5f) << chip;
+      EXPECT_EQ(floatOf(out[1][l]), 2.0f) << chip;
     }
   }
 }
