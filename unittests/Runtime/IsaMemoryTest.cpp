@@ -1108,4 +1108,49 @@ TEST(IsaMemory, UnsimulatedFormsFault) {
   EXPECT_NE(f.find("not simulated"), std::string::npos) << f;
 }
 
+// An atomic that returns the pre-op value delivers it at the wait that
+// covers it, like a load: reading the destination before is a fault naming
+// its counter (vmcnt for global, lgkmcnt for LDS, both for flat, which
+// needs waits on both).
+TEST(IsaMemory, AtomicReturnsCountOnTheirCounters) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    const char *body = R"(
+      s_load_dwordx2 s[8:9], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      v_mov_b32_e32 v1, 0
+      v_mov_b32_e32 v2, 1
+      OP
+      WAIT
+      v_add_u32_e32 v4, v3, v3
+      s_endpgm)";
+    struct Case {
+      const char *op, *wait, *expect;
+    } const cases[] = {
+        {"global_atomic_add v3, v1, v2, s[8:9] sc0", "",
+         "v3 read while a load into it is outstanding, vmcnt=1"},
+        {"ds_add_rtn_u32 v3, v1, v2", "s_waitcnt vmcnt(0)",
+         "v3 read while a load into it is outstanding, lgkmcnt=1"},
+        {"v_mov_b32_e32 v6, s8\n      v_mov_b32_e32 v7, s9\n"
+         "      flat_atomic_add v3, v[6:7], v2 sc0",
+         "s_waitcnt vmcnt(0)",
+         "v3 read while a load into it is outstanding, lgkmcnt=1"},
+        {"buffer_atomic_add v2, v1, s[8:11], 0 offen sc0", "",
+         "v2 read while a load into it is outstanding, vmcnt=1"},
+    };
+    for (const Case &c : cases) {
+      std::string k = with(with(body, "OP", c.op), "WAIT", c.wait);
+      if (std::string(c.op).find("buffer") != std::string::npos)
+        k = with(k, "v_add_u32_e32 v4, v3, v3", "v_add_u32_e32 v4, v2, v2");
+      std::string f = faultOf(chip, k);
+      EXPECT_NE(f.find(c.expect), std::string::npos) << c.op << ": " << f;
+      // With the waits the ISA asks for, the same kernel runs.
+      std::string fixed =
+          with(k, "v_add_u32_e32 v4",
+               "s_waitcnt vmcnt(0) lgkmcnt(0)\n      v_add_u32_e32 v4");
+      EXPECT_EQ(faultOf(chip, fixed), "") << c.op;
+    }
+  }
+}
+
 } // namespace
