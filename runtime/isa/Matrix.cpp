@@ -116,8 +116,8 @@ struct Plan {
 
 /// Value tables of the narrow float formats (Formats.h), by code.
 struct Tables {
-  float fp8Fnuz[256], bf8Fnuz[256], fp8Ocp[256], bf8Ocp[256], fp4[16],
-      e8m0[256];
+  float fp8Fnuz[256], bf8Fnuz[256], fp8Ocp[256], bf8Ocp[256], fp6[64], bf6[64],
+      fp4[16], e8m0[256];
   Tables() {
     for (unsigned c = 0; c < 256; ++c) {
       fp8Fnuz[c] = fmt::decode(c, fmt::kE4M3Fnuz);
@@ -128,6 +128,10 @@ struct Tables {
     }
     for (unsigned c = 0; c < 16; ++c)
       fp4[c] = fmt::decode(c, fmt::kE2M1);
+    for (unsigned c = 0; c < 64; ++c) {
+      fp6[c] = fmt::decode(c, fmt::kE2M3);
+      bf6[c] = fmt::decode(c, fmt::kE3M2);
+    }
   }
 };
 const Tables &tables() {
@@ -227,6 +231,22 @@ unpack(const Wave &w, const Operand &o, Ty t, unsigned per, const float *lut,
       for (unsigned q = 0; q < 8; ++q)
         each(d, 8 * d + q,
              [&](uint32_t x) { return Acc(lut[(x >> (4 * q)) & 0xF]); });
+    return;
+  case Ty::Fp6:
+  case Ty::Bf6:
+    // Element e at bits [6 e, 6 e + 6) of the lane's registers, across a
+    // dword boundary for some e.
+    for (unsigned e = 0; e < per; ++e) {
+      unsigned d = 6 * e / 32, sh = 6 * e % 32;
+      for (unsigned g = 0; g < kLanes / G; ++g)
+        for (unsigned i = 0; i < G; ++i) {
+          unsigned l = g * G + i;
+          uint32_t x = v[d * kLanes + l] >> sh;
+          if (sh > 26)
+            x |= v[(d + 1) * kLanes + l] << (32 - sh);
+          store(g, i, e, Acc(lut[x & 0x3F]));
+        }
+    }
     return;
   default: // 8-bit floats
     for (unsigned d = 0; d < per / 4; ++d)
@@ -467,7 +487,16 @@ void load(const Wave &w, const Operand &o, Ty t, unsigned per, const float *lut,
 }
 
 const float *lutOf(Ty t, bool gfx942) {
-  return t == Ty::Fp4 ? tables().fp4 : table8(t, gfx942);
+  switch (t) {
+  case Ty::Fp4:
+    return tables().fp4;
+  case Ty::Fp6:
+    return tables().fp6;
+  case Ty::Bf6:
+    return tables().bf6;
+  default:
+    return table8(t, gfx942);
+  }
 }
 
 template <typename Acc, unsigned N, bool Fused>
@@ -625,23 +654,21 @@ std::string formatOf(int64_t code, Ty &t) {
   if (code < 0 || code > 4)
     return "f8f6f4 format code " + std::to_string(code) + " is reserved";
   t = codes[code];
-  if (t == Ty::Fp6 || t == Ty::Bf6)
-    return "f8f6f4 MFMA with fp6/bf6 operands (format code " +
-           std::to_string(code) +
-           ") is not simulated: their register layout is not in the "
-           "documents the simulator was written from";
   return "";
 }
 
 /// Lane and element of A[block][i][k] with no broadcast (the calculator's
 /// layouts): lane i + M * (block + blocks * g), element k % kpl, g = k /
-/// kpl. The f8f6f4 forms (AMD's CDNA4 matrix core article): fp4 keeps 32
-/// consecutive k per lane group; fp8 puts k = h * K / 2 + 16 * g + j at
-/// element 16 * h + j (two halves of 16 bytes).
+/// kpl. The f8f6f4 forms: fp4 (AMD's CDNA4 matrix core article) and fp6
+/// (the CDNA4 guide's scaled conversions, which produce the MFMA's
+/// operands: "lanes 0..15 [hold] K=0..31") keep 32 consecutive k per lane
+/// group; fp8 (the article) puts k = h * K / 2 + 16 * g + j at element
+/// 16 * h + j (two halves of 16 bytes).
 void elementOf(const Plan &p, Ty t, uint32_t rows, uint32_t per, uint32_t block,
                uint32_t i, uint32_t k, uint32_t &lane, uint32_t &e) {
   uint32_t g;
-  if (t == Ty::Fp8O || t == Ty::Bf8O || t == Ty::Fp4) {
+  if (t == Ty::Fp8O || t == Ty::Bf8O || t == Ty::Fp4 || t == Ty::Fp6 ||
+      t == Ty::Bf6) {
     if (bitsOf(t) == 8) {
       uint32_t half = p.k / 2, h = k / half, r = k % half;
       g = r / 16;
@@ -896,7 +923,8 @@ std::string prepareMfma(const std::string &base, Inst &inst) {
     return why;
   buildTables(p, cbsz, abid, blgp);
   auto standard = [](Ty t) {
-    return t != Ty::Fp8O && t != Ty::Bf8O && t != Ty::Fp4;
+    return t != Ty::Fp8O && t != Ty::Bf8O && t != Ty::Fp4 && t != Ty::Fp6 &&
+           t != Ty::Bf6;
   };
   p.directA = !p.sparse && p.blocks == 1 && cbsz == 0 && standard(p.ta);
   p.directB = p.blocks == 1 && blgp == 0 && standard(p.tb);

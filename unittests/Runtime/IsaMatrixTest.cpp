@@ -627,12 +627,24 @@ Dense f8f6f4(const std::string &op, int M, int fa, int fb) {
 }
 
 // gfx950's f8f6f4 MFMAs without scales: CBSZ and BLGP give the A and B
-// formats (0 E4M3, 1 E5M2, 4 E2M1; OCP formats).
+// formats (0 E4M3, 1 E5M2, 2 E2M3, 3 E3M2, 4 E2M1; OCP formats). fp6
+// operands hold 32 consecutive k per lane, bit-packed (element e at bits
+// 6 e to 6 e + 5 of six registers), as the CDNA4 guide's scaled fp6
+// conversions lay them out.
 TEST(IsaMatrix, F8F6F4Unscaled) {
   unsigned seed = 600;
   for (int M : {16, 32})
-    for (auto [fa, fb] :
-         {std::pair{0, 0}, {1, 0}, {0, 1}, {4, 4}, {0, 4}, {4, 1}})
+    for (auto [fa, fb] : {std::pair{0, 0},
+                          {1, 0},
+                          {0, 1},
+                          {4, 4},
+                          {0, 4},
+                          {4, 1},
+                          {2, 2},
+                          {3, 3},
+                          {2, 0},
+                          {4, 3},
+                          {3, 1}})
       check("gfx950", f8f6f4("v_mfma", M, fa, fb), seed++);
 }
 
@@ -644,7 +656,7 @@ TEST(IsaMatrix, F8F6F4Unscaled) {
 TEST(IsaMatrix, F8F6F4ScaledWithE8M0Scales) {
   unsigned seed = 700;
   for (int M : {16, 32})
-    for (auto [fa, fb] : {std::pair{0, 0}, {0, 4}, {4, 1}})
+    for (auto [fa, fb] : {std::pair{0, 0}, {0, 4}, {4, 1}, {2, 3}})
       for (int byteA : {0, 3})
         for (int byteB : {1, 2}) {
           Dense t = f8f6f4("v_mfma_scale", M, fa, fb);
@@ -872,17 +884,17 @@ std::string mfmaFault(const std::string &chip, const std::string &line) {
   return "";
 }
 
-// Controls the instruction does not define, fp6 operands and a partial
-// EXEC are named faults, not guesses.
+// Controls the instruction does not define and a partial EXEC are named
+// faults, not guesses.
 TEST(IsaMatrix, UnmodelledControlsAreFaults) {
   std::string f = mfmaFault("gfx942", "v_mfma_f32_16x16x16_bf16 v[0:3], "
                                       "v[4:5], v[6:7], v[0:3] cbsz:1 abid:1");
   EXPECT_NE(f.find("cbsz:1 abid:1 blgp:0 on this MFMA is not simulated"),
             std::string::npos)
       << f;
-  f = mfmaFault("gfx950", "v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[4:9], "
-                          "v[12:19], v[0:3] cbsz:2");
-  EXPECT_NE(f.find("fp6/bf6 operands (format code 2) is not simulated"),
+  f = mfmaFault("gfx950", "v_mfma_f32_16x16x32_bf16 v[0:3], v[4:7], "
+                          "v[8:11], v[0:3] blgp:2");
+  EXPECT_NE(f.find("cbsz:0 abid:0 blgp:2 on this MFMA is not simulated"),
             std::string::npos)
       << f;
   f = mfmaFault("gfx942", "v_mov_b32 v8, 0\ns_mov_b64 exec, 1\n"
