@@ -37,7 +37,9 @@ bench() { # kernel shape chip
   echo "$line"
   awk -v s="$start" -v e="$end" 'BEGIN { printf "  hk-run process wall time: %.3f s\n", e - s }'
   if ((${#TIMER[@]})); then
-    awk '{ printf "  hk-run process CPU time: %.3f s (user %.3f, system %.3f)\n", $1 + $2, $1, $2 }' "$cpu"
+    # The last line: a failed command adds a status line before it.
+    tail -n 1 "$cpu" |
+      awk '{ printf "  hk-run process CPU time: %.3f s (user %.3f, system %.3f)\n", $1 + $2, $1, $2 }'
   fi
 }
 
