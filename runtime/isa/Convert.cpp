@@ -460,8 +460,10 @@ void requireNearestEven(Sim &sim, const Wave &w) {
 
 /// D = F(S0, S1, S2), or with Acc F(S0, S1, D) (the c forms, VOP2 and their
 /// VOP3 encoding); imms[0] is clamp where there is one.
-template <Lane3 F, bool Acc> void laneForm(Sim &sim, Wave &w, const Inst &i) {
-  requireNearestEven(sim, w);
+template <Lane3 F, bool Acc, bool Float = true>
+void laneForm(Sim &sim, Wave &w, const Inst &i) {
+  if (Float)
+    requireNearestEven(sim, w);
   bool clamp = i.numImms > 0 && i.imms[0] != 0;
   forLanes(w, [&](unsigned l) {
     uint32_t c = Acc ? rd(w, i.defs[0], l) : rd(w, i.srcs[2], l);
@@ -475,9 +477,10 @@ template <Lane3 F, bool Acc> void laneForm(Sim &sim, Wave &w, const Inst &i) {
 /// row_mask, bank_mask, bound_ctrl}. A lane whose row or bank is off, or
 /// whose source lane is invalid without bound_ctrl, keeps D.
 int dppLane(uint32_t ctrl, unsigned lane);
-template <Lane3 F, unsigned First>
+template <Lane3 F, unsigned First, bool Float = true>
 void laneDpp(Sim &sim, Wave &w, const Inst &i) {
-  requireNearestEven(sim, w);
+  if (Float)
+    requireNearestEven(sim, w);
   uint32_t ctrl = uint32_t(i.imms[0]), rowMask = uint32_t(i.imms[1]),
            bankMask = uint32_t(i.imms[2]);
   bool boundZero = i.imms[3] != 0;
@@ -1510,6 +1513,16 @@ void hk::rt::isa::registerConvert(Semantics &table) {
     std::string why = checkVop3p(inst, kOpSel | kOpSelHi, false);
     return why.empty() ? checkPackedConstants(inst, 3) : why;
   };
+  // v_pk_mov_b32 reads one dword of each source, the one OP_SEL_0 names.
+  auto pkMov = [](const std::string &, Inst &inst) -> std::string {
+    std::string why = checkVop3p(inst, kOpSel | kOpSelHi, false);
+    for (unsigned k = 0; why.empty() && k < inst.numSrcs; ++k)
+      if (inst.srcs[k].file == File::Imm && inst.srcs[k].imm != 0 &&
+          (inst.srcs[k].mods & kOpSel))
+        why = "a nonzero inline constant read in the high dword of a packed "
+              "operand is not simulated";
+    return why;
+  };
   struct P16 {
     const char *name;
     Handler fn;
@@ -1540,7 +1553,7 @@ void hk::rt::isa::registerConvert(Semantics &table) {
       {"V_PK_ADD_F32", vPkAddF32, packedFloat},
       {"V_PK_MUL_F32", vPkMulF32, packedFloat},
       {"V_PK_FMA_F32", vPkFmaF32, packedFloat},
-      {"V_PK_MOV_B32", vPkMovB32, packedNoClamp},
+      {"V_PK_MOV_B32", vPkMovB32, pkMov},
   };
   for (const P16 &e : p16) {
     h[e.name] = e.fn;
@@ -1590,18 +1603,18 @@ void hk::rt::isa::registerConvert(Semantics &table) {
       {"V_DOT2C_F32_F16_e64", laneForm<dot2F32Lane<false>, true>},
       {"V_DOT2C_F32_BF16_e32", laneForm<dot2F32Lane<true>, true>},
       {"V_DOT2C_F32_BF16_e64", laneForm<dot2F32Lane<true>, true>},
-      {"V_DOT2_I32_I16", laneForm<dotIntLane<16, true>, false>},
-      {"V_DOT2_U32_U16", laneForm<dotIntLane<16, false>, false>},
-      {"V_DOT2C_I32_I16_e32", laneForm<dotIntLane<16, true>, true>},
-      {"V_DOT2C_I32_I16_e64", laneForm<dotIntLane<16, true>, true>},
-      {"V_DOT4_I32_I8", laneForm<dotIntLane<8, true>, false>},
-      {"V_DOT4_U32_U8", laneForm<dotIntLane<8, false>, false>},
-      {"V_DOT4C_I32_I8_e32", laneForm<dotIntLane<8, true>, true>},
-      {"V_DOT4C_I32_I8_e64", laneForm<dotIntLane<8, true>, true>},
-      {"V_DOT8_I32_I4", laneForm<dotIntLane<4, true>, false>},
-      {"V_DOT8_U32_U4", laneForm<dotIntLane<4, false>, false>},
-      {"V_DOT8C_I32_I4_e32", laneForm<dotIntLane<4, true>, true>},
-      {"V_DOT8C_I32_I4_e64", laneForm<dotIntLane<4, true>, true>},
+      {"V_DOT2_I32_I16", laneForm<dotIntLane<16, true>, false, false>},
+      {"V_DOT2_U32_U16", laneForm<dotIntLane<16, false>, false, false>},
+      {"V_DOT2C_I32_I16_e32", laneForm<dotIntLane<16, true>, true, false>},
+      {"V_DOT2C_I32_I16_e64", laneForm<dotIntLane<16, true>, true, false>},
+      {"V_DOT4_I32_I8", laneForm<dotIntLane<8, true>, false, false>},
+      {"V_DOT4_U32_U8", laneForm<dotIntLane<8, false>, false, false>},
+      {"V_DOT4C_I32_I8_e32", laneForm<dotIntLane<8, true>, true, false>},
+      {"V_DOT4C_I32_I8_e64", laneForm<dotIntLane<8, true>, true, false>},
+      {"V_DOT8_I32_I4", laneForm<dotIntLane<4, true>, false, false>},
+      {"V_DOT8_U32_U4", laneForm<dotIntLane<4, false>, false, false>},
+      {"V_DOT8C_I32_I4_e32", laneForm<dotIntLane<4, true>, true, false>},
+      {"V_DOT8C_I32_I4_e64", laneForm<dotIntLane<4, true>, true, false>},
   };
   for (const D &e : dots) {
     h[e.name] = e.fn;
@@ -1617,9 +1630,9 @@ void hk::rt::isa::registerConvert(Semantics &table) {
   const D dpps[] = {
       {"V_DOT2C_F32_F16_dpp", laneDpp<dot2F32Lane<false>, 0>},
       {"V_DOT2C_F32_BF16_dpp", laneDpp<dot2F32Lane<true>, 0>},
-      {"V_DOT2C_I32_I16_dpp", laneDpp<dotIntLane<16, true>, 0>},
-      {"V_DOT4C_I32_I8_dpp", laneDpp<dotIntLane<8, true>, 0>},
-      {"V_DOT8C_I32_I4_dpp", laneDpp<dotIntLane<4, true>, 0>},
+      {"V_DOT2C_I32_I16_dpp", laneDpp<dotIntLane<16, true>, 0, false>},
+      {"V_DOT4C_I32_I8_dpp", laneDpp<dotIntLane<8, true>, 0, false>},
+      {"V_DOT8C_I32_I4_dpp", laneDpp<dotIntLane<4, true>, 0, false>},
   };
   for (const D &e : dpps) {
     h[e.name] = e.fn;

@@ -658,7 +658,8 @@ TEST(IsaConvert, PackedF32AndMov) {
     runLanes(chip, R"(
       v_pk_fma_f32 v[10:11], v[2:3], v[4:5], v[6:7] op_sel:[1,0,0] op_sel_hi:[0,1,1]
       v_pk_mov_b32 v[12:13], v[2:3], v[4:5] op_sel:[1,0]
-      v_pk_add_f32 v[14:15], v[2:3], v[4:5] neg_lo:[1,0] clamp)",
+      v_pk_add_f32 v[14:15], v[2:3], v[4:5] neg_lo:[1,0] clamp
+      v_pk_mov_b32 v[16:17], 1.0, v[4:5])",
              {cycleF({1.5f, -2.0f}), cycleF({3.0f, 0.25f}),
               cycleF({2.0f, 7.0f}), cycleF({-4.0f, 0.5f}),
               cycleF({0.125f, 1.0f}), cycleF({10.0f, -1.0f})},
@@ -679,6 +680,9 @@ TEST(IsaConvert, PackedF32AndMov) {
       auto cl = [](float v) { return std::fmin(std::fmax(v, 0.0f), 1.0f); };
       EXPECT_EQ(floatOf(out[4][l]), cl(-s0lo + s1lo)) << chip;
       EXPECT_EQ(floatOf(out[5][l]), cl(s0hi + s1hi)) << chip;
+      // An inline constant's low dword (OP_SEL_0 clear) is the constant.
+      EXPECT_EQ(floatOf(out[6][l]), 1.0f) << chip;
+      EXPECT_EQ(floatOf(out[7][l]), s1lo) << chip;
     }
   }
 }
