@@ -765,3 +765,119 @@ TEST(IsaVector, UnsimulatedFormsAreFaults) {
 }
 
 } // namespace
+
+namespace {
+
+// Carry chains (VCC in e32, SGPR pairs in VOP3b), v_cndmask_b32 in its DPP
+// and SDWA forms, cross-lane reads and writes, v_swap_b32.
+TEST(IsaVector, CarriesCrossLaneAndSwap) {
+  auto in = inputs([](unsigned l, unsigned k) {
+    uint64_t a = 0xFFFFFFFF00000000ull + l * 0x0123456789ull;
+    uint64_t b = 0x00000001FFFFFFF0ull * (l % 5);
+    const uint32_t v[] = {
+        uint32_t(a), uint32_t(a >> 32), uint32_t(b), uint32_t(b >> 32),
+        l * 3,       0x11110000u + l,   0,           0};
+    return v[k];
+  });
+  std::string body = "v_add_co_u32_e32 v20, vcc, v10, v12\n"
+                     "v_addc_co_u32_e32 v21, vcc, v11, v13, vcc\n"
+                     "v_sub_co_u32_e64 v22, s[8:9], v10, v12\n"
+                     "v_subb_co_u32_e64 v23, s[8:9], v11, v13, s[8:9]\n"
+                     "v_cmp_gt_u32_e32 vcc, 32, v0\n"
+                     "v_cndmask_b32_dpp v24, v14, v15, vcc row_ror:4 "
+                     "row_mask:0xf bank_mask:0xf\n"
+                     "v_cndmask_b32_sdwa v25, v14, v15, vcc dst_sel:WORD_1 "
+                     "dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:WORD_1\n"
+                     "v_readlane_b32 s10, v14, 37\n"
+                     "s_mov_b64 exec, 0xF0\n"
+                     "v_readfirstlane_b32 s11, v14\n"
+                     "v_writelane_b32 v26, s10, 5\n"
+                     "v_mov_b32_e32 v27, v15\n"
+                     "v_swap_b32 v27, v14\n"
+                     "s_mov_b64 exec, -1\n"
+                     "v_add_u32_e32 v26, s11, v26\n";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    auto out = runLanes(chip, body, in);
+    for (unsigned l = 0; l < 64; ++l) {
+      const uint32_t *x = &in[l * kIn], *o = &out[l * kIn];
+      uint64_t a = x[0] | uint64_t(x[1]) << 32, b = x[2] | uint64_t(x[3]) << 32;
+      EXPECT_EQ(uint64_t(o[0]) | uint64_t(o[1]) << 32, a + b) << l;
+      EXPECT_EQ(uint64_t(o[2]) | uint64_t(o[3]) << 32, a - b) << l;
+      // row_ror:4: lane l reads lane (l - 4) mod 16 of its row for src0.
+      unsigned from = (l & ~15u) | ((l - 4) & 15);
+      EXPECT_EQ(o[4], l < 32 ? x[5] : in[from * kIn + 4]) << l;
+      uint32_t sel = l < 32 ? x[5] >> 16 : x[4] & 0xFF;
+      EXPECT_EQ(o[5], sel << 16) << l;
+      // readfirstlane with EXEC = 0xF0: lane 4; writelane ignores EXEC.
+      EXPECT_EQ(o[6], (l == 5 ? in[37 * kIn + 4] : 0u) + in[4 * kIn + 4]) << l;
+      bool on = l >= 4 && l < 8;
+      // v27 = v15 then the swap run on EXEC's lanes only (v27 was 0).
+      EXPECT_EQ(o[7], on ? x[4] : 0u) << l;
+    }
+  }
+}
+
+// f64 operations, v_cmp_class of f16 and f64, and f16 op_sel on the
+// VOP3-only v_max3_f16 (the other half kept) against v_add_f16_e64
+// (bits 31:16 zeroed).
+TEST(IsaVector, F64AndClassAndHalves) {
+  auto in = inputs([](unsigned l, unsigned k) {
+    double d = (double(l) - 20.25) * 0.75;
+    if (k < 2)
+      return uint32_t(bits64(d) >> (32 * k));
+    if (k == 2) // f16 halves: -inf, 1.5 | denormal, NaN by lane
+      return l % 2 ? 0x7E00FC00u : 0x00033E00u;
+    if (k == 3)
+      return 0xDEAD0000u | hbits(_Float16(float(l) * 0.5f));
+    return uint32_t(l % 4 == 0   ? 0
+                    : l % 4 == 1 ? 0x7FF00000u
+                    : l % 4 == 2 ? 0x80000000u
+                                 : 0x00080000u);
+  });
+  std::string body = "v_rndne_f64_e32 v[20:21], v[10:11]\n"
+                     "v_frexp_mant_f64_e32 v[22:23], v[10:11]\n"
+                     "v_frexp_exp_i32_f64_e32 v24, v[10:11]\n"
+                     "v_mov_b32_e32 v2, 0\n"
+                     "v_mov_b32_e32 v3, v14\n"
+                     "s_movk_i32 s12, 0x3FF\n"
+                     "v_cmp_class_f64_e64 s[8:9], v[2:3], s12\n"
+                     "v_cndmask_b32_e64 v25, 0, 1, s[8:9]\n"
+                     "v_cmp_class_f16_e64 s[8:9], v12, 4\n" // -inf
+                     "v_cndmask_b32_e64 v2, 0, 2, s[8:9]\n"
+                     "v_cmp_class_f16_e32 vcc, v12, v5\n"
+                     "v_cndmask_b32_e64 v3, 0, 4, vcc\n"
+                     "v_or_b32_e32 v25, v25, v2\n"
+                     "v_or_b32_e32 v25, v25, v3\n"
+                     "v_mov_b32_e32 v26, v13\n"
+                     "v_max3_f16 v26, v13, v13, v12 op_sel:[0,0,1,0]\n"
+                     "v_mov_b32_e32 v27, v13\n"
+                     "v_add_f16_e64 v27, v13, v13\n";
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    auto out = runLanes(chip, "v_mov_b32_e32 v5, 0x90\n" + body, in);
+    for (unsigned l = 0; l < 64; ++l) {
+      const uint32_t *x = &in[l * kIn], *o = &out[l * kIn];
+      double d = dbl(x[0] | uint64_t(x[1]) << 32);
+      double r = std::nearbyint(d); // the host rounds ties to even
+      EXPECT_EQ(uint64_t(o[0]) | uint64_t(o[1]) << 32, bits64(r)) << l;
+      int e = 0;
+      double m = d == 0 ? 0 : std::frexp(d, &e);
+      EXPECT_EQ(uint64_t(o[2]) | uint64_t(o[3]) << 32, bits64(m)) << l;
+      EXPECT_EQ(o[4], uint32_t(e)) << l;
+      // Class bits of the f64 {0, x[4]}: +0, +inf, -0, +denormal, all in
+      // mask 0x3FF; the f16 low halves: 1.5 (not -inf) or -inf; the
+      // denormal/NaN check of mask 0x90 (+-denormal) on 0x3E00 / 0xFC00.
+      uint32_t want = 1 | (l % 2 ? 2 : 0);
+      EXPECT_EQ(o[5], want) << l;
+      _Float16 h = half(uint16_t(x[3]));
+      _Float16 hi = half(uint16_t(x[2] >> 16));
+      // max3(h, h, hi(v12)): hi is 0x0003 (a denormal) or NaN (ignored).
+      _Float16 m3 = l % 2 ? h : (h > hi ? h : hi);
+      EXPECT_EQ(o[6], 0xDEAD0000u | hbits(m3)) << l;
+      EXPECT_EQ(o[7], uint32_t(hbits(h + h))) << l;
+    }
+  }
+}
+
+} // namespace
