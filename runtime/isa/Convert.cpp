@@ -574,8 +574,9 @@ uint64_t f16From(Sim &sim, const Wave &w, float f) {
                 uint16_t(fmt::encode(f, fmt::kF16, roundMode(sim, w, false))));
 }
 
-const std::vector<Unary> &unaries() {
-  static const std::vector<Unary> table = {
+/// f32 / f16 and the integer types.
+std::vector<Unary> integerUnaries() {
+  return {
       {"V_CVT_F32_I32", Ty::Int, Ty::F32,
        [](Sim &s, const Wave &w, uint64_t a) {
          return f32Bits(toF32(s, w, double(int32_t(a))));
@@ -636,6 +637,12 @@ const std::vector<Unary> &unaries() {
        [](Sim &, const Wave &w, uint64_t a) {
          return unorm16(f16Value(w, a));
        }},
+  };
+}
+
+/// f64, bytes, the 4-bit offset format, bf16 and fp8 / bf8.
+std::vector<Unary> otherUnaries() {
+  return {
       {"V_CVT_F32_F64", Ty::F64, Ty::F32,
        [](Sim &s, const Wave &w, uint64_t a) {
          return f32Bits(toF32(s, w, asDouble(a)));
@@ -711,6 +718,14 @@ const std::vector<Unary> &unaries() {
                 f32Bits(fmt::decode(uint32_t((a >> 8) & 0xFF), f)) << 32;
        }},
   };
+}
+
+const std::vector<Unary> &unaries() {
+  static const std::vector<Unary> table = [] {
+    std::vector<Unary> t = integerUnaries(), more = otherUnaries();
+    t.insert(t.end(), more.begin(), more.end());
+    return t;
+  }();
   return table;
 }
 
@@ -1494,9 +1509,7 @@ void registerScaled(Semantics &table) {
   add("SR_PK32_BF6_BF16", scaleEncodePk32<kBf6, Wide::BF16, 2>);
 }
 
-} // namespace
-
-void hk::rt::isa::registerConvert(Semantics &table) {
+void registerPacked(Semantics &table) {
   auto &h = table.handlers;
   auto &p = table.preparers;
   // VOP3P: clamp (imms[0]) modeled; op_sel, op_sel_hi, neg_lo and neg_hi
@@ -1569,6 +1582,11 @@ void hk::rt::isa::registerConvert(Semantics &table) {
   p["V_PK_FMAC_F16_e64"] = [](const std::string &, Inst &inst) {
     return checkOperands(inst, {1, 0});
   };
+}
+
+void registerMixAndDots(Semantics &table) {
+  auto &h = table.handlers;
+  auto &p = table.preparers;
   // v_fma_mix*: NEG is neg, NEG_HI abs, OP_SEL_HI "f16", OP_SEL the half.
   auto mix = [](const std::string &, Inst &inst) {
     std::string why = checkVop3p(inst, kNeg | kNegHi | kOpSel | kOpSelHi, true);
@@ -1644,6 +1662,13 @@ void hk::rt::isa::registerConvert(Semantics &table) {
       return "DPP operands of " + inst.name + " are not simulated";
     return "";
   };
+}
+
+} // namespace
+
+void hk::rt::isa::registerConvert(Semantics &table) {
+  registerPacked(table);
+  registerMixAndDots(table);
   registerUnary(table);
   registerBinary(table);
   registerScaled(table);
