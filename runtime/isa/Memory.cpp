@@ -485,12 +485,13 @@ uint16_t halfAdd(uint16_t m, uint16_t d, bool bf16, const Denorms &dn) {
   return r;
 }
 
-/// The new memory value of an atomic. `src` is DATA (DATA2 for the DS
-/// compare-stores), `cmp` the compare value of CMPSWAP / CMPST, the mask
-/// DATA... for MSKOR it is the OR value DATA2 and `src` the mask, and for
-/// WRAP the value added. Integer semantics of the CDNA3 ISA's opcode
+/// The new memory value of an atomic, from the old one. `src` is DATA (the
+/// value stored by the compare-swaps: DATA2 of DS_CMPST, DATA[0] of
+/// CMPSWAP); `extra` is the compare value of the compare-swaps, and DATA2
+/// of DS_MSKOR and DS_WRAP. Integer semantics of the CDNA3 ISA's opcode
 /// descriptions: INC: old >= src ? 0 : old + 1; DEC: old == 0 || old >
-/// src ? src : old - 1; WRAP: old >= src ? old - src : old + DATA2.
+/// src ? src : old - 1; MSKOR: (old & ~src) | extra; WRAP: old >= src ?
+/// old - src : old + extra.
 uint64_t atomicResult(Op op, unsigned bytes, uint64_t old, uint64_t src,
                       uint64_t extra, const Denorms &dn) {
   bool wide = bytes == 8;
