@@ -1080,6 +1080,68 @@ TEST(IsaConvert, AccumulatingFormsAndGfx950Additions) {
   }
 }
 
+// gfx950's bf16 forms: v_cvt_pk_bf16_f32 (nearest even: the f32 bits
+// rounded at bit 16), v_dot2_f32_bf16, v_dot2c_f32_bf16; and on both chips
+// v_cvt_pkaccum_u8_f32 into D's byte S1[1:0], v_cvt_f16_u16 rounding to
+// nearest even (2049 -> 2048, 2051 -> 2052), v_dot2c_f32_f16.
+TEST(IsaConvert, Bf16AndAccumulators) {
+  std::vector<uint32_t> fs = {0x3F808000u, 0x3F818000u, 0xC0A00001u,
+                              0x7F7FFFFFu};
+  std::vector<uint32_t> bfA = {0x3F804000u, 0xC1203E80u},
+                        bfB = {0x40403F00u, 0x3F80BF80u};
+  for (const char *chip : kChips) {
+    bool gfx950 = std::string(chip) == "gfx950";
+    std::vector<std::vector<uint32_t>> out(8, cycle({0x11223344u}));
+    out[5] = cycleF({0.5f});
+    std::string body = R"(
+      v_cvt_pkaccum_u8_f32 v10, v2, v3
+      v_cvt_f16_u16_e32 v11, v4
+      v_dot2c_f32_f16_e32 v15, v5, v6)";
+    if (gfx950)
+      body += R"(
+      v_cvt_pk_bf16_f32 v12, v7, v8
+      v_dot2_f32_bf16 v13, v5, v6, v9
+      v_dot2c_f32_bf16_e32 v14, v5, v6)";
+    runLanes(chip, body,
+             {cycleF({17.5f, 300.0f, -4.0f, 254.5f}), cycle({0, 1, 2, 3, 6}),
+              cycle({2049, 2051, 65535}), cycle(bfA), cycle(bfB), cycle(fs),
+              cycle({0x3F800001u, 0xFF800000u, 0x00000001u}),
+              cycleF({0.25f, -8.0f})},
+             out);
+    for (int l = 0; l < 64; ++l) {
+      float x = std::vector<float>{17.5f, 300.0f, -4.0f, 254.5f}[l % 4];
+      unsigned sh = 8 * (std::vector<uint32_t>{0, 1, 2, 3, 6}[l % 5] & 3);
+      uint32_t u8 =
+          uint32_t(std::fmin(std::fmax(std::nearbyint(x), 0.0f), 255.0f));
+      EXPECT_EQ(out[0][l], (0x11223344u & ~(0xFFu << sh)) | u8 << sh)
+          << chip << " " << x;
+      uint32_t u = std::vector<uint32_t>{2049, 2051, 65535}[l % 3];
+      EXPECT_EQ(out[1][l], halfBits(float(u))) << chip << " " << u;
+      uint32_t p = bfA[l % 2], q = bfB[l % 2];
+      double d16 = double(h(p, 0)) * h(q, 0) + double(h(p, 1)) * h(q, 1) + 0.5;
+      EXPECT_EQ(floatOf(out[5][l]), float(d16)) << chip << " " << l;
+      if (!gfx950)
+        continue;
+      auto bf = [](uint32_t v) { return floatOf(v << 16); };
+      auto rne = [](uint32_t b) -> uint32_t {
+        if ((b & 0x7FFFFFFF) > 0x7F800000)
+          return (b >> 16) | 0x40;
+        return (b + 0x7FFF + ((b >> 16) & 1)) >> 16;
+      };
+      uint32_t f0 = fs[l % 4];
+      uint32_t f1 =
+          std::vector<uint32_t>{0x3F800001u, 0xFF800000u, 0x00000001u}[l % 3];
+      EXPECT_EQ(out[2][l], rne(f0) | rne(f1) << 16) << chip << " " << l;
+      float c = std::vector<float>{0.25f, -8.0f}[l % 2];
+      double db = double(bf(p & 0xFFFF)) * bf(q & 0xFFFF) +
+                  double(bf(p >> 16)) * bf(q >> 16);
+      EXPECT_EQ(floatOf(out[3][l]), float(db + c)) << chip << " " << l;
+      EXPECT_EQ(floatOf(out[4][l]), float(db + floatOf(0x11223344u)))
+          << chip << " " << l;
+    }
+  }
+}
+
 // An operand the handlers do not model faults at decode, naming itself:
 // omod on a conversion, a nonzero inline constant read in the high half
 // of a packed operand. The constant 0 is 0 in either half.
