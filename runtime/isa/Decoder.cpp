@@ -89,10 +89,13 @@ std::unique_ptr<McObjects> createMc(const std::string &chip) {
 
 /// The opcode name without its encoding-family suffixes
 /// (V_ADD_U32_e32_gfx9 -> V_ADD_U32_e32, V_MFMA_..._gfx940_acd -> V_MFMA_...).
+/// `_agpr` names the memory forms whose data operand is an AGPR tuple
+/// (DS_READ_B32_vi_agpr, GLOBAL_LOAD_DWORD_agpr): the operand decodes into
+/// the accumulation registers and the semantics are those of the VGPR form.
 std::string baseName(llvm::StringRef name) {
   static const char *const suffixes[] = {"_acd",    "_vcd",    "_vi",
                                          "_gfx9",   "_gfx90a", "_gfx940",
-                                         "_gfx950", "_gfx942"};
+                                         "_gfx950", "_gfx942", "_agpr"};
   bool changed = true;
   while (changed) {
     changed = false;
