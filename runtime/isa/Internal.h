@@ -142,6 +142,9 @@ struct Pending {
   /// A flat access counts in both vmcnt and lgkmcnt: each queue holds an
   /// entry sharing `joint`, which completes when the second one retires.
   std::shared_ptr<Pending> joint;
+  /// A scalar memory operation (Scalar.cpp): the hardware may complete it
+  /// out of order with the other lgkmcnt operations.
+  bool scalar = false;
 };
 
 /// The MODE register a wave starts with, from COMPUTE_PGM_RSRC1 (AMDGPU

@@ -692,6 +692,62 @@ void sSendmsg(Sim &sim, Wave &, const Inst &i) {
            " is not simulated");
 }
 
+//===-- Waits -------------------------------------------------------------===//
+
+/// The s_waitcnt of Semantics.cpp, which retires the counters' oldest
+/// operations; set when the table is built (registerScalar).
+Handler retireWaits = nullptr;
+
+/// Which lgkmcnt operations a wait for at most `keep` outstanding
+/// guarantees complete when scalar memory is among them. Scalar memory may
+/// return out of order with the rest ("Dependency Checking": LGKM_CNT
+/// counts a one-dword fetch 1, a longer one 2), LDS (and flat) operations
+/// return in order: a scalar operation is surely complete only if its
+/// count alone exceeds `keep`, another only if more than `keep` of its kind
+/// were issued after it or with it.
+std::vector<bool> surelyComplete(const std::deque<Pending> &queue,
+                                 size_t keep) {
+  std::vector<bool> done(queue.size());
+  size_t inOrderAfter = 0;
+  for (size_t k = queue.size(); k-- > 0;) {
+    const Pending &p = queue[k];
+    if (p.scalar) {
+      done[k] = (p.sregs.size() >= 2 ? 2u : 1u) > keep;
+    } else {
+      done[k] = inOrderAfter >= keep;
+      ++inOrderAfter;
+    }
+  }
+  return done;
+}
+
+/// s_waitcnt with scalar memory outstanding and a nonzero lgkmcnt: only the
+/// operations the wait surely covers complete; the others stay
+/// outstanding (a read of their registers is then the missing-wait fault).
+/// They are moved behind the completed ones, and the retirement of
+/// Semantics.cpp keeps exactly them.
+void sWaitcnt(Sim &sim, Wave &w, const Inst &i) {
+  uint32_t imm = uint32_t(i.imms[0]), keep = (imm >> 8) & 0xF;
+  bool scalar = false;
+  for (const Pending &p : w.lgkm)
+    scalar |= p.scalar;
+  if (keep == 0 || !scalar)
+    return retireWaits(sim, w, i);
+  std::vector<bool> done = surelyComplete(w.lgkm, keep);
+  std::deque<Pending> first, last;
+  for (size_t k = 0; k < w.lgkm.size(); ++k)
+    (done[k] ? first : last).push_back(std::move(w.lgkm[k]));
+  if (last.size() > 15)
+    sim.fail("more than 15 lgkmcnt operations left outstanding around "
+             "scalar memory is not simulated");
+  w.lgkm = std::move(first);
+  for (Pending &p : last)
+    w.lgkm.push_back(std::move(p));
+  Inst wait = i;
+  wait.imms[0] = (imm & ~0xF00u) | uint32_t(last.size()) << 8;
+  retireWaits(sim, w, wait);
+}
+
 //===-- VGPR indexing (s_set_gpr_idx_*) ----------------------------------===//
 
 /// s_set_gpr_idx_on: MODE.GPR_IDX_EN = 1, M0[7:0] = S0[7:0] (the index),
@@ -797,9 +853,11 @@ void checkSmem(Sim &sim, uint64_t address, uint64_t bytes, bool store) {
 }
 
 /// Queues the loaded dwords of `dst` for the lgkmcnt wait that covers them.
-void queueScalarLoad(Wave &w, const Operand &dst,
+void queueScalarLoad(Wave &w, const Inst &i, const Operand &dst,
                      const std::vector<uint32_t> &values) {
   Pending p;
+  p.pc = i.pc;
+  p.scalar = true;
   for (unsigned d = 0; d < values.size(); ++d) {
     uint16_t reg = uint16_t(dst.reg + d);
     if (dst.reg == kNull)
@@ -809,6 +867,14 @@ void queueScalarLoad(Wave &w, const Operand &dst,
     ++w.pendingS[reg];
     ++w.pendingRegs;
   }
+  w.lgkm.push_back(std::move(p));
+}
+/// Counts an operation that returns nothing (a store, an atomic without
+/// glc, a cache write-back) in lgkmcnt until a wait covers it.
+void queueScalarDone(Wave &w, const Inst &i) {
+  Pending p;
+  p.pc = i.pc;
+  p.scalar = true;
   w.lgkm.push_back(std::move(p));
 }
 
@@ -821,7 +887,7 @@ void sLoad(Sim &sim, Wave &w, const Inst &i) {
   checkSmem(sim, address, 4ull * dwords, false);
   std::vector<uint32_t> values(dwords);
   memcpy(values.data(), reinterpret_cast<const void *>(address), 4 * dwords);
-  queueScalarLoad(w, i.defs[0], values);
+  queueScalarLoad(w, i, i.defs[0], values);
 }
 /// s_store_dword*: written at issue; counted in lgkmcnt.
 void sStore(Sim &sim, Wave &w, const Inst &i) {
@@ -833,7 +899,7 @@ void sStore(Sim &sim, Wave &w, const Inst &i) {
     uint32_t v = rd(w, i.srcs[0], 0, d);
     memcpy(reinterpret_cast<void *>(address + 4 * d), &v, 4);
   }
-  w.lgkm.emplace_back();
+  queueScalarDone(w, i);
 }
 
 /// A buffer resource (V#) in 4 SGPRs: base [47:0], stride word1 [29:16],
@@ -882,9 +948,9 @@ template <bool Store> void sBufferAccess(Sim &sim, Wave &w, const Inst &i) {
     }
   }
   if (Store)
-    w.lgkm.emplace_back();
+    queueScalarDone(w, i);
   else
-    queueScalarLoad(w, i.defs[0], values);
+    queueScalarLoad(w, i, i.defs[0], values);
 }
 void sBufferLoad(Sim &sim, Wave &w, const Inst &i) {
   sBufferAccess<false>(sim, w, i);
@@ -961,13 +1027,13 @@ void sAtomic(Sim &sim, Wave &w, const Inst &i, bool buffer) {
     memcpy(reinterpret_cast<void *>(address), &next, 4 * dwords);
   }
   if (i.numDefs == 0) {
-    w.lgkm.emplace_back();
+    queueScalarDone(w, i);
     return;
   }
   std::vector<uint32_t> values{uint32_t(old)};
   if (dwords == 2)
     values.push_back(uint32_t(old >> 32));
-  queueScalarLoad(w, i.defs[0], values);
+  queueScalarLoad(w, i, i.defs[0], values);
 }
 void sAtomicGlobal(Sim &sim, Wave &w, const Inst &i) {
   sAtomic(sim, w, i, false);
@@ -981,18 +1047,18 @@ void sAtomicBuffer(Sim &sim, Wave &w, const Inst &i) {
 /// counter, here the host's monotonic clock in 10 ns ticks. Both return
 /// through lgkmcnt, as the guide says.
 void sMemtime(Sim &, Wave &w, const Inst &i) {
-  queueScalarLoad(w, i.defs[0],
+  queueScalarLoad(w, i, i.defs[0],
                   {uint32_t(w.executed), uint32_t(w.executed >> 32)});
 }
 void sMemrealtime(Sim &, Wave &w, const Inst &i) {
   auto now = std::chrono::steady_clock::now().time_since_epoch();
   uint64_t ticks = uint64_t(
       std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() / 10);
-  queueScalarLoad(w, i.defs[0], {uint32_t(ticks), uint32_t(ticks >> 32)});
+  queueScalarLoad(w, i, i.defs[0], {uint32_t(ticks), uint32_t(ticks >> 32)});
 }
 /// s_dcache_inv/wb (and _vol): the simulator has no scalar cache, so
 /// nothing changes; each still counts in lgkmcnt until waited for.
-void sDcache(Sim &, Wave &w, const Inst &) { w.lgkm.emplace_back(); }
+void sDcache(Sim &, Wave &w, const Inst &i) { queueScalarDone(w, i); }
 
 /// An opcode that exists for gfx942/gfx950 but that no simulated compute
 /// kernel may reach; `why` in the fault.
@@ -1179,7 +1245,8 @@ void registerSopp(std::map<std::string, Handler> &h) {
   h["S_CBRANCH_EXECNZ"] = sCbranchExecnz;
   h["S_BARRIER"] = sBarrier;
   h["S_SETKILL"] = notSimulated<kGraphics>;
-  // S_WAITCNT stays in Semantics.cpp with the counters' retirement; no
+  // S_WAITCNT: Semantics.cpp retires the counters' operations, sWaitcnt
+  // (above, installed by registerScalar) checks scalar memory first; no
   // compute instruction counts in expcnt on GFX9, so its expcnt field
   // waits for nothing.
   h["S_SETHALT"] = sSethalt;
@@ -1297,6 +1364,11 @@ std::unique_ptr<Inst> hk::rt::isa::gprIndexed(Sim &sim, const Wave &w,
 }
 
 void hk::rt::isa::registerScalar(Semantics &table) {
+  auto waits = table.handlers.find("S_WAITCNT");
+  if (waits != table.handlers.end() && waits->second != sWaitcnt) {
+    retireWaits = waits->second;
+    waits->second = sWaitcnt;
+  }
   registerSop2(table.handlers);
   registerSop1(table.handlers);
   registerSopcSopk(table.handlers);

@@ -15,6 +15,7 @@
 #include "hk/Runtime/Error.h"
 
 #include <initializer_list>
+#include <regex>
 
 using namespace hk::rt;
 using namespace hk::rt::isatest;
@@ -743,9 +744,12 @@ TEST(IsaScalar, StoresAndAtomics) {
 // s_trap (the kernel trapped), s_sendmsg (no message is simulated), scalar
 // scratch access, s_sethalt 1 (halt), s_setvskip turning VSKIP on (S0[S1]
 // = 1), reading STATUS, the graphics-only s_setkill; s_sethalt 0 and
-// s_setvskip clearing VSKIP run; s_memtime returns through lgkmcnt, so reading
-// it before the wait is the missing-wait fault; the cdbg branches are never
-// taken.
+// s_setvskip clearing VSKIP run; with a scalar load outstanding, a nonzero
+// lgkmcnt covers only what it surely covers (scalar memory returns out of
+// order, counting 1 for one dword and 2 for more; LDS in order), so a read
+// of a register it does not cover is the missing-wait fault; s_memtime returns
+// through lgkmcnt, so reading it before the wait is the missing-wait fault; the
+// cdbg branches are never taken.
 TEST(IsaScalar, FaultsAndCounters) {
   for (const char *chip : kScalarChips) {
     SCOPED_TRACE(chip);
@@ -765,6 +769,43 @@ TEST(IsaScalar, FaultsAndCounters) {
     EXPECT_TRUE(has(f, "reading hardware register 2 is not simulated")) << f;
     f = scalarFault(chip, "s_setkill 1\ns_endpgm");
     EXPECT_TRUE(has(f, "(graphics only) is not simulated")) << f;
+    // An s_load, then a ds_read; lgkmcnt(1) may leave either outstanding.
+    const char *loadThenRead = R"(
+      v_mov_b32_e32 v1, 0
+      s_load_dword s4, s[0:1], 0x0
+      ds_read_b32 v2, v1
+      s_waitcnt lgkmcnt(1)
+      USE
+      s_endpgm)";
+    auto use = [&](const char *body, const char *what) {
+      return scalarFault(chip,
+                         std::regex_replace(body, std::regex("USE"), what));
+    };
+    f = use(loadThenRead, "s_mov_b32 s5, s4");
+    EXPECT_TRUE(has(f, "s4 read while a load into it is outstanding")) << f;
+    f = use(loadThenRead, "v_mov_b32_e32 v3, v2");
+    EXPECT_TRUE(has(f, "v2 read while a load into it is outstanding")) << f;
+    // Two ds_reads, then an s_load: lgkmcnt(1) covers the first ds_read
+    // (LDS returns in order) and neither the second nor the s_load.
+    const char *readsThenLoad = R"(
+      v_mov_b32_e32 v1, 0
+      ds_read_b32 v2, v1
+      ds_read_b32 v3, v1
+      s_load_dword s4, s[0:1], 0x0
+      s_waitcnt lgkmcnt(1)
+      USE
+      s_endpgm)";
+    EXPECT_EQ(use(readsThenLoad, "v_mov_b32_e32 v5, v2"), "");
+    f = use(readsThenLoad, "v_mov_b32_e32 v5, v3");
+    EXPECT_TRUE(has(f, "v3 read while a load into it is outstanding")) << f;
+    // A two-dword s_load counts 2: lgkmcnt(1) covers it.
+    EXPECT_EQ(scalarFault(chip, R"(
+      v_mov_b32_e32 v1, 0
+      s_load_dwordx2 s[4:5], s[0:1], 0x0
+      s_waitcnt lgkmcnt(1)
+      s_mov_b32 s6, s5
+      s_endpgm)"),
+              "");
     f = scalarFault(chip, "s_memtime s[4:5]\ns_mov_b32 s6, s4\ns_endpgm");
     EXPECT_TRUE(has(f, "s4 read while a load into it is outstanding")) << f;
     auto out = runScalar(chip, std::string(R"(
