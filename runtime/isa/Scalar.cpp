@@ -10,7 +10,8 @@
 // Operands as LLVM 22 decodes them: SOP1/SOP2/SOPC defs = {sdst}, srcs =
 // {ssrc0, ssrc1}; SOPK defs = {sdst} (s_movk, s_cmovk, s_getreg, s_addk,
 // s_mulk, s_call), srcs = {sdst as read} (s_cmpk, s_addk, s_mulk, s_setreg),
-// imms = {simm16}; SOPP imms = {simm16}.
+// imms = {simm16}; SOPP imms = {simm16}; s_movreld lists its SDST as a
+// source. SMEM: see prepareSmem().
 //===----------------------------------------------------------------------===//
 
 #include "Operands.h"
@@ -36,8 +37,9 @@ uint32_t simm16(const Inst &i, unsigned k = 0) {
   return uint32_t(int32_t(int16_t(i.imms[k])));
 }
 
-/// A 64-bit source that may also be a 32-bit one (the second operand of
-/// the 64-bit shifts, bfe, bfm, bitcmp, bitset is 32 bits).
+/// An unsigned or bitwise 64-bit source (an SGPR pair, an inline constant
+/// or a zero-extended literal). The second operand of the 64-bit shifts,
+/// bfe, bitcmp and bitset is 32 bits and read with srd().
 uint64_t src64(const Wave &w, const Operand &o) { return srd64(w, o); }
 /// A signed 64-bit source: a 32-bit literal is sign-extended (CDNA3/CDNA4
 /// guides, "Literal Expansion to 64 bits"). LLVM decodes the literal of a
