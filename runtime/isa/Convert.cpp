@@ -232,11 +232,22 @@ uint32_t pkFmaF16(const Wave &w, bool c, const uint32_t *x) {
   return f16Result(w, c,
                    fmaOdd(f16In(w, x[0]), f16In(w, x[1]), f16In(w, x[2])));
 }
+/// v_pk_min_f16 / v_pk_max_f16 (minMax); a signaling NaN is told apart on
+/// the f16 bits (bit 9 clear), which widening to float would lose.
+uint32_t pkMinMaxF16(const Wave &w, bool c, const uint32_t *x, bool max) {
+  auto snan = [](uint32_t h) {
+    return (h & 0x7C00) == 0x7C00 && (h & 0x3FF) && !(h & 0x200);
+  };
+  uint32_t a = x[0] & 0xFFFF, b = x[1] & 0xFFFF;
+  if ((w.mode >> 9 & 1) && (snan(a) || snan(b)))
+    return c && (w.mode >> 8 & 1) ? 0 : ((snan(a) ? a : b) | 0x200);
+  return f16Result(w, c, minMax(w, f16In(w, a), f16In(w, b), max));
+}
 uint32_t pkMinF16(const Wave &w, bool c, const uint32_t *x) {
-  return f16Result(w, c, minMax(w, f16In(w, x[0]), f16In(w, x[1]), false));
+  return pkMinMaxF16(w, c, x, false);
 }
 uint32_t pkMaxF16(const Wave &w, bool c, const uint32_t *x) {
-  return f16Result(w, c, minMax(w, f16In(w, x[0]), f16In(w, x[1]), true));
+  return pkMinMaxF16(w, c, x, true);
 }
 
 /// IEEE 754-2019 maximum / minimum of three (CDNA4 v_pk_maximum3_f16,

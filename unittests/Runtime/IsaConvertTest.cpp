@@ -1142,6 +1142,32 @@ TEST(IsaConvert, Bf16AndAccumulators) {
   }
 }
 
+// v_pk_max_f16 / v_pk_min_f16 with MODE.IEEE (the kernel descriptor's
+// default on gfx9): a signaling NaN operand gives that NaN quieted (bit 9
+// set); a quiet NaN loses to the number; -0 < +0.
+TEST(IsaConvert, PackedMinMaxNaNs) {
+  for (const char *chip : kChips) {
+    std::vector<std::vector<uint32_t>> out;
+    runLanes(
+        chip, R"(
+      v_pk_max_f16 v10, v2, v3
+      v_pk_min_f16 v11, v2, v3)",
+        {cycle({0x7C013C00u, 0x80007E00u}), cycle({0x3C00FC05u, 0x0000C000u})},
+        out);
+    for (int l = 0; l < 64; ++l) {
+      if (l % 2 == 0) {
+        // lo: 1.0 vs sNaN 0xFC05 -> 0xFE05; hi: sNaN 0x7C01 vs 1.0 -> 0x7E01.
+        EXPECT_EQ(out[0][l], 0x7E01FE05u) << chip;
+        EXPECT_EQ(out[1][l], 0x7E01FE05u) << chip;
+      } else {
+        // lo: qNaN vs -2.0 -> -2.0; hi: -0 vs +0.
+        EXPECT_EQ(out[0][l], 0x0000C000u) << chip;
+        EXPECT_EQ(out[1][l], 0x8000C000u) << chip;
+      }
+    }
+  }
+}
+
 // An operand the handlers do not model faults at decode, naming itself:
 // omod on a conversion, a nonzero inline constant read in the high half
 // of a packed operand. The constant 0 is 0 in either half.
