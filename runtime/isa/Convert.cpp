@@ -405,7 +405,7 @@ template <int Result> void vFmaMix(Sim &sim, Wave &w, const Inst &i) {
       return;
     }
     uint32_t h = f16Result(w, clamp, fmaOdd(a, b, c));
-    uint32_t old = rd(w, i.srcs[3], l);
+    uint32_t old = rd(w, i.defs[0], l);
     wr(w, i.defs[0], l,
        Result == 1 ? (old & 0xFFFF0000) | h : (old & 0xFFFF) | h << 16);
   });
@@ -1126,8 +1126,7 @@ template <bool Accum> void vCvtPkU8F32(Sim &, Wave &w, const Inst &i) {
 }
 
 /// v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32: {fp8(S1), fp8(S0)} rounded to
-/// nearest even into word OPSEL of D, the other word kept (srcs[2] the
-/// tied D).
+/// nearest even into word OPSEL of D, the other word kept.
 template <bool Bf8> void vCvtPkFp8F32(Sim &sim, Wave &w, const Inst &i) {
   requireNoOverflowClamp(sim, w);
   const fmt::Format &f = fp8Format(sim, Bf8);
@@ -1135,7 +1134,7 @@ template <bool Bf8> void vCvtPkFp8F32(Sim &sim, Wave &w, const Inst &i) {
   forLanes(w, [&](unsigned l) {
     uint32_t v = fmt::encode(f32Src(w, i.srcs[0], l), f) |
                  fmt::encode(f32Src(w, i.srcs[1], l), f) << 8;
-    uint32_t old = rd(w, i.srcs[2], l);
+    uint32_t old = rd(w, i.defs[0], l);
     wr(w, i.defs[0], l, (old & ~(0xFFFFu << shift)) | v << shift);
   });
 }
@@ -1150,7 +1149,7 @@ template <bool Bf8> void vCvtSrFp8F32(Sim &sim, Wave &w, const Inst &i) {
   forLanes(w, [&](unsigned l) {
     uint32_t v = fmt::encode(f32Src(w, i.srcs[0], l), f, fmt::Round::Stochastic,
                              rd(w, i.srcs[1], l));
-    uint32_t old = rd(w, i.srcs[2], l);
+    uint32_t old = rd(w, i.defs[0], l);
     wr(w, i.defs[0], l, (old & ~(0xFFu << shift)) | v << shift);
   });
 }
@@ -1166,7 +1165,7 @@ template <bool Bf16> void vCvtSr16F32(Sim &sim, Wave &w, const Inst &i) {
     uint32_t v =
         Bf16 ? fmt::encodeBF16(x, fmt::Round::Stochastic, rng)
              : f16Out(w, fmt::encodeF16(x, fmt::Round::Stochastic, rng));
-    uint32_t old = rd(w, i.srcs[2], l);
+    uint32_t old = rd(w, i.defs[0], l);
     wr(w, i.defs[0], l, (old & ~(0xFFFFu << shift)) | v << shift);
   });
 }
@@ -1319,7 +1318,7 @@ double wideValue(uint32_t bits, Wide t) {
 unsigned smallBits(Small s) { return smallFormat(s).bits(); }
 
 /// Decoding one fp8 / bf8 (byte op_sel[1:0] of S0) to f32, or to the f16
-/// in word op_sel[2] of D (srcs[2] the tied D).
+/// in word op_sel[2] of D, the other word kept.
 template <Small S, Wide D> void scaleDecode1(Sim &, Wave &w, const Inst &i) {
   unsigned byte =
       ((i.srcs[0].mods & kOpSel) ? 1 : 0) | ((i.srcs[1].mods & kOpSel) ? 2 : 0);
@@ -1328,7 +1327,7 @@ template <Small S, Wide D> void scaleDecode1(Sim &, Wave &w, const Inst &i) {
     uint32_t code = (rd(w, i.srcs[0], l) >> (8 * byte)) & 0xFF;
     uint32_t r = scaledDecode(code, S, rd(w, i.srcs[1], l), D);
     if (D != Wide::F32) {
-      uint32_t old = rd(w, i.srcs[2], l);
+      uint32_t old = rd(w, i.defs[0], l);
       r = (old & ~(0xFFFFu << (16 * word))) | r << (16 * word);
     }
     wr(w, i.defs[0], l, r);
@@ -1386,7 +1385,7 @@ double wideAt(const Wave &w, const Operand &o, unsigned l, unsigned k, Wide t) {
 
 /// Encoding two values into the word op_sel[3] of D (fp8 / bf8) or into
 /// its byte op_sel[3:2] (fp4); f32 sources are S0 and S1 (scale S2),
-/// 16-bit ones the halves of S0 (scale S1). The last source is the tied D.
+/// 16-bit ones the halves of S0 (scale S1). The rest of D is kept.
 template <Small S, Wide T>
 void scaleEncodePk(Sim &sim, Wave &w, const Inst &i) {
   unsigned scaleSrc = T == Wide::F32 ? 2 : 1;
@@ -1402,14 +1401,14 @@ void scaleEncodePk(Sim &sim, Wave &w, const Inst &i) {
                               : wideAt(w, i.srcs[0], l, 1, T);
     uint32_t v = scaledEncode(sim, a, S, scale, false, 0) |
                  scaledEncode(sim, b, S, scale, false, 0) << n;
-    uint32_t old = rd(w, i.srcs[scaleSrc + 1], l);
+    uint32_t old = rd(w, i.defs[0], l);
     wr(w, i.defs[0], l, (old & ~field) | ((v << shift) & field));
   });
 }
 
 /// Stochastic encodings: one fp8 / bf8 (S0; for 16-bit sources the half
 /// op_sel[0] picks) or two fp4 (S0 a pair of f32 or two halves) into byte
-/// op_sel[3:2] of D, S1 the random bits, S2 the scale, srcs[3] the tied D.
+/// op_sel[3:2] of D (the rest kept), S1 the random bits, S2 the scale.
 template <Small S, Wide T>
 void scaleEncodeSr(Sim &sim, Wave &w, const Inst &i) {
   unsigned shift = 8 * (((i.srcs[0].mods & kOpSelHi) ? 2 : 0) |
@@ -1428,7 +1427,7 @@ void scaleEncodeSr(Sim &sim, Wave &w, const Inst &i) {
       unsigned k = T != Wide::F32 && (i.srcs[0].mods & kOpSel) ? 1 : 0;
       v = scaledEncode(sim, wideAt(w, i.srcs[0], l, k, T), S, scale, true, rng);
     }
-    uint32_t old = rd(w, i.srcs[3], l);
+    uint32_t old = rd(w, i.defs[0], l);
     wr(w, i.defs[0], l, (old & ~field) | ((v << shift) & field));
   });
 }

@@ -1168,6 +1168,60 @@ TEST(IsaConvert, PackedMinMaxNaNs) {
   }
 }
 
+// More gfx950 scaled forms: the f16 of one fp8 into the word op_sel[2]
+// picks (byte op_sel[1:0] of S0), two bf16 from word 1, two fp8 from an
+// f16 pair into word 1, two fp4 from an f16 pair with stochastic rounding
+// (random bits 0: truncation) into byte 3.
+TEST(IsaConvert, ScaledHalfFormsGfx950) {
+  const Spec &e4m3 = kSpecs[0], &e2m1 = kSpecs[6];
+  std::vector<uint32_t> codes = {0x4A3C38C1u, 0x017F7E80u};
+  std::vector<float> halves = {1.0f, -2.75f, 0.3f, 5.0f};
+  std::vector<uint32_t> pairs;
+  for (int k = 0; k < 4; ++k)
+    pairs.push_back(uint32_t(halfBits(halves[k])) |
+                    uint32_t(halfBits(halves[(k + 1) % 4])) << 16);
+  std::vector<std::vector<uint32_t>> out(8, cycle({0x5A5A5A5Au}));
+  runLanes("gfx950", R"(
+    v_cvt_scalef32_f16_fp8 v10, v2, v3 op_sel:[0,1,1]
+    v_cvt_scalef32_pk_bf16_fp8 v11, v2, v3 op_sel:[1,0]
+    v_cvt_scalef32_pk_fp8_f16 v12, v4, v3 op_sel:[0,0,1]
+    v_cvt_scalef32_sr_pk_fp4_f16 v13, v4, v5, v3 op_sel:[0,0,1,1])",
+           {cycle(codes), cycleF({2.0f, 0.25f}), cycle(pairs), cycle({0})},
+           out);
+  for (int l = 0; l < 64; ++l) {
+    uint32_t c = codes[l % 2];
+    double scale = l % 2 ? 0.25 : 2.0;
+    EXPECT_EQ(
+        out[0][l],
+        0x5A5Au |
+            uint32_t(halfBits(float(specValue(e4m3, (c >> 16) & 0xFF) * scale)))
+                << 16)
+        << l;
+    auto bf16 = [](double v) { return bitsOf(float(v)) >> 16; }; // exact
+    EXPECT_EQ(out[1][l], bf16(specValue(e4m3, (c >> 16) & 0xFF) * scale) |
+                             bf16(specValue(e4m3, c >> 24) * scale) << 16)
+        << l;
+    uint32_t p = pairs[l % 4];
+    double lo = halfValue(uint16_t(p)) / scale,
+           hi = halfValue(uint16_t(p >> 16)) / scale;
+    EXPECT_EQ(out[2][l],
+              0x5A5Au | (nearestCode(e4m3, lo) | nearestCode(e4m3, hi) << 8)
+                            << 16)
+        << l;
+    // Truncation toward zero, saturating past 6.
+    auto trunc4 = [&](double v) -> uint32_t {
+      double m = std::fabs(v);
+      uint32_t best = 0;
+      for (uint32_t k = 0; k < 8; ++k)
+        if (specValue(e2m1, k) <= m)
+          best = k;
+      return best | (std::signbit(v) ? 8 : 0);
+    };
+    EXPECT_EQ(out[3][l], 0x005A5A5Au | (trunc4(lo) | trunc4(hi) << 4) << 24)
+        << l << " " << lo << " " << hi;
+  }
+}
+
 // An operand the handlers do not model faults at decode, naming itself:
 // omod on a conversion, a nonzero inline constant read in the high half
 // of a packed operand. The constant 0 is 0 in either half.
