@@ -180,11 +180,12 @@ unpack(const Wave &w, const Operand &o, Ty t, unsigned per, const float *lut,
        Store store) {
   const uint32_t *v = &w.v[size_t(o.reg) * kLanes];
   // f(dword of the lane) -> value, for element e held in dword d.
-  auto each = [&](unsigned d, unsigned e, auto f) {
-    for (unsigned g = 0; g < kLanes / G; ++g)
-      for (unsigned i = 0; i < G; ++i)
-        store(g, i, e, f(v[d * kLanes + g * G + i]));
-  };
+  auto each = [&](unsigned d, unsigned e, auto f)
+                  __attribute__((always_inline)) {
+                    for (unsigned g = 0; g < kLanes / G; ++g)
+                      for (unsigned i = 0; i < G; ++i)
+                        store(g, i, e, f(v[d * kLanes + g * G + i]));
+                  };
   switch (t) {
   case Ty::F32:
   case Ty::XF32: {
@@ -262,54 +263,40 @@ unpack(const Wave &w, const Operand &o, Ty t, unsigned per, const float *lut,
 /// D = C + A * B for each block: A transposed, [blocks][k][m]; B
 /// [blocks][k][N]; D [blocks][m][N] holding C on entry. The loop over j is
 /// innermost and independent per j, so it vectorises without reassociating
-/// sums: each D element is summed in K order.
+/// sums: each D element is summed in K order. Four rows at a time (M is a
+/// multiple of 4), so that four independent chains of multiply-adds hide
+/// their latency.
 template <typename Acc, unsigned N, bool Fused>
 __attribute__((always_inline)) inline void multiply(const Plan &p, const Acc *A,
                                                     const Acc *B, Acc *D) {
+  constexpr unsigned R = 4;
   const unsigned M = p.m, K = p.k;
   for (unsigned b = 0; b < p.blocks; ++b) {
     const Acc *Ab = A + size_t(b) * M * K, *Bb = B + size_t(b) * K * N;
     Acc *Db = D + size_t(b) * M * N;
-    for (unsigned i = 0; i < M; ++i) {
-      Acc acc[N];
-      for (unsigned j = 0; j < N; ++j)
-        acc[j] = Db[i * N + j];
+    for (unsigned i = 0; i < M; i += R) {
+      Acc acc[R][N];
+      for (unsigned r = 0; r < R; ++r)
+        for (unsigned j = 0; j < N; ++j)
+          acc[r][j] = Db[(i + r) * N + j];
       for (unsigned kk = 0; kk < K; ++kk) {
-        Acc a = Ab[kk * M + i];
-        const Acc *row = Bb + kk * N;
-        for (unsigned j = 0; j < N; ++j) {
-          if constexpr (Fused)
-            acc[j] = std::fma(a, row[j], acc[j]);
-          else
-            acc[j] += a * row[j];
-        }
+        const Acc *a = Ab + kk * M + i, *row = Bb + kk * N;
+        for (unsigned r = 0; r < R; ++r)
+          for (unsigned j = 0; j < N; ++j) {
+            if constexpr (Fused)
+              acc[r][j] = std::fma(a[r], row[j], acc[r][j]);
+            else
+              acc[r][j] += a[r] * row[j];
+          }
       }
-      for (unsigned j = 0; j < N; ++j)
-        Db[i * N + j] = acc[j];
+      for (unsigned r = 0; r < R; ++r)
+        for (unsigned j = 0; j < N; ++j)
+          Db[(i + r) * N + j] = acc[r][j];
     }
   }
 }
 
-template <typename Acc, unsigned N, bool Fused>
-void multiplyBase(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
-  multiply<Acc, N, Fused>(p, A, B, D);
-}
-
 #if defined(__x86_64__)
-/// The same loop compiled for AVX-512 and AVX2 (chosen at decode time by
-/// what the host has): every product is exact in double, so a fused
-/// multiply-add gives the same sums as a multiply and an add.
-template <typename Acc, unsigned N, bool Fused>
-__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))) void
-multiplyAvx512(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
-  multiply<Acc, N, Fused>(p, A, B, D);
-}
-template <typename Acc, unsigned N, bool Fused>
-__attribute__((target("avx2,fma"))) void
-multiplyAvx2(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
-  multiply<Acc, N, Fused>(p, A, B, D);
-}
-
 /// The widest vector instructions of the host: 2 AVX-512, 1 AVX2, 0 none.
 unsigned hostSimd() {
   static const unsigned level =
@@ -321,14 +308,6 @@ unsigned hostSimd() {
   return level;
 }
 #else
-template <typename Acc, unsigned N, bool Fused>
-void multiplyAvx512(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
-  multiply<Acc, N, Fused>(p, A, B, D);
-}
-template <typename Acc, unsigned N, bool Fused>
-void multiplyAvx2(const Plan &p, const Acc *A, const Acc *B, Acc *D) {
-  multiply<Acc, N, Fused>(p, A, B, D);
-}
 unsigned hostSimd() { return 0; }
 #endif
 
@@ -442,7 +421,8 @@ template <unsigned N> constexpr unsigned dRow(unsigned g, unsigned r) {
 /// C into D and D out to its registers for the one-block f32/i32 16x16 and
 /// 32x32 layouts: consecutive lanes hold consecutive columns of a row.
 template <typename Acc, unsigned N>
-void gatherCDirect(const Wave &w, const Plan &p, const Operand &c, Acc *D) {
+__attribute__((always_inline)) inline void
+gatherCDirect(const Wave &w, const Plan &p, const Operand &c, Acc *D) {
   const uint32_t *v = &w.v[size_t(c.reg) * kLanes];
   for (unsigned r = 0; r < p.cPer; ++r)
     for (unsigned g = 0; g < kLanes / N; ++g)
@@ -453,7 +433,8 @@ void gatherCDirect(const Wave &w, const Plan &p, const Operand &c, Acc *D) {
       }
 }
 template <typename Acc, unsigned N>
-void scatterDDirect(Wave &w, const Plan &p, const Operand &d, const Acc *D) {
+__attribute__((always_inline)) inline void
+scatterDDirect(Wave &w, const Plan &p, const Operand &d, const Acc *D) {
   uint32_t *v = &w.v[size_t(d.reg) * kLanes];
   for (unsigned r = 0; r < p.cPer; ++r)
     for (unsigned g = 0; g < kLanes / N; ++g)
@@ -469,8 +450,9 @@ void scatterDDirect(Wave &w, const Plan &p, const Operand &d, const Acc *D) {
 /// per g + e, so the lanes of one element number fill a run of N entries;
 /// otherwise the lanes are unpacked and gathered through `src`.
 template <typename Acc, unsigned N>
-void load(const Wave &w, const Operand &o, Ty t, unsigned per, const float *lut,
-          bool direct, const std::vector<uint16_t> &src, Acc *raw, Acc *out) {
+__attribute__((always_inline)) inline void
+load(const Wave &w, const Operand &o, Ty t, unsigned per, const float *lut,
+     bool direct, const std::vector<uint16_t> &src, Acc *raw, Acc *out) {
   if (direct) {
     unpack<Acc, N>(w, o, t, per, lut,
                    [&](unsigned g, unsigned i, unsigned e, Acc v) {
@@ -500,7 +482,8 @@ const float *lutOf(Ty t, bool gfx942) {
 }
 
 template <typename Acc, unsigned N, bool Fused>
-void runPlan(Sim &sim, Wave &w, const Inst &inst, const Plan &p) {
+__attribute__((always_inline)) inline void
+runBody(Sim &sim, Wave &w, const Inst &inst, const Plan &p) {
   if (w.exec() != ~uint64_t(0))
     sim.fail("MFMA with lanes off in EXEC is not simulated");
   bool gfx942 = p.chipFp8 && sim.code.chip == "gfx942";
@@ -533,17 +516,33 @@ void runPlan(Sim &sim, Wave &w, const Inst &inst, const Plan &p) {
     gatherCDirect<Acc, N>(w, p, c, D);
   else
     gatherC(w, p, c, D);
-  if (p.simd == 2)
-    multiplyAvx512<Acc, N, Fused>(p, A, B, D);
-  else if (p.simd == 1)
-    multiplyAvx2<Acc, N, Fused>(p, A, B, D);
-  else
-    multiplyBase<Acc, N, Fused>(p, A, B, D);
+  multiply<Acc, N, Fused>(p, A, B, D);
   if (directD)
     scatterDDirect<Acc, N>(w, p, inst.defs[0], D);
   else
     scatterD(w, p, inst.defs[0], D);
 }
+
+/// The MFMA compiled three times, for AVX-512, AVX2 and plain x86-64; the
+/// plan names the widest the host has (hostSimd()). Every product is exact
+/// in double, so the fused multiply-adds the wider builds use give the
+/// same sums as a multiply and an add.
+template <typename Acc, unsigned N, bool Fused>
+void runPlan(Sim &sim, Wave &w, const Inst &inst, const Plan &p) {
+  runBody<Acc, N, Fused>(sim, w, inst, p);
+}
+#if defined(__x86_64__)
+template <typename Acc, unsigned N, bool Fused>
+__attribute__((target("avx512f,avx512vl,avx512dq,avx2,fma"))) void
+runPlanAvx512(Sim &sim, Wave &w, const Inst &inst, const Plan &p) {
+  runBody<Acc, N, Fused>(sim, w, inst, p);
+}
+template <typename Acc, unsigned N, bool Fused>
+__attribute__((target("avx2,fma"))) void
+runPlanAvx2(Sim &sim, Wave &w, const Inst &inst, const Plan &p) {
+  runBody<Acc, N, Fused>(sim, w, inst, p);
+}
+#endif
 
 void vMfma(Sim &sim, Wave &w, const Inst &inst) {
   const Plan *p;
@@ -731,14 +730,26 @@ uint32_t blgpSource(uint32_t blgp, uint32_t L) {
   }
 }
 
-template <typename Acc, bool Fused> Runner runnerFor(uint32_t n) {
+template <typename Acc, unsigned N, bool Fused>
+Runner runnerFor(unsigned simd) {
+#if defined(__x86_64__)
+  if (simd == 2)
+    return runPlanAvx512<Acc, N, Fused>;
+  if (simd == 1)
+    return runPlanAvx2<Acc, N, Fused>;
+#endif
+  return runPlan<Acc, N, Fused>;
+}
+
+template <typename Acc, bool Fused>
+Runner runnerFor(uint32_t n, unsigned simd) {
   switch (n) {
   case 4:
-    return runPlan<Acc, 4, Fused>;
+    return runnerFor<Acc, 4, Fused>(simd);
   case 16:
-    return runPlan<Acc, 16, Fused>;
+    return runnerFor<Acc, 16, Fused>(simd);
   default:
-    return runPlan<Acc, 32, Fused>;
+    return runnerFor<Acc, 32, Fused>(simd);
   }
 }
 
@@ -931,10 +942,11 @@ std::string prepareMfma(const std::string &base, Inst &inst) {
   p.directD = !p.f64 && p.blocks == 1 && (p.m == 16 || p.m == 32);
   p.simd = hostSimd();
   if (p.integer)
-    p.run = runnerFor<int64_t, false>(p.n);
+    p.run = runnerFor<int64_t, false>(p.n, p.simd);
+  else if (p.f64)
+    p.run = runnerFor<double, true>(p.n, p.simd);
   else
-    p.run =
-        p.f64 ? runnerFor<double, true>(p.n) : runnerFor<double, false>(p.n);
+    p.run = runnerFor<double, false>(p.n, p.simd);
   // One plan per opcode and immediate fields, kept for the life of the
   // process.
   std::string key = base;
