@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Emulator time of attention forward (kernels/attention_fwd/) at B=1, H=4
-# (H_kv=4), N=512, D=128, not causal, on one core (taskset -c 0 when
-# available), for both chips' lowerings, run and checked by hk-run. Prints
+# ISA simulator time of attention forward (kernels/attention_fwd/) at B=1,
+# H=4 (H_kv=4), N=512, D=128, not causal, on one core (taskset -c 0 when
+# available), for both chips' code objects, run and checked by hk-run. Prints
 # hk-run's summary (its time is the launch to completion) and the process's
 # wall, user and system time. Usage: bash scripts/bench-attention.sh (after a
 # build; BUILD_DIR overrides build/).
@@ -27,7 +27,7 @@ status=0
 for chip in gfx942 gfx950; do
   start=$(date +%s.%N)
   times="$( { TIMEFORMAT='user %U s, sys %S s'; time "${PIN[@]}" "$RUN" \
-    attention_fwd --shape 1,4,4,512,128,0 --chip "$chip" --backend emulator \
+    attention_fwd --shape 1,4,4,512,128,0 --chip "$chip" --backend isa \
     >"$TMP/out" 2>&1; } 2>&1 )" || status=1
   end=$(date +%s.%N)
   tail -n 1 "$TMP/out"

@@ -6,7 +6,8 @@
 # (hk-check-target), code generation with hkc (code object + resources), and
 # a run of the library kernel (build/kernels/<name>.hkrt) by hk-run on its
 # test shape (hk-run --test-shape: sizes off the tile multiples), on a HIP GPU
-# of that chip if one is usable, else on the CPU emulator, checked against
+# of that chip if one is usable, else on the ISA simulator (the code object
+# itself, run on the CPU: docs/isa-simulator.md), checked against
 # its float64 reference: PASS/FAIL, max abs error, time. Exit status 1 if any
 # kernel fails to verify or any run fails.
 set -uo pipefail
@@ -70,6 +71,6 @@ for dir in $(cd "$ROOT/kernels" && LC_ALL=C ls -d -- */); do
   done
 done
 echo
-echo "runs: hk-run KERNEL --test-shape --chip CHIP, or --shape ... (bash scripts/bench-emulator.sh for timings)"
+echo "runs: hk-run KERNEL --test-shape --chip CHIP, or --shape ... (bash scripts/bench-isa.sh for timings)"
 echo "diagnostics: $OUT/*.err"
 exit $((failures > 0))

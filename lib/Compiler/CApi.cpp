@@ -55,8 +55,6 @@ std::optional<compiler::Output> perChipOutput(hkc_output output) {
   switch (output) {
   case HKC_OUTPUT_LANE_IR:
     return compiler::Output::LaneIR;
-  case HKC_OUTPUT_EMULATOR_IR:
-    return compiler::Output::EmulatorIR;
   case HKC_OUTPUT_LLVM_IR:
     return compiler::Output::LLVMIR;
   case HKC_OUTPUT_ASSEMBLY:

@@ -7,9 +7,7 @@
 #include "hk/Compiler/Pipelines.h"
 #include "hk/Conversion/HKToAMDGPU/Passes.h"
 #include "hk/Dialect/HK/HKDialect.h"
-#include "hk/Emulator/Passes.h"
 #include "hk/Target/AMDGPU/Backend.h"
-#include "hk/Target/Host/HostObject.h"
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -36,8 +34,6 @@ StringRef extensionOf(Output output) {
   switch (output) {
   case Output::LaneIR:
     return "mlir";
-  case Output::EmulatorIR:
-    return "emu.mlir";
   case Output::LLVMIR:
     return "ll";
   case Output::Assembly:
@@ -61,7 +57,6 @@ void registerPassesAndPipelines() {
   registerAllPasses();
   hk::registerHKTransformsPasses();
   hk::registerHKConversionPasses();
-  hk::registerHKEmulatorPasses();
   registerPipelines();
 }
 
@@ -76,9 +71,8 @@ LogicalResult checkOptions(const Options &options, Output output,
   else if (options.chips.empty())
     error = "no chip to compile for";
   else if ((options.report || options.resourceUsage) &&
-           (output == Output::LaneIR || output == Output::EmulatorIR))
-    error = "reports need machine code, which lane-level and emulator IR "
-            "are not";
+           output == Output::LaneIR)
+    error = "reports need machine code, which lane-level IR is not";
   for (const std::string &chip : options.chips)
     if (error.empty() && !lookupChip(chip))
       error = "unsupported chip '" + chip + "'; expected one of " +
@@ -125,13 +119,6 @@ static LogicalResult lowerToLaneLevel(ModuleOp module, const Options &options,
   pipeline.schedule = options.schedule;
   return runPipeline(module, [&](OpPassManager &pm) {
     buildTileToLanePipeline(pm, pipeline);
-  });
-}
-
-/// convert-lane-to-emulator on the lane-level `module`, in place.
-static LogicalResult convertToEmulator(ModuleOp module) {
-  return runPipeline(module, [](OpPassManager &pm) {
-    pm.addPass(hk::createConvertLaneToEmulator());
   });
 }
 
@@ -295,34 +282,12 @@ FailureOr<std::vector<ChipOutput>> compile(ModuleOp input, Output output,
     OwningOpRef<ModuleOp> module = input.clone();
     if (failed(lowerToLaneLevel(*module, options, chip)))
       return failure();
-    if (output == Output::EmulatorIR && failed(convertToEmulator(*module)))
-      return failure();
-    if (output == Output::LaneIR || output == Output::EmulatorIR)
+    if (output == Output::LaneIR)
       out.bytes = print(*module);
     else if (failed(compileLaneLevel(*module, output, options, out)))
       return failure();
   }
   return outputs;
-}
-
-/// The emulator form of one chip's lane-level IR: a host shared object.
-static FailureOr<std::string>
-compileEmulatorObject(ModuleOp laneLevel, unsigned optLevel,
-                      const std::string &chip,
-                      const std::vector<rt::KernelInfo> &kernels) {
-  if (failed(convertToEmulator(laneLevel)) ||
-      failed(checkEmulatorLds(laneLevel, chip, kernels)) ||
-      failed(runPipeline(laneLevel, buildEmulatorToLLVMPipeline)))
-    return failure();
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateForHost(laneLevel, llvmContext, optLevel);
-  if (!llvmModule)
-    return failure();
-  auto object = emitHostSharedObject(*llvmModule, optLevel, laneLevel.getLoc());
-  if (failed(object))
-    return failure();
-  return toString(*object);
 }
 
 FailureOr<rt::Artifact> compileArtifact(ModuleOp input,
@@ -341,8 +306,7 @@ FailureOr<rt::Artifact> compileArtifact(ModuleOp input,
   artifact.kernels = *kernels;
   Options codeOnly = options;
   codeOnly.report = codeOnly.resourceUsage = false;
-  // Lowered once per chip: the per-chip LDS goes into the metadata before
-  // any emulator object is checked against it.
+  // Lowered once per chip: the per-chip LDS goes into the metadata.
   std::vector<std::pair<std::string, OwningOpRef<ModuleOp>>> lowered;
   for (const std::string &chip : options.chips) {
     OwningOpRef<ModuleOp> module = input.clone();
@@ -353,17 +317,11 @@ FailureOr<rt::Artifact> compileArtifact(ModuleOp input,
   }
   dropUniformChipLds(artifact.kernels);
   for (auto &[chip, module] : lowered) {
-    OwningOpRef<ModuleOp> laneLevel = module->clone();
     ChipOutput code;
     code.chip = chip;
     if (failed(compileLaneLevel(*module, Output::CodeObject, codeOnly, code)))
       return failure();
-    auto emulator = compileEmulatorObject(*laneLevel, options.optLevel, chip,
-                                          artifact.kernels);
-    if (failed(emulator))
-      return failure();
     artifact.codeObjects[chip] = std::move(code.bytes);
-    artifact.codeObjects["emulator-" + chip] = std::move(*emulator);
   }
   return artifact;
 }

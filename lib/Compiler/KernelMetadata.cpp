@@ -3,10 +3,8 @@
 #include "KernelMetadata.h"
 
 #include "hk/Dialect/HK/HKDialect.h"
-#include "hk/Target/Host/HostObject.h"
 #include "hk/Target/KernelInfo/KernelInfoExtraction.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -65,25 +63,6 @@ void dropUniformChipLds(std::vector<rt::KernelInfo> &kernels) {
     if (same)
       k.ldsBytesByChip.clear();
   }
-}
-
-LogicalResult checkEmulatorLds(ModuleOp emulatorModule, const std::string &chip,
-                               const std::vector<rt::KernelInfo> &kernels) {
-  for (const rt::KernelInfo &k : kernels) {
-    auto func = emulatorModule.lookupSymbol<func::FuncOp>(
-        hk::target::laneFunctionName(k.name));
-    if (!func)
-      return emulatorModule.emitError()
-             << "kernel '" << k.name << "' has no lane function";
-    auto lds = func->getAttrOfType<IntegerAttr>(
-        hk::HKDialect::kEmulatorLdsBytesAttrName);
-    if (lds && lds.getInt() > k.ldsBytesFor(chip))
-      return func.emitError()
-             << "kernel '" << k.name << "' uses " << lds.getInt()
-             << " bytes of LDS in its lane-level IR for " << chip
-             << " but its metadata declares " << k.ldsBytesFor(chip);
-  }
-  return success();
 }
 
 } // namespace hk::compiler

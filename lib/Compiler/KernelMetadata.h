@@ -1,9 +1,7 @@
 //===- KernelMetadata.h - what an artifact says of its kernels ------------===//
 //
 // Private to lib/Compiler. An artifact (include/hk/Runtime/Artifact.h) holds
-// every kernel's metadata, the code object of each chip, and for each chip
-// the host shared object of that chip's lane-level IR for the emulator,
-// keyed "emulator-<chip>" (see docs/emulator.md).
+// every kernel's metadata and the code object of each chip.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_LIB_COMPILER_KERNELMETADATA_H
@@ -33,14 +31,6 @@ void recordChipLds(mlir::ModuleOp laneLevel, const std::string &chip,
 /// Once every chip is recorded: drops `ldsBytesByChip` of the kernels whose
 /// chips all use `ldsBytes`.
 void dropUniformChipLds(std::vector<rt::KernelInfo> &kernels);
-
-/// Checks the LDS the emulator form of each kernel uses (the
-/// hk.emulator_lds_bytes of its lane function, after
-/// convert-lane-to-emulator) against its metadata for `chip`: the runtime
-/// gives a launch that much LDS.
-mlir::LogicalResult
-checkEmulatorLds(mlir::ModuleOp emulatorModule, const std::string &chip,
-                 const std::vector<rt::KernelInfo> &kernels);
 
 } // namespace hk::compiler
 

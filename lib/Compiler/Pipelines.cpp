@@ -2,14 +2,11 @@
 
 #include "hk/Compiler/Pipelines.h"
 #include "hk/Conversion/HKToAMDGPU/Passes.h"
-#include "hk/Emulator/Passes.h"
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/AMDGPU/Transforms/Passes.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -62,32 +59,6 @@ void buildLaneToROCDLPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void buildEmulatorToLLVMPipeline(OpPassManager &pm) {
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  // No 16-bit float reaches LLVM: the generic x86-64 CPU has no instructions
-  // for them, and the builtins LLVM would call may be absent at load time.
-  pm.addPass(math::createMathExtendToSupportedTypes());
-  arith::ArithEmulateUnsupportedFloatsOptions emulate;
-  emulate.sourceTypeStrs = {"bf16", "f16"};
-  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-  pm.addPass(arith::createArithExpandOpsPass());
-  pm.addPass(hk::createHKExpandHostFloats());
-  pm.addPass(hk::createHKLowerVectorForLLVM());
-  pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-}
-
 void registerPipelines() {
   PassPipelineRegistration<TileToLaneOptions>(
       "hk-tile-to-lane",
@@ -98,10 +69,6 @@ void registerPipelines() {
       "hk-lane-to-rocdl",
       "lane-level gpu.modules to the LLVM dialect with ROCDL intrinsics",
       buildLaneToROCDLPipeline);
-  PassPipelineRegistration<>(
-      "hk-emulator-to-llvm",
-      "convert-lane-to-emulator's host functions to the LLVM dialect",
-      buildEmulatorToLLVMPipeline);
 }
 
 } // namespace hk::compiler

@@ -9,7 +9,7 @@ namespace hk {
 
 using I = MfmaInput;
 
-// Every MFMA shape the lowering selects and the emulator executes (layouts in
+// Every MFMA shape the lowering selects (layouts in
 // ../shared/amd/mfma-layouts). gfx950 (CDNA4) adds the bf16/f16 MFMAs with
 // twice the K of gfx942's and drops xf32; the scaled f8f6f4 MFMAs are not
 // here: nothing lowers to them yet.

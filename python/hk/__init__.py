@@ -2,7 +2,7 @@
 
     import hk, numpy as np
     mod = hk.compile("softmax.mlir", chips=["gfx942", "gfx950"])
-    hk.set_device("emulator")
+    hk.set_device("isa")
     mod.softmax(x, y)      # arrays in, outputs written back into them
 
 docs/python.md is the guide.

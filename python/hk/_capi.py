@@ -36,7 +36,7 @@ HKRT_ERROR_NO_DEVICE = 5
 HKRT_ERROR_KERNEL_FAULT = 8
 HKRT_DEVICE_AUTO = 0
 HKRT_DEVICE_HIP = 1
-HKRT_DEVICE_EMULATOR = 2
+HKRT_DEVICE_ISA = 3
 HKRT_ARG_MEMREF = 0
 HKRT_ARG_SCALAR = 1
 HKRT_MAX_RANK = 8
@@ -119,9 +119,7 @@ def hkrt():
         _declare(lib, "hkrt_last_error", ctypes.c_char_p)
         _declare(lib, "hkrt_status_name", ctypes.c_char_p, S)
         _declare(lib, "hkrt_device_open", S, S, ctypes.c_int, PP)
-        _declare(lib, "hkrt_device_open_emulator", S, ctypes.c_char_p, PP)
-        if hasattr(lib, "hkrt_device_open_isa"):
-            _declare(lib, "hkrt_device_open_isa", S, ctypes.c_char_p, PP)
+        _declare(lib, "hkrt_device_open_isa", S, ctypes.c_char_p, PP)
         _declare(lib, "hkrt_device_close", S, P)
         _declare(lib, "hkrt_device_get_kind", S, P)
         _declare(lib, "hkrt_device_chip", ctypes.c_char_p, P)

@@ -2,8 +2,11 @@
 
 The container is described in include/hk/Runtime/Artifact.h and
 docs/runtime.md; the runtime checks it in full (hashes included) when it
-loads it. This reader only finds the metadata entry, so that the package
-knows each kernel's arguments, and refuses what is not a container.
+loads it. This reader finds the metadata entry, so that the package knows
+each kernel's arguments, and the code objects; it refuses what is not a
+container, and, as the runtime does, any entry that is neither metadata nor
+a GPU code object (kind 3 and code objects keyed "emulator-<chip>" were the
+removed CPU emulator's lane-level MLIR and host objects).
 """
 
 import json
@@ -14,6 +17,7 @@ HEADER = 24
 ENTRY = 64
 KIND_METADATA = 1
 KIND_CODE_OBJECT = 2
+KIND_OLD_EMULATOR_MLIR = 3  # refused: the removed emulator's entry
 
 
 class ArtifactFormatError(ValueError):
@@ -37,7 +41,21 @@ def _entries(data):
         key = data[HEADER + i * ENTRY + 32:HEADER + (i + 1) * ENTRY]
         if offset + length > len(data):
             raise ArtifactFormatError(f"artifact entry {i} is out of range")
-        yield kind, key.rstrip(b"\0").decode(), data[offset:offset + length]
+        key = key.rstrip(b"\0").decode()
+        if kind == KIND_OLD_EMULATOR_MLIR:
+            raise ArtifactFormatError(
+                f"artifact entry {i}: kind 3 is the lane-level MLIR of the "
+                "removed emulator (an artifact holds metadata and GPU code "
+                "objects only)")
+        if kind not in (KIND_METADATA, KIND_CODE_OBJECT):
+            raise ArtifactFormatError(
+                f"artifact entry {i}: unknown kind {kind}")
+        if kind == KIND_CODE_OBJECT and key.startswith("emulator-"):
+            raise ArtifactFormatError(
+                f"artifact entry {i}: '{key}' is a host object of the removed "
+                "emulator (an artifact holds metadata and GPU code objects "
+                "only)")
+        yield kind, key, data[offset:offset + length]
 
 
 def read_metadata(data):
@@ -49,7 +67,6 @@ def read_metadata(data):
 
 
 def chips(data):
-    """The gfx names of the artifact's GPU code objects (the emulator's
-    host objects, keyed "emulator-<chip>", are left out)."""
+    """The gfx names of the artifact's GPU code objects."""
     return [key for kind, key, _ in _entries(data)
-            if kind == KIND_CODE_OBJECT and not key.startswith("emulator-")]
+            if kind == KIND_CODE_OBJECT]

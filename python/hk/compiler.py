@@ -132,7 +132,7 @@ def compile(path=None, *, source=None, chips=None, opt_level=3,
             code_object_version=5, name=None, cache=None):
     """Compiles a tile program (a file `path`, or `source` text) for
     `chips` (default: hkc's default chip) into a Module: an artifact
-    holding each chip's code object and the emulator's code, with the
+    holding the kernels' metadata and each chip's code object, with the
     schedules of hk.ping_pong / hk.interleave expanded as hkc does.
     `opt_level` (0-3) and `code_object_version` (5 or 6) are hkc's -O and
     --code-object-version.
@@ -199,9 +199,7 @@ def check_simulated(code_object, chip=None):
     if data[:len(MAGIC)] == MAGIC:
         try:
             objects = [(key, payload) for kind, key, payload in _entries(data)
-                       if kind == KIND_CODE_OBJECT
-                       and not key.startswith("emulator-")
-                       and chip in (None, key)]
+                       if kind == KIND_CODE_OBJECT and chip in (None, key)]
         except ArtifactFormatError as e:
             raise Error(f"hk.check_simulated: {e}") from None
     elif chip is None:

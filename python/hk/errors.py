@@ -10,8 +10,8 @@ Every error the package raises is an ``hk.Error``:
   failed; ``status`` is the hkrt status code (``hk.errors.HKRT_ERROR_*``),
   ``status_name`` the runtime's name for it (``"not found"``, ...), and the
   message is the runtime's.
-* ``KernelFault`` (a ``RuntimeError``): the emulator caught a kernel bug
-  (``HKRT_ERROR_KERNEL_FAULT``), with the engine's report.
+* ``KernelFault`` (a ``RuntimeError``): the ISA simulator caught a kernel bug
+  (``HKRT_ERROR_KERNEL_FAULT``), with the simulator's report.
 * ``DeviceUnavailable`` (a ``RuntimeError``): the requested device cannot be
   opened, or this build of the runtime does not have it.
 """
@@ -77,7 +77,7 @@ class RuntimeError(Error, builtins.RuntimeError):
 
 
 class KernelFault(RuntimeError):
-    """The emulator caught a kernel bug (HKRT_ERROR_KERNEL_FAULT)."""
+    """The ISA simulator caught a kernel bug (HKRT_ERROR_KERNEL_FAULT)."""
 
 
 class DeviceUnavailable(RuntimeError):

@@ -45,7 +45,7 @@ _HOST_DTYPE = {
 
 _INT_BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
 
-_DEVICE_NAMES = ("auto", "emulator", "hip", "isa")
+_DEVICE_NAMES = ("auto", "hip", "isa")
 
 _lock = threading.RLock()
 _device = None  # the open Device
@@ -58,18 +58,14 @@ class Device:
     def __init__(self, name, chip=None, index=0):
         lib = _capi.hkrt()
         handle = ctypes.c_void_p()
-        if name == "emulator" and chip is not None:
-            status = lib.hkrt_device_open_emulator(chip.encode(),
-                                                   ctypes.byref(handle))
-        elif name == "isa" and chip is not None:
+        if name == "isa" and chip is not None:
             status = lib.hkrt_device_open_isa(chip.encode(),
                                               ctypes.byref(handle))
         else:
             kind = {
                 "auto": _capi.HKRT_DEVICE_AUTO,
                 "hip": _capi.HKRT_DEVICE_HIP,
-                "emulator": _capi.HKRT_DEVICE_EMULATOR,
-                "isa": _config.DEVICE_ISA,
+                "isa": _capi.HKRT_DEVICE_ISA,
             }[name]
             status = lib.hkrt_device_open(kind, index, ctypes.byref(handle))
         _capi.check_rt(status, f"opening device '{name}'")
@@ -77,9 +73,7 @@ class Device:
         self.name = name
         kind = lib.hkrt_device_get_kind(handle)
         self.kind = {_capi.HKRT_DEVICE_HIP: "hip",
-                     _capi.HKRT_DEVICE_EMULATOR: "emulator"}.get(kind)
-        if self.kind is None and kind == _config.DEVICE_ISA:
-            self.kind = "isa"
+                     _capi.HKRT_DEVICE_ISA: "isa"}.get(kind)
         self.chip = lib.hkrt_device_chip(handle).decode()
 
     def close(self):
@@ -93,22 +87,21 @@ class Device:
 
 def set_device(name="auto", chip=None, index=0):
     """Selects where kernels run: "auto" (a HIP GPU if one is usable, else
-    the emulator), "emulator" (modelling `chip`, default $HKRT_EMULATOR_CHIP
-    or gfx950), "hip" (GPU `index`) or "isa" (the ISA simulator running
-    `chip`'s code object, default $HKRT_ISA_CHIP or gfx950). The device opens
-    now, so an unusable one raises DeviceUnavailable here."""
+    the ISA simulator), "hip" (GPU `index`) or "isa" (the ISA simulator
+    running `chip`'s code object on the CPU, default $HKRT_ISA_CHIP or
+    gfx950). The device opens now, so an unusable one raises
+    DeviceUnavailable here."""
     global _device, _requested
+    if name == "emulator":
+        raise ValueError("device 'emulator': the CPU emulator was removed; "
+                         "the ISA simulator (set_device(\"isa\")) replaces "
+                         "it")
     if name not in _DEVICE_NAMES:
         raise ValueError(f"unknown device '{name}': expected one of "
                          + ", ".join(_DEVICE_NAMES))
-    if name == "isa" and _config.DEVICE_ISA is None:
-        raise DeviceUnavailable(
-            "device 'isa' is not available: the runtime this package was "
-            "built with (hkrt.h) has no HKRT_DEVICE_ISA",
-            _capi.HKRT_ERROR_NO_DEVICE, "no device")
-    if chip is not None and name not in ("emulator", "isa"):
-        raise ValueError("chip= selects the emulator's or the ISA "
-                         f"simulator's chip; device '{name}' takes none")
+    if chip is not None and name != "isa":
+        raise ValueError("chip= selects the ISA simulator's chip; device "
+                         f"'{name}' takes none")
     with _lock:
         new = Device(name, chip, index)
         if _device is not None:

@@ -1,7 +1,7 @@
 """Shared fixtures of the hk package's tests.
 
 The tests run on the package of the build tree (PYTHONPATH=build/python,
-as scripts/test.sh sets it) and on the emulator, for both chips.
+as scripts/test.sh sets it) and on the ISA simulator, for both chips.
 """
 
 import os
@@ -30,12 +30,12 @@ def private_cache(tmp_path, monkeypatch):
 
 
 @pytest.fixture(params=["gfx942", "gfx950"])
-def emulator(request):
-    """The emulator modelling each chip in turn."""
-    dev = hk.set_device("emulator", chip=request.param)
-    assert dev.kind == "emulator" and dev.chip == request.param
+def simulator(request):
+    """The ISA simulator running each chip's code objects in turn."""
+    dev = hk.set_device("isa", chip=request.param)
+    assert dev.kind == "isa" and dev.chip == request.param
     yield dev
-    hk.set_device("emulator")
+    hk.set_device("isa")
 
 
 @pytest.fixture

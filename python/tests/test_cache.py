@@ -38,7 +38,7 @@ def test_hit_runs(private_cache, rng):
     hk.compile(kernel_path("softmax"), chips=["gfx950"])
     mod = hk.compile(kernel_path("softmax"), chips=["gfx950"])
     assert mod.cache_hit
-    hk.set_device("emulator", chip="gfx950")
+    hk.set_device("isa", chip="gfx950")
     x = hk.bf16.from_float(rng.uniform(-1, 1, (32, 64)))
     y = np.zeros_like(x)
     mod.softmax(x, y)

@@ -138,7 +138,7 @@ hk.kernel @rows(%x: memref<?x64xf32>, %y: memref<?x64xf32>)
         mod.rows(np.zeros((8, 32), np.float32), np.zeros((8, 64), np.float32))
     x = np.arange(40 * 64, dtype=np.float32).reshape(40, 64)
     y = np.zeros_like(x)
-    hk.set_device("emulator", chip="gfx950")
+    hk.set_device("isa", chip="gfx950")
     mod.rows(x, y)
     assert np.array_equal(x, y)
 
@@ -161,16 +161,16 @@ def test_attention_head_dimension():
 
 
 def test_runtime_error_carries_the_runtimes_message(softmax):
-    # Compiled for gfx942 only: the gfx950 emulator has no code for it.
+    # Compiled for gfx942 only: the gfx950 ISA simulator has no code for it.
     mod = hk.compile(kernel_path("softmax"), chips=["gfx942"])
-    hk.set_device("emulator", chip="gfx950")
+    hk.set_device("isa", chip="gfx950")
     x = np.zeros((4, 4), np.uint16)
     with pytest.raises(hk.RuntimeError) as info:
         mod.softmax(x, x.copy())
     assert not isinstance(info.value, hk.KernelFault)
-    assert info.value.status == hk.errors.HKRT_ERROR_UNSUPPORTED
-    assert "kernel 'softmax'" in str(info.value)
-    assert "emulator" in str(info.value)
+    assert info.value.status == hk.errors.HKRT_ERROR_NO_DEVICE
+    assert ("the artifact has no code object for gfx950; it has: gfx942"
+            in str(info.value))
 
 
 @pytest.mark.parametrize("chip", ["gfx942", "gfx950"])
@@ -180,34 +180,40 @@ def test_kernel_fault(chip):
     mod = hk.compile(os.path.join(SRC_ROOT, "test", "Run", "Inputs",
                                   "fault-lds-range.mlir"),
                      chips=["gfx942", "gfx950"])
-    hk.set_device("emulator", chip=chip)
+    hk.set_device("isa", chip=chip)
     x = np.zeros(256, np.float32)
     with pytest.raises(hk.KernelFault) as info:
         mod.fault_lds_range(x, x.copy())
     e = info.value
     assert isinstance(e, hk.RuntimeError)
     assert e.status == hk.errors.HKRT_ERROR_KERNEL_FAULT
-    assert ("LDS access outside its allocation: lane 63 writes 4 bytes at address 512"
-            in str(e))
+    assert ("LDS access of 4 bytes at 512 (lane 63) is outside the "
+            "workgroup's 512 bytes of LDS" in str(e))
     assert "wave 1" in str(e)
 
 
-def test_isa_device_follows_hkrt_h():
+def test_device_kinds_follow_hkrt_h():
+    """The package's device kinds are hkrt.h's (HKRT_DEVICE_HIP and
+    HKRT_DEVICE_ISA), and the header no longer has the emulator's."""
     with open(HKRT_H) as f:
-        has_isa = "HKRT_DEVICE_ISA" in f.read()
-    if has_isa:
-        try:
-            dev = hk.set_device("isa")
-        except hk.DeviceUnavailable as e:
-            assert "isa" in str(e)
-        else:
-            assert dev.kind == "isa"  # never another device in its place
-    else:
-        with pytest.raises(hk.DeviceUnavailable,
-                           match="device 'isa' is not available.*"
-                           "HKRT_DEVICE_ISA"):
-            hk.set_device("isa")
-    hk.set_device("emulator")
+        header = f.read()
+    enum = header[header.index("typedef enum hkrt_device_kind"):]
+    enum = enum[:enum.index("} hkrt_device_kind;")]
+    values = dict(re.findall(r"(HKRT_DEVICE_\w+) = (\d+)", enum))
+    assert values == {"HKRT_DEVICE_AUTO": "0", "HKRT_DEVICE_HIP": "1",
+                      "HKRT_DEVICE_ISA": "3"}
+    assert hk._capi.HKRT_DEVICE_HIP == 1
+    assert hk._capi.HKRT_DEVICE_ISA == 3
+    dev = hk.set_device("isa")
+    assert dev.kind == "isa"  # never another device in its place
+
+
+def test_auto_is_the_isa_simulator_without_a_gpu(monkeypatch):
+    """"auto" opens the ISA simulator when no HIP runtime is usable."""
+    monkeypatch.setenv("HKRT_HIP_LIBRARY", "/nonexistent/libamdhip64.so")
+    dev = hk.set_device("auto")
+    assert dev.kind == "isa"
+    hk.set_device("isa")
 
 
 def test_hip_device_is_hip_or_an_error():
@@ -219,7 +225,20 @@ def test_hip_device_is_hip_or_an_error():
         assert "hip" in str(e).lower()
     else:
         assert hip_present and dev.kind == "hip"
-    hk.set_device("emulator")
+    hk.set_device("isa")
+
+
+def test_the_removed_emulator_is_an_error():
+    """The CPU emulator was removed: asking for it says so and names the
+    ISA simulator, and leaves the current device as it was."""
+    dev = hk.set_device("isa", chip="gfx942")
+    with pytest.raises(ValueError,
+                       match=r"device 'emulator': the CPU emulator was "
+                             r"removed; the ISA simulator "
+                             r"\(set_device\(\"isa\"\)\) replaces it"):
+        hk.set_device("emulator")
+    assert hk.device() is dev
+    hk.set_device("isa")
 
 
 def test_unknown_device():

@@ -50,7 +50,7 @@ def test_evaluate_errors(text, symbols, message):
 def hk_run_grid(artifact, kernel, args):
     out = subprocess.run(
         [HK_RUN, "--artifact", artifact, "--kernel", kernel, "--launch-only",
-         "--args", args, "--backend", "emulator"],
+         "--args", args, "--backend", "isa"],
         capture_output=True, text=True, check=True).stdout
     m = re.search(r"grid: +(\d+) x (\d+) x (\d+) workgroups", out)
     return tuple(int(g) for g in m.groups())
@@ -70,7 +70,7 @@ def test_gemm_grid_agrees_with_the_runtime(tmp_path, m, n):
                        f"{m}x{k},{n}x{k},{m}x{n}") == by_hand
 
 
-def test_launch_records_the_grid(emulator):
+def test_launch_records_the_grid(simulator):
     mod = hk.compile(kernel_path("softmax"), chips=["gfx942", "gfx950"])
     x = np.zeros((300, 10), np.uint16)
     mod.softmax(x, x.copy())

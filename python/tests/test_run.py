@@ -1,4 +1,4 @@
-"""Kernels compiled and run from Python on the emulator, against float64
+"""Kernels compiled and run from Python on the ISA simulator, against float64
 references computed here with NumPy.
 
 Tolerances (the library's, docs/hk-run.md, "Tolerances"), per element:
@@ -45,7 +45,7 @@ def check_softmax(got_bits, x_bits):
 
 
 @pytest.mark.parametrize("shape", [(300, 200), (5, 1), (130, 1000)])
-def test_softmax(emulator, rng, shape):
+def test_softmax(simulator, rng, shape):
     mod = hk.compile(kernel_path("softmax"), chips=["gfx942", "gfx950"])
     x = hk.bf16.from_float(rng.uniform(-4, 4, shape))
     y = np.full(shape, 0x7FC1, dtype=np.uint16)  # a NaN no kernel writes
@@ -67,10 +67,10 @@ def test_softmax_and_gemm_on_the_isa_simulator(rng, chip):
         check_softmax(y, x)
         check_gemm(rng)
     finally:
-        hk.set_device("emulator")
+        hk.set_device("isa")
 
 
-def test_gemm(emulator, rng):
+def test_gemm(simulator, rng):
     check_gemm(rng)
 
 
@@ -90,7 +90,7 @@ def check_gemm(rng):
     assert np.all(np.abs(got - ref) <= bound)
 
 
-def test_scalars_and_f32(emulator, rng):
+def test_scalars_and_f32(simulator, rng):
     mod = hk.compile(AXPB, chips=["gfx942", "gfx950"])
     x = rng.standard_normal((70, 130)).astype(np.float32)
     y = np.full_like(x, np.nan)
@@ -102,7 +102,7 @@ def test_scalars_and_f32(emulator, rng):
     assert np.all(np.abs(y - ref) <= bound)
 
 
-def test_non_contiguous_and_readonly_inputs(emulator, rng):
+def test_non_contiguous_and_readonly_inputs(simulator, rng):
     mod = hk.compile(AXPB, chips=["gfx942", "gfx950"])
     base = rng.standard_normal((130, 70)).astype(np.float32)
     x = base.T  # a transposed view: copied to row-major for the launch
@@ -122,7 +122,7 @@ def test_source_text_and_kernel_listing():
         mod.nope
 
 
-def test_load_artifact_file(tmp_path, emulator, rng):
+def test_load_artifact_file(tmp_path, simulator, rng):
     mod = hk.compile(kernel_path("softmax"), chips=["gfx942", "gfx950"])
     path = tmp_path / "softmax.hkrt"
     path.write_bytes(mod.artifact)
@@ -159,7 +159,7 @@ def check_leading_bounds(rng):
     assert np.array_equal(z, z0 + x)
 
 
-def test_leading_bounds(emulator, rng):
+def test_leading_bounds(simulator, rng):
     check_leading_bounds(rng)
 
 
@@ -169,4 +169,4 @@ def test_leading_bounds_on_the_isa_simulator(rng, chip):
     try:
         check_leading_bounds(rng)
     finally:
-        hk.set_device("emulator")
+        hk.set_device("isa")

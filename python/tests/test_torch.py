@@ -18,7 +18,7 @@ def bits(t):
     return t.view(torch.int16).numpy().view(np.uint16).copy()
 
 
-def test_softmax_bfloat16_tensors(emulator):
+def test_softmax_bfloat16_tensors(simulator):
     torch.manual_seed(0)
     mod = hk.compile(kernel_path("softmax"), chips=["gfx942", "gfx950"])
     x = (torch.rand(200, 130) * 8 - 4).to(torch.bfloat16)
@@ -30,7 +30,7 @@ def test_softmax_bfloat16_tensors(emulator):
     assert torch.allclose(y.double(), ref, rtol=2.0**-7, atol=0)
 
 
-def test_f32_tensors_and_views(emulator):
+def test_f32_tensors_and_views(simulator):
     mod = hk.compile(AXPB, chips=["gfx942", "gfx950"])
     x = torch.arange(33 * 65, dtype=torch.float32).reshape(65, 33).t()
     y = torch.zeros(33, 65)
@@ -50,7 +50,7 @@ def test_tensor_dtype_mismatch():
         mod.softmax(x, torch.zeros(4, 4, dtype=torch.bfloat16))
 
 
-def test_requires_grad_tensor_is_read(emulator):
+def test_requires_grad_tensor_is_read(simulator):
     mod = hk.compile(AXPB, chips=["gfx942", "gfx950"])
     x = torch.ones(4, 4, requires_grad=True)
     y = torch.zeros(4, 4)

@@ -17,7 +17,9 @@ constexpr size_t kEntryBytes = 64;
 constexpr size_t kKeyBytes = 32;
 constexpr uint32_t kMaxEntries = 256;
 
-enum EntryKind : uint32_t { Metadata = 1, CodeObject = 2, Emulator = 3 };
+/// Kind 3 held the lane-level MLIR of the CPU emulator, which was removed;
+/// the reader refuses it by name, as it does any other kind.
+enum EntryKind : uint32_t { Metadata = 1, CodeObject = 2, OldEmulatorMlir = 3 };
 
 uint64_t fnv1a(const char *p, size_t n, uint64_t h = 0xcbf29ce484222325ULL) {
   for (size_t i = 0; i < n; ++i) {
@@ -93,8 +95,6 @@ std::string hk::rt::writeArtifact(const Artifact &a) {
                       std::to_string(kKeyBytes - 1) + " characters");
     entries.push_back({CodeObject, chip, &bytes});
   }
-  if (a.emulatorModule)
-    entries.push_back({Emulator, "", &*a.emulatorModule});
 
   uint64_t offset = kHeaderBytes + kEntryBytes * entries.size();
   uint64_t total = offset;
@@ -179,13 +179,19 @@ Artifact hk::rt::readArtifact(const void *data, size_t size) {
     } else if (kind == CodeObject) {
       if (key.empty())
         corrupt(which + ": code object without a chip name");
+      // Artifacts of the removed emulator carried a host shared object
+      // per chip under this key: native host code, never loaded.
+      if (key.rfind("emulator-", 0) == 0)
+        corrupt(which + ": '" + key +
+                "' is a host object of the removed emulator (an artifact "
+                "holds metadata and GPU code objects only)");
       if (!keys.insert(key).second)
         corrupt("two code objects for " + key);
       a.codeObjects[key] = std::move(body);
-    } else if (kind == Emulator) {
-      if (a.emulatorModule)
-        corrupt("two emulator entries");
-      a.emulatorModule = std::move(body);
+    } else if (kind == OldEmulatorMlir) {
+      corrupt(which + ": kind 3 is the lane-level MLIR of the removed "
+                      "emulator (an artifact holds metadata and GPU code "
+                      "objects only)");
     } else {
       corrupt(which + ": unknown kind " + std::to_string(kind));
     }

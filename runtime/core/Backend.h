@@ -1,7 +1,7 @@
 //===- Backend.h - what a device backend implements (internal) ------------===//
 //
 // The C API objects sit on top of one Backend per device: HIP (dlopen'ed
-// libamdhip64) or the emulator. Backends throw hk::rt::Error.
+// libamdhip64) or the ISA simulator. Backends throw hk::rt::Error.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_RUNTIME_CORE_BACKEND_H
@@ -52,9 +52,6 @@ public:
 
 /// Throws HKRT_ERROR_NO_RUNTIME / NO_DEVICE with the reason.
 std::unique_ptr<Backend> openHipBackend(int index);
-/// Throws HKRT_ERROR_INVALID_ARGUMENT for an unknown chip.
-std::unique_ptr<Backend> openEmulatorBackend(const std::string &chip);
-
 /// Kernel arguments in the layout of convert-gpu-to-rocdl's default memref
 /// lowering, as a code object's kernarg segment holds them.
 std::vector<char> packKernelArguments(const std::vector<LaunchArg> &args);

@@ -162,28 +162,32 @@ hkrt_arg hkrt_arg_float(hkrt_dtype dtype, double value) {
   return a;
 }
 
-static std::unique_ptr<Backend> openEmulatorFromEnvironment() {
-  const char *chip = getenv("HKRT_EMULATOR_CHIP");
-  return openEmulatorBackend(chip && *chip ? chip : hk::kDefaultChip);
+/// The ISA simulator for $HKRT_ISA_CHIP, else the default chip.
+static std::unique_ptr<Backend> openIsaFromEnvironment() {
+  const char *chip = getenv("HKRT_ISA_CHIP");
+  return openIsaBackend(chip && *chip ? chip : hk::kDefaultChip);
 }
+
+/// Kind 2 was the CPU emulator, removed: the ISA simulator replaces it.
+constexpr int kRemovedEmulatorKind = 2;
 
 static std::unique_ptr<Backend> openBackend(hkrt_device_kind kind, int index) {
   switch (kind) {
   case HKRT_DEVICE_HIP:
     return openHipBackend(index);
-  case HKRT_DEVICE_EMULATOR:
-    return openEmulatorFromEnvironment();
-  case HKRT_DEVICE_ISA: {
-    const char *chip = getenv("HKRT_ISA_CHIP");
-    return openIsaBackend(chip && *chip ? chip : hk::kDefaultChip);
-  }
+  case HKRT_DEVICE_ISA:
+    return openIsaFromEnvironment();
   case HKRT_DEVICE_AUTO:
     try {
       return openHipBackend(index);
     } catch (const Error &) {
-      return openEmulatorFromEnvironment();
+      return openIsaFromEnvironment();
     }
   }
+  if (int(kind) == kRemovedEmulatorKind)
+    throw Error(HKRT_ERROR_INVALID_ARGUMENT,
+                "device kind 2 was the CPU emulator, which was removed: the "
+                "ISA simulator (HKRT_DEVICE_ISA) replaces it");
   throw Error(HKRT_ERROR_INVALID_ARGUMENT,
               "unknown device kind " + std::to_string(int(kind)));
 }
@@ -200,15 +204,6 @@ hkrt_status hkrt_device_open(hkrt_device_kind kind, int index,
     require(out, "output handle");
     *out = nullptr;
     openDevice(openBackend(kind, index), out);
-  });
-}
-
-hkrt_status hkrt_device_open_emulator(const char *chip, hkrt_device *out) {
-  return guard([&] {
-    require(out, "output handle");
-    *out = nullptr;
-    require(chip, "chip name");
-    openDevice(openEmulatorBackend(chip), out);
   });
 }
 
@@ -393,24 +388,6 @@ hkrt_status hkrt_launch(hkrt_kernel kernel, const hkrt_arg *args,
 
 hkrt_status hkrt_synchronize(hkrt_device device) {
   return guard([&] { live(device)->backend->synchronize(); });
-}
-
-hkrt_status hkrt_emulator_set_lane_code(hkrt_module module, const char *kernel,
-                                        hkemu_lane_fn fn) {
-  return guard([&] {
-    std::shared_ptr<ModuleObject> mod = live(module);
-    require(kernel, "kernel name");
-    require(reinterpret_cast<const void *>(fn), "lane function");
-    auto *emu = dynamic_cast<EmulatorModule *>(mod->loaded.get());
-    if (!emu)
-      throw Error(HKRT_ERROR_INVALID_ARGUMENT,
-                  "lane code can only be set on a module loaded on the "
-                  "emulator");
-    if (!mod->kernels.count(kernel))
-      throw Error(HKRT_ERROR_NOT_FOUND,
-                  "no kernel '" + std::string(kernel) + "' in the module");
-    emu->setLaneCode(kernel, fn);
-  });
 }
 
 } // extern "C"

@@ -7,8 +7,7 @@ using namespace hk::rt;
 void hk::rt::mfmaMultiply(const MfmaShape &s, const double *a, const double *b,
                           const double *c, double *d) {
   const uint32_t kpl = s.kPerLane(), regs = s.dRegs();
-  // Not on the stack: the emulator calls this from lane fibers with small
-  // stacks.
+  // Not on the stack: 50 KiB of matrices per call.
   thread_local double A[32][128], B[128][32], C[32][32];
   for (uint32_t l = 0; l < MfmaShape::kLanes; ++l)
     for (uint32_t i = 0; i < kpl; ++i) {

@@ -1,10 +1,10 @@
 //===- MfmaLayout.h - MFMA register layouts and arithmetic (internal) -----===//
 //
 // The one definition of where the dense MFMA shapes keep their operands in a
-// wave's registers, shared by the emulator (runtime/emulator/Mfma.cpp) and
-// the ISA simulator (runtime/isa). The layouts are those of AMD's matrix
-// instruction calculator for CDNA3 (../shared/amd/mfma-layouts, checked in
-// unittests/Runtime/MfmaTest.cpp) and their K extension for gfx950:
+// wave's registers, used by the ISA simulator (runtime/isa). The layouts are
+// those of AMD's matrix instruction calculator for CDNA3
+// (../shared/amd/mfma-layouts, checked in unittests/Runtime/MfmaTest.cpp) and
+// their K extension for gfx950:
 //   A: lane l holds A[l % M][kpl * (l / M) + i], i < kpl, kpl = K * M / 64
 //   B: lane l holds B[kpl * (l / N) + i][l % N]
 //   D (16x16): register r of lane l is D[4 * (l / 16) + r][l % 16]

@@ -13,8 +13,6 @@
 
 #include "Backend.h"
 
-#include "hk/Runtime/Emulator.h"
-
 #include <map>
 #include <memory>
 #include <mutex>
@@ -109,27 +107,6 @@ private:
   mutable std::mutex mutex_;
   std::unordered_map<uintptr_t, Entry> entries_;
   uint64_t nextId_ = 1;
-};
-
-/// The emulator's module: lane code registered per kernel name. Lane code
-/// may be set on one thread while another launches.
-class EmulatorModule : public LoadedModule {
-public:
-  void setLaneCode(const std::string &kernel, hkemu_lane_fn fn) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    laneCode_[kernel] = fn;
-  }
-  /// Null when the kernel has none.
-  hkemu_lane_fn laneCode(const std::string &kernel) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = laneCode_.find(kernel);
-    return it == laneCode_.end() ? nullptr : it->second;
-  }
-  bool hasLaneLevelIR = false;
-
-private:
-  mutable std::mutex mutex_;
-  std::map<std::string, hkemu_lane_fn> laneCode_;
 };
 
 } // namespace hk::rt

@@ -13,9 +13,7 @@
 // a 16 x 16 block, and expects the MFMA B-operand layout, lane l holding
 // column l % 16, rows 4 * (l / 16) .. + 3 (unittests/Runtime/
 // TransposeReadTest.cpp checks the one against the other). The ISA
-// simulator executes the instruction with it; the emulator's expansion of
-// amdgpu.transpose_load (lib/Emulator/TransposeLoads.cpp) computes the same
-// source lane and element.
+// simulator executes the instruction with it.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_RUNTIME_CORE_TRANSPOSEREAD_H

@@ -1,7 +1,7 @@
 //===- HipBackend.cpp - hkrt devices on AMD GPUs through HIP (dlopen) -----===//
 //
 // libamdhip64 is opened at run time so that nothing of ROCm is needed to
-// build or to run on the emulator. The few entry points used are declared
+// build or to run on the ISA simulator. The few entry points used are declared
 // here by hand with their C ABI types (handles are opaque pointers, enums
 // are ints).
 //

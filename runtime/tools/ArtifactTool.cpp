@@ -1,7 +1,6 @@
 //===- ArtifactTool.cpp - pack and inspect hkrt artifacts -----------------===//
 //
 //   hkrt-artifact pack -o OUT --metadata META.json [--code GFX=FILE]...
-//                      [--emulator LANE.mlir]
 //   hkrt-artifact dump FILE
 // Exit status 1 with the reader's message on a bad file.
 //===----------------------------------------------------------------------===//
@@ -42,8 +41,6 @@ static int pack(int argc, char **argv) {
       if (eq == std::string::npos)
         throw Error(HKRT_ERROR_INVALID_ARGUMENT, "--code wants GFX=FILE");
       a.codeObjects[value.substr(0, eq)] = readFile(value.substr(eq + 1));
-    } else if (opt == "--emulator") {
-      a.emulatorModule = readFile(value);
     } else {
       throw Error(HKRT_ERROR_INVALID_ARGUMENT, "unknown option " + opt);
     }
@@ -58,8 +55,6 @@ static int dump(const std::string &path) {
   Artifact a = readArtifactFile(path);
   for (const auto &[chip, bytes] : a.codeObjects)
     printf("code object %s: %zu bytes\n", chip.c_str(), bytes.size());
-  if (a.emulatorModule)
-    printf("emulator module: %zu bytes\n", a.emulatorModule->size());
   printf("%s", kernelInfoToJson(a.kernels).c_str());
   return 0;
 }
@@ -71,7 +66,7 @@ int main(int argc, char **argv) {
     if (argc == 3 && !strcmp(argv[1], "dump"))
       return dump(argv[2]);
     fprintf(stderr, "usage: hkrt-artifact pack -o OUT --metadata META.json "
-                    "[--code GFX=FILE]... [--emulator FILE]\n"
+                    "[--code GFX=FILE]...\n"
                     "       hkrt-artifact dump FILE\n");
     return 2;
   } catch (const Error &e) {

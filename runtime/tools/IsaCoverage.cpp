@@ -295,10 +295,8 @@ int opcodesOf(const Options &o) {
       continue;
     }
     Artifact artifact = readArtifact(bytes.data(), bytes.size());
-    // The emulator's host objects are keyed "emulator-<chip>".
     for (const auto &[chip, elf] : artifact.codeObjects)
-      if (chip.rfind("emulator-", 0) != 0 &&
-          (chips.empty() || chips.count(chip)))
+      if (chips.empty() || chips.count(chip))
         any |= reportCodeObject(file, chip, elf);
   }
   return any ? 1 : 0;

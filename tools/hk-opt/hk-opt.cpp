@@ -1,7 +1,7 @@
 //===- hk-opt.cpp - the mlir-opt of the hk dialect ------------------------===//
 //
 // Every upstream and hk pass, and the compiler's pipelines by name
-// (hk-tile-to-lane, hk-lane-to-rocdl, hk-emulator-to-llvm): hk-opt replays
+// (hk-tile-to-lane, hk-lane-to-rocdl): hk-opt replays
 // exactly what hkc runs.
 //===----------------------------------------------------------------------===//
 

@@ -368,7 +368,7 @@ const char *backendName(const hkrt::Device &dev) {
   case HKRT_DEVICE_ISA:
     return "isa";
   default:
-    return "emulator";
+    return "unknown";
   }
 }
 

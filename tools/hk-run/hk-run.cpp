@@ -12,7 +12,7 @@
 // reason, PASS or FAIL and the time. Exit status: 0 PASS, 1 FAIL or error.
 // --launch-only runs any kernel of an artifact, reference or not, with
 // arguments built from its metadata (LaunchOnly.cpp): a kernel fault the
-// emulator catches is an error. Its memrefs may come from .npy files and
+// ISA simulator catches is an error. Its memrefs may come from .npy files and
 // be saved to .npy files after the launch (Npy.h).
 //===----------------------------------------------------------------------===//
 
@@ -59,11 +59,11 @@ Options:
   --test-shape           the kernel's test shape (see the list above): sizes
                          off the tile multiples, as scripts/examples.sh runs
   --eps E                the epsilon of layernorm and rmsnorm (> 0)
-  --chip gfx942|gfx950   the chip whose lowering the emulator runs
+  --chip gfx942|gfx950   the chip whose code object the ISA simulator runs
                          (default %s; with HIP, must match the GPU)
-  --backend emulator|hip|isa|auto
+  --backend hip|isa|auto
                          auto (default): a HIP GPU if one is usable, else
-                         the CPU emulator; isa: the ISA simulator, which
+                         the ISA simulator; isa: the ISA simulator, which
                          runs the artifact's code object for --chip on the
                          CPU (docs/isa-simulator.md)
   --seed N               seed of the random inputs, 0 to 4294967295
@@ -85,10 +85,11 @@ Options:
                          integers in [0, 16), fp8 small finite values), the
                          grid comes from the kernel's metadata. Prints the
                          grid and LAUNCHED or FAULT with the time; a kernel
-                         fault the emulator catches (barrier count mismatch,
-                         deadlock, LDS out of range, LDS race, a collective
-                         reached by part of a wave) is reported with its
-                         kernel, workgroup and wave, exit status 1
+                         fault the ISA simulator catches (an access out of
+                         its buffer or of the LDS, a barrier some waves never
+                         reach, an instruction it does not simulate) is
+                         reported with its kernel, workgroup, wave and source
+                         line, exit status 1
   --args A1,A2,...       with --launch-only: one item per kernel argument,
                          in order; a memref's sizes joined by x (256x128,
                          its rank's count; empty for rank 0) for random
@@ -119,7 +120,7 @@ Options:
   --help                 this text
 
 The last line is a summary for scripts:
-  PASS gemm gfx942 emulator M=300 N=200 K=136: max abs error ..., max rel
+  PASS gemm gfx942 isa M=300 N=200 K=136: max abs error ..., max rel
   error ..., time ... s
 )";
 
@@ -250,10 +251,13 @@ Options parseArgs(int argc, char **argv) {
                                     hk::supportedChipNames());
     } else if (a == "--backend") {
       o.backend = value();
-      if (o.backend != "emulator" && o.backend != "hip" && o.backend != "isa" &&
-          o.backend != "auto")
+      if (o.backend == "emulator")
+        throw std::invalid_argument(
+            "--backend emulator: the CPU emulator was removed; the ISA "
+            "simulator (--backend isa) replaces it");
+      if (o.backend != "hip" && o.backend != "isa" && o.backend != "auto")
         throw std::invalid_argument("--backend: '" + o.backend +
-                                    "' is not emulator, hip, isa or auto");
+                                    "' is not hip, isa or auto");
     } else if (a == "--seed") {
       o.seed = parseSeed(value());
     } else if (a == "--artifact") {
@@ -300,11 +304,9 @@ Options parseArgs(int argc, char **argv) {
 }
 
 /// The device the options ask for. auto: HIP when a GPU is usable (and
-/// matches --chip if given), else the emulator.
+/// matches --chip if given), else the ISA simulator.
 hkrt::Device openDevice(const Options &o) {
   std::string chip = o.chip.empty() ? hk::kDefaultChip : o.chip;
-  if (o.backend == "emulator")
-    return hkrt::Device::emulator(chip);
   if (o.backend == "isa")
     return hkrt::Device::isa(chip);
   try {
@@ -318,7 +320,7 @@ hkrt::Device openDevice(const Options &o) {
     if (o.backend == "hip")
       throw;
   }
-  return hkrt::Device::emulator(chip);
+  return hkrt::Device::isa(chip);
 }
 
 std::string shapeText(const KernelEntry &e, const Problem &p) {

@@ -2,7 +2,7 @@
 //
 // Compiles hk tile kernels, or lane-level gpu.modules, into AMD code objects
 // for one or more chips, in process; or into one artifact for the runtime
-// that also carries each chip's lane program compiled for the emulator.
+// (the kernels' metadata and a code object per chip).
 //===----------------------------------------------------------------------===//
 
 #include "hk/Compiler/Compiler.h"
@@ -32,14 +32,7 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitKind {
-  LaneMlir,
-  EmulatorMlir,
-  LlvmIr,
-  Assembly,
-  CodeObject,
-  Artifact
-};
+enum class EmitKind { LaneMlir, LlvmIr, Assembly, CodeObject, Artifact };
 
 cl::OptionCategory hkcCategory("hkc options");
 
@@ -49,7 +42,7 @@ cl::opt<std::string> inputOption(cl::Positional, cl::desc("<input.mlir>"),
 cl::opt<std::string> outputOption(
     "o", cl::value_desc("prefix"),
     cl::desc("Output prefix: each chip's output goes to "
-             "<prefix>.<chip>.<ext> (ext: mlir, emu.mlir, ll, s or hsaco; a "
+             "<prefix>.<chip>.<ext> (ext: mlir, ll, s or hsaco; a "
              "<prefix> that already ends in .<ext> loses it first); an "
              "artifact goes to <prefix>.hkrt. '-' writes every chip's output "
              "to stdout, in --chip order. Default: the input file name "
@@ -69,17 +62,13 @@ cl::opt<EmitKind> emitOption(
         clEnumValN(EmitKind::LaneMlir, "lane-mlir",
                    "lane-level MLIR after convert-hk-to-amdgpu (.mlir); "
                    "needs that pass when the input holds hk.kernel ops"),
-        clEnumValN(EmitKind::EmulatorMlir, "emulator-mlir",
-                   "the lane-level IR rewritten for the emulator by "
-                   "convert-lane-to-emulator (.emu.mlir)"),
         clEnumValN(EmitKind::LlvmIr, "llvm", "optimized LLVM IR (.ll)"),
         clEnumValN(EmitKind::Assembly, "asm", "AMDGPU assembly (.s)"),
         clEnumValN(EmitKind::CodeObject, "obj",
                    "linked ELF code object, loadable by HIP/HSA (.hsaco)"),
         clEnumValN(EmitKind::Artifact, "artifact",
-                   "one runtime artifact (.hkrt): kernel metadata, a code "
-                   "object per chip and, per chip, the lane program "
-                   "compiled for the host emulator")),
+                   "one runtime artifact (.hkrt): kernel metadata and a "
+                   "code object per chip")),
     cl::init(EmitKind::CodeObject), cl::cat(hkcCategory));
 
 cl::opt<unsigned> optOption("O", cl::Prefix, cl::value_desc("0-3"),
@@ -165,9 +154,9 @@ hk-opt runs by name:
                           hk-compute-waits (tile-level input only)
   hk-lane-to-rocdl{chip}  lane-level IR to the LLVM dialect
 then translates to LLVM IR, optimizes, compiles with LLVM's AMDGPU backend
-and links with lld, all in this process: no ROCm is needed. An artifact also
-holds each chip's lane program for the emulator (convert-lane-to-emulator,
-hk-emulator-to-llvm, compiled for the host). docs/hkc.md has the details.
+and links with lld, all in this process: no ROCm is needed. An artifact
+holds the kernels' metadata and each chip's code object, which a GPU or the
+ISA simulator runs. docs/hkc.md has the details.
 
 Examples:
   hkc gemm.mlir --chip gfx942,gfx950 -o gemm
@@ -176,8 +165,8 @@ Examples:
       prints the gfx950 assembly
   hkc gemm.mlir --chip gfx942 --resource-usage -o gemm
   hkc gemm.mlir --chip gfx942,gfx950 --emit=artifact -o gemm
-      writes gemm.hkrt: metadata, both code objects and, per chip, the lane
-      program compiled for the host (the emulator runs it; docs/emulator.md)
+      writes gemm.hkrt: metadata and both code objects (a GPU or the ISA
+      simulator runs them; docs/isa-simulator.md)
   hkc gemm.mlir --chip gfx942,gfx950 --check-simulated -o gemm
       also lists each instruction of the two code objects that the ISA
       simulator cannot run (docs/isa-simulator.md)
@@ -190,8 +179,6 @@ compiler::Output outputOf(EmitKind kind) {
   switch (kind) {
   case EmitKind::LaneMlir:
     return compiler::Output::LaneIR;
-  case EmitKind::EmulatorMlir:
-    return compiler::Output::EmulatorIR;
   case EmitKind::LlvmIr:
     return compiler::Output::LLVMIR;
   case EmitKind::Assembly:
@@ -286,11 +273,9 @@ LogicalResult compileArtifact(ModuleOp input, const Request &request) {
   if (failed(writeOutput(request, "", bytes)))
     return failure();
   bool simulated = true;
-  // The emulator's host objects ("emulator-<chip>") are not checked.
   if (request.checkSimulated)
     for (const auto &[chip, elf] : artifact->codeObjects)
-      if (!StringRef(chip).starts_with("emulator-"))
-        simulated &= checkSimulated(chip, elf, reportStream(request));
+      simulated &= checkSimulated(chip, elf, reportStream(request));
   return success(simulated);
 }
 
@@ -326,10 +311,9 @@ LogicalResult checkRequest(const Request &request) {
       request.emit != EmitKind::Artifact)
     return fail("--check-simulated needs code objects: --emit=obj or "
                 "--emit=artifact");
-  if (options.report && (request.emit == EmitKind::LaneMlir ||
-                         request.emit == EmitKind::EmulatorMlir))
-    return fail("--report needs machine code, which --emit=lane-mlir and "
-                "--emit=emulator-mlir do not produce");
+  if (options.report && request.emit == EmitKind::LaneMlir)
+    return fail("--report needs machine code, which --emit=lane-mlir does "
+                "not produce");
   std::string error;
   if (failed(compiler::checkOptions(options, outputOf(request.emit), error)))
     return fail(error);

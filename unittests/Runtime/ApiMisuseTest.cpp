@@ -5,8 +5,9 @@
 // crash or touch memory it does not own.
 //===----------------------------------------------------------------------===//
 
+#include "IsaTestUtil.h"
+
 #include "hk/Runtime/Artifact.h"
-#include "hk/Runtime/Emulator.h"
 #include "hk/Runtime/hkrt.h"
 
 #include <gtest/gtest.h>
@@ -21,33 +22,40 @@ using namespace hk::rt;
 
 namespace {
 
-/// out[i] = 1 for the memref's 64 elements: enough to see a launch ran.
-void fillOnes(hkemu_lane *lane, void *const *args) {
-  auto *m = static_cast<hkemu_memref *>(args[0]);
-  float one = 1.0f;
-  hkemu_buffer_store(lane, {m->base, uint32_t(m->num_records)},
-                     hkemu_lane_id(lane) * 4, 4, &one);
-}
+/// Kernel k: out[lane] = 1.0f for the 64 lanes of its one wave, enough to
+/// see a launch ran. The memref's aligned pointer is at kernarg offset 8.
+const char *kOnesBody = R"(
+  s_load_dwordx2 s[2:3], s[0:1], 0x8
+  v_lshlrev_b32 v1, 2, v0
+  v_mov_b32 v2, 1.0
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v2, s[2:3]
+  s_endpgm)";
 
+/// An artifact with kernel "k" (one f32 memref) for gfx942 and gfx950.
 std::string onesArtifact() {
-  KernelInfo k;
-  k.name = "ones";
-  k.args = {{"out", HKRT_ARG_MEMREF, HKRT_DTYPE_F32, 1}};
-  k.grid = {GridExpr::parse("1")};
-  Artifact art;
-  art.kernels = {k};
-  return writeArtifact(art);
+  static const std::string bytes = [] {
+    KernelInfo k;
+    k.name = "k";
+    k.args = {{"out", HKRT_ARG_MEMREF, HKRT_DTYPE_F32, 1}};
+    k.grid = {GridExpr::parse("1")};
+    Artifact art;
+    art.kernels = {k};
+    for (const char *chip : {"gfx942", "gfx950"})
+      art.codeObjects[chip] = isatest::assemble(chip, kOnesBody);
+    return writeArtifact(art);
+  }();
+  return bytes;
 }
 
-/// A device with the "ones" kernel loaded and given its lane code.
+/// An ISA simulator device with kernel k loaded.
 struct Loaded {
   explicit Loaded(const char *chip = "gfx942") {
-    EXPECT_EQ(hkrt_device_open_emulator(chip, &dev), HKRT_SUCCESS);
+    EXPECT_EQ(hkrt_device_open_isa(chip, &dev), HKRT_SUCCESS);
     std::string bytes = onesArtifact();
     EXPECT_EQ(hkrt_module_load(dev, bytes.data(), bytes.size(), &mod),
               HKRT_SUCCESS);
-    EXPECT_EQ(hkrt_emulator_set_lane_code(mod, "ones", fillOnes), HKRT_SUCCESS);
-    EXPECT_EQ(hkrt_kernel_get(mod, "ones", &kernel), HKRT_SUCCESS);
+    EXPECT_EQ(hkrt_kernel_get(mod, "k", &kernel), HKRT_SUCCESS);
     EXPECT_EQ(hkrt_buffer_alloc(dev, 256, &buf), HKRT_SUCCESS);
   }
   hkrt_status launch(hkrt_buffer b) {
@@ -69,7 +77,7 @@ struct Loaded {
 
 TEST(ApiMisuse, HugeAllocationsAreRefused) {
   hkrt_device dev = nullptr;
-  ASSERT_EQ(hkrt_device_open_emulator("gfx942", &dev), HKRT_SUCCESS);
+  ASSERT_EQ(hkrt_device_open_isa("gfx942", &dev), HKRT_SUCCESS);
   for (size_t bytes : {SIZE_MAX, SIZE_MAX - 3, SIZE_MAX - 8, SIZE_MAX - 255,
                        (size_t(1) << 48) + 1}) {
     hkrt_buffer b = reinterpret_cast<hkrt_buffer>(&dev);
@@ -123,12 +131,9 @@ TEST(ApiMisuse, ModuleDoubleUnloadAndKernelAfterUnload) {
   EXPECT_FAILS(hkrt_module_unload(s.mod), HKRT_ERROR_INVALID_ARGUMENT,
                "unknown or already unloaded module handle");
   hkrt_kernel k = nullptr;
-  EXPECT_FAILS(hkrt_kernel_get(s.mod, "ones", &k), HKRT_ERROR_INVALID_ARGUMENT,
+  EXPECT_FAILS(hkrt_kernel_get(s.mod, "k", &k), HKRT_ERROR_INVALID_ARGUMENT,
                "unknown or already unloaded module handle");
   EXPECT_EQ(k, nullptr);
-  EXPECT_FAILS(hkrt_emulator_set_lane_code(s.mod, "ones", fillOnes),
-               HKRT_ERROR_INVALID_ARGUMENT,
-               "unknown or already unloaded module handle");
   // The kernel handle went with its module.
   EXPECT_FAILS(s.launch(s.buf), HKRT_ERROR_INVALID_ARGUMENT,
                "unknown kernel handle, or its module was unloaded");
@@ -140,7 +145,7 @@ TEST(ApiMisuse, ModuleDoubleUnloadAndKernelAfterUnload) {
 
 TEST(ApiMisuse, DeviceDoubleCloseAndUseAfterClose) {
   hkrt_device dev = nullptr;
-  ASSERT_EQ(hkrt_device_open_emulator("gfx950", &dev), HKRT_SUCCESS);
+  ASSERT_EQ(hkrt_device_open_isa("gfx950", &dev), HKRT_SUCCESS);
   EXPECT_STREQ(hkrt_device_chip(dev), "gfx950");
   ASSERT_EQ(hkrt_device_close(dev), HKRT_SUCCESS);
   const char *stale = "unknown or already closed device handle";
@@ -225,11 +230,11 @@ TEST(ApiMisuse, NullPointers) {
   EXPECT_EQ(hkrt_buffer_free(nullptr), HKRT_SUCCESS);
   EXPECT_EQ(hkrt_module_unload(nullptr), HKRT_SUCCESS);
   EXPECT_EQ(hkrt_device_close(nullptr), HKRT_SUCCESS);
-  EXPECT_FAILS(hkrt_device_open(HKRT_DEVICE_EMULATOR, 0, nullptr),
+  EXPECT_FAILS(hkrt_device_open(HKRT_DEVICE_ISA, 0, nullptr),
                HKRT_ERROR_INVALID_ARGUMENT, "null output handle");
   hkrt_device d = nullptr;
-  EXPECT_FAILS(hkrt_device_open_emulator(nullptr, &d),
-               HKRT_ERROR_INVALID_ARGUMENT, "null chip name");
+  EXPECT_FAILS(hkrt_device_open_isa(nullptr, &d), HKRT_ERROR_INVALID_ARGUMENT,
+               "null chip name");
   EXPECT_FAILS(hkrt_device_open(hkrt_device_kind(7), 0, &d),
                HKRT_ERROR_INVALID_ARGUMENT, "unknown device kind 7");
   EXPECT_EQ(hkrt_device_get_kind(nullptr), HKRT_DEVICE_AUTO);
@@ -245,8 +250,8 @@ TEST(ApiMisuse, NullPointers) {
   hkrt_kernel k = nullptr;
   EXPECT_FAILS(hkrt_kernel_get(s.mod, nullptr, &k), HKRT_ERROR_INVALID_ARGUMENT,
                "null kernel name");
-  EXPECT_FAILS(hkrt_kernel_get(nullptr, "ones", &k),
-               HKRT_ERROR_INVALID_ARGUMENT, "null module");
+  EXPECT_FAILS(hkrt_kernel_get(nullptr, "k", &k), HKRT_ERROR_INVALID_ARGUMENT,
+               "null module");
   EXPECT_FAILS(hkrt_buffer_alloc(s.dev, 16, nullptr),
                HKRT_ERROR_INVALID_ARGUMENT, "null output handle");
   EXPECT_FAILS(hkrt_buffer_write(s.buf, 0, nullptr, 4),
@@ -265,6 +270,17 @@ TEST(ApiMisuse, NullPointers) {
   EXPECT_FAILS(hkrt_synchronize(nullptr), HKRT_ERROR_INVALID_ARGUMENT,
                "null device");
   EXPECT_EQ(hkrt_device_close(s.dev), HKRT_SUCCESS);
+}
+
+/// Device kind 2 was the CPU emulator: asking for it names its removal and
+/// what replaces it, and opens nothing.
+TEST(ApiMisuse, TheRemovedEmulatorKindIsRefused) {
+  hkrt_device d = reinterpret_cast<hkrt_device>(&d);
+  EXPECT_FAILS(hkrt_device_open(hkrt_device_kind(2), 0, &d),
+               HKRT_ERROR_INVALID_ARGUMENT,
+               "device kind 2 was the CPU emulator, which was removed: the "
+               "ISA simulator (HKRT_DEVICE_ISA) replaces it");
+  EXPECT_EQ(d, nullptr);
 }
 
 /// Threads racing to free the same buffers: each is freed exactly once,

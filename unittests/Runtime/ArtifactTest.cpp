@@ -34,7 +34,6 @@ Artifact sample() {
   a.codeObjects["gfx950"] = std::string("\x7f"
                                         "ELF950\0x",
                                         9);
-  a.emulatorModule = "gpu.module @gemm_module {}";
   return a;
 }
 
@@ -249,8 +248,6 @@ TEST(Artifact, RoundTrip) {
   EXPECT_EQ(bytes.substr(0, 8), std::string("HKRTART\0", 8));
   Artifact b = readArtifact(bytes.data(), bytes.size());
   EXPECT_EQ(b.codeObjects, a.codeObjects);
-  ASSERT_TRUE(b.emulatorModule);
-  EXPECT_EQ(*b.emulatorModule, *a.emulatorModule);
   ASSERT_EQ(b.kernels.size(), 1u);
   EXPECT_EQ(kernelInfoToJson(b.kernels), kernelInfoToJson(a.kernels));
   ASSERT_TRUE(b.findKernel("gemm"));
@@ -291,8 +288,8 @@ TEST(Artifact, SpecificCorruptions) {
   bad[8] = 9;
   EXPECT_EQ(errorOf(bad), "invalid artifact: version 9, this runtime reads 1");
   bad = bytes;
-  bad[bad.size() - 1] ^= 1; // last byte of the emulator payload
-  EXPECT_EQ(errorOf(bad), "invalid artifact: entry 3: hash mismatch (corrupt "
+  bad[bad.size() - 1] ^= 1; // last byte of the gfx950 code object
+  EXPECT_EQ(errorOf(bad), "invalid artifact: entry 2: hash mismatch (corrupt "
                           "data)");
   bad = bytes;
   bad[24 + 64 + 8 + 7] = 0x10; // code object offset far outside the file
@@ -302,6 +299,82 @@ TEST(Artifact, SpecificCorruptions) {
   bad = bytes;
   bad[12] = 0; // zero entries
   EXPECT_EQ(errorOf(bad), "invalid artifact: entry count 0 outside [1, 256]");
+}
+
+/// An artifact built byte by byte from the container's definition
+/// (Artifact.h): header, 64-byte entries with their FNV-1a 64 hashes, then
+/// the payloads.
+struct HandEntry {
+  uint32_t kind;
+  std::string key, payload;
+};
+
+uint64_t fnv1a(const std::string &bytes, uint64_t h) {
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+void putLE(std::string &out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i)
+    out += char((v >> (8 * i)) & 0xFF);
+}
+
+std::string handMade(const std::vector<HandEntry> &entries) {
+  uint64_t offset = 24 + 64 * entries.size(), total = offset;
+  for (const HandEntry &e : entries)
+    total += e.payload.size();
+  std::string out("HKRTART\0", 8);
+  putLE(out, 1, 4);
+  putLE(out, entries.size(), 4);
+  putLE(out, total, 8);
+  for (const HandEntry &e : entries) {
+    std::string kind, key = e.key;
+    putLE(kind, e.kind, 4);
+    key.resize(32, '\0');
+    putLE(out, e.kind, 4);
+    putLE(out, 0, 4);
+    putLE(out, offset, 8);
+    putLE(out, e.payload.size(), 8);
+    putLE(out, fnv1a(e.payload, fnv1a(key, fnv1a(kind, 0xcbf29ce484222325ULL))),
+          8);
+    out += key;
+    offset += e.payload.size();
+  }
+  for (const HandEntry &e : entries)
+    out += e.payload;
+  return out;
+}
+
+// An artifact holds metadata and GPU code objects only: the entries of the
+// removed lane emulator (kind 3, its lane-level MLIR; code objects keyed
+// "emulator-<chip>", its host shared objects) and any other kind are
+// refused by name, never loaded.
+TEST(Artifact, OnlyMetadataAndCodeObjectsAreLoaded) {
+  std::string metadata = kernelInfoToJson({gemmInfo()});
+  HandEntry meta{1, "", metadata}, code{2, "gfx942",
+                                        "\x7f"
+                                        "ELF"};
+  Artifact ok = readArtifact(handMade({meta, code}).data(),
+                             handMade({meta, code}).size());
+  EXPECT_EQ(ok.codeObjects.at("gfx942"), "\x7f"
+                                         "ELF");
+  EXPECT_EQ(errorOf(handMade({meta, code, {3, "", "gpu.module @m {}"}})),
+            "invalid artifact: entry 2: kind 3 is the lane-level MLIR of the "
+            "removed emulator (an artifact holds metadata and GPU code "
+            "objects only)");
+  EXPECT_EQ(errorOf(handMade({meta,
+                              {2, "emulator-gfx942",
+                               "\x7f"
+                               "ELF"},
+                              code})),
+            "invalid artifact: entry 1: 'emulator-gfx942' is a host object of "
+            "the removed emulator (an artifact holds metadata and GPU code "
+            "objects only)");
+  EXPECT_EQ(errorOf(handMade({meta, {7, "", "x"}})),
+            "invalid artifact: entry 1: unknown kind 7");
 }
 
 TEST(Artifact, WriterRejectsBadKeys) {

@@ -4,11 +4,12 @@
 // "i1" in the metadata, a scalar only, checked like any other scalar, one
 // byte holding 0 or 1 in the HIP kernel arguments (the AMDGPU code object
 // gives an i1 argument .size 1 at its natural offset; the kernel tests bit
-// 0) and one byte, nonzero meaning true, for the emulator's lane code.
+// 0), which the ISA simulator runs from an assembled code object.
 //===----------------------------------------------------------------------===//
 
+#include "IsaTestUtil.h"
+
 #include "hk/Runtime/Artifact.h"
-#include "hk/Runtime/Emulator.h"
 #include "hk/Runtime/Error.h"
 #include "hk/Runtime/hkrt.hpp"
 
@@ -67,43 +68,50 @@ TEST(BoolDType, NotAGridSymbol) {
   EXPECT_THROW(k.validate(), Error);
 }
 
-/// x[i] = flag byte as the lane code reads it, plus 10 * n.
-void flagLane(hkemu_lane *lane, void *const *args) {
-  auto *x = static_cast<hkemu_memref *>(args[0]);
-  int8_t flag = *static_cast<int8_t *>(args[1]);
-  int32_t n = *static_cast<int32_t *>(args[2]);
-  uint32_t i = hkemu_workgroup_id(lane, 0) * 64 + hkemu_lane_id(lane);
-  float v = float(flag) + 10.0f * float(n);
-  hkemu_buffer_store(lane, {x->base, uint32_t(x->num_records)}, i * 4, 4, &v);
-}
+/// Kernel k: x[i] = the flag's byte + 10 * n, i = workgroup * 64 + lane.
+/// The kernarg segment of (memref<?xf32>, i1, i32): the memref's aligned
+/// pointer at 8, the i1's byte at 40, the i32 at 44. The workgroup id is in
+/// s2, after the kernarg pointer.
+const char *kFlagBody = R"(
+  s_lshl_b32 s6, s2, 8
+  s_load_dwordx2 s[8:9], s[0:1], 0x8
+  s_load_dwordx2 s[10:11], s[0:1], 0x28
+  v_lshlrev_b32 v1, 2, v0
+  v_add_u32 v1, s6, v1
+  s_waitcnt lgkmcnt(0)
+  s_and_b32 s10, s10, 0xff
+  s_mul_i32 s11, s11, 10
+  s_add_u32 s10, s10, s11
+  v_cvt_f32_u32 v2, s10
+  global_store_dword v1, v2, s[8:9]
+  s_endpgm)";
 
-struct EmulatorBool : ::testing::Test {
+struct IsaBool : ::testing::Test {
   void SetUp() override {
     Artifact art;
     art.kernels = {flagInfo()};
-    art.emulatorModule = "// lane-level IR";
+    art.kernels[0].name = "k";
+    art.codeObjects["gfx950"] = isatest::assemble("gfx950", kFlagBody);
     bytes = writeArtifact(art);
     mod = std::make_unique<hkrt::Module>(dev.load(bytes.data(), bytes.size()));
-    ASSERT_EQ(hkrt_emulator_set_lane_code(mod->get(), "flag", flagLane),
-              HKRT_SUCCESS);
   }
   float run(int64_t flag) {
-    hkrt::Buffer x = dev.alloc(64 * 4);
-    mod->kernel("flag").launch({x.memref(HKRT_DTYPE_F32, {64}),
-                                hkrt_arg_int(HKRT_DTYPE_BOOL, flag),
-                                hkrt_arg_int(HKRT_DTYPE_I32, 3)});
-    std::vector<float> out(64);
-    x.read(out.data(), 64 * 4);
+    hkrt::Buffer x = dev.alloc(128 * 4);
+    mod->kernel("k").launch({x.memref(HKRT_DTYPE_F32, {128}),
+                             hkrt_arg_int(HKRT_DTYPE_BOOL, flag),
+                             hkrt_arg_int(HKRT_DTYPE_I32, 3)});
+    std::vector<float> out(128);
+    x.read(out.data(), 128 * 4);
     for (float v : out)
       EXPECT_EQ(v, out[0]);
     return out[0];
   }
   std::string bytes;
-  hkrt::Device dev = hkrt::Device::emulator("gfx950");
+  hkrt::Device dev = hkrt::Device::isa("gfx950");
   std::unique_ptr<hkrt::Module> mod;
 };
 
-TEST_F(EmulatorBool, FlagReachesTheLaneAsOneByte) {
+TEST_F(IsaBool, FlagReachesTheKernelAsOneByte) {
   EXPECT_EQ(run(0), 30.0f);
   EXPECT_EQ(run(1), 31.0f);
   // Any nonzero value is true, passed as 1 (not truncated to its low byte).
@@ -111,13 +119,13 @@ TEST_F(EmulatorBool, FlagReachesTheLaneAsOneByte) {
   EXPECT_EQ(run(-1), 31.0f);
 }
 
-TEST_F(EmulatorBool, ArgumentChecks) {
+TEST_F(IsaBool, ArgumentChecks) {
   hkrt::Buffer x = dev.alloc(64 * 4);
   hkrt_arg args[] = {x.memref(HKRT_DTYPE_F32, {64}),
                      hkrt_arg_int(HKRT_DTYPE_I32, 1),
                      hkrt_arg_int(HKRT_DTYPE_I32, 3)};
   hkrt_kernel k;
-  ASSERT_EQ(hkrt_kernel_get(mod->get(), "flag", &k), HKRT_SUCCESS);
+  ASSERT_EQ(hkrt_kernel_get(mod->get(), "k", &k), HKRT_SUCCESS);
   EXPECT_EQ(hkrt_launch(k, args, 3), HKRT_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(hkrt_last_error(),
                "argument 1 'flag': expected scalar i1, got scalar i32");
@@ -132,7 +140,7 @@ TEST_F(EmulatorBool, ArgumentChecks) {
 /// packs them, read back from the fake HIP runtime. The offsets are those of
 /// the code object hkc makes for such a kernel (llvm-readelf --notes: the
 /// i1 at .offset 40, .size 1; the i32 at .offset 44, .size 4; kernarg
-/// segment 48 bytes; test/Emulator/bool-arg.test checks them).
+/// segment 48 bytes; test/Compiler/bool-arg.test checks them).
 std::string hipPacked(int64_t flag) {
   setenv("HKRT_HIP_LIBRARY", HK_FAKE_HIP, 1);
   setenv("FAKE_HIP_DEVICES", "1", 1);

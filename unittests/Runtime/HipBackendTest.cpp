@@ -59,9 +59,16 @@ TEST_F(HipEnv, MissingLibrary) {
                       0),
             0u)
       << msg;
-  // AUTO falls back to the emulator.
+  // AUTO falls back to the ISA simulator, of $HKRT_ISA_CHIP's chip.
+  setenv("HKRT_ISA_CHIP", "gfx942", 1);
   ASSERT_EQ(hkrt_device_open(HKRT_DEVICE_AUTO, 0, &d), HKRT_SUCCESS);
-  EXPECT_EQ(hkrt_device_get_kind(d), HKRT_DEVICE_EMULATOR);
+  unsetenv("HKRT_ISA_CHIP");
+  EXPECT_EQ(hkrt_device_get_kind(d), HKRT_DEVICE_ISA);
+  EXPECT_STREQ(hkrt_device_chip(d), "gfx942");
+  hkrt_device_close(d);
+  ASSERT_EQ(hkrt_device_open(HKRT_DEVICE_AUTO, 0, &d), HKRT_SUCCESS);
+  EXPECT_EQ(hkrt_device_get_kind(d), HKRT_DEVICE_ISA);
+  EXPECT_STREQ(hkrt_device_chip(d), "gfx950");
   hkrt_device_close(d);
 }
 

@@ -1,21 +1,28 @@
-//===- LaunchTest.cpp - hkrt on the emulator: checks and small kernels ----===//
+//===- LaunchTest.cpp - hkrt on the ISA simulator: checks and small kernels
+//===//
 //
-// Kernels are C++ lane functions registered as the lane code of an
-// artifact's kernels, launched through the C API like compiled ones.
+// Kernels written in assembly, assembled into code objects (llvm-mc and
+// ld.lld), packed into artifacts with their metadata and launched through
+// the C API like compiled ones.
 //===----------------------------------------------------------------------===//
 
 #include "TestTolerances.h"
 
 #include "hk/Runtime/Artifact.h"
-#include "hk/Runtime/Emulator.h"
 #include "hk/Runtime/KernelInfo.h"
 #include "hk/Runtime/hkrt.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <unistd.h>
+#include <utility>
+#include <vector>
 
 using namespace hk::rt;
 
@@ -34,12 +41,78 @@ KernelInfo vaddInfo() {
   return k;
 }
 
-KernelInfo gemmInfo() {
+/// vadd: c[i] = a[i] + b[i] for i = workgroup * 64 + lane < n, n being c's
+/// size. Each rank-1 memref takes 40 bytes of the kernarg segment (two
+/// pointers, offset, size, stride): the aligned pointers at 8, 48 and 88,
+/// c's size at 104. The workgroup id is in s2, after the kernarg pointer.
+const char *kVaddBody = R"(
+  s_load_dwordx2 s[4:5], s[0:1], 0x8
+  s_load_dwordx2 s[6:7], s[0:1], 0x30
+  s_load_dwordx2 s[8:9], s[0:1], 0x58
+  s_load_dword s10, s[0:1], 0x68
+  s_lshl_b32 s11, s2, 6
+  v_add_u32 v1, s11, v0
+  s_waitcnt lgkmcnt(0)
+  v_cmp_gt_u32 vcc, s10, v1
+  s_and_saveexec_b64 s[12:13], vcc
+  v_lshlrev_b32 v1, 2, v1
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[6:7]
+  s_waitcnt vmcnt(0)
+  v_add_f32 v2, v2, v3
+  global_store_dword v1, v2, s[8:9]
+  s_endpgm)";
+
+/// A store to address 0, which no buffer holds.
+const char *kWildStoreBody = R"(
+  v_mov_b32 v2, 0
+  v_mov_b32 v3, 0
+  global_store_dword v[2:3], v2, off
+  s_endpgm)";
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// A code object for `chip` holding the given kernels (symbol, body ending
+/// with s_endpgm), each with the kernarg pointer in s[0:1], the workgroup
+/// id in s2 and the work-item id in v0.
+std::string
+codeObject(const std::string &chip,
+           const std::vector<std::pair<std::string, std::string>> &kernels) {
+  char dir[] = "/tmp/hk-launch-test-XXXXXX";
+  EXPECT_NE(mkdtemp(dir), nullptr);
+  std::string base = std::string(dir) + "/k";
+  std::ofstream src(base + ".s");
+  src << ".amdgcn_target \"amdgcn-amd-amdhsa--" << chip << "\"\n";
+  for (const auto &[name, body] : kernels)
+    src << ".text\n.globl " << name << "\n.p2align 8\n.type " << name
+        << ",@function\n"
+        << name << ":\n"
+        << body << "\n.rodata\n.p2align 6\n.amdhsa_kernel " << name << "\n"
+        << "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+        << "  .amdhsa_next_free_vgpr 8\n  .amdhsa_next_free_sgpr 16\n"
+        << "  .amdhsa_accum_offset 8\n.end_amdhsa_kernel\n";
+  src.close();
+  std::string tools = HK_LLVM_TOOLS_DIR;
+  std::string cmd = tools + "/llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=" + chip +
+                    " -filetype=obj " + base + ".s -o " + base + ".o && " +
+                    tools + "/ld.lld -shared " + base + ".o -o " + base +
+                    ".hsaco";
+  EXPECT_EQ(system(cmd.c_str()), 0) << cmd;
+  std::string elf = readFile(base + ".hsaco");
+  EXPECT_EQ(system(("rm -rf " + std::string(dir)).c_str()), 0);
+  return elf;
+}
+
+KernelInfo argsInfo() {
   KernelInfo k;
-  k.name = "gemm64";
-  k.waves = 4;
-  k.workgroupSize = 256;
-  k.ldsBytes = 64 * 64 * 2;
+  k.name = "args";
+  k.waves = 1;
+  k.workgroupSize = 64;
   k.args = {{"A", HKRT_ARG_MEMREF, HKRT_DTYPE_BF16, 2},
             {"B", HKRT_ARG_MEMREF, HKRT_DTYPE_BF16, 2},
             {"C", HKRT_ARG_MEMREF, HKRT_DTYPE_F32, 2},
@@ -49,105 +122,21 @@ KernelInfo gemmInfo() {
   return k;
 }
 
-hkemu_buffer rsrc(void *arg) {
-  auto *m = static_cast<hkemu_memref *>(arg);
-  return {m->base, uint32_t(m->num_records)};
-}
-
-/// c[i] = a[i] + b[i], one element per lane; the tail of the last workgroup
-/// relies on buffer range checks (loads read 0, stores are dropped).
-void vaddLane(hkemu_lane *lane, void *const *args) {
-  uint32_t i = hkemu_workgroup_id(lane, 0) * 64 + hkemu_lane_id(lane);
-  float x, y;
-  hkemu_buffer_load(lane, rsrc(args[0]), i * 4, 4, &x);
-  hkemu_buffer_load(lane, rsrc(args[1]), i * 4, 4, &y);
-  float z = x + y;
-  hkemu_buffer_store(lane, rsrc(args[2]), i * 4, 4, &z);
-}
-
-/// C = alpha * A * B (A: MxK, B: KxN bf16 row-major, C f32), one 64x64 tile
-/// per workgroup, K = 64. B's 64 x 64 tile is copied into LDS with LDS DMA
-/// (4 bytes per lane, all four waves), then each wave w computes rows
-/// [16w, 16w+16) as four 16x16 tiles with v_mfma_f32_16x16x16_bf16:
-/// lane l holds A[l%16][4*(l/16)+i], B[4*(l/16)+i][l%16] and
-/// D[4*(l/16)+r][l%16].
-void gemmLane(hkemu_lane *lane, void *const *args) {
-  auto *A = static_cast<hkemu_memref *>(args[0]);
-  auto *B = static_cast<hkemu_memref *>(args[1]);
-  float alpha = *static_cast<float *>(args[3]);
-  uint32_t l = hkemu_lane_id(lane), w = hkemu_wave_id(lane);
-  uint32_t row0 = hkemu_workgroup_id(lane, 0) * 64;
-  uint32_t col0 = hkemu_workgroup_id(lane, 1) * 64;
-  uint32_t lda = uint32_t(A->strides[0]), ldb = uint32_t(B->strides[0]);
-  // B tile rows k in [0, 64), columns [col0, col0 + 64): 128 bytes a row,
-  // 32 lanes a row; each DMA call of a wave covers two rows.
-  for (uint32_t j = 0; j < 8; ++j) {
-    uint32_t rowPair = j * 4 + w;
-    uint32_t k = rowPair * 2 + l / 32, c = col0 + (l % 32) * 2;
-    hkemu_lds_dma(lane, rsrc(B), (k * ldb + c) * 2, 0, rowPair * 256, 4, 1,
-                  "B tile");
-  }
-  // The copies land at the wait; the barrier makes them every wave's.
-  hkemu_wait_vmcnt(lane, 0, "before the barrier");
-  hkemu_barrier(lane);
-  float acc[4][4] = {};
-  for (uint32_t kk = 0; kk < 64; kk += 16) {
-    uint16_t a[4];
-    for (uint32_t i = 0; i < 4; ++i)
-      hkemu_buffer_load(
-          lane, rsrc(A),
-          ((row0 + 16 * w + l % 16) * lda + kk + 4 * (l / 16) + i) * 2, 2,
-          &a[i]);
-    for (uint32_t t = 0; t < 4; ++t) {
-      uint16_t b[4];
-      for (uint32_t i = 0; i < 4; ++i)
-        hkemu_lds_load(lane, 0,
-                       ((kk + 4 * (l / 16) + i) * 64 + 16 * t + l % 16) * 2, 2,
-                       &b[i], 1);
-      hkemu_mfma(lane, 16, 16, 16, HKEMU_BF16, HKEMU_BF16, a, b, acc[t],
-                 acc[t]);
-    }
-  }
-  for (uint32_t t = 0; t < 4; ++t)
-    for (uint32_t r = 0; r < 4; ++r) {
-      float v = alpha * acc[t][r];
-      uint32_t row = row0 + 16 * w + 4 * (l / 16) + r;
-      uint32_t col = col0 + 16 * t + l % 16;
-      auto *C = static_cast<hkemu_memref *>(args[2]);
-      hkemu_buffer_store(lane, rsrc(C), (row * C->strides[0] + col) * 4, 4, &v);
-    }
-}
-
-struct EmulatorFixture : ::testing::Test {
+struct IsaFixture : ::testing::Test {
   void SetUp() override {
     Artifact art;
-    art.kernels = {vaddInfo(), gemmInfo()};
-    art.emulatorModule = "// lane-level IR";
+    art.kernels = {vaddInfo(), argsInfo()};
+    art.codeObjects["gfx942"] =
+        codeObject("gfx942", {{"vadd", kVaddBody}, {"args", "s_endpgm"}});
     bytes = writeArtifact(art);
     mod = std::make_unique<hkrt::Module>(dev.load(bytes.data(), bytes.size()));
-    ASSERT_EQ(hkrt_emulator_set_lane_code(mod->get(), "vadd", vaddLane),
-              HKRT_SUCCESS);
-    ASSERT_EQ(hkrt_emulator_set_lane_code(mod->get(), "gemm64", gemmLane),
-              HKRT_SUCCESS);
   }
   std::string bytes;
-  hkrt::Device dev = hkrt::Device::emulator("gfx942");
+  hkrt::Device dev = hkrt::Device::isa("gfx942");
   std::unique_ptr<hkrt::Module> mod;
 };
 
-uint16_t toBF16(float f) {
-  uint32_t w;
-  memcpy(&w, &f, 4);
-  return uint16_t(w >> 16);
-}
-double fromBF16(uint16_t b) {
-  uint32_t w = uint32_t(b) << 16;
-  float f;
-  memcpy(&f, &w, 4);
-  return f;
-}
-
-TEST_F(EmulatorFixture, VectorAddRaggedLength) {
+TEST_F(IsaFixture, VectorAddRaggedLength) {
   const int64_t n = 1000; // 16 workgroups, the last one 40 lanes short
   std::vector<float> a(n), b(n);
   std::mt19937 rng(7);
@@ -174,39 +163,6 @@ TEST_F(EmulatorFixture, VectorAddRaggedLength) {
     ASSERT_EQ(c[i], -7.0f) << "store past the memref at " << i;
 }
 
-TEST_F(EmulatorFixture, MfmaGemm64AgainstFloat64) {
-  const int64_t M = 128, N = 64, K = 64; // two workgroups along M
-  std::vector<uint16_t> A(M * K), B(K * N);
-  std::mt19937 rng(11);
-  for (auto &x : A)
-    x = toBF16(std::uniform_real_distribution<float>(-1, 1)(rng));
-  for (auto &x : B)
-    x = toBF16(std::uniform_real_distribution<float>(-1, 1)(rng));
-  hkrt::Buffer bA = dev.alloc(A.size() * 2), bB = dev.alloc(B.size() * 2),
-               bC = dev.alloc(M * N * 4);
-  bA.write(A.data(), A.size() * 2);
-  bB.write(B.data(), B.size() * 2);
-  const float alpha = 0.5f;
-  mod->kernel("gemm64").launch({bA.memref(HKRT_DTYPE_BF16, {M, K}),
-                                bB.memref(HKRT_DTYPE_BF16, {K, N}),
-                                bC.memref(HKRT_DTYPE_F32, {M, N}),
-                                hkrt_arg_float(HKRT_DTYPE_F32, alpha)});
-  std::vector<float> C(M * N);
-  bC.read(C.data(), C.size() * 4);
-  for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j) {
-      double ref = 0, scale = 0;
-      for (int64_t k = 0; k < K; ++k) {
-        double p = fromBF16(A[i * K + k]) * fromBF16(B[k * N + j]);
-        ref += p;
-        scale += std::fabs(p);
-      }
-      ASSERT_NEAR(C[i * N + j], alpha * ref,
-                  alpha * hk::test::kGemmRelTol * scale)
-          << "C[" << i << "][" << j << "]";
-    }
-}
-
 std::string launchError(hkrt::Kernel k, const std::vector<hkrt_arg> &args) {
   try {
     k.launch(args);
@@ -217,14 +173,14 @@ std::string launchError(hkrt::Kernel k, const std::vector<hkrt_arg> &args) {
   return "";
 }
 
-TEST_F(EmulatorFixture, ArgumentChecksNameTheArgument) {
+TEST_F(IsaFixture, ArgumentChecksNameTheArgument) {
   hkrt::Buffer b = dev.alloc(64 * 64 * 4);
-  hkrt::Kernel g = mod->kernel("gemm64");
+  hkrt::Kernel g = mod->kernel("args");
   hkrt_arg A = b.memref(HKRT_DTYPE_BF16, {64, 64});
   hkrt_arg C = b.memref(HKRT_DTYPE_F32, {64, 64});
   hkrt_arg alpha = hkrt_arg_float(HKRT_DTYPE_F32, 1.0);
   EXPECT_EQ(launchError(g, {A, A, C}),
-            "kernel 'gemm64' takes 4 arguments, got 3");
+            "kernel 'args' takes 4 arguments, got 3");
   EXPECT_EQ(launchError(g, {A, A, A, alpha}),
             "argument 2 'C': expected memref of rank 2 with dtype f32, got "
             "bf16");
@@ -248,7 +204,7 @@ TEST_F(EmulatorFixture, ArgumentChecksNameTheArgument) {
   EXPECT_EQ(launchError(g, {A, A, shifted, alpha}),
             "argument 2 'C': a 64x64 memref of f32 with strides (64, 1) at "
             "offset 4 needs 16384 bytes, but its buffer has 16384 bytes");
-  hkrt::Device other = hkrt::Device::emulator("gfx942");
+  hkrt::Device other = hkrt::Device::isa("gfx942");
   hkrt::Buffer foreign = other.alloc(64 * 64 * 4);
   EXPECT_EQ(
       launchError(g, {foreign.memref(HKRT_DTYPE_BF16, {64, 64}), A, C, alpha}),
@@ -282,12 +238,10 @@ struct TypedFixture : ::testing::Test {
   void SetUp() override {
     Artifact art;
     art.kernels = kernelInfoFromJson(kTypedMetadata);
+    art.codeObjects["gfx942"] =
+        codeObject("gfx942", {{"typed", "s_endpgm"}, {"untyped", "s_endpgm"}});
     std::string bytes = writeArtifact(art);
     mod = std::make_unique<hkrt::Module>(dev.load(bytes.data(), bytes.size()));
-    for (const char *k : {"typed", "untyped"})
-      ASSERT_EQ(hkrt_emulator_set_lane_code(mod->get(), k,
-                                            [](hkemu_lane *, void *const *) {}),
-                HKRT_SUCCESS);
   }
   /// A 2-D f32 memref over `buf` with the given sizes and strides.
   static hkrt_arg view(const hkrt::Buffer &buf, int64_t rows, int64_t cols,
@@ -295,7 +249,7 @@ struct TypedFixture : ::testing::Test {
     int64_t sizes[2] = {rows, cols}, strides[2] = {rowStride, colStride};
     return hkrt_arg_memref(buf.get(), HKRT_DTYPE_F32, 2, sizes, strides);
   }
-  hkrt::Device dev = hkrt::Device::emulator("gfx942");
+  hkrt::Device dev = hkrt::Device::isa("gfx942");
   std::unique_ptr<hkrt::Module> mod;
   hkrt::Buffer big = dev.alloc(64 * 256 * 4);
 };
@@ -383,20 +337,14 @@ TEST_F(TypedFixture, OlderMetadataChecksOnlyTheBuffer) {
             "offset 0 needs 65792 bytes, but its buffer has 65536 bytes");
 }
 
-TEST_F(EmulatorFixture, KernelFaultReachesTheLaunch) {
+/// A fault the ISA simulator catches is the launch's error, naming the
+/// kernel, workgroup, wave and instruction.
+TEST_F(IsaFixture, KernelFaultReachesTheLaunch) {
   Artifact art;
-  KernelInfo k = vaddInfo();
-  k.waves = 2;
-  k.workgroupSize = 128;
-  art.kernels = {k};
+  art.kernels = {vaddInfo()};
+  art.codeObjects["gfx942"] = codeObject("gfx942", {{"vadd", kWildStoreBody}});
   std::string bytes2 = writeArtifact(art);
   hkrt::Module m = dev.load(bytes2.data(), bytes2.size());
-  ASSERT_EQ(hkrt_emulator_set_lane_code(m.get(), "vadd",
-                                        [](hkemu_lane *lane, void *const *) {
-                                          if (hkemu_wave_id(lane) == 0)
-                                            hkemu_barrier(lane);
-                                        }),
-            HKRT_SUCCESS);
   hkrt::Buffer b = dev.alloc(256);
   hkrt_kernel kernel;
   ASSERT_EQ(hkrt_kernel_get(m.get(), "vadd", &kernel), HKRT_SUCCESS);
@@ -404,18 +352,22 @@ TEST_F(EmulatorFixture, KernelFaultReachesTheLaunch) {
                       b.memref(HKRT_DTYPE_F32, {64}),
                       b.memref(HKRT_DTYPE_F32, {64})};
   EXPECT_EQ(hkrt_launch(kernel, args, 3), HKRT_ERROR_KERNEL_FAULT);
-  EXPECT_STREQ(hkrt_last_error(),
-               "kernel 'vadd', workgroup (0, 0, 0), wave 0: barrier count "
-               "mismatch: this wave waits at its barrier #1 but wave 1 "
-               "finished after 0 barrier(s)");
+  std::string message = hkrt_last_error();
+  EXPECT_EQ(message.rfind("kernel vadd (gfx942 code object), workgroup "
+                          "(0,0,0), wave 0, pc ",
+                          0),
+            0u)
+      << message;
+  EXPECT_NE(message.find("global_store_dword"), std::string::npos) << message;
 }
 
 TEST(Hkrt, LookupAndLoadErrors) {
-  hkrt::Device dev = hkrt::Device::emulator("gfx950");
+  hkrt::Device dev = hkrt::Device::isa("gfx950");
   EXPECT_EQ(dev.chip(), "gfx950");
-  EXPECT_EQ(dev.kind(), HKRT_DEVICE_EMULATOR);
+  EXPECT_EQ(dev.kind(), HKRT_DEVICE_ISA);
   Artifact art;
   art.kernels = {vaddInfo()};
+  art.codeObjects["gfx950"] = codeObject("gfx950", {{"vadd", kVaddBody}});
   std::string bytes = writeArtifact(art);
   hkrt::Module m = dev.load(bytes.data(), bytes.size());
   try {
@@ -425,19 +377,16 @@ TEST(Hkrt, LookupAndLoadErrors) {
     EXPECT_EQ(e.status(), HKRT_ERROR_NOT_FOUND);
     EXPECT_STREQ(e.what(), "no kernel 'gemm' in the module (it has: vadd)");
   }
-  // No lane code and no emulator entry: a clear "unsupported".
-  hkrt::Buffer b = dev.alloc(256);
-  try {
-    m.kernel("vadd").launch({b.memref(HKRT_DTYPE_F32, {64}),
-                             b.memref(HKRT_DTYPE_F32, {64}),
-                             b.memref(HKRT_DTYPE_F32, {64})});
-    FAIL();
-  } catch (const hkrt::Error &e) {
-    EXPECT_EQ(e.status(), HKRT_ERROR_UNSUPPORTED);
-    EXPECT_STREQ(e.what(), "kernel 'vadd' has no lane code on the emulator: "
-                           "the artifact has no emulator entry");
-  }
+  // An artifact without a code object for the device's chip.
+  art.codeObjects.clear();
+  art.codeObjects["gfx942"] = codeObject("gfx942", {{"vadd", kVaddBody}});
+  std::string other = writeArtifact(art);
   hkrt_module out = nullptr;
+  EXPECT_EQ(hkrt_module_load(dev.get(), other.data(), other.size(), &out),
+            HKRT_ERROR_NO_DEVICE);
+  EXPECT_EQ(out, nullptr);
+  EXPECT_NE(std::string(hkrt_last_error()).find("gfx950"), std::string::npos)
+      << hkrt_last_error();
   EXPECT_EQ(hkrt_module_load(dev.get(), "junk", 4, &out),
             HKRT_ERROR_INVALID_ARTIFACT);
   EXPECT_EQ(out, nullptr);
@@ -445,10 +394,10 @@ TEST(Hkrt, LookupAndLoadErrors) {
             HKRT_ERROR_NOT_FOUND);
   EXPECT_STREQ(hkrt_last_error(), "cannot open artifact '/nonexistent.hkrt'");
   hkrt_device d = nullptr;
-  EXPECT_EQ(hkrt_device_open_emulator("gfx90a", &d),
-            HKRT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hkrt_device_open_isa("gfx90a", &d), HKRT_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(hkrt_last_error(),
-               "the emulator models gfx942, gfx950, not 'gfx90a'");
+               "the ISA simulator models gfx942, gfx950, not 'gfx90a'");
+  hkrt::Buffer b = dev.alloc(256);
   EXPECT_EQ(hkrt_buffer_write(b.get(), 200, "0123456789", 100),
             HKRT_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(hkrt_last_error(),

@@ -2,7 +2,7 @@
 //
 // The one entry point of the compiler, used by hkc, tests and front ends:
 // a parsed module (tile-level hk.kernel ops, or lane-level gpu.modules) and
-// options in; per chip the lane-level IR, its emulator form, LLVM IR,
+// options in; per chip the lane-level IR, LLVM IR,
 // assembly or a code object, or one runtime artifact, plus the reports, out.
 // Errors are diagnostics on the module's context; nothing aborts. The MLIR
 // stages are the registered pipelines of Pipelines.h.
@@ -29,14 +29,13 @@ namespace hk::compiler {
 
 /// What `compile` produces for each chip.
 enum class Output {
-  LaneIR,     ///< lane-level MLIR after hk-tile-to-lane (.mlir)
-  EmulatorIR, ///< that IR after convert-lane-to-emulator (.emu.mlir)
-  LLVMIR,     ///< optimized LLVM IR (.ll)
-  Assembly,   ///< AMDGPU assembly (.s)
-  CodeObject  ///< linked ELF code object (.hsaco)
+  LaneIR,    ///< lane-level MLIR after hk-tile-to-lane (.mlir)
+  LLVMIR,    ///< optimized LLVM IR (.ll)
+  Assembly,  ///< AMDGPU assembly (.s)
+  CodeObject ///< linked ELF code object (.hsaco)
 };
 
-/// The file extension of an output ("mlir", "emu.mlir", "ll", "s", "hsaco").
+/// The file extension of an output ("mlir", "ll", "s", "hsaco").
 llvm::StringRef extensionOf(Output output);
 
 struct Options {
@@ -75,7 +74,7 @@ mlir::FailureOr<std::vector<ChipOutput>>
 compile(mlir::ModuleOp module, Output output, const Options &options);
 
 /// The runtime artifact: every kernel's metadata and, per chip, its code
-/// object and the host object the emulator runs (docs/emulator.md).
+/// object.
 /// Reports are not produced here.
 mlir::FailureOr<rt::Artifact> compileArtifact(mlir::ModuleOp module,
                                               const Options &options);

@@ -4,10 +4,7 @@
 // `hk-opt --<name>` replays exactly what the compiler runs:
 //   hk-tile-to-lane{chip,schedule}  hk tile IR -> lane-level gpu.modules
 //   hk-lane-to-rocdl{chip}          lane-level IR -> LLVM dialect (ROCDL)
-//   hk-emulator-to-llvm             convert-lane-to-emulator's output -> LLVM
-//                                   dialect for the host
-// (convert-lane-to-emulator itself is a single pass.) docs/hkc.md lists the
-// passes of each.
+// docs/hkc.md lists the passes of each.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_COMPILER_PIPELINES_H
@@ -49,11 +46,7 @@ void buildTileToLanePipeline(mlir::OpPassManager &pm,
 void buildLaneToROCDLPipeline(mlir::OpPassManager &pm,
                               const LaneToROCDLOptions &options);
 
-/// From convert-lane-to-emulator's output to the LLVM dialect for the host,
-/// with no 16-bit float left (docs/emulator.md).
-void buildEmulatorToLLVMPipeline(mlir::OpPassManager &pm);
-
-/// Registers the three pipelines under their names.
+/// Registers the two pipelines under their names.
 void registerPipelines();
 
 } // namespace hk::compiler

@@ -25,12 +25,12 @@ typedef enum hkc_status {
 } hkc_status;
 
 typedef enum hkc_output {
-  HKC_OUTPUT_ARTIFACT = 0,    /* one .hkrt for all chips */
-  HKC_OUTPUT_LANE_IR = 1,     /* per chip: lane-level MLIR */
-  HKC_OUTPUT_EMULATOR_IR = 2, /* per chip: after convert-lane-to-emulator */
-  HKC_OUTPUT_LLVM_IR = 3,     /* per chip: optimized LLVM IR */
-  HKC_OUTPUT_ASSEMBLY = 4,    /* per chip: AMDGPU assembly */
-  HKC_OUTPUT_CODE_OBJECT = 5  /* per chip: ELF code object */
+  HKC_OUTPUT_ARTIFACT = 0, /* one .hkrt for all chips */
+  HKC_OUTPUT_LANE_IR = 1,  /* per chip: lane-level MLIR */
+  /* 2 was the removed CPU emulator's IR: refused as an unknown output */
+  HKC_OUTPUT_LLVM_IR = 3,    /* per chip: optimized LLVM IR */
+  HKC_OUTPUT_ASSEMBLY = 4,   /* per chip: AMDGPU assembly */
+  HKC_OUTPUT_CODE_OBJECT = 5 /* per chip: ELF code object */
 } hkc_output;
 
 typedef struct hkc_options {

@@ -1,8 +1,7 @@
 //===- Artifact.h - one file carrying a kernel set for every target -------===//
 //
-// An artifact holds the metadata of its kernels, one code object per chip
-// (keyed by the gfx name, e.g. "gfx942") and optionally the emulator form
-// (the lane-level MLIR text that went into the code objects).
+// An artifact holds the metadata of its kernels and one code object per chip
+// (keyed by the gfx name, e.g. "gfx942"); nothing else.
 //
 // Container (all integers little-endian):
 //   offset 0   magic "HKRTART\0" (8 bytes)
@@ -10,7 +9,7 @@
 //   offset 12  u32 number of entries N (1 <= N <= 256)
 //   offset 16  u64 total file size in bytes
 //   offset 24  N entries of 64 bytes:
-//                u32 kind (1 metadata JSON, 2 code object, 3 emulator MLIR)
+//                u32 kind (1 metadata JSON, 2 code object)
 //                u32 reserved (0)
 //                u64 payload offset from the start of the file
 //                u64 payload size
@@ -19,8 +18,10 @@
 //                char key[32], NUL-padded (the gfx name of a code object;
 //                empty for the other kinds; padding must be zero)
 //   payloads, after the table, in entry order.
-// Exactly one metadata entry; at most one emulator entry; code object keys
-// unique. The reader checks every field and the hashes.
+// Exactly one metadata entry; code object keys unique. The reader checks
+// every field and the hashes, and refuses any other kind, naming it: kind 3
+// and code objects keyed "emulator-<chip>" were the removed CPU emulator's
+// lane-level MLIR and host objects.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_RUNTIME_ARTIFACT_H
@@ -40,7 +41,6 @@ constexpr uint32_t kArtifactVersion = 1;
 struct Artifact {
   std::vector<KernelInfo> kernels;
   std::map<std::string, std::string> codeObjects; ///< gfx name -> ELF bytes
-  std::optional<std::string> emulatorModule;      ///< lane-level MLIR text
 
   const KernelInfo *findKernel(const std::string &name) const;
   /// The code object for `chip`. Throws hk::rt::Error (HKRT_ERROR_NO_DEVICE)

@@ -7,7 +7,7 @@
 // for each (kernels/<name>/Reference.cpp), written from the math in the tile
 // program's header comment:
 //
-//   hkrt::Device dev = hkrt::Device::emulator("gfx950");
+//   hkrt::Device dev = hkrt::Device::isa("gfx950");
 //   hk::kernels::Library lib(dev);
 //   hk::kernels::gemm(lib, A, B, C, M, N, K);      // C = A * B^T
 //

@@ -1,6 +1,7 @@
 /*===- hkrt.h - the hk runtime, C API -------------------------------------===*
  *
- * Opens a device (a HIP GPU, the CPU emulator, or the ISA simulator), loads
+ * Opens a device (a HIP GPU or the ISA simulator, which runs the code
+ * objects on the CPU), loads
  * artifacts, looks up kernels, moves buffers and launches kernels with their
  * arguments checked against the kernel metadata. Every function returns a
  * status; on failure hkrt_last_error() (per thread) says what went wrong.
@@ -34,14 +35,14 @@ typedef enum hkrt_status {
   HKRT_ERROR_NO_DEVICE = 5,        /* no GPU, or no code object for it */
   HKRT_ERROR_BACKEND = 6,          /* a HIP call failed */
   HKRT_ERROR_OUT_OF_MEMORY = 7,
-  HKRT_ERROR_KERNEL_FAULT = 8, /* the emulator caught a kernel bug */
+  HKRT_ERROR_KERNEL_FAULT = 8, /* the ISA simulator caught a kernel bug */
   HKRT_ERROR_UNSUPPORTED = 9
 } hkrt_status;
 
 typedef enum hkrt_device_kind {
-  HKRT_DEVICE_AUTO = 0, /* HIP if a GPU is usable, else the emulator */
+  HKRT_DEVICE_AUTO = 0, /* HIP if a GPU is usable, else the ISA simulator */
   HKRT_DEVICE_HIP = 1,
-  HKRT_DEVICE_EMULATOR = 2,
+  /* 2 was the CPU emulator, removed: hkrt_device_open refuses it */
   /* the ISA simulator: runs the artifact's code object on the CPU */
   HKRT_DEVICE_ISA = 3
 } hkrt_device_kind;
@@ -113,11 +114,10 @@ hkrt_arg hkrt_arg_float(hkrt_dtype dtype, double value);
 const char *hkrt_last_error(void);
 const char *hkrt_status_name(hkrt_status status);
 
-/* index: the HIP device ordinal (ignored by the emulator). */
+/* index: the HIP device ordinal (ignored by the ISA simulator). The ISA
+ * simulator's chip is $HKRT_ISA_CHIP, else gfx950. */
 hkrt_status hkrt_device_open(hkrt_device_kind kind, int index,
                              hkrt_device *out);
-/* The emulator modelling `chip` ("gfx942" or "gfx950"). */
-hkrt_status hkrt_device_open_emulator(const char *chip, hkrt_device *out);
 /* The ISA simulator running `chip`'s code objects ("gfx942" or "gfx950"). */
 hkrt_status hkrt_device_open_isa(const char *chip, hkrt_device *out);
 hkrt_status hkrt_device_close(hkrt_device device);
@@ -144,8 +144,8 @@ hkrt_status hkrt_buffer_read(hkrt_buffer buffer, size_t offset, void *dst,
 size_t hkrt_buffer_size(hkrt_buffer buffer);
 
 /* Checks the arguments against the kernel's metadata, computes the grid and
- * launches. On the emulator the launch runs to completion before returning
- * and a kernel fault is reported here. */
+ * launches. On the ISA simulator the launch runs to completion before
+ * returning and a kernel fault is reported here. */
 hkrt_status hkrt_launch(hkrt_kernel kernel, const hkrt_arg *args,
                         size_t num_args);
 hkrt_status hkrt_synchronize(hkrt_device device);

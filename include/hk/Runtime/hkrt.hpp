@@ -3,7 +3,7 @@
 // Owning wrappers over the C API; every failure throws hk::rt::Error with
 // the status and message of the C call.
 //
-//   hkrt::Device dev = hkrt::Device::open();          // GPU, else emulator
+//   hkrt::Device dev = hkrt::Device::open();  // GPU, else ISA simulator
 //   hkrt::Module mod = dev.loadFile("kernels.hkrt");
 //   hkrt::Buffer a = dev.alloc(bytes);  a.write(host, bytes);
 //   mod.kernel("gemm").launch({a.memref(HKRT_DTYPE_BF16, {M, K}), ...});
@@ -100,11 +100,6 @@ public:
   static Device open(hkrt_device_kind kind = HKRT_DEVICE_AUTO, int index = 0) {
     hkrt_device d = nullptr;
     check(hkrt_device_open(kind, index, &d));
-    return Device(d);
-  }
-  static Device emulator(const std::string &chip) {
-    hkrt_device d = nullptr;
-    check(hkrt_device_open_emulator(chip.c_str(), &d));
     return Device(d);
   }
   static Device isa(const std::string &chip) {

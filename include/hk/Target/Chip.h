@@ -2,7 +2,7 @@
 //
 // The one table of per-chip limits and features, and the one table of the
 // MFMA instructions each chip has. Plain C++ so that the compiler (lowering,
-// target checks), the runtime and the emulator share them.
+// target checks), the runtime and the ISA simulator share them.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_TARGET_CHIP_H
@@ -51,7 +51,7 @@ struct ChipInfo {
   bool hasPermlaneSwap;  ///< v_permlane16/32_swap
   bool hasScaledMfma;    ///< f8f6f4 16x16x128 / 32x32x64
   bool hasBf16Convert;   ///< v_cvt_pk_bf16_f32 (f32 -> bf16, round to even)
-  /// The MFMA instructions the lowering selects and the emulator executes.
+  /// The MFMA instructions the lowering selects.
   MfmaRange mfmas;
 };
 

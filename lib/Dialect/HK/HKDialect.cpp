@@ -28,8 +28,7 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
   };
   if (name == kGridAttrName)
     return expect(isa<GridAttr>(value), "an #hk.grid");
-  if (name == kWavesAttrName || name == kLdsBytesAttrName ||
-      name == kEmulatorLdsBytesAttrName)
+  if (name == kWavesAttrName || name == kLdsBytesAttrName)
     return expect(isa<IntegerAttr>(value), "an integer");
   if (name == kColsInBoundsAttrName) {
     auto load = dyn_cast<LoadOp>(op);

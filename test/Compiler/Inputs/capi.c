@@ -1,5 +1,5 @@
 /* The compiler's C API end to end: compiles the tile program in argv[1]
- * from source text, loads the artifact with hkrt on the emulator, runs it
+ * from source text, loads the artifact with hkrt on the ISA simulator, runs it
  * and checks every element; then asks for per-chip outputs, and compiles
  * a broken program and prints the located diagnostics it gets back.
  * usage: capi AXPB.mlir */
@@ -44,7 +44,7 @@ static int runArtifact(const void *data, size_t size, const char *chip) {
   hkrt_module mod;
   hkrt_kernel kernel;
   hkrt_buffer bx, by;
-  CHECK_RT(hkrt_device_open_emulator(chip, &dev));
+  CHECK_RT(hkrt_device_open_isa(chip, &dev));
   CHECK_RT(hkrt_module_load(dev, data, size, &mod));
   CHECK_RT(hkrt_kernel_get(mod, "axpb", &kernel));
   CHECK_RT(hkrt_buffer_alloc(dev, sizeof(x), &bx));

@@ -1,6 +1,6 @@
 """Imports the installed hk package (PYTHONPATH=PREFIX/lib/python3/
 site-packages), checks it uses the installed libraries, compiles axpb.mlir
-and runs it on the emulator against a float64 reference."""
+and runs it on the ISA simulator against a float64 reference."""
 
 import os
 import sys
@@ -17,7 +17,7 @@ assert os.path.realpath(_config.LIBDIR).startswith(prefix + os.sep), \
 print("compiler:", hk.version())
 mod = hk.compile(sys.argv[2], chips=["gfx942", "gfx950"])
 for chip in ("gfx942", "gfx950"):
-    hk.set_device("emulator", chip=chip)
+    hk.set_device("isa", chip=chip)
     x = np.random.default_rng(3).standard_normal((70, 100)).astype(np.float32)
     y = np.full_like(x, np.nan)
     mod.axpb(x, y, 1.5, -0.25)

@@ -3,13 +3,12 @@
 // one group only), so on the GPU wave 0 would wait at its second barrier
 // forever. The tile-level form (fault-barrier-tile.mlir) is rejected at
 // compile time by hk-verify-barriers; this lane-level form reaches the
-// emulator. x[i] = 1.0 for the workgroup's 128 elements; one workgroup per
+// code object, where the ISA simulator reports it. x[i] = 1.0 for the workgroup's 128 elements; one workgroup per
 // 128 elements of x.
 //
-// The same kernel as fault-barrier.mlir with the branch as an scf.if, which
-// the emulator flattens (a divergent branch runs both sides under exec
-// masks): the barrier on the side no lane of wave 1 takes must still be
-// skipped by wave 1.
+// The same kernel as fault-barrier.mlir with the branch as an scf.if: the
+// barrier on the side no lane of wave 1 takes must still be skipped by
+// wave 1.
 module attributes {gpu.container_module} {
   gpu.module @fault_barrier_module {
     gpu.func @fault_barrier(%x: memref<?xf32>) kernel attributes {

@@ -3,7 +3,7 @@
 // one group only), so on the GPU wave 0 would wait at its second barrier
 // forever. The tile-level form (fault-barrier-tile.mlir) is rejected at
 // compile time by hk-verify-barriers; this lane-level form reaches the
-// emulator. x[i] = 1.0 for the workgroup's 128 elements; one workgroup per
+// code object, where the ISA simulator reports it. x[i] = 1.0 for the workgroup's 128 elements; one workgroup per
 // 128 elements of x.
 //
 // The branch is written with cf.cond_br, as convert-scf-to-cf leaves it;

@@ -2,7 +2,8 @@
 // workgroup stages x[i] in a 128-float LDS array and reads it back, but the
 // store index is off by one (tid + 1), so lane 63 of wave 1 writes the 4
 // bytes just past the workgroup's 512 bytes of LDS. On the GPU that write
-// would be dropped or land in another workgroup's LDS; the emulator stops.
+// would be dropped or land in another workgroup's LDS; the ISA simulator
+// stops.
 module attributes {gpu.container_module} {
   gpu.module @fault_lds_range_module {
     gpu.func @fault_lds_range(%x: memref<?xf32>, %y: memref<?xf32>)

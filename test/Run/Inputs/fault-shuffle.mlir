@@ -5,11 +5,7 @@
 // the others wait at it for lanes that have finished. With a multiple of 64
 // every lane takes the branch and the kernel runs.
 //
-// Written with cf.cond_br: convert-lane-to-emulator runs both sides of a
-// divergent scf.if for the whole wave when its collectives are at the top
-// level of the branch (as the GPU does under an exec mask), so a shuffle
-// directly inside such an scf.if runs in all 64 lanes and is no fault
-// (docs/emulator.md, Limits).
+// Written with cf.cond_br, as convert-scf-to-cf leaves a branch.
 module attributes {gpu.container_module} {
   gpu.module @fault_shuffle_module {
     gpu.func @fault_shuffle(%x: memref<?xf32>, %y: memref<?xf32>) kernel

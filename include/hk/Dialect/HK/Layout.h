@@ -1,8 +1,8 @@
 //===- Layout.h - which lane holds which element of a register tile -------===//
 //
 // The one definition of the register tile and register vector layouts of the
-// hk dialect (#hk.rt, #hk.rv). The verifier, the lowerings, the emulator and
-// the tests all ask this header; nothing else encodes the mapping.
+// hk dialect (#hk.rt, #hk.rv). The verifier, the lowerings and the tests all
+// ask this header; nothing else encodes the mapping.
 //
 // A register tile of R x C elements is a row-major grid of BR x BC base
 // tiles. Every lane of the 64-lane wave keeps E = BR*BC/64 elements of every
@@ -14,7 +14,7 @@
 // group q lies at run position (i / group) * group * Q + q * group + i % group.
 //
 // This header depends on nothing but the C++ standard library so the runtime
-// and emulator can use it without MLIR.
+// can use it without MLIR.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_DIALECT_HK_LAYOUT_H

@@ -1,7 +1,7 @@
 //===- SharedLayout.h - where each element of a shared tile lives in LDS --===//
 //
 // The one definition of the byte layout of `!hk.st<RxCxT, SRxSC>` in LDS.
-// The lowering, the emulator and the tests all ask this header.
+// The lowering and the tests all ask this header.
 //
 // The tile is a row-major grid of SR x SC subtiles; subtile (i, j) starts at
 // byte (i * (C / SC) + j) * SR*SC*sizeof(T) and is stored contiguously. Inside
@@ -36,7 +36,7 @@
 // every subtile the dialect allows and both bank counts; SharedLayoutTest
 // counts the conflicts of the row-run pattern with and without it.
 //
-// Plain C++ (no MLIR) so that the runtime and the emulator can use it.
+// Plain C++ (no MLIR) so that the runtime can use it.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_DIALECT_HK_SHAREDLAYOUT_H

@@ -1,7 +1,7 @@
 //===- SharedObjectLink.h - relocatable object to shared object with lld --===//
 //
-// Both outputs of the compiler that get loaded are ELF shared objects: a
-// code object (HIP and HSA load it as one) and the emulator's host object.
+// The output of the compiler that gets loaded is an ELF shared object: a
+// code object (HIP and HSA load it as one).
 // lld's ELF driver is linked into the library and run in process, so no
 // ld.lld binary (nor ROCm's copy of it) is needed.
 //===----------------------------------------------------------------------===//
@@ -20,7 +20,7 @@ namespace hk::target {
 
 /// Links the relocatable ELF `object` with `ld.lld -shared` plus
 /// `extraArgs` (options or further inputs) and returns the shared object.
-/// `what` names the output in errors ("code object", "host object").
+/// `what` names the output in errors ("code object").
 ///
 /// lld resets every llvm::cl option of the process to its default, so
 /// callers must have read their command line before linking. Links are

@@ -1,8 +1,7 @@
 //===- TargetMachine.h - an LLVM TargetMachine for a triple and CPU -------===//
 //
-// Shared by the GPU back end (lib/Target/AMDGPU) and the emulator's host
-// back end (lib/Target/Host): both build position-independent code, since
-// both outputs are ELF shared objects.
+// Used by the GPU back end (lib/Target/AMDGPU): it builds
+// position-independent code, since a code object is an ELF shared object.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_TARGET_COMMON_TARGETMACHINE_H

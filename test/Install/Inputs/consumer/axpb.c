@@ -1,4 +1,4 @@
-/* Runs the axpb kernel of an hk artifact on the CPU emulator through the
+/* Runs the axpb kernel of an hk artifact on the ISA simulator through the
  * installed hkrt, on a 100x70 matrix (not a multiple of the 32x64 tile),
  * and checks every element against a * x + b computed here.
  * usage: axpb ARTIFACT.hkrt CHIP */
@@ -34,7 +34,7 @@ int main(int argc, char **argv) {
   hkrt_module mod;
   hkrt_kernel kernel;
   hkrt_buffer bx, by;
-  CHECK(hkrt_device_open_emulator(argv[2], &dev));
+  CHECK(hkrt_device_open_isa(argv[2], &dev));
   CHECK(hkrt_module_load_file(dev, argv[1], &mod));
   CHECK(hkrt_kernel_get(mod, "axpb", &kernel));
   CHECK(hkrt_buffer_alloc(dev, sizeof(x), &bx));

@@ -40,15 +40,12 @@ def HK_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// The attributes of other ops that hk stages write and read; the
     /// dialect verifies their types wherever they appear.
-    /// On a lowered kernel gpu.func (and its emulator lane function):
+    /// On a lowered kernel gpu.func:
     /// its #hk.grid, its waves per workgroup (integer), the LDS bytes it
     /// allocates (integer).
     static constexpr ::llvm::StringLiteral kGridAttrName = "hk.grid";
     static constexpr ::llvm::StringLiteral kWavesAttrName = "hk.waves";
     static constexpr ::llvm::StringLiteral kLdsBytesAttrName = "hk.lds_bytes";
-    /// On an emulator lane function: the LDS bytes its lane program reaches.
-    static constexpr ::llvm::StringLiteral kEmulatorLdsBytesAttrName =
-        "hk.emulator_lds_bytes";
     /// On a kernel argument (hk.kernel or gpu.func): its name (string).
     static constexpr ::llvm::StringLiteral kArgNameAttrName = "hk.name";
     /// On an hk.load from a memref, an hk.load_async or an hk.atomic_add of

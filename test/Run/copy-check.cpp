@@ -1,6 +1,6 @@
-//===- copy-check.cpp - runs a tile copy kernel on the emulator -----------===//
+//===- copy-check.cpp - runs a tile copy kernel on the ISA simulator ------===//
 //
-// Usage: hk-emulator-copy-check ARTIFACT CHIP KERNEL M N COLS
+// Usage: hk-copy-check ARTIFACT CHIP KERNEL M N COLS
 //
 // KERNEL(A, C) with A, C: MxN bf16 must copy A[:, 0:COLS] into C and leave
 // the rest of C (and a guard zone after it) untouched. Exact comparison:
@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
   hkrt_device dev;
   hkrt_module mod;
   hkrt_kernel kernel;
-  if (hkrt_device_open_emulator(argv[2], &dev) ||
+  if (hkrt_device_open_isa(argv[2], &dev) ||
       hkrt_module_load_file(dev, argv[1], &mod) ||
       hkrt_kernel_get(mod, argv[3], &kernel)) {
     fprintf(stderr, "error: %s\n", hkrt_last_error());
