@@ -9,5 +9,5 @@ mkdir -p "$ROOT/docs/reference"
 cp "$BUILD_DIR/include/hk/Dialect/HK/HKDialect.md" "$ROOT/docs/reference/"
 cp "$BUILD_DIR/include/hk/Transforms/HKTransformsPasses.md" \
    "$BUILD_DIR/include/hk/Conversion/HKToAMDGPU/HKConversionPasses.md" \
-   "$BUILD_DIR/include/hk/Emulator/HKEmulatorPasses.md" "$ROOT/docs/reference/"
+   "$ROOT/docs/reference/"
 echo "docs/reference updated"
