@@ -59,8 +59,10 @@ def _entries(data):
 
 
 def read_metadata(data):
-    """The metadata document of artifact bytes, as parsed JSON."""
-    for kind, _, payload in _entries(data):
+    """The metadata document of artifact bytes, as parsed JSON. Every entry
+    is read first, so that an artifact the runtime would refuse is refused
+    here too."""
+    for kind, _, payload in list(_entries(data)):
         if kind == KIND_METADATA:
             return json.loads(payload.decode("utf-8"))
     raise ArtifactFormatError("artifact has no metadata entry")

@@ -4,6 +4,7 @@ faults with the runtime's message, and devices that are not there."""
 
 import os
 import re
+import struct
 
 import numpy as np
 import pytest
@@ -244,3 +245,42 @@ def test_the_removed_emulator_is_an_error():
 def test_unknown_device():
     with pytest.raises(ValueError, match="unknown device 'cuda'"):
         hk.set_device("cuda")
+
+
+def _hand_made_artifact(entries):
+    """Artifact bytes from (kind, key, payload) entries, laid out as
+    include/hk/Runtime/Artifact.h defines the container (the hashes, which
+    this reader does not check, left 0)."""
+    header, table = 24, 64 * len(entries)
+    offset, rows, payloads = header + table, b"", b""
+    for kind, key, payload in entries:
+        rows += struct.pack("<IIQQQ", kind, 0, offset, len(payload), 0)
+        rows += key.encode().ljust(32, b"\0")
+        offset += len(payload)
+        payloads += payload
+    return (b"HKRTART\0" + struct.pack("<IIQ", 1, len(entries), offset)
+            + rows + payloads)
+
+
+def test_artifact_reader_refuses_the_removed_emulator_entries():
+    """The package's reader, as the runtime's, takes metadata and GPU code
+    objects only: the lane emulator's entries are refused by name."""
+    meta = b'{"version": 1, "kernels": []}'
+    ok = _hand_made_artifact([(1, "", meta), (2, "gfx942", b"\x7fELF")])
+    assert hk.artifact.read_metadata(ok) == {"version": 1, "kernels": []}
+    assert hk.artifact.chips(ok) == ["gfx942"]
+    lane = _hand_made_artifact([(1, "", meta), (3, "", b"gpu.module @m {}")])
+    with pytest.raises(hk.artifact.ArtifactFormatError,
+                       match="entry 1: kind 3 is the lane-level MLIR of the "
+                             "removed emulator"):
+        hk.artifact.read_metadata(lane)
+    host = _hand_made_artifact([(1, "", meta),
+                                (2, "emulator-gfx942", b"\x7fELF")])
+    with pytest.raises(hk.artifact.ArtifactFormatError,
+                       match="entry 1: 'emulator-gfx942' is a host object of "
+                             "the removed emulator"):
+        hk.artifact.chips(host)
+    other = _hand_made_artifact([(1, "", meta), (7, "", b"x")])
+    with pytest.raises(hk.artifact.ArtifactFormatError,
+                       match="entry 1: unknown kind 7"):
+        hk.artifact.read_metadata(other)
