@@ -576,6 +576,27 @@ TEST(IsaMatrix, BroadcastControls) {
     }
 }
 
+// Accumulation registers (AGPRs) as C and D and an AGPR as A: the unified
+// register file of gfx90a and later.
+TEST(IsaMatrix, AccumulationRegisters) {
+  for (const char *chip : kChips) {
+    Dense t = dense("v_mfma_f32_32x32x8_bf16", 32, 8, 1, kElemBF16);
+    std::string moves, back;
+    for (int r = 0; r < 16; ++r) {
+      moves += "v_accvgpr_write_b32 a" + std::to_string(r) + ", v" +
+               std::to_string(kC + r) + "\n";
+      back += "\nv_accvgpr_read_b32 v" + std::to_string(kD + r) + ", a" +
+              std::to_string(r);
+    }
+    moves += "v_accvgpr_write_b32 a20, v40\nv_accvgpr_write_b32 a21, v41\n";
+    t.line = moves +
+             "s_nop 1\nv_mfma_f32_32x32x8_bf16 a[0:15], a[20:21], {B}, "
+             "a[0:15]\ns_nop 7\ns_nop 7\ns_nop 2" +
+             back + "\n// {A} {C} {D}";
+    check(chip, t, 450);
+  }
+}
+
 // FP64 MFMAs on CDNA3 use BLGP as negation: bit 0 A, bit 1 B, bit 2 C.
 TEST(IsaMatrix, F64BlgpNegates) {
   for (const char *chip : kChips)
