@@ -4,16 +4,19 @@
 // and CDNA4 ISA reference guides, with the register layouts of AMD's matrix
 // instruction calculator (github.com/ROCm/amd_matrix_instruction_calculator,
 // the CSVs in ../shared/amd/mfma-layouts) and, for the CDNA4 f8f6f4 forms,
-// AMD's "Matrix Core Programming on CDNA3 and CDNA4" article.
+// AMD's "Matrix Core Programming on CDNA3 and CDNA4" article and the CDNA4
+// guide's scaled conversions (fp6).
 //
 // Every MFMA is prepared once at decode time into a Plan (Inst::aux holds a
 // pointer to it): element types, shape, blocks, and gather tables that say,
 // for every element of the A, B and C/D matrices, which lane and which
 // element of that lane's registers hold it, with the broadcast controls
 // (CBSZ/ABID/BLGP) already applied. Executing an MFMA is then: unpack each
-// operand's registers for all lanes into a contiguous array (one loop per
-// element type), gather the matrices, one loop nest per block
-// (D = C + A * B), scatter D. Products are exact in double (every input
+// operand's registers for all lanes (one loop per element type) straight
+// into the matrices where the layout allows it, else into a lane array and
+// gather; one loop nest per block (D = C + A * B); scatter D. The whole of
+// it is compiled for AVX-512, AVX2 and plain x86-64, and the plan names the
+// widest the host has. Products are exact in double (every input
 // format has at most 24 significant bits), summed in double in K order
 // starting from C, and rounded once to f32; i8 products are summed in 64-bit
 // integers and wrap to 32 bits; f64 MFMAs use one fused multiply-add per K
