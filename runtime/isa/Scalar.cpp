@@ -733,20 +733,21 @@ void sWaitcnt(Sim &sim, Wave &w, const Inst &i) {
   bool scalar = false;
   for (const Pending &p : w.lgkm)
     scalar |= p.scalar;
-  if (keep == 0 || !scalar)
+  // lgkmcnt(15), the field's largest value, waits for nothing: the
+  // counter never holds more.
+  if (keep == 0 || keep == 15 || !scalar)
     return retireWaits(sim, w, i);
   std::vector<bool> done = surelyComplete(w.lgkm, keep);
   std::deque<Pending> first, last;
   for (size_t k = 0; k < w.lgkm.size(); ++k)
     (done[k] ? first : last).push_back(std::move(w.lgkm[k]));
-  if (last.size() > 15)
-    sim.fail("more than 15 lgkmcnt operations left outstanding around "
-             "scalar memory is not simulated");
   w.lgkm = std::move(first);
   for (Pending &p : last)
     w.lgkm.push_back(std::move(p));
+  // The counter holds at most 15: beyond that the oldest go regardless.
   Inst wait = i;
-  wait.imms[0] = (imm & ~0xF00u) | uint32_t(last.size()) << 8;
+  uint32_t left = uint32_t(std::min<size_t>(last.size(), 15));
+  wait.imms[0] = (imm & ~0xF00u) | left << 8;
   retireWaits(sim, w, wait);
 }
 
