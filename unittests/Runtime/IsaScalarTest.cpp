@@ -798,6 +798,13 @@ TEST(IsaScalar, FaultsAndCounters) {
     EXPECT_EQ(use(readsThenLoad, "v_mov_b32_e32 v5, v2"), "");
     f = use(readsThenLoad, "v_mov_b32_e32 v5, v3");
     EXPECT_TRUE(has(f, "v3 read while a load into it is outstanding")) << f;
+    // s_waitcnt vmcnt(0) leaves lgkmcnt at 15: it waits for no s_load.
+    f = scalarFault(chip, R"(
+      s_load_dword s4, s[0:1], 0x0
+      s_waitcnt vmcnt(0)
+      s_mov_b32 s5, s4
+      s_endpgm)");
+    EXPECT_TRUE(has(f, "s4 read while a load into it is outstanding")) << f;
     // A two-dword s_load counts 2: lgkmcnt(1) covers it.
     EXPECT_EQ(scalarFault(chip, R"(
       v_mov_b32_e32 v1, 0
