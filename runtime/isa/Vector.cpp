@@ -1132,9 +1132,96 @@ uint64_t carryMask(const Wave &w, const Inst &i, const Form &f) {
                         : w.vcc();
 }
 
+/// Inst::aux[1] bits set by prepareValu for an e32/e64 form that needs none
+/// of runVop's per-lane generality (isPlain), and for one whose sources or
+/// result are f32.
+constexpr uint32_t kPlain = 1u << 12, kPlainF32 = 1u << 13;
+
+/// Whether an e32/e64 form has 32-bit sources and result (or a compare
+/// result), no input modifier, clamp, omod, op_sel or literal K: then
+/// reading a source is reading its register (an I32 sign-extended) and
+/// finishing the result is truncating it to 32 bits, as long as MODE keeps
+/// f32 denormals and rounds to nearest even (checked when it runs).
+bool isPlain(const Op &op, const Inst &inst, const Form &f) {
+  if (f.kind != kVop || f.clamp || f.omod || f.opsel ||
+      (op.flags & (kKMid | kKEnd | kOpsel)))
+    return false;
+  if (!(op.flags & kCmp) && (widthOf(op.dst) != 32 || inst.numDefs == 0))
+    return false;
+  for (unsigned k = 0; k < op.numSrcs; ++k)
+    if (widthOf(op.src[k]) != 32 || inst.srcs[f.first + k].mods != 0)
+      return false;
+  return true;
+}
+
+bool usesF32(const Op &op) {
+  if (op.dst == F32 && !(op.flags & kCmp))
+    return true;
+  for (unsigned k = 0; k < op.numSrcs; ++k)
+    if (op.src[k] == F32)
+      return true;
+  return false;
+}
+
+/// runVop for a plain form (isPlain): the lane function on the registers'
+/// values, with none of the modifier, flushing or rounding steps, which
+/// are identities here.
+void runPlain(Sim &sim, Wave &w, const Inst &i, const Form &f) {
+  const Op &op = *f.op;
+  uint64_t cin = carryMask(w, i, f), m = 0;
+  // Each source as a base and a lane stride: a VGPR's row of lanes
+  // (stride 1), or the one value of an SGPR or constant (stride 0).
+  uint32_t uniform[3] = {0, 0, 0};
+  const uint32_t *base[3] = {uniform, uniform + 1, uniform + 2};
+  unsigned stride[3] = {0, 0, 0};
+  bool sext[3] = {false, false, false};
+  for (unsigned k = 0; k < op.numSrcs; ++k) {
+    const Operand &o = i.srcs[f.first + k];
+    if (o.file == File::V) {
+      base[k] = &w.v[size_t(o.reg) * kLanes];
+      stride[k] = 1;
+    } else {
+      uniform[k] = rd(w, o, 0);
+    }
+    sext[k] = op.src[k] == I32;
+  }
+  const bool cmp = op.flags & kCmp;
+  uint32_t *dst = !cmp && i.defs[0].file == File::V
+                      ? &w.v[size_t(i.defs[0].reg) * kLanes]
+                      : nullptr;
+  Lane c{sim, w};
+  c.mode = w.mode;
+  forLanes(w, [&](unsigned l) {
+    uint64_t s[3];
+    for (unsigned k = 0; k < 3; ++k) {
+      uint32_t v = base[k][l * stride[k]];
+      s[k] = sext[k] ? uint64_t(int64_t(int32_t(v))) : v;
+    }
+    c.lane = l;
+    c.carryIn = cin >> l & 1;
+    c.carryOut = false;
+    uint64_t r = op.fn(c, s[0], s[1], s[2]);
+    if (cmp) {
+      m |= (r & 1) << l;
+      return;
+    }
+    if (dst)
+      dst[l] = uint32_t(r);
+    else
+      wr(w, i.defs[0], l, uint32_t(r));
+    m |= uint64_t(c.carryOut) << l;
+  });
+  writeMasks(w, i, f, m);
+}
+
 /// e32, e64 (VOP3a/b) and VOP3 op_sel forms.
 void runVop(Sim &sim, Wave &w, const Inst &i) {
   Form f = unpackForm(i);
+  // MODE: f32 round to nearest even (bits 1:0 = 0), f32 denormals kept in
+  // and out (bits 5:4 = 3).
+  if ((i.aux[1] & kPlain) &&
+      (!(i.aux[1] & kPlainF32) || (w.mode & 0x33) == 0x30))
+    return runPlain(sim, w, i, f);
   const Op &op = *f.op;
   RoundScope round(op, w.mode);
   uint64_t cin = carryMask(w, i, f), m = 0;
@@ -1460,6 +1547,8 @@ std::string prepareValu(const std::string &base, Inst &inst) {
   }
   inst.aux[0] = uint32_t(op - ops().data());
   inst.aux[1] = packForm(f);
+  if (isPlain(*op, inst, f))
+    inst.aux[1] |= kPlain | (usesF32(*op) ? kPlainF32 : 0);
   inst.aux[2] = f.ctrl;
   inst.aux[3] = uint32_t(f.k);
   return "";
