@@ -435,7 +435,12 @@ std::vector<OpcodeCoverage> judge(const Found &found, const std::string &chip) {
       loadCodeObject(elfWithText(text, chip), chip);
   std::map<std::string, OpcodeCoverage> byBase;
   for (const auto &[offset, name] : at) {
+    // The AGPR data forms of memory instructions (*_agpr) share the
+    // semantics of their VGPR forms (Decoder.cpp's base name drops the
+    // suffix) but are opcodes of their own in LLVM's tables: counted apart.
     std::string base = opcodeBaseName(*name);
+    if (name->find("_agpr") != std::string::npos)
+      base += "_agpr";
     OpcodeCoverage &c = byBase[base];
     bool random = found.onlyRandom.count(*name) != 0;
     if (c.name.empty() || (c.random && !random)) {
