@@ -393,32 +393,6 @@ TEST(IsaScalar, SaveexecAndWrexec) {
   }
 }
 
-/// `body` as kernel k with extra kernel descriptor directives.
-std::string assembleWith(const std::string &chip, const std::string &body,
-                         const std::string &directives) {
-  char dir[] = "/tmp/hk-isa-scalar-XXXXXX";
-  EXPECT_NE(mkdtemp(dir), nullptr);
-  std::string base = std::string(dir) + "/k";
-  std::ofstream(base + ".s")
-      << ".amdgcn_target \"amdgcn-amd-amdhsa--" << chip << "\"\n"
-      << ".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n"
-      << body << "\n.rodata\n.p2align 6\n.amdhsa_kernel k\n"
-      << "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
-      << "  .amdhsa_next_free_vgpr 64\n  .amdhsa_next_free_sgpr 32\n"
-      << "  .amdhsa_accum_offset 32\n"
-      << "  .amdhsa_group_segment_fixed_size 4096\n"
-      << directives << ".end_amdhsa_kernel\n";
-  std::string tools = HK_LLVM_TOOLS_DIR;
-  std::string cmd = tools + "/llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=" + chip +
-                    " -filetype=obj " + base + ".s -o " + base + ".o && " +
-                    tools + "/ld.lld -shared " + base + ".o -o " + base +
-                    ".hsaco";
-  EXPECT_EQ(system(cmd.c_str()), 0) << cmd;
-  std::string elf = readFile(base + ".hsaco");
-  system(("rm -rf " + std::string(dir)).c_str());
-  return elf;
-}
-
 // MODE (hwreg 1): FP_ROUND [3:0], FP_DENORM [7:4] (f32 [5:4], f16/f64
 // [7:6]), DX10_CLAMP [8], IEEE [9], from the kernel descriptor's
 // COMPUTE_PGM_RSRC1 (AMDGPUUsage). With f32 denormals flushed, f16/f64

@@ -33,10 +33,11 @@ inline std::string readFile(const std::string &path) {
 }
 
 /// `body` (ending with s_endpgm) as kernel `k` of a code object for `chip`:
-/// one kernarg pointer in s[0:1], work-item ids in v0, 4 KiB of LDS,
-/// `privateBytes` of scratch per lane.
-inline std::string assemble(const std::string &chip, const std::string &body,
-                            unsigned privateBytes = 0) {
+/// one kernarg pointer in s[0:1], work-item ids in v0, 4 KiB of LDS, and
+/// the further kernel descriptor `directives` (float modes, scratch).
+inline std::string assembleWith(const std::string &chip,
+                                const std::string &body,
+                                const std::string &directives) {
   char dir[] = "/tmp/hk-isa-test-XXXXXX";
   EXPECT_NE(mkdtemp(dir), nullptr);
   std::string base = std::string(dir) + "/k";
@@ -48,11 +49,7 @@ inline std::string assemble(const std::string &chip, const std::string &body,
       << "  .amdhsa_next_free_vgpr 64\n  .amdhsa_next_free_sgpr 32\n"
       << "  .amdhsa_accum_offset 32\n"
       << "  .amdhsa_group_segment_fixed_size 4096\n"
-      << (privateBytes ? "  .amdhsa_enable_private_segment 1\n"
-                         "  .amdhsa_private_segment_fixed_size " +
-                             std::to_string(privateBytes) + "\n"
-                       : std::string())
-      << ".end_amdhsa_kernel\n";
+      << directives << ".end_amdhsa_kernel\n";
   std::string tools = HK_LLVM_TOOLS_DIR;
   std::string cmd = tools + "/llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=" + chip +
                     " -filetype=obj " + base + ".s -o " + base + ".o && " +
@@ -62,6 +59,16 @@ inline std::string assemble(const std::string &chip, const std::string &body,
   std::string elf = readFile(base + ".hsaco");
   system(("rm -rf " + std::string(dir)).c_str());
   return elf;
+}
+
+/// assembleWith, with `privateBytes` of scratch per lane.
+inline std::string assemble(const std::string &chip, const std::string &body,
+                            unsigned privateBytes = 0) {
+  return assembleWith(chip, body,
+                      privateBytes ? "  .amdhsa_enable_private_segment 1\n"
+                                     "  .amdhsa_private_segment_fixed_size " +
+                                         std::to_string(privateBytes) + "\n"
+                                   : std::string());
 }
 
 /// Runs kernel k with one workgroup of `lanes` work-items; the kernarg

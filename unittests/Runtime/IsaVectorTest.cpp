@@ -53,32 +53,6 @@ _Float16 half(uint16_t b) {
   return h;
 }
 
-/// `body` as kernel k with extra kernel descriptor directives (float
-/// modes), assembled and linked like isatest::assemble.
-std::string assembleWith(const std::string &chip, const std::string &body,
-                         const std::string &directives) {
-  char dir[] = "/tmp/hk-isa-vector-XXXXXX";
-  EXPECT_NE(mkdtemp(dir), nullptr);
-  std::string base = std::string(dir) + "/k";
-  std::ofstream(base + ".s")
-      << ".amdgcn_target \"amdgcn-amd-amdhsa--" << chip << "\"\n"
-      << ".text\n.globl k\n.p2align 8\n.type k,@function\nk:\n"
-      << body << "\n.rodata\n.p2align 6\n.amdhsa_kernel k\n"
-      << "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
-      << "  .amdhsa_next_free_vgpr 64\n  .amdhsa_next_free_sgpr 32\n"
-      << "  .amdhsa_accum_offset 32\n"
-      << directives << ".end_amdhsa_kernel\n";
-  std::string tools = HK_LLVM_TOOLS_DIR;
-  std::string cmd = tools + "/llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=" + chip +
-                    " -filetype=obj " + base + ".s -o " + base + ".o && " +
-                    tools + "/ld.lld -shared " + base + ".o -o " + base +
-                    ".hsaco";
-  EXPECT_EQ(system(cmd.c_str()), 0) << cmd;
-  std::string elf = readFile(base + ".hsaco");
-  system(("rm -rf " + std::string(dir)).c_str());
-  return elf;
-}
-
 /// The default float mode of these tests: IEEE mode, DX10 clamp, round to
 /// nearest even, denormals kept for every type.
 const char *const kKeepDenormals =
