@@ -294,6 +294,10 @@ void deliver(Sim &sim, Wave &w, const Inst &i, const Operand &d, unsigned l,
              const uint8_t *raw, Pending &p) {
   unsigned bytes = i.aux[0];
   uint32_t flags = i.aux[1];
+  // Room for every lane's dwords at the first lane, not a reallocation
+  // every few lanes.
+  if (p.writes.empty())
+    p.writes.reserve(size_t(kLanes) * (bytes >= 4 ? bytes / 4 : 1));
   if (bytes >= 4) {
     for (unsigned k = 0; k < bytes / 4; ++k) {
       uint32_t value;

@@ -1168,39 +1168,51 @@ bool usesF32(const Op &op) {
 /// are identities here.
 void runPlain(Sim &sim, Wave &w, const Inst &i, const Form &f) {
   const Op &op = *f.op;
-  uint64_t cin = carryMask(w, i, f), m = 0;
-  // Each source as a base and a lane stride: a VGPR's row of lanes
-  // (stride 1), or the one value of an SGPR or constant (stride 0).
-  uint32_t uniform[3] = {0, 0, 0};
-  const uint32_t *base[3] = {uniform, uniform + 1, uniform + 2};
-  unsigned stride[3] = {0, 0, 0};
-  bool sext[3] = {false, false, false};
-  for (unsigned k = 0; k < op.numSrcs; ++k) {
-    const Operand &o = i.srcs[f.first + k];
-    if (o.file == File::V) {
-      base[k] = &w.v[size_t(o.reg) * kLanes];
-      stride[k] = 1;
-    } else {
-      uniform[k] = rd(w, o, 0);
+  // The sources of all 64 lanes, read row by row (a VGPR's row of lanes,
+  // or the one value of an SGPR or constant; I32 sign-extended): loops the
+  // compiler vectorises. Lanes outside EXEC are read, never written.
+  uint64_t s[3][kLanes];
+  for (unsigned k = 0; k < 3; ++k) {
+    if (k >= op.numSrcs) {
+      std::fill(s[k], s[k] + kLanes, 0);
+      continue;
     }
-    sext[k] = op.src[k] == I32;
+    const Operand &o = i.srcs[f.first + k];
+    bool sext = op.src[k] == I32;
+    if (o.file == File::V) {
+      const uint32_t *row = &w.v[size_t(o.reg) * kLanes];
+      if (sext)
+        for (unsigned l = 0; l < kLanes; ++l)
+          s[k][l] = uint64_t(int64_t(int32_t(row[l])));
+      else
+        for (unsigned l = 0; l < kLanes; ++l)
+          s[k][l] = row[l];
+    } else {
+      uint32_t v = rd(w, o, 0);
+      std::fill(s[k], s[k] + kLanes,
+                sext ? uint64_t(int64_t(int32_t(v))) : uint64_t(v));
+    }
   }
   const bool cmp = op.flags & kCmp;
+  const bool carries = op.flags & (kCarryIn | kCarryOut);
   uint32_t *dst = !cmp && i.defs[0].file == File::V
                       ? &w.v[size_t(i.defs[0].reg) * kLanes]
                       : nullptr;
   Lane c{sim, w};
   c.mode = w.mode;
-  forLanes(w, [&](unsigned l) {
-    uint64_t s[3];
-    for (unsigned k = 0; k < 3; ++k) {
-      uint32_t v = base[k][l * stride[k]];
-      s[k] = sext[k] ? uint64_t(int64_t(int32_t(v))) : v;
+  if (dst && !carries && w.exec() == ~uint64_t(0)) {
+    for (unsigned l = 0; l < kLanes; ++l) {
+      c.lane = l;
+      dst[l] = uint32_t(op.fn(c, s[0][l], s[1][l], s[2][l]));
     }
+    return;
+  }
+  uint64_t cin = carryMask(w, i, f), m = 0;
+  forLanes(w, [&](unsigned l) {
     c.lane = l;
     c.carryIn = cin >> l & 1;
     c.carryOut = false;
-    uint64_t r = op.fn(c, s[0], s[1], s[2]);
+    uint64_t r = op.fn(c, s[0][l], s[1][l], s[2][l]);
     if (cmp) {
       m |= (r & 1) << l;
       return;
