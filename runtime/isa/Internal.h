@@ -217,6 +217,7 @@ struct Sim {
   Wave *wave = nullptr;
   std::vector<Wave> *waves = nullptr; ///< all waves of the workgroup
   std::vector<MemoryRange> memory;    ///< sorted by begin
+  mutable size_t lastRange = 0;       ///< checkMemory's last hit in memory
 
   Sim(const CodeObject &code, const Launch &launch, const KernelDescriptor &kd)
       : code(code), launch(launch), kd(kd) {}
@@ -231,6 +232,31 @@ struct Sim {
 /// with another wave of the barrier interval, or "" (Memory.cpp; retire()
 /// checks an LDS DMA landing with it).
 std::string ldsConflict(Sim &sim, unsigned wave, uint64_t dword, bool write);
+
+/// The check of ldsConflict without its message: false if the access
+/// conflicts (the state is then unchanged, and ldsConflict names the
+/// conflict); else records the access and returns true. Within one barrier
+/// interval a dword written by one wave may not be read or written by
+/// another, nor written after another wave read it.
+inline bool ldsAccessAllowed(Sim &sim, unsigned wave, uint64_t dword,
+                             bool write) {
+  if (sim.ldsWriteEpoch[dword] == sim.epoch && sim.ldsWriter[dword] != wave)
+    return false;
+  bool readThisInterval = sim.ldsReadEpoch[dword] == sim.epoch;
+  if (write) {
+    if (readThisInterval && (sim.ldsReaders[dword] & ~(uint64_t(1) << wave)))
+      return false;
+    sim.ldsWriteEpoch[dword] = sim.epoch;
+    sim.ldsWriter[dword] = uint8_t(wave);
+  } else {
+    if (!readThisInterval) {
+      sim.ldsReadEpoch[dword] = sim.epoch;
+      sim.ldsReaders[dword] = 0;
+    }
+    sim.ldsReaders[dword] |= uint64_t(1) << wave;
+  }
+  return true;
+}
 
 } // namespace hk::rt::isa
 

@@ -167,28 +167,16 @@ void checkLds(Sim &sim, uint64_t address, unsigned bytes, unsigned lane) {
 /// it. Returns the conflict, or "".
 std::string hk::rt::isa::ldsConflict(Sim &sim, unsigned wave, uint64_t dword,
                                      bool write) {
+  if (ldsAccessAllowed(sim, wave, dword, write))
+    return "";
   auto other = [&](const char *what, unsigned w) {
     return std::string(what) + " wave " + std::to_string(w) +
            " with no barrier in between";
   };
   if (sim.ldsWriteEpoch[dword] == sim.epoch && sim.ldsWriter[dword] != wave)
     return other("written by", sim.ldsWriter[dword]);
-  uint64_t readers = sim.ldsReadEpoch[dword] == sim.epoch
-                         ? sim.ldsReaders[dword] & ~(uint64_t(1) << wave)
-                         : 0;
-  if (write) {
-    if (readers)
-      return other("read by", unsigned(__builtin_ctzll(readers)));
-    sim.ldsWriteEpoch[dword] = sim.epoch;
-    sim.ldsWriter[dword] = uint8_t(wave);
-  } else {
-    if (sim.ldsReadEpoch[dword] != sim.epoch) {
-      sim.ldsReadEpoch[dword] = sim.epoch;
-      sim.ldsReaders[dword] = 0;
-    }
-    sim.ldsReaders[dword] |= uint64_t(1) << wave;
-  }
-  return "";
+  uint64_t readers = sim.ldsReaders[dword] & ~(uint64_t(1) << wave);
+  return other("read by", unsigned(__builtin_ctzll(readers)));
 }
 
 namespace {
@@ -196,6 +184,8 @@ namespace {
 void checkLdsRace(Sim &sim, const Wave &w, uint64_t address, unsigned bytes,
                   unsigned lane, bool write) {
   for (uint64_t d = address / 4; d < (address + bytes + 3) / 4; ++d) {
+    if (ldsAccessAllowed(sim, w.id, d, write))
+      continue;
     std::string conflict = ldsConflict(sim, w.id, d, write);
     if (!conflict.empty())
       sim.fail("LDS race: lane " + std::to_string(lane) + " " +

@@ -106,6 +106,13 @@ void Sim::fail(const std::string &message) const {
 }
 
 void Sim::checkMemory(uint64_t address, uint64_t bytes, bool store) const {
+  // Overflow-safe: address + bytes is never formed.
+  auto inside = [&](const MemoryRange &r) {
+    return address >= r.begin && address <= r.end && bytes <= r.end - address;
+  };
+  // The lanes of one access mostly fall in the range the last one did.
+  if (lastRange < memory.size() && inside(memory[lastRange]))
+    return;
   // memory is sorted by begin: the candidate is the last range starting at
   // or before address.
   auto it = std::upper_bound(
@@ -113,9 +120,10 @@ void Sim::checkMemory(uint64_t address, uint64_t bytes, bool store) const {
       [](uint64_t a, const MemoryRange &r) { return a < r.begin; });
   if (it != memory.begin()) {
     --it;
-    if (address >= it->begin && address <= it->end &&
-        bytes <= it->end - address)
+    if (inside(*it)) {
+      lastRange = size_t(it - memory.begin());
       return;
+    }
   }
   fail(std::string(store ? "store to " : "load from ") + hex(address) + " (" +
        std::to_string(bytes) + " bytes) outside every buffer of the device");
