@@ -237,6 +237,15 @@ inline uint16_t encodeF16(float x, Round r = Round::NearestEven,
 }
 inline uint16_t encodeBF16(float x, Round r = Round::NearestEven,
                            uint32_t rng = 0) {
+  // Round to nearest even of a number (bf16 keeps f32's exponent range,
+  // so denormals and overflow to infinity follow from the carry): adding
+  // 0x7FFF plus the lowest kept bit rounds the dropped 16 bits. What
+  // encode() does for it too, without its generality on the hot path of
+  // v_cvt_pk_bf16_f32.
+  uint32_t w;
+  memcpy(&w, &x, 4);
+  if (r == Round::NearestEven && (w & 0x7FFFFFFF) <= 0x7F800000)
+    return uint16_t((w + 0x7FFF + ((w >> 16) & 1)) >> 16);
   return uint16_t(encode(x, kBF16, r, rng));
 }
 

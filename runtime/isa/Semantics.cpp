@@ -9,6 +9,7 @@
 // entries in issue order (Run.cpp).
 //===----------------------------------------------------------------------===//
 
+#include "Formats.h"
 #include "Operands.h"
 
 #include <cmath>
@@ -146,12 +147,7 @@ uint32_t hk::rt::isa::permB32(uint32_t s0, uint32_t s1, uint32_t selector) {
 }
 
 /// Round to nearest even; a NaN stays a (quiet) NaN.
-uint16_t hk::rt::isa::f32ToBF16(float f) {
-  uint32_t w = asBits(f);
-  if ((w & 0x7FFFFFFF) > 0x7F800000)
-    return uint16_t((w >> 16) | 0x40);
-  return uint16_t((w + 0x7FFF + ((w >> 16) & 1)) >> 16);
-}
+uint16_t hk::rt::isa::f32ToBF16(float f) { return fmt::encodeBF16(f); }
 
 /// v_bitop3_b32 (CDNA4): bit j of D is bit {S0[j], S1[j], S2[j]} (S0 the
 /// most significant) of the truth table.
