@@ -1,6 +1,6 @@
 //===- IsaBackend.cpp - hkrt devices that run code objects on the CPU -----===//
 //
-// Device memory is host memory, as on the emulator; the device remembers
+// Device memory is host memory; the device remembers
 // its allocations so that the simulator can fault on an access outside all
 // of them instead of touching the host's memory. A module is the artifact's
 // code object for the device's chip, decoded once (IsaSimulator.h); a launch
