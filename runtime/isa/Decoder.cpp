@@ -245,7 +245,9 @@ hk::rt::isa::loadCodeObject(const std::string &elf, const std::string &chip) {
     if (!name->ends_with(".kd"))
       continue;
     for (const auto &[base, bytes] : sections) {
-      if (*address < base || *address + 64 > base + bytes.size())
+      // Overflow-safe: the descriptor's 64 bytes lie in the section.
+      if (*address < base || bytes.size() < 64 ||
+          *address - base > bytes.size() - 64)
         continue;
       const char *p = bytes.data() + (*address - base);
       auto u32 = [&](size_t off) {

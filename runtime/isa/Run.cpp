@@ -215,7 +215,14 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
                 " user SGPRs where its enabled inputs need " +
                 std::to_string(user.size()));
 
-  const uint32_t lanes = launch.block[0] * launch.block[1] * launch.block[2];
+  // Limits first, before anything is allocated (the product in 64 bits
+  // cannot wrap for 32-bit dimensions).
+  const uint64_t lanes64 =
+      uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
+  if (lanes64 > 64 * kLanes)
+    unsupported("a workgroup of more than 64 waves (" +
+                std::to_string(lanes64) + " work-items)");
+  const uint32_t lanes = uint32_t(lanes64);
   const unsigned numWaves = (lanes + kLanes - 1) / kLanes;
   std::vector<Wave> waves(numWaves);
   sim.waves = &waves;
@@ -229,8 +236,6 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
   sim.ldsReadEpoch.assign(sim.ldsPending.size(), UINT32_MAX);
   sim.ldsWriter.assign(sim.ldsPending.size(), 0);
   sim.ldsReaders.assign(sim.ldsPending.size(), 0);
-  if (numWaves > 64)
-    unsupported("a workgroup of more than 64 waves");
 
   for (uint32_t gz = 0; gz < launch.grid[2]; ++gz)
     for (uint32_t gy = 0; gy < launch.grid[1]; ++gy)

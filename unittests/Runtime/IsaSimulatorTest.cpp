@@ -1196,3 +1196,45 @@ TEST(IsaSemantics, AgprMemoryForms) {
     }
   }
 }
+
+// A workgroup larger than 64 waves is refused before anything is
+// allocated, also when the product of the block dimensions does not fit
+// in 32 bits (65536 x 65536 wrapped to 0 work-items, a launch that ran
+// nothing and reported success).
+TEST(IsaSemantics, OversizedWorkgroupIsRefusedFirst) {
+  auto code = isa::loadCodeObject(assemble("gfx942", "s_endpgm"), "gfx942");
+  for (std::array<uint32_t, 3> block :
+       {std::array<uint32_t, 3>{65536, 65536, 1},
+        std::array<uint32_t, 3>{4097, 1, 1}}) {
+    isa::Launch l;
+    l.kernel = "k";
+    l.block = block;
+    l.kernarg.resize(8);
+    try {
+      isa::run(*code, l);
+      ADD_FAILURE() << "block " << block[0] << "x" << block[1] << " ran";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.status(), HKRT_ERROR_UNSUPPORTED);
+      EXPECT_NE(std::string(e.what()).find("more than 64 waves"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+// A kernel-descriptor symbol whose 64 bytes would wrap past 2^64 lies in
+// no section: it names no kernel, and nothing is read from its address.
+TEST(IsaSemantics, WrappingDescriptorSymbolNamesNoKernel) {
+  auto code = isa::loadCodeObject(assemble("gfx942", R"(
+      s_endpgm
+      .globl bad.kd
+      .set bad.kd, 0xfffffffffffffff0)"),
+                                  "gfx942");
+  EXPECT_NO_THROW(isa::kernelDescriptor(*code, "k"));
+  try {
+    isa::kernelDescriptor(*code, "bad");
+    ADD_FAILURE() << "bad.kd was taken for a kernel descriptor";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), HKRT_ERROR_NOT_FOUND);
+  }
+}
