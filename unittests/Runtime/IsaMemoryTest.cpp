@@ -1044,17 +1044,6 @@ TEST(IsaMemory, Write2SameOffsetD16StoresAndX2Atomics) {
   }
 }
 
-std::string faultOf(const std::string &chip, const std::string &body) {
-  std::vector<uint32_t> buf(64, 3);
-  try {
-    launch(chip, body, {ptr(buf.data())}, {{buf.data(), 4 * buf.size()}});
-  } catch (const Error &e) {
-    EXPECT_EQ(e.status(), HKRT_ERROR_KERNEL_FAULT);
-    return e.what();
-  }
-  return "";
-}
-
 // What is not simulated faults with a name: swizzled buffers, the gfx950
 // transpose reads other than b64_tr_b16; an LDS access past the workgroup's LDS
 // and a global access outside every buffer are faults too.

@@ -157,17 +157,6 @@ TEST(IsaSemantics, BufferOutOfRange) {
       }
 }
 
-std::string faultOf(const std::string &chip, const std::string &body) {
-  std::vector<uint32_t> buf(65, 3);
-  try {
-    launch(chip, body, {ptr(buf.data())}, {{buf.data(), 4 * buf.size()}});
-  } catch (const Error &e) {
-    EXPECT_EQ(e.status(), HKRT_ERROR_KERNEL_FAULT);
-    return e.what();
-  }
-  return "";
-}
-
 // A load's result reaches its registers only when a wait requires it;
 // reading them earlier is a fault that names the register and the counter.
 TEST(IsaSemantics, MissingWaitIsAFault) {

@@ -10,6 +10,9 @@
 
 #include "isa/IsaSimulator.h"
 
+#include "hk/Runtime/Error.h"
+#include "hk/Runtime/hkrt.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -92,6 +95,19 @@ inline void launch(const std::string &chip, const std::string &body,
 }
 
 inline uint64_t ptr(const void *p) { return reinterpret_cast<uint64_t>(p); }
+
+/// The kernel fault `body` raises when run as launch() runs it, with one
+/// kernarg pointer to 65 dwords of 3s; "" if it runs to the end.
+inline std::string faultOf(const std::string &chip, const std::string &body) {
+  std::vector<uint32_t> buf(65, 3);
+  try {
+    launch(chip, body, {ptr(buf.data())}, {{buf.data(), 4 * buf.size()}});
+  } catch (const Error &e) {
+    EXPECT_EQ(e.status(), HKRT_ERROR_KERNEL_FAULT);
+    return e.what();
+  }
+  return "";
+}
 
 } // namespace hk::rt::isatest
 

@@ -111,7 +111,7 @@ std::vector<uint32_t> inputs(std::function<uint32_t(unsigned, unsigned)> f) {
 }
 
 /// The fault message of running `body`, or "" if it runs.
-std::string faultOf(const std::string &chip, const std::string &body) {
+std::string laneFault(const std::string &chip, const std::string &body) {
   try {
     runLanes(chip, body, {});
   } catch (const std::exception &e) {
@@ -729,11 +729,12 @@ TEST(IsaVector, Gfx950Maximum3AndPrng) {
 TEST(IsaVector, UnsimulatedFormsAreFaults) {
   for (const char *chip : kChips) {
     SCOPED_TRACE(chip);
-    std::string f = faultOf(chip, "v_trig_preop_f64 v[28:29], v[10:11], v12\n");
+    std::string f =
+        laneFault(chip, "v_trig_preop_f64 v[28:29], v[10:11], v12\n");
     EXPECT_NE(f.find("V_TRIG_PREOP_F64"), std::string::npos) << f;
     EXPECT_NE(f.find("not simulated"), std::string::npos) << f;
     // A compare with clamp.
-    f = faultOf(chip, "v_cmp_eq_f32_e64 s[8:9], v10, v11 clamp\n");
+    f = laneFault(chip, "v_cmp_eq_f32_e64 s[8:9], v10, v11 clamp\n");
     EXPECT_NE(f.find("with clamp is not simulated"), std::string::npos) << f;
   }
 }
