@@ -14,6 +14,7 @@
 // buffer, global and scratch ones in vmcnt, flat ones in both.
 //===----------------------------------------------------------------------===//
 
+#include "Formats.h"
 #include "Operands.h"
 
 #include "../core/TransposeRead.h"
@@ -398,45 +399,12 @@ template <typename T> T minMax(T src0, T src1, bool max, bool flush) {
 
 /// IEEE binary16 / bfloat16 to float and back (round to nearest even, the
 /// rounding of every float atomic add, CDNA3 ISA "Rounding of Float
-/// Atomics"). A NaN result is quiet.
+/// Atomics"; Formats.h). A NaN result is quiet.
 float halfToFloat(uint16_t h, bool bf16) {
-  if (bf16)
-    return asFloat(uint32_t(h) << 16);
-  int exp = (h >> 10) & 0x1F;
-  uint32_t man = h & 0x3FF, sign = uint32_t(h >> 15) << 31;
-  if (exp == 0x1F)
-    return asFloat(sign | 0x7F800000 | man << 13);
-  float mag = exp ? std::ldexp(float(man | 0x400), exp - 25)
-                  : std::ldexp(float(man), -24);
-  return sign ? -mag : mag;
+  return bf16 ? fmt::decodeBF16(h) : fmt::decodeF16(h);
 }
 uint16_t floatToHalf(float f, bool bf16) {
-  uint32_t b = asBits(f);
-  if (bf16) {
-    if (std::isnan(f))
-      return uint16_t((b >> 16) | 0x40);
-    return uint16_t((b + 0x7FFF + ((b >> 16) & 1)) >> 16);
-  }
-  uint16_t sign = uint16_t((b >> 16) & 0x8000);
-  if (std::isnan(f))
-    return uint16_t(sign | 0x7E00 | ((b >> 13) & 0x3FF));
-  float a = std::fabs(f);
-  if (a >= 65520.0f) // rounds to infinity
-    return uint16_t(sign | 0x7C00);
-  int e;
-  std::frexp(a, &e);                   // a = m * 2^e, m in [0.5, 1)
-  int quantum = std::max(e - 11, -24); // the ulp of the result
-  float q = std::nearbyint(std::ldexp(a, -quantum)); // ties to even
-  uint32_t bits = uint32_t(q);
-  // bits * 2^quantum: normal when quantum > -24 or bits reached 2^10.
-  if (quantum == -24)
-    return uint16_t(sign | bits); // denormal (or the smallest normal)
-  unsigned exp = unsigned(quantum + 25);
-  if (bits >= 0x800) { // rounding carried into the next binade
-    bits >>= 1;
-    ++exp;
-  }
-  return uint16_t(sign | (exp << 10) | (bits & 0x3FF));
+  return bf16 ? fmt::encodeBF16(f) : fmt::encodeF16(f);
 }
 
 /// Float-add of an atomic: NaN inputs give the first input's NaN made
