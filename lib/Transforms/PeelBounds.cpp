@@ -258,33 +258,72 @@ std::optional<Linear> difference(LinearForm &linear, OpBuilder &b, Location loc,
   return Linear{col->coefficient - row->coefficient, offset};
 }
 
-/// Splits `loop` if it has loads to mark or masks to drop; returns whether
-/// it did.
-bool peel(scf::ForOp loop) {
-  // Only loops of matrix products: duplicating a loop costs registers
-  // (softmax's two row loops, split, spill SGPRs), which an MFMA loop's
-  // saved checks pay for and a loop of loads and element-wise work does not.
+/// Only loops of matrix products are split: duplicating a loop costs
+/// registers (softmax's two row loops, split, spill SGPRs), which an MFMA
+/// loop's saved checks pay for and a loop of loads and element-wise work
+/// does not.
+bool isMatrixProductLoop(scf::ForOp loop) {
   bool hasMma = false;
   loop.getBody()->walk([&](MmaOp) { hasMma = true; });
-  if (!hasMma || !matchPattern(loop.getStep(), m_One()) ||
-      !loop.getInductionVar().getType().isIndex())
-    return false;
+  return hasMma && matchPattern(loop.getStep(), m_One()) &&
+         loop.getInductionVar().getType().isIndex();
+}
 
-  OpBuilder b(loop);
-  Location loc = loop.getLoc();
-  LinearForm linear(loop, b);
-  SafePrefix prefix(loop, b, linear);
-  Value split;
-  auto meet = [&](Value bound) {
-    split = split ? arith::MinSIOp::create(b, loc, split, bound) : bound;
-  };
+/// Splits one loop: collects, before it, the iteration from which each op
+/// of the loop needs its bounds work (the split is the least of them), and
+/// then clones the loop for the iterations below the split.
+class Peeler {
+public:
+  explicit Peeler(scf::ForOp loop)
+      : loop(loop), b(loop), loc(loop.getLoc()), linear(loop, b),
+        prefix(loop, b, linear) {}
 
-  // Global tile loads: iteration iv keeps load l's columns in range when
-  // 0 <= a * iv + c and (a * iv + c + 1) * width <= size, i.e.
-  // iv < (size / width - c - 1) / a + 1 with floor divisions, given the
-  // first holds at lb: iterations below the minimum of those bounds keep
-  // every marked load in range.
+  /// Splits the loop if it has loads to mark or masks to drop.
+  void run() {
+    markColumnLoads();
+    markInvariantCopies();
+    dropMasks();
+    if (!marked.empty() || !dropped.empty())
+      split();
+  }
+
+private:
+  /// Lowers the split to `bound`.
+  void meet(Value bound) {
+    splitAt = splitAt ? arith::MinSIOp::create(b, loc, splitAt, bound) : bound;
+  }
+
+  void markColumnLoads();
+  bool markInvariantColumns(Operation *op, Value source, ValueRange indices,
+                            int64_t width);
+  void markRows(Operation *op, Value source, ValueRange indices, int64_t rows);
+  void markInvariantCopies();
+  void drop(Operation *op, std::optional<Value> bound);
+  void dropMask(Operation *op);
+  void dropMasks();
+  void split();
+
+  scf::ForOp loop;
+  OpBuilder b;
+  Location loc;
+  LinearForm linear;
+  SafePrefix prefix;
+  /// The first iteration that needs bounds work (null: none asked yet).
+  Value splitAt;
+  /// Ops marked hk.cols_in_bounds in the first loop.
   SmallVector<Operation *> marked;
+  /// Ops marked hk.in_bounds in the first loop.
+  SmallVector<Operation *> allInRange;
+  /// Masks the first loop goes without.
+  SmallVector<Operation *> dropped;
+};
+
+/// Global tile loads: iteration iv keeps load l's columns in range when
+/// 0 <= a * iv + c and (a * iv + c + 1) * width <= size, i.e.
+/// iv < (size / width - c - 1) / a + 1 with floor divisions, given the
+/// first holds at lb: iterations below the minimum of those bounds keep
+/// every marked load in range.
+void Peeler::markColumnLoads() {
   for (LoadOp load : candidateLoads(loop)) {
     Value source = load.getSource();
     if (!linear.isInvariant(source))
@@ -316,61 +355,65 @@ bool peel(scf::ForOp loop) {
     meet(bound);
     marked.push_back(load);
   }
+}
 
-  // Asynchronous copies, global tile loads and atomic adds of register
-  // tiles at a column tile index that does not change in the loop
-  // (attention's K and V blocks, all D columns, copied directly or, by
-  // hk-transpose-shared, through registers; attention backward's dQ
-  // halves): in range in every iteration or in none. Returns whether it
-  // marked `op`.
-  auto markInvariantColumns = [&](Operation *op, Value source,
+/// Asynchronous copies, global tile loads and atomic adds of register
+/// tiles at a column tile index that does not change in the loop
+/// (attention's K and V blocks, all D columns, copied directly or, by
+/// hk-transpose-shared, through registers; attention backward's dQ
+/// halves): in range in every iteration or in none. Returns whether it
+/// marked `op`.
+bool Peeler::markInvariantColumns(Operation *op, Value source,
                                   ValueRange indices, int64_t width) {
-    if (!isDirectlyIn(op, loop) ||
-        op->hasAttr(HKDialect::kColsInBoundsAttrName) ||
-        !linear.isInvariant(source))
-      return false;
-    auto memref = dyn_cast<MemRefType>(source.getType());
-    std::optional<Linear> col = linear.of(indices.back());
-    if (!memref || memref.getRank() < 2 || !col || col->coefficient != 0)
-      return false;
-    Value size = memref::DimOp::create(b, loc, source, memref.getRank() - 1);
-    Value tiles = arith::DivUIOp::create(b, loc, size, prefix.cst(width));
-    Value bound =
-        prefix.underConditions(op, prefix.inRange(*col, /*extent=*/1, tiles));
-    if (!bound)
-      return false;
-    meet(bound);
-    marked.push_back(op);
-    return true;
-  };
-  // A copy whose row tile index grows with the loop (attention's blocks j
-  // and its prefetches of j + 1, j + 2) and whose leading indices do not
-  // change: every index in range in a prefix of the iterations, which then
-  // copies with no check at all (the rows past the end that the checked
-  // loop still reads as zeros lie in its last iterations).
-  // The same for a global tile load (hk-transpose-shared's copies).
-  SmallVector<Operation *> allInRange;
-  auto markRows = [&](Operation *op, Value source, ValueRange indices,
+  if (!isDirectlyIn(op, loop) ||
+      op->hasAttr(HKDialect::kColsInBoundsAttrName) ||
+      !linear.isInvariant(source))
+    return false;
+  auto memref = dyn_cast<MemRefType>(source.getType());
+  std::optional<Linear> col = linear.of(indices.back());
+  if (!memref || memref.getRank() < 2 || !col || col->coefficient != 0)
+    return false;
+  Value size = memref::DimOp::create(b, loc, source, memref.getRank() - 1);
+  Value tiles = arith::DivUIOp::create(b, loc, size, prefix.cst(width));
+  Value bound =
+      prefix.underConditions(op, prefix.inRange(*col, /*extent=*/1, tiles));
+  if (!bound)
+    return false;
+  meet(bound);
+  marked.push_back(op);
+  return true;
+}
+
+/// A copy whose row tile index grows with the loop (attention's blocks j
+/// and its prefetches of j + 1, j + 2) and whose leading indices do not
+/// change: every index in range in a prefix of the iterations, which then
+/// copies with no check at all (the rows past the end that the checked
+/// loop still reads as zeros lie in its last iterations).
+/// The same for a global tile load (hk-transpose-shared's copies).
+void Peeler::markRows(Operation *op, Value source, ValueRange indices,
                       int64_t rows) {
-    auto memref = cast<MemRefType>(source.getType());
-    int64_t rank = memref.getRank();
-    Value bound;
-    for (int64_t d = 0; d + 1 < rank; ++d) {
-      std::optional<Linear> pos = linear.of(indices[d]);
-      if (!pos || pos->coefficient < 0)
-        return;
-      Value limit = memref::DimOp::create(b, loc, source, d);
-      if (d == rank - 2)
-        limit = arith::DivUIOp::create(b, loc, limit, prefix.cst(rows));
-      Value in = prefix.inRange(*pos, /*extent=*/1, limit);
-      bound = bound ? arith::MinSIOp::create(b, loc, bound, in) : in;
-    }
-    bound = prefix.underConditions(op, bound);
-    if (!bound)
+  auto memref = cast<MemRefType>(source.getType());
+  int64_t rank = memref.getRank();
+  Value bound;
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    std::optional<Linear> pos = linear.of(indices[d]);
+    if (!pos || pos->coefficient < 0)
       return;
-    meet(bound);
-    allInRange.push_back(op);
-  };
+    Value limit = memref::DimOp::create(b, loc, source, d);
+    if (d == rank - 2)
+      limit = arith::DivUIOp::create(b, loc, limit, prefix.cst(rows));
+    Value in = prefix.inRange(*pos, /*extent=*/1, limit);
+    bound = bound ? arith::MinSIOp::create(b, loc, bound, in) : in;
+  }
+  bound = prefix.underConditions(op, bound);
+  if (!bound)
+    return;
+  meet(bound);
+  allInRange.push_back(op);
+}
+
+/// The copies, loads and atomic adds at invariant column tile indices.
+void Peeler::markInvariantCopies() {
   loop.getBody()->walk([&](Operation *op) {
     if (auto copy = dyn_cast<LoadAsyncOp>(op))
       if (markInvariantColumns(op, copy.getSource(), copy.getIndices(),
@@ -392,69 +435,76 @@ bool peel(scf::ForOp loop) {
                              tile.getDimSize(1));
     }
   });
+}
 
-  // Masks that keep every element in a prefix of the iterations: there,
-  // the first loop uses their source as it is.
-  SmallVector<Operation *> dropped;
-  auto drop = [&](Operation *op, std::optional<Value> bound) {
-    if (!bound || !*bound)
+/// Drops the mask `op` from the first loop if `bound` says from which
+/// iteration it starts to matter.
+void Peeler::drop(Operation *op, std::optional<Value> bound) {
+  if (!bound || !*bound)
+    return;
+  Value guarded = prefix.underConditions(op, *bound);
+  if (!guarded)
+    return;
+  meet(guarded);
+  dropped.push_back(op);
+}
+
+void Peeler::dropMask(Operation *op) {
+  if (auto mask = dyn_cast<BoundsMaskOp>(op)) {
+    if (!linear.isInvariant(mask.getRows()) ||
+        !linear.isInvariant(mask.getCols()))
       return;
-    Value guarded = prefix.underConditions(op, *bound);
-    if (!guarded)
+    auto row = linear.of(mask.getRowOffset());
+    auto col = linear.of(mask.getColOffset());
+    if (!row || !col || row->coefficient < 0 || col->coefficient < 0)
       return;
-    meet(guarded);
-    dropped.push_back(op);
-  };
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(mask.getType()).getShape();
+    Value rows = prefix.inRange(*row, shape[0], mask.getRows());
+    Value cols = prefix.inRange(*col, shape[1], mask.getCols());
+    return drop(op, arith::MinSIOp::create(b, loc, rows, cols).getResult());
+  }
+  // tril keeps col - row <= diagonal: all of the tile when its largest
+  // col - row, (colOffset + C - 1) - rowOffset, is; triu keeps
+  // col - row >= diagonal, all when (colOffset) - (rowOffset + R - 1) is.
+  if (auto tril = dyn_cast<TrilOp>(op)) {
+    auto d =
+        difference(linear, b, loc, tril.getColOffset(), tril.getRowOffset());
+    if (!d)
+      return;
+    int64_t cols = cast<RankedTensorType>(tril.getType()).getShape()[1];
+    return drop(op,
+                prefix.atMost(*d, prefix.cst(tril.getDiagonal() - cols + 1)));
+  }
+  if (auto triu = dyn_cast<TriuOp>(op)) {
+    auto d =
+        difference(linear, b, loc, triu.getColOffset(), triu.getRowOffset());
+    if (!d)
+      return;
+    int64_t rows = cast<RankedTensorType>(triu.getType()).getShape()[0];
+    return drop(op,
+                prefix.atLeast(*d, prefix.cst(triu.getDiagonal() + rows - 1)));
+  }
+}
+
+/// Masks that keep every element in a prefix of the iterations: there,
+/// the first loop uses their source as it is.
+void Peeler::dropMasks() {
   loop.getBody()->walk([&](Operation *op) {
-    if (!isDirectlyIn(op, loop))
-      return;
-    if (auto mask = dyn_cast<BoundsMaskOp>(op)) {
-      if (!linear.isInvariant(mask.getRows()) ||
-          !linear.isInvariant(mask.getCols()))
-        return;
-      auto row = linear.of(mask.getRowOffset());
-      auto col = linear.of(mask.getColOffset());
-      if (!row || !col || row->coefficient < 0 || col->coefficient < 0)
-        return;
-      ArrayRef<int64_t> shape =
-          cast<RankedTensorType>(mask.getType()).getShape();
-      Value rows = prefix.inRange(*row, shape[0], mask.getRows());
-      Value cols = prefix.inRange(*col, shape[1], mask.getCols());
-      return drop(op, arith::MinSIOp::create(b, loc, rows, cols).getResult());
-    }
-    // tril keeps col - row <= diagonal: all of the tile when its largest
-    // col - row, (colOffset + C - 1) - rowOffset, is; triu keeps
-    // col - row >= diagonal, all when (colOffset) - (rowOffset + R - 1) is.
-    if (auto tril = dyn_cast<TrilOp>(op)) {
-      auto d =
-          difference(linear, b, loc, tril.getColOffset(), tril.getRowOffset());
-      if (!d)
-        return;
-      int64_t cols = cast<RankedTensorType>(tril.getType()).getShape()[1];
-      return drop(op,
-                  prefix.atMost(*d, prefix.cst(tril.getDiagonal() - cols + 1)));
-    }
-    if (auto triu = dyn_cast<TriuOp>(op)) {
-      auto d =
-          difference(linear, b, loc, triu.getColOffset(), triu.getRowOffset());
-      if (!d)
-        return;
-      int64_t rows = cast<RankedTensorType>(triu.getType()).getShape()[0];
-      return drop(
-          op, prefix.atLeast(*d, prefix.cst(triu.getDiagonal() + rows - 1)));
-    }
+    if (isDirectlyIn(op, loop))
+      dropMask(op);
   });
-  if (marked.empty() && dropped.empty())
-    return false;
-  // Clamped to [lb, ub] (an empty loop stays empty: ub <= lb gives lb).
-  split = arith::MinSIOp::create(b, loc, split, loop.getUpperBound());
-  split = arith::MaxSIOp::create(b, loc, split, loop.getLowerBound());
+}
 
-  // The checked loop keeps the original; the first, unchecked one is a clone
-  // that ends at the split and hands its results on.
+/// The checked loop keeps the original; the first, unchecked one is a clone
+/// that ends at the split and hands its results on.
+void Peeler::split() {
+  // Clamped to [lb, ub] (an empty loop stays empty: ub <= lb gives lb).
+  Value at = arith::MinSIOp::create(b, loc, splitAt, loop.getUpperBound());
+  at = arith::MaxSIOp::create(b, loc, at, loop.getLowerBound());
+
   IRMapping mapping;
   auto first = cast<scf::ForOp>(b.clone(*loop, mapping));
-  first.getUpperBoundMutable().assign(split);
+  first.getUpperBoundMutable().assign(at);
   for (Operation *op : marked)
     mapping.lookup(op)->setAttr(HKDialect::kColsInBoundsAttrName,
                                 b.getUnitAttr());
@@ -465,9 +515,8 @@ bool peel(scf::ForOp loop) {
     copy->getResult(0).replaceAllUsesWith(copy->getOperand(0));
     copy->erase();
   }
-  loop.getLowerBoundMutable().assign(split);
+  loop.getLowerBoundMutable().assign(at);
   loop.getInitArgsMutable().assign(first.getResults());
-  return true;
 }
 
 struct HKPeelBounds : hk::impl::HKPeelBoundsBase<HKPeelBounds> {
@@ -475,7 +524,8 @@ struct HKPeelBounds : hk::impl::HKPeelBoundsBase<HKPeelBounds> {
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
-      peel(loop);
+      if (isMatrixProductLoop(loop))
+        Peeler(loop).run();
   }
 };
 
