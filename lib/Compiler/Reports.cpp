@@ -2,9 +2,9 @@
 
 #include "Reports.h"
 
+#include "hk/Base/Chip.h"
 #include "hk/Target/AMDGPU/Report.h"
 #include "hk/Target/AMDGPU/ResourceUsage.h"
-#include "hk/Target/Chip.h"
 
 #include "mlir/IR/Diagnostics.h"
 

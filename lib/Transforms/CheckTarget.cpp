@@ -1,8 +1,8 @@
 //===- CheckTarget.cpp - reject what a chip cannot run --------------------===//
 
+#include "hk/Base/Chip.h"
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Dialect/HK/MfmaTypes.h"
-#include "hk/Target/Chip.h"
 #include "hk/Transforms/Passes.h"
 
 namespace hk {

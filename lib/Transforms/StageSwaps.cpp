@@ -19,8 +19,8 @@
 // where the swap exchanges lanes).
 //===----------------------------------------------------------------------===//
 
+#include "hk/Base/Chip.h"
 #include "hk/Dialect/HK/HKDialect.h"
-#include "hk/Target/Chip.h"
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -22,9 +22,9 @@
 // it is.
 //===----------------------------------------------------------------------===//
 
+#include "hk/Base/Chip.h"
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Dialect/HK/SharedLayout.h"
-#include "hk/Target/Chip.h"
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

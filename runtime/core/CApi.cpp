@@ -8,8 +8,8 @@
 
 #include "Objects.h"
 
+#include "hk/Base/Chip.h"
 #include "hk/Runtime/Error.h"
-#include "hk/Target/Chip.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -13,8 +13,8 @@
 #include "Coverage.h"
 #include "Internal.h"
 
+#include "hk/Base/Chip.h"
 #include "hk/Runtime/Error.h"
-#include "hk/Target/Chip.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 

@@ -10,8 +10,8 @@
 #include "../core/Backend.h"
 #include "IsaSimulator.h"
 
+#include "hk/Base/Chip.h"
 #include "hk/Runtime/Error.h"
-#include "hk/Target/Chip.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -2,9 +2,9 @@
 
 #include "CompileSource.h"
 
+#include "hk/Base/Chip.h"
 #include "hk/Compiler/Compiler.h"
 #include "hk/Runtime/Error.h"
-#include "hk/Target/Chip.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

@@ -20,8 +20,8 @@
 #include "CompileSource.h"
 #include "LaunchOnly.h"
 
+#include "hk/Base/Chip.h"
 #include "hk/Runtime/Kernels.h"
-#include "hk/Target/Chip.h"
 
 #include <algorithm>
 #include <cctype>

@@ -5,12 +5,12 @@
 // (the kernels' metadata and a code object per chip).
 //===----------------------------------------------------------------------===//
 
+#include "hk/Base/Chip.h"
 #include "hk/Compiler/Compiler.h"
 #include "hk/Runtime/Artifact.h"
 #include "hk/Runtime/Error.h"
 #include "hk/Target/AMDGPU/Report.h"
 #include "hk/Target/AMDGPU/ResourceUsage.h"
-#include "hk/Target/Chip.h"
 #include "isa/Coverage.h"
 
 #include "mlir/IR/AsmState.h"

@@ -7,7 +7,7 @@
 // the ISA simulator (IsaMatrixTest.cpp).
 //===----------------------------------------------------------------------===//
 
-#include "hk/Target/Chip.h"
+#include "hk/Base/Chip.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #ifndef HK_COMPILER_PIPELINES_H
 #define HK_COMPILER_PIPELINES_H
 
-#include "hk/Target/Chip.h"
+#include "hk/Base/Chip.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"

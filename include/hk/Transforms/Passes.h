@@ -3,7 +3,7 @@
 #ifndef HK_TRANSFORMS_PASSES_H
 #define HK_TRANSFORMS_PASSES_H
 
-#include "hk/Target/Chip.h"
+#include "hk/Base/Chip.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"

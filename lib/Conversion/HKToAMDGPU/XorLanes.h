@@ -3,7 +3,7 @@
 #ifndef HK_LIB_CONVERSION_HKTOAMDGPU_XORLANES_H
 #define HK_LIB_CONVERSION_HKTOAMDGPU_XORLANES_H
 
-#include "hk/Target/Chip.h"
+#include "hk/Base/Chip.h"
 
 #include "mlir/IR/Builders.h"
 

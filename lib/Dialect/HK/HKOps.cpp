@@ -1,7 +1,7 @@
 //===- HKOps.cpp - hk operations ------------------------------------------===//
 
+#include "hk/Base/Chip.h"
 #include "hk/Dialect/HK/HKDialect.h"
-#include "hk/Target/Chip.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"

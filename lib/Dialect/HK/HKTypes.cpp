@@ -1,7 +1,7 @@
 //===- HKTypes.cpp - hk types ---------------------------------------------===//
 
+#include "hk/Base/Chip.h"
 #include "hk/Dialect/HK/HKDialect.h"
-#include "hk/Target/Chip.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

@@ -10,8 +10,8 @@
 
 #include "hk/Support/MLIR.h"
 
+#include "hk/Base/Chip.h"
 #include "hk/Dialect/HK/SharedLayout.h"
-#include "hk/Target/Chip.h"
 
 #include "mlir/IR/Value.h"
 #include "mlir/Transforms/DialectConversion.h"

@@ -3,7 +3,7 @@
 #ifndef HK_CONVERSION_HKTOAMDGPU_PASSES_H
 #define HK_CONVERSION_HKTOAMDGPU_PASSES_H
 
-#include "hk/Target/Chip.h"
+#include "hk/Base/Chip.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"

@@ -1,7 +1,7 @@
 //===- MfmaTypes.h - MLIR element types as MFMA inputs of a chip ----------===//
 //
 // The bridge between MLIR element types and the MFMA table of
-// hk/Target/Chip.h, for the passes that choose or check an MFMA.
+// hk/Base/Chip.h, for the passes that choose or check an MFMA.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_DIALECT_HK_MFMATYPES_H
@@ -9,7 +9,7 @@
 
 #include "hk/Support/MLIR.h"
 
-#include "hk/Target/Chip.h"
+#include "hk/Base/Chip.h"
 
 #include "mlir/IR/Types.h"
 

@@ -9,7 +9,7 @@
 #ifndef HK_TARGET_AMDGPU_BACKEND_H
 #define HK_TARGET_AMDGPU_BACKEND_H
 
-#include "hk/Target/Chip.h"
+#include "hk/Base/Chip.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"

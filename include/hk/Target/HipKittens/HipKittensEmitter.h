@@ -12,7 +12,7 @@
 
 #include "hk/Support/MLIR.h"
 
-#include "hk/Target/Chip.h"
+#include "hk/Base/Chip.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"

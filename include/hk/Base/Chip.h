@@ -5,8 +5,8 @@
 // target checks), the runtime and the ISA simulator share them.
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_TARGET_CHIP_H
-#define HK_TARGET_CHIP_H
+#ifndef HK_BASE_CHIP_H
+#define HK_BASE_CHIP_H
 
 #include <cstdint>
 #include <string>
@@ -84,4 +84,4 @@ std::vector<std::string> supportedChips();
 
 } // namespace hk
 
-#endif // HK_TARGET_CHIP_H
+#endif // HK_BASE_CHIP_H

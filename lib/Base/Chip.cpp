@@ -1,6 +1,6 @@
 //===- Chip.cpp - facts about the supported AMD chips ---------------------===//
 
-#include "hk/Target/Chip.h"
+#include "hk/Base/Chip.h"
 
 #include <algorithm>
 #include <iterator>
