@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates docs/reference/ from the ODS sources (include/hk/**/*.td).
+# Regenerates docs/reference/ from the ODS sources (dialect/*.td and the
+# Passes.td files of include/hk).
 # test/Docs/reference.test fails when the checked-in copy is stale.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
