@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <array>
+#include <tuple>
 
 using namespace mlir;
 using namespace hk;
@@ -263,6 +264,150 @@ static bool splitsByWave(const CopyPlan &p, int64_t waves) {
 
 namespace {
 
+/// The instructions of one hk.load_async: each lane DMAs its w bytes from
+/// the global position of the elements they hold, or copies them through
+/// registers when its chunk crosses the right edge of the memref.
+class LoadAsyncEmitter {
+public:
+  /// Reads the copy's plan, global tile and lane and wave ids, emitting what
+  /// they need at the rewriter's insertion point (or, for the ids of a copy
+  /// that splits by wave, at the start of `func`).
+  LoadAsyncEmitter(ConversionPatternRewriter &rewriter, LoweringState &state,
+                   LoadAsyncOp op, LoadAsyncOp::Adaptor adaptor,
+                   gpu::GPUFuncOp func, int64_t waves);
+
+  /// Instruction `inst` of the copy.
+  void emit(OpBuilder &b, Value inst) {
+    if (byWave)
+      return emitByWave(b, inst);
+    LanePiece piece = lanePiece(b, loc, plan, inst, lane);
+    if (!g.unitStride)
+      return stagedCopy(b, loc, plan, g, piece, lds, elt);
+    if (colsInBounds)
+      return emitColsInBounds(b, piece);
+    emitChecked(b, piece);
+  }
+
+  const CopyPlan plan;
+  Value wave;
+
+private:
+  void emitByWave(OpBuilder &b, Value inst);
+  void emitColsInBounds(OpBuilder &b, const LanePiece &piece);
+  void emitChecked(OpBuilder &b, const LanePiece &piece);
+
+  Location loc;
+  GlobalTile g;
+  Type elt;
+  Value lds;
+  bool colsInBounds, inBounds;
+  /// What one lane moves per instruction: an element or a vector of them.
+  Type transfer;
+  Value lane;
+  /// A copy whose columns are in range and whose instructions split by
+  /// wave (splitsByWave): the lane's offsets are those of instruction
+  /// `wave`, computed once, plus whole subtiles, constants per instruction
+  /// once the copy loop is unrolled. The global offset is kept as (uniform
+  /// part) + (lane part), so the lane part stays one register across the
+  /// copy's instructions instead of a multiply per instruction. Its lane
+  /// and wave ids are read at the kernel's start, so that the lane part,
+  /// and the wave's share of M0, leave the loop the copy sits in. Unless
+  /// hk.in_bounds, each instruction compares its row, the lane's row of
+  /// instruction `wave` plus whole subtiles, with the row limit.
+  bool byWave;
+  /// With byWave: instruction `wave`'s piece, the lane part of its global
+  /// offset and the offset of the tile's origin.
+  LanePiece first;
+  Value laneOff, originOff;
+};
+
+LoadAsyncEmitter::LoadAsyncEmitter(ConversionPatternRewriter &rewriter,
+                                   LoweringState &state, LoadAsyncOp op,
+                                   LoadAsyncOp::Adaptor adaptor,
+                                   gpu::GPUFuncOp func, int64_t waves)
+    : plan(sharedLayoutOf(op.getDest().getType()), state.chip.ldsDmaBytes),
+      loc(op.getLoc()), g(globalTile(rewriter, loc, state, adaptor.getSource(),
+                                     adaptor.getIndices(), plan.shared)),
+      elt(op.getDest().getType().getElementType()), lds(adaptor.getDest()),
+      colsInBounds(op->hasAttr(HKDialect::kColsInBoundsAttrName)),
+      inBounds(op->hasAttr(HKDialect::kInBoundsAttrName)),
+      transfer(plan.elems() == 1 ? elt : VectorType::get({plan.elems()}, elt)),
+      byWave(g.unitStride && colsInBounds && splitsByWave(plan, waves)) {
+  std::tie(lane, wave) =
+      laneAndWave(rewriter, loc, byWave ? &func.getBody().front() : nullptr);
+  if (!byWave)
+    return;
+  int64_t rank = g.origin.size();
+  first = lanePiece(rewriter, loc, plan, wave, lane);
+  laneOff = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, first.row, g.buf->strides[rank - 2]),
+      first.col);
+  Value zero = cst(rewriter, loc, 0);
+  originOff = globalOffset(rewriter, loc, g, zero, zero, 0,
+                           /*checkCol=*/false, /*checkRows=*/false)
+                  .first;
+}
+
+void LoadAsyncEmitter::emitByWave(OpBuilder &b, Value inst) {
+  int64_t rank = g.origin.size();
+  const hk::SharedLayout &l = plan.shared;
+  Value instK = arith::SubIOp::create(b, loc, inst, wave);
+  Value sub =
+      arith::DivUIOp::create(b, loc, instK, cst(b, loc, plan.perSubtile));
+  Value si =
+      arith::DivUIOp::create(b, loc, sub, cst(b, loc, l.subtilesPerRow()));
+  Value sj =
+      arith::RemUIOp::create(b, loc, sub, cst(b, loc, l.subtilesPerRow()));
+  SmallVector<Value> ldsIdx = {
+      arith::AddIOp::create(b, loc, first.ldsBase[0], si),
+      arith::AddIOp::create(b, loc, first.ldsBase[1], sj), first.ldsBase[2]};
+  // The rows the instruction is moved down by: whole subtiles.
+  Value down = arith::MulIOp::create(b, loc, si, cst(b, loc, l.subRows));
+  Value rows = arith::MulIOp::create(b, loc, down, g.buf->strides[rank - 2]);
+  Value cols = arith::MulIOp::create(b, loc, sj, cst(b, loc, l.subCols));
+  Value uniform = arith::AddIOp::create(
+      b, loc, originOff, arith::AddIOp::create(b, loc, rows, cols));
+  Value off = arith::AddIOp::create(b, loc, uniform, laneOff);
+  if (!inBounds) {
+    Value row =
+        arith::AddIOp::create(b, loc, g.origin[rank - 2],
+                              arith::AddIOp::create(b, loc, first.row, down));
+    off = guarded(b, loc, g, {off, ult(b, loc, row, g.rowLimit)});
+  }
+  amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off}, lds,
+                                ldsIdx, TypeAttr::get(transfer));
+}
+
+/// With hk.cols_in_bounds: one DMA, its rows checked unless hk.in_bounds
+/// says the rows and leading indices are in range too.
+void LoadAsyncEmitter::emitColsInBounds(OpBuilder &b, const LanePiece &piece) {
+  auto start = globalOffset(b, loc, g, piece.row, piece.col, 0,
+                            /*checkCol=*/false, /*checkRows=*/!inBounds);
+  Value off = inBounds ? start.first : guarded(b, loc, g, start);
+  amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off}, lds,
+                                piece.ldsBase, TypeAttr::get(transfer));
+}
+
+/// A chunk whose start is in range and end is not goes through registers;
+/// any other is one DMA (of zeros when out of range).
+void LoadAsyncEmitter::emitChecked(OpBuilder &b, const LanePiece &piece) {
+  auto start = globalOffset(b, loc, g, piece.row, piece.col, 0);
+  auto last = globalOffset(b, loc, g, piece.row, piece.col, plan.elems() - 1);
+  Value partial = arith::AndIOp::create(
+      b, loc, start.second,
+      arith::XOrIOp::create(b, loc, last.second,
+                            arith::ConstantIntOp::create(b, loc, 1, 1)));
+  auto ifOp = scf::IfOp::create(b, loc, partial, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  stagedCopy(b, loc, plan, g, piece, lds, elt);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  Value off = guarded(b, loc, g, {start.first, last.second});
+  amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off}, lds,
+                                piece.ldsBase, TypeAttr::get(transfer));
+}
+
 /// hk.load_async: the first `waves` waves split the instructions; each
 /// lane DMAs its w bytes (gfx950: 16, gfx942: 4; Chip.h's ldsDmaBytes) from
 /// the global position of the elements they hold, or zeros when the chunk
@@ -284,132 +429,30 @@ struct LoadAsyncLowering : OpConversionPattern<LoadAsyncOp> {
              : IntegerAttr();
     if (!kernelWaves)
       return rewriter.notifyMatchFailure(op, "kernel not lowered yet");
-    int64_t waves = op.getWaves() ? *op.getWaves() : kernelWaves.getInt();
+    int64_t kernelWaveCount = kernelWaves.getInt();
+    int64_t waves = op.getWaves() ? *op.getWaves() : kernelWaveCount;
     Location loc = op.getLoc();
-    CopyPlan plan(sharedLayoutOf(op.getDest().getType()),
-                  state.chip.ldsDmaBytes);
-    GlobalTile g = globalTile(rewriter, loc, state, adaptor.getSource(),
-                              adaptor.getIndices(), plan.shared);
-    Type elt = op.getDest().getType().getElementType();
-    Value lds = adaptor.getDest();
-    bool colsInBounds = op->hasAttr(HKDialect::kColsInBoundsAttrName);
-    bool inBounds = op->hasAttr(HKDialect::kInBoundsAttrName);
-    Type transfer =
-        plan.elems() == 1 ? elt : VectorType::get({plan.elems()}, elt);
-    // A copy whose columns are in range and whose instructions split by
-    // wave (splitsByWave): the lane's offsets are those of instruction
-    // `wave`, computed once, plus whole subtiles, constants per instruction
-    // once the copy loop is unrolled. The global offset is kept as (uniform
-    // part) + (lane part), so the lane part stays one register across the
-    // copy's instructions instead of a multiply per instruction. Its lane
-    // and wave ids are read at the kernel's start, so that the lane part,
-    // and the wave's share of M0, leave the loop the copy sits in. Unless
-    // hk.in_bounds, each instruction compares its row, the lane's row of
-    // instruction `wave` plus whole subtiles, with the row limit.
-    bool byWave = g.unitStride && colsInBounds && splitsByWave(plan, waves);
-    auto [laneId, waveId] =
-        laneAndWave(rewriter, loc, byWave ? &func.getBody().front() : nullptr);
-    // Named copies: lambdas cannot capture structured bindings in C++17.
-    Value lane = laneId, wave = waveId;
-    LanePiece first;
-    Value laneOff, originOff;
-    if (byWave) {
-      int64_t rank = g.origin.size();
-      first = lanePiece(rewriter, loc, plan, wave, lane);
-      laneOff =
-          arith::AddIOp::create(rewriter, loc,
-                                arith::MulIOp::create(rewriter, loc, first.row,
-                                                      g.buf->strides[rank - 2]),
-                                first.col);
-      Value zero = cst(rewriter, loc, 0);
-      originOff = globalOffset(rewriter, loc, g, zero, zero, 0,
-                               /*checkCol=*/false, /*checkRows=*/false)
-                      .first;
-    }
-    auto emitByWave = [&](OpBuilder &b, Value inst) {
-      int64_t rank = g.origin.size();
-      const hk::SharedLayout &l = plan.shared;
-      Value instK = arith::SubIOp::create(b, loc, inst, wave);
-      Value sub =
-          arith::DivUIOp::create(b, loc, instK, cst(b, loc, plan.perSubtile));
-      Value si =
-          arith::DivUIOp::create(b, loc, sub, cst(b, loc, l.subtilesPerRow()));
-      Value sj =
-          arith::RemUIOp::create(b, loc, sub, cst(b, loc, l.subtilesPerRow()));
-      SmallVector<Value> ldsIdx = {
-          arith::AddIOp::create(b, loc, first.ldsBase[0], si),
-          arith::AddIOp::create(b, loc, first.ldsBase[1], sj),
-          first.ldsBase[2]};
-      // The rows the instruction is moved down by: whole subtiles.
-      Value down = arith::MulIOp::create(b, loc, si, cst(b, loc, l.subRows));
-      Value rows =
-          arith::MulIOp::create(b, loc, down, g.buf->strides[rank - 2]);
-      Value cols = arith::MulIOp::create(b, loc, sj, cst(b, loc, l.subCols));
-      Value uniform = arith::AddIOp::create(
-          b, loc, originOff, arith::AddIOp::create(b, loc, rows, cols));
-      Value off = arith::AddIOp::create(b, loc, uniform, laneOff);
-      if (!inBounds) {
-        Value row = arith::AddIOp::create(
-            b, loc, g.origin[rank - 2],
-            arith::AddIOp::create(b, loc, first.row, down));
-        off = guarded(b, loc, g, {off, ult(b, loc, row, g.rowLimit)});
-      }
-      amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off}, lds,
-                                    ldsIdx, TypeAttr::get(transfer));
-    };
-    auto emit = [&](OpBuilder &b, Value inst) {
-      if (byWave)
-        return emitByWave(b, inst);
-      LanePiece piece = lanePiece(b, loc, plan, inst, lane);
-      if (!g.unitStride)
-        return stagedCopy(b, loc, plan, g, piece, lds, elt);
-      if (colsInBounds) {
-        // hk.in_bounds: the rows and leading indices are in range too.
-        auto first = globalOffset(b, loc, g, piece.row, piece.col, 0,
-                                  /*checkCol=*/false, /*checkRows=*/!inBounds);
-        Value off = inBounds ? first.first : guarded(b, loc, g, first);
-        amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off},
-                                      lds, piece.ldsBase,
-                                      TypeAttr::get(transfer));
-        return;
-      }
-      auto first = globalOffset(b, loc, g, piece.row, piece.col, 0);
-      auto last =
-          globalOffset(b, loc, g, piece.row, piece.col, plan.elems() - 1);
-      // Partly in range: the start is, the end is not.
-      Value partial = arith::AndIOp::create(
-          b, loc, first.second,
-          arith::XOrIOp::create(b, loc, last.second,
-                                arith::ConstantIntOp::create(b, loc, 1, 1)));
-      auto ifOp = scf::IfOp::create(b, loc, partial, /*withElse=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      stagedCopy(b, loc, plan, g, piece, lds, elt);
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      Value off = guarded(b, loc, g, {first.first, last.second});
-      amdgpu::GatherToLDSOp::create(b, loc, g.buf->buffer, ValueRange{off}, lds,
-                                    piece.ldsBase, TypeAttr::get(transfer));
-    };
-
-    auto kernelWaveCount = kernelWaves.getInt();
-    Operation *copy;
+    LoadAsyncEmitter copy(rewriter, state, op, adaptor, func, waves);
+    auto emit = [&](OpBuilder &b, Value inst) { copy.emit(b, inst); };
+    Operation *loop;
     if (waves < kernelWaveCount) {
       auto mine = scf::IfOp::create(
-          rewriter, loc, ult(rewriter, loc, wave, cst(rewriter, loc, waves)),
-          false);
+          rewriter, loc,
+          ult(rewriter, loc, copy.wave, cst(rewriter, loc, waves)), false);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(mine.thenBlock());
-      forEachInstruction(rewriter, loc, plan, wave, waves, emit);
-      copy = mine;
+      forEachInstruction(rewriter, loc, copy.plan, copy.wave, waves, emit);
+      loop = mine;
     } else {
-      copy = forEachInstruction(rewriter, loc, plan, wave, waves, emit);
+      loop =
+          forEachInstruction(rewriter, loc, copy.plan, copy.wave, waves, emit);
     }
     // Every instruction of the copy, on either path (one DMA, or the
     // staged loads of at most 16 bytes per lane), issues at least one
     // vector-memory load: hk-compute-waits counts the copy as a whole.
-    copy->setAttr(kCopyInstructionsAttr,
+    loop->setAttr(kCopyInstructionsAttr,
                   rewriter.getDenseI64ArrayAttr(
-                      instructionsPerWave(plan, waves, kernelWaveCount)));
+                      instructionsPerWave(copy.plan, waves, kernelWaveCount)));
     // The token is the point where the copy has been issued.
     auto token = rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(op, 0, 32);
     token->setAttr(kCopyTokenAttr, rewriter.getUnitAttr());

@@ -177,57 +177,73 @@ struct AtomicAddLowering : OpConversionPattern<AtomicAddOp> {
         laneCol);
     if (!isVector && op->hasAttr(HKDialect::kColsInBoundsAttrName) &&
         hasUnitColumnStride(op.getDest().getType())) {
-      // A constant column tile goes into the immediate offset with the
-      // register's column, when they fit its 12 bits: the tiles of one row
-      // band (attention backward's two dQ halves) then share their row
-      // offsets, selects and shifts.
-      int64_t colOrigin = 0;
-      int64_t tileCols = tileType.getDimSize(tileType.getRank() - 1);
-      int64_t elementBytes =
-          llvm::divideCeil(tileType.getElementTypeBitWidth(), 8);
-      llvm::APInt colTile;
-      if (matchPattern(adaptor.getIndices()[colDim], m_ConstantInt(&colTile)) &&
-          (colTile.getSExtValue() + 1) * tileCols * elementBytes <=
-              kImmediateOffsetBytes) {
-        colOrigin = colTile.getSExtValue() * tileCols;
-        base[colDim] = laneCol;
-      }
+      int64_t colOrigin = immediateColumnOrigin(
+          adaptor.getIndices()[colDim], tileType, laneCol, base[colDim]);
       lowerColsInBounds(rewriter, loc, buf, flat, *map, base, rowDim, rowOrigin,
                         laneRow, tileType.getDimSize(0), colOrigin,
                         adaptor.getValue());
-      rewriter.eraseOp(op);
-      return success();
+    } else {
+      lowerChecked(rewriter, loc, buf, flat, *map, base, isVector, owner,
+                   adaptor.getValue());
     }
-    // The row (a tile) or the column (a vector) checks the leading
-    // dimensions too; a tile's column is checked against its size.
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// A constant column tile goes into the immediate offset with the
+  /// register's column, when they fit its 12 bits: the tiles of one row
+  /// band (attention backward's two dQ halves) then share their row
+  /// offsets, selects and shifts. Returns the column origin the immediate
+  /// carries (0 when the tile index is not such a constant), leaving in
+  /// `colBase` the column the lane's offset starts from.
+  static int64_t immediateColumnOrigin(Value colTileIndex,
+                                       RankedTensorType tileType, Value laneCol,
+                                       Value &colBase) {
+    int64_t tileCols = tileType.getDimSize(tileType.getRank() - 1);
+    int64_t elementBytes =
+        llvm::divideCeil(tileType.getElementTypeBitWidth(), 8);
+    llvm::APInt colTile;
+    if (!matchPattern(colTileIndex, m_ConstantInt(&colTile)) ||
+        (colTile.getSExtValue() + 1) * tileCols * elementBytes >
+            kImmediateOffsetBytes)
+      return 0;
+    colBase = laneCol;
+    return colTile.getSExtValue() * tileCols;
+  }
+
+  /// The checked form: each register adds at its own offset, the extent
+  /// when out of range or (with `owner`) not the lane's to add. The row (a
+  /// tile) or the column (a vector) checks the leading dimensions too; a
+  /// tile's column is checked against its size.
+  static void lowerChecked(OpBuilder &b, Location loc, const GlobalBuffer &buf,
+                           Value flat, const LaneMap &map, ArrayRef<Value> base,
+                           bool isVector, Value owner, Value value) {
+    int64_t colDim = base.size() - 1;
+    int64_t rowDim = isVector ? -1 : colDim - 1;
     SmallVector<Value> limits(base.size());
     int64_t first = isVector ? colDim : rowDim;
-    limits[first] = foldLeadingChecks(rewriter, loc, buf, base, first);
+    limits[first] = foldLeadingChecks(b, loc, buf, base, first);
     if (!isVector)
       limits[colDim] = buf.sizes[colDim];
-    for (auto [reg, c] : llvm::enumerate(map->regs)) {
+    for (auto [reg, c] : llvm::enumerate(map.regs)) {
       SmallVector<Value> pos(base);
       if (!isVector)
-        pos[rowDim] = arith::AddIOp::create(rewriter, loc, pos[rowDim],
-                                            cst(rewriter, loc, c.row));
-      pos[colDim] = arith::AddIOp::create(rewriter, loc, pos[colDim],
-                                          cst(rewriter, loc, c.col));
-      Value offset = offsetOrExtent(rewriter, loc, buf, pos, limits);
+        pos[rowDim] =
+            arith::AddIOp::create(b, loc, pos[rowDim], cst(b, loc, c.row));
+      pos[colDim] =
+          arith::AddIOp::create(b, loc, pos[colDim], cst(b, loc, c.col));
+      Value offset = offsetOrExtent(b, loc, buf, pos, limits);
       if (owner)
-        offset =
-            arith::SelectOp::create(rewriter, loc, owner, offset, buf.extent);
+        offset = arith::SelectOp::create(b, loc, owner, offset, buf.extent);
       // Buffer offsets are 32-bit, as on the fat raw buffer.
-      Value off = arith::IndexCastOp::create(rewriter, loc,
-                                             rewriter.getI32Type(), offset);
-      Value v = vector::ExtractOp::create(rewriter, loc, adaptor.getValue(),
-                                          static_cast<int64_t>(reg));
-      amdgpu::RawBufferAtomicFaddOp::create(rewriter, loc, v, flat, off,
+      Value off = arith::IndexCastOp::create(b, loc, b.getI32Type(), offset);
+      Value v =
+          vector::ExtractOp::create(b, loc, value, static_cast<int64_t>(reg));
+      amdgpu::RawBufferAtomicFaddOp::create(b, loc, v, flat, off,
                                             /*boundsCheck=*/true,
                                             /*indexOffset=*/nullptr,
                                             /*sgprOffset=*/Value());
     }
-    rewriter.eraseOp(op);
-    return success();
   }
 
   static bool hasUnitColumnStride(Type type) {

@@ -161,121 +161,140 @@ static std::optional<SmallVector<int>> bitPermutationOf(const TileLayout &src,
   return target;
 }
 
+static bool isLaneBit(int pos) { return pos < kLaneBits; }
+
+/// Sends `v` to lane l ^ `d` and receives that lane's, as 32-bit words: a
+/// lane exchange moves 32 bits, so 16-bit registers travel in pairs.
+static Value exchangeWords(OpBuilder &b, Location loc, Value v, int64_t d,
+                           const hk::ChipInfo &chip) {
+  auto vt = cast<VectorType>(v.getType());
+  int64_t width = vt.getElementType().getIntOrFloatBitWidth();
+  if (width == 16 && vt.getNumElements() % 2 == 0) {
+    auto words = VectorType::get({vt.getNumElements() / 2}, b.getI32Type());
+    Value w = vector::BitCastOp::create(b, loc, words, v);
+    return vector::BitCastOp::create(b, loc, vt, xorLanes(b, loc, w, d, chip));
+  }
+  return xorLanes(b, loc, v, d, chip);
+}
+
+/// One butterfly over lane bit `lb` and register bit `k`: lanes with bit
+/// `lb` clear send their registers with bit k set to lane l ^ 2^lb and take
+/// its registers with bit k clear in their place (one lane exchange and
+/// three selects per pair of registers).
+static Value butterfly(OpBuilder &b, Location loc, Value regs, int lb, int k,
+                       Value lane, const hk::ChipInfo &chip) {
+  int64_t n = cast<VectorType>(regs.getType()).getNumElements();
+  SmallVector<int64_t> lo, hi;
+  for (int64_t x = 0; x < n; ++x)
+    if (!(x & (int64_t(1) << k))) {
+      lo.push_back(x);
+      hi.push_back(x | (int64_t(1) << k));
+    }
+  Value bit = arith::AndIOp::create(b, loc, lane, i32(b, loc, 1 << lb));
+  Value set = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bit,
+                                    i32(b, loc, 0));
+  Value x0 = vector::ShuffleOp::create(b, loc, regs, regs, lo);
+  Value x1 = vector::ShuffleOp::create(b, loc, regs, regs, hi);
+  Value send = arith::SelectOp::create(b, loc, set, x0, x1);
+  Value recv = exchangeWords(b, loc, send, int64_t(1) << lb, chip);
+  Value n0 = arith::SelectOp::create(b, loc, set, recv, x0);
+  Value n1 = arith::SelectOp::create(b, loc, set, x1, recv);
+  SmallVector<int64_t> back(n);
+  for (auto [j, x] : llvm::enumerate(lo))
+    back[x] = j;
+  for (auto [j, x] : llvm::enumerate(hi))
+    back[x] = lo.size() + j;
+  return vector::ShuffleOp::create(b, loc, n0, n1, back);
+}
+
+/// Lane bits out of place (`where[q]` is where source bit q sits now): every
+/// lane reads the lane holding its data, one ds_bpermute per 32-bit
+/// register, and the lane bits are then in place.
+static Value readPermutedLanes(OpBuilder &b, Location loc, Value regs,
+                               SmallVectorImpl<int> &where,
+                               ArrayRef<int> target, Value lane) {
+  auto type = cast<VectorType>(regs.getType());
+  int64_t n = type.getNumElements();
+  int bits = target.size();
+  XorAffine from{0, {}};
+  for (int q = 0; q < bits; ++q)
+    if (isLaneBit(where[q]))
+      from.m[target[q]] = int64_t(1) << where[q];
+  Value srcLane = emitXorAffine(b, loc, lane, from);
+  int64_t width = type.getElementType().getIntOrFloatBitWidth();
+  int64_t perWord = width == 16 && n % 2 == 0 ? 2 : 1;
+  Value words = regs;
+  if (perWord == 2)
+    words = vector::BitCastOp::create(
+        b, loc, VectorType::get({n / 2}, b.getI32Type()), regs);
+  SmallVector<Value> moved;
+  for (int64_t j = 0; j < n / perWord; ++j) {
+    Value w = vector::ExtractOp::create(b, loc, words, j);
+    moved.push_back(gpu::ShuffleOp::create(b, loc, w, srcLane,
+                                           i32(b, loc, kWaveSize),
+                                           gpu::ShuffleMode::IDX)
+                        .getShuffleResult());
+  }
+  words = vector::FromElementsOp::create(
+      b, loc, cast<VectorType>(words.getType()), moved);
+  for (int q = 0; q < bits; ++q)
+    if (isLaneBit(where[q]))
+      where[q] = target[q];
+  return perWord == 2
+             ? vector::BitCastOp::create(b, loc, type, words).getResult()
+             : words;
+}
+
+/// With every lane bit in place, register r of the result is register
+/// order[r] of the current registers.
+static SmallVector<int64_t> registerOrder(ArrayRef<int> where,
+                                          ArrayRef<int> target, int64_t n) {
+  SmallVector<int64_t> order(n);
+  for (int64_t r = 0; r < n; ++r) {
+    int64_t x = 0;
+    for (int q = 0, bits = target.size(); q < bits; ++q)
+      if (!isLaneBit(where[q]) && (r & (int64_t(1) << (target[q] - kLaneBits))))
+        x |= int64_t(1) << (where[q] - kLaneBits);
+    order[r] = x;
+  }
+  return order;
+}
+
 /// hk.swap_layout as a bit permutation (bitPermutationOf): each source bit
 /// that must go from the register index to the lane id trades places with
 /// one going the other way, by a butterfly over lane bit b and register bit
-/// k (lanes with bit b clear send their registers with bit k set to lane l
-/// ^ 2^b and take its registers with bit k clear in their place: one lane
-/// exchange, DPP for b = 0, 1, 3, and three selects per pair of registers);
-/// a lane bit still out of place after that costs one ds_bpermute per
-/// 32-bit register (all lanes read by the same rule), and the register bits
-/// are renumbered for free. A lane exchange moves 32 bits, so 16-bit
-/// registers travel in pairs.
+/// k (butterfly: one lane exchange, DPP for b = 0, 1, 3, and three selects
+/// per pair of registers); a lane bit still out of place after that costs
+/// one ds_bpermute per 32-bit register (all lanes read by the same rule),
+/// and the register bits are renumbered for free.
 static Value swapByButterflies(OpBuilder &b, Location loc, Value regs,
                                ArrayRef<int> target, Value lane,
                                const hk::ChipInfo &chip) {
-  auto type = cast<VectorType>(regs.getType());
-  int64_t n = type.getNumElements();
-  Type elt = type.getElementType();
+  int64_t n = cast<VectorType>(regs.getType()).getNumElements();
   int bits = target.size();
+  // Where each source bit sits now.
   SmallVector<int> where = llvm::to_vector(llvm::seq<int>(0, bits));
-  auto isLane = [](int pos) { return pos < kLaneBits; };
-
-  // Sends and receives `v` (n/2 elements) as 32-bit words.
-  auto exchange = [&](Value v, int64_t d) -> Value {
-    auto vt = cast<VectorType>(v.getType());
-    int64_t width = elt.getIntOrFloatBitWidth();
-    if (width == 16 && vt.getNumElements() % 2 == 0) {
-      auto words = VectorType::get({vt.getNumElements() / 2}, b.getI32Type());
-      Value w = vector::BitCastOp::create(b, loc, words, v);
-      return vector::BitCastOp::create(b, loc, vt,
-                                       xorLanes(b, loc, w, d, chip));
-    }
-    return xorLanes(b, loc, v, d, chip);
-  };
-  auto laneBitSet = [&](int bit) {
-    Value m = arith::AndIOp::create(b, loc, lane, i32(b, loc, 1 << bit));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, m,
-                                 i32(b, loc, 0));
-  };
-
   for (int i = 0; i < bits; ++i) {
-    if (isLane(where[i]) || !isLane(target[i]))
+    if (isLaneBit(where[i]) || !isLaneBit(target[i]))
       continue; // not a register bit bound for the lane id
     // Its partner: a lane bit bound for the registers, preferably the one
     // sitting where this bit must go.
     int partner = -1;
     for (int o = 0; o < bits; ++o)
-      if (isLane(where[o]) && !isLane(target[o]) &&
+      if (isLaneBit(where[o]) && !isLaneBit(target[o]) &&
           (partner < 0 || where[o] == target[i]))
         partner = o;
     assert(partner >= 0 && "as many bits go each way");
-    int lb = where[partner], k = where[i] - kLaneBits;
-    SmallVector<int64_t> lo, hi;
-    for (int64_t x = 0; x < n; ++x)
-      if (!(x & (int64_t(1) << k))) {
-        lo.push_back(x);
-        hi.push_back(x | (int64_t(1) << k));
-      }
-    Value set = laneBitSet(lb);
-    Value x0 = vector::ShuffleOp::create(b, loc, regs, regs, lo);
-    Value x1 = vector::ShuffleOp::create(b, loc, regs, regs, hi);
-    Value send = arith::SelectOp::create(b, loc, set, x0, x1);
-    Value recv = exchange(send, int64_t(1) << lb);
-    Value n0 = arith::SelectOp::create(b, loc, set, recv, x0);
-    Value n1 = arith::SelectOp::create(b, loc, set, x1, recv);
-    SmallVector<int64_t> back(n);
-    for (auto [j, x] : llvm::enumerate(lo))
-      back[x] = j;
-    for (auto [j, x] : llvm::enumerate(hi))
-      back[x] = lo.size() + j;
-    regs = vector::ShuffleOp::create(b, loc, n0, n1, back);
+    regs = butterfly(b, loc, regs, where[partner], where[i] - kLaneBits, lane,
+                     chip);
     std::swap(where[i], where[partner]);
   }
-
-  // Lane bits out of place: every lane reads the lane holding its data.
   bool inPlace = true;
   for (int q = 0; q < bits; ++q)
-    inPlace &= !isLane(where[q]) || where[q] == target[q];
-  if (!inPlace) {
-    XorAffine from{0, {}};
-    for (int q = 0; q < bits; ++q)
-      if (isLane(where[q]))
-        from.m[target[q]] = int64_t(1) << where[q];
-    Value srcLane = emitXorAffine(b, loc, lane, from);
-    int64_t width = elt.getIntOrFloatBitWidth();
-    int64_t perWord = width == 16 && n % 2 == 0 ? 2 : 1;
-    Value words = regs;
-    if (perWord == 2)
-      words = vector::BitCastOp::create(
-          b, loc, VectorType::get({n / 2}, b.getI32Type()), regs);
-    SmallVector<Value> moved;
-    for (int64_t j = 0; j < n / perWord; ++j) {
-      Value w = vector::ExtractOp::create(b, loc, words, j);
-      moved.push_back(gpu::ShuffleOp::create(b, loc, w, srcLane,
-                                             i32(b, loc, kWaveSize),
-                                             gpu::ShuffleMode::IDX)
-                          .getShuffleResult());
-    }
-    words = vector::FromElementsOp::create(
-        b, loc, cast<VectorType>(words.getType()), moved);
-    regs = perWord == 2
-               ? vector::BitCastOp::create(b, loc, type, words).getResult()
-               : words;
-    for (int q = 0; q < bits; ++q)
-      if (isLane(where[q]))
-        where[q] = target[q];
-  }
-
-  // Register r of the result is register x of `regs`.
-  SmallVector<int64_t> order(n);
-  for (int64_t r = 0; r < n; ++r) {
-    int64_t x = 0;
-    for (int q = 0; q < bits; ++q)
-      if (!isLane(where[q]) && (r & (int64_t(1) << (target[q] - kLaneBits))))
-        x |= int64_t(1) << (where[q] - kLaneBits);
-    order[r] = x;
-  }
+    inPlace &= !isLaneBit(where[q]) || where[q] == target[q];
+  if (!inPlace)
+    regs = readPermutedLanes(b, loc, regs, where, target, lane);
+  SmallVector<int64_t> order = registerOrder(where, target, n);
   if (llvm::equal(order, llvm::seq<int64_t>(0, n)))
     return regs;
   return vector::ShuffleOp::create(b, loc, regs, regs, order);
