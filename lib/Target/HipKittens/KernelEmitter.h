@@ -91,6 +91,10 @@ private:
   void collectGridChecks(ArrayRef<std::string> symbols,
                          SmallVectorImpl<LaunchCheck> &checks);
   FailureOr<HostExpr> hostExpr(Value value, unsigned depth = 0);
+  LogicalResult collectLauncherArgs(SmallVectorImpl<std::string> &params,
+                                    SmallVectorImpl<std::string> &kernelArgs,
+                                    SmallVectorImpl<std::string> &strideChecks);
+  SmallVector<std::string> gridSymbols();
   // Names.
   std::string freshName(StringRef base);
   std::string nameFor(Value value, StringRef fallback);
@@ -113,6 +117,11 @@ private:
   LogicalResult emitOp(Operation *op);
   LogicalResult emitHKOp(Operation *op);
   LogicalResult emitMemoryOp(Operation *op);
+  bool usesVectorHelpers(Operation *access);
+  LogicalResult emitLoadAsync(LoadAsyncOp load);
+  LogicalResult emitLoad(LoadOp load);
+  LogicalResult emitStore(StoreOp store);
+  LogicalResult emitAtomicAdd(AtomicAddOp add);
   LogicalResult emitComputeOp(Operation *op);
   LogicalResult emitBoundsMask(BoundsMaskOp op);
   LogicalResult emitMma(MmaOp op, StringRef dst);

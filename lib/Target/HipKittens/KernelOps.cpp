@@ -178,11 +178,6 @@ LogicalResult KernelEmitter::emitHKOp(Operation *op) {
 }
 
 LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
-  // cdna3's vectors in global memory go through the file's vec_load and
-  // vec_store (see isGlobalVectorAccess).
-  auto vectorHelpers = [&](Operation *access) {
-    return !hipKittensApi(chip).baseShapes && isGlobalVectorAccess(access);
-  };
   return TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](AllocSharedOp alloc) -> LogicalResult {
         FailureOr<std::string> type =
@@ -205,84 +200,97 @@ LogicalResult KernelEmitter::emitMemoryOp(Operation *op) {
         names[sub] = name;
         return success();
       })
-      .Case([&](LoadAsyncOp load) -> LogicalResult {
-        if (failed(spellSharedTile(load.getDest().getType(), op, chip)))
-          return failure();
-        std::string group = "G";
-        if (load.getWaves() && *load.getWaves() != kernel.getWaves())
-          group = "kittens::group<" + std::to_string(*load.getWaves()) + ">";
-        os << group << "::load" << axisArgs(load.getSource().getType(), true)
-           << "(" << plain(load.getDest()) << ", " << plain(load.getSource())
-           << ", " << coords(load.getSource().getType(), load.getIndices())
-           << ");\n";
-        return success();
-      })
+      .Case([&](LoadAsyncOp load) { return emitLoadAsync(load); })
       .Case([&](WaitOp) {
         // HipKittens counts outstanding copies by hand; waiting for all of
         // them is always correct, if not always the fastest.
         os << "asm volatile(\"s_waitcnt vmcnt(0)\");\n";
         return success();
       })
-      .Case([&](LoadOp load) -> LogicalResult {
-        if (load.use_empty())
-          return success();
-        FailureOr<std::string> dst = defineStorage(load, {});
-        if (failed(dst))
-          return failure();
-        auto memref = dyn_cast<MemRefType>(load.getSource().getType());
-        os << (vectorHelpers(op)              ? "vec_load"
-               : needsRowReadHelper(op, chip) ? "shared_load_rows"
-               : needsColReadHelper(op, chip) ? "shared_load_cols"
-                                              : "load")
-           << (memref ? axisArgs(memref, false) : "") << "(" << *dst << ", "
-           << plain(load.getSource());
-        if (memref)
-          os << ", " << coords(memref, load.getIndices());
-        os << ");\n";
-        // HipKittens reads shared tiles with inline-assembly ds_reads, which
-        // the compiler's wait insertion does not see: the registers are
-        // ready only after an explicit lgkmcnt wait, as in HipKittens' own
-        // kernels.
-        if (!memref)
-          os << kWaitLds;
-        return success();
-      })
-      .Case([&](StoreOp store) -> LogicalResult {
-        if (isa<RankedTensorType>(store.getValue().getType()) &&
-            failed(spellType(store.getValue(), op)))
-          return failure();
-        auto memref = dyn_cast<MemRefType>(store.getDest().getType());
-        // A shared tile's store to global memory takes HipKittens'
-        // `assume_aligned` flag with the axis; a register tile's does not.
-        bool fromShared = isa<SharedTileType>(store.getValue().getType());
-        os << (vectorHelpers(op) ? "vec_store" : "store")
-           << (memref ? axisArgs(memref, fromShared) : "") << "("
-           << plain(store.getDest()) << ", " << plain(store.getValue());
-        if (memref)
-          os << ", " << coords(memref, store.getIndices());
-        os << ");\n";
-        // A register tile's store to a shared tile is inline-assembly
-        // ds_writes likewise: done only after an lgkmcnt wait.
-        if (!memref)
-          os << kWaitLds;
-        return success();
-      })
-      .Case([&](AtomicAddOp add) -> LogicalResult {
-        // HipKittens has no atomic tile store: the file defines
-        // tile_atomic_add (see atomicAddHelper()), HipKittens' own register
-        // tile store with each element added atomically.
-        if (isRegVec(add.getValue().getType()))
-          return noEquivalent(op, "tile_atomic_add takes register tiles, not "
-                                  "vectors");
-        if (failed(spellType(add.getValue(), op)))
-          return failure();
-        MemRefType memref = add.getDest().getType();
-        os << "tile_atomic_add<" << (isPermutedView(memref) ? 1 : 2) << ">("
-           << plain(add.getDest()) << ", " << plain(add.getValue()) << ", "
-           << coords(memref, add.getIndices()) << ");\n";
-        return success();
-      })
+      .Case([&](LoadOp load) { return emitLoad(load); })
+      .Case([&](StoreOp store) { return emitStore(store); })
+      .Case([&](AtomicAddOp add) { return emitAtomicAdd(add); })
       .Default([&](Operation *other) { return noEquivalent(other); });
+}
+
+/// cdna3's vectors in global memory go through the file's vec_load and
+/// vec_store (see isGlobalVectorAccess).
+bool KernelEmitter::usesVectorHelpers(Operation *access) {
+  return !hipKittensApi(chip).baseShapes && isGlobalVectorAccess(access);
+}
+
+LogicalResult KernelEmitter::emitLoadAsync(LoadAsyncOp load) {
+  if (failed(spellSharedTile(load.getDest().getType(), load, chip)))
+    return failure();
+  std::string group = "G";
+  if (load.getWaves() && *load.getWaves() != kernel.getWaves())
+    group = "kittens::group<" + std::to_string(*load.getWaves()) + ">";
+  os << group << "::load" << axisArgs(load.getSource().getType(), true) << "("
+     << plain(load.getDest()) << ", " << plain(load.getSource()) << ", "
+     << coords(load.getSource().getType(), load.getIndices()) << ");\n";
+  return success();
+}
+
+LogicalResult KernelEmitter::emitLoad(LoadOp load) {
+  if (load.use_empty())
+    return success();
+  FailureOr<std::string> dst = defineStorage(load, {});
+  if (failed(dst))
+    return failure();
+  auto memref = dyn_cast<MemRefType>(load.getSource().getType());
+  os << (usesVectorHelpers(load)          ? "vec_load"
+         : needsRowReadHelper(load, chip) ? "shared_load_rows"
+         : needsColReadHelper(load, chip) ? "shared_load_cols"
+                                          : "load")
+     << (memref ? axisArgs(memref, false) : "") << "(" << *dst << ", "
+     << plain(load.getSource());
+  if (memref)
+    os << ", " << coords(memref, load.getIndices());
+  os << ");\n";
+  // HipKittens reads shared tiles with inline-assembly ds_reads, which
+  // the compiler's wait insertion does not see: the registers are
+  // ready only after an explicit lgkmcnt wait, as in HipKittens' own
+  // kernels.
+  if (!memref)
+    os << kWaitLds;
+  return success();
+}
+
+LogicalResult KernelEmitter::emitStore(StoreOp store) {
+  if (isa<RankedTensorType>(store.getValue().getType()) &&
+      failed(spellType(store.getValue(), store)))
+    return failure();
+  auto memref = dyn_cast<MemRefType>(store.getDest().getType());
+  // A shared tile's store to global memory takes HipKittens'
+  // `assume_aligned` flag with the axis; a register tile's does not.
+  bool fromShared = isa<SharedTileType>(store.getValue().getType());
+  os << (usesVectorHelpers(store) ? "vec_store" : "store")
+     << (memref ? axisArgs(memref, fromShared) : "") << "("
+     << plain(store.getDest()) << ", " << plain(store.getValue());
+  if (memref)
+    os << ", " << coords(memref, store.getIndices());
+  os << ");\n";
+  // A register tile's store to a shared tile is inline-assembly
+  // ds_writes likewise: done only after an lgkmcnt wait.
+  if (!memref)
+    os << kWaitLds;
+  return success();
+}
+
+/// HipKittens has no atomic tile store: the file defines tile_atomic_add
+/// (see atomicAddHelper()), HipKittens' own register tile store with each
+/// element added atomically.
+LogicalResult KernelEmitter::emitAtomicAdd(AtomicAddOp add) {
+  if (isRegVec(add.getValue().getType()))
+    return noEquivalent(add, "tile_atomic_add takes register tiles, not "
+                             "vectors");
+  if (failed(spellType(add.getValue(), add)))
+    return failure();
+  MemRefType memref = add.getDest().getType();
+  os << "tile_atomic_add<" << (isPermutedView(memref) ? 1 : 2) << ">("
+     << plain(add.getDest()) << ", " << plain(add.getValue()) << ", "
+     << coords(memref, add.getIndices()) << ");\n";
+  return success();
 }
 
 /// True when `value` is built from block and wave ids, sizes, non-negative

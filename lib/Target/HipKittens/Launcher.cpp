@@ -415,12 +415,14 @@ static void printCheck(raw_indented_ostream &os, const LaunchCheck &check) {
   os << "  return hipErrorInvalidValue;\n";
 }
 
-LogicalResult KernelEmitter::emitLauncher() {
-  SmallVector<LaunchCheck> launchChecks;
-  if (failed(collectTileChecks(launchChecks)) ||
-      failed(collectDivisionChecks(launchChecks)))
-    return failure();
-  SmallVector<std::string> params, kernelArgs, checks;
+/// The launcher's parameters (pointers, sizes the types leave dynamic,
+/// scalars, then the stream), the kernel's arguments built from them
+/// (HipKittens' gl views of the pointers), and the checks that permuted
+/// views are dense.
+LogicalResult
+KernelEmitter::collectLauncherArgs(SmallVectorImpl<std::string> &params,
+                                   SmallVectorImpl<std::string> &kernelArgs,
+                                   SmallVectorImpl<std::string> &strideChecks) {
   for (auto [index, type] : llvm::enumerate(kernel.getArgumentTypes())) {
     std::string name = argName(index);
     auto memref = dyn_cast<MemRefType>(type);
@@ -449,13 +451,17 @@ LogicalResult KernelEmitter::emitLauncher() {
       extents[glDim(memref, d)] = sizes.back();
     }
     if (isPermutedView(memref))
-      addStrideCheck(memref, name, sizes, params, checks);
+      addStrideCheck(memref, name, sizes, params, strideChecks);
     kernelArgs.push_back(*view + "(" + name + ", " + llvm::join(extents, ", ") +
                          ")");
   }
   params.push_back("hipStream_t stream");
+  return success();
+}
 
-  // Grid symbols are argument sizes or scalar arguments.
+/// The grid's symbols as the launcher spells them: argument sizes (a size
+/// parameter, or the constant) or scalar arguments.
+SmallVector<std::string> KernelEmitter::gridSymbols() {
   GridAttr grid = kernel.getGrid();
   SmallVector<std::string> symbols;
   for (auto [arg, dim] :
@@ -470,27 +476,28 @@ LogicalResult KernelEmitter::emitLauncher() {
                           ? sizeParam(name, dim)
                           : std::to_string(memref.getDimSize(dim)));
   }
-  collectGridChecks(symbols, launchChecks);
-  SmallVector<std::string> extents;
-  for (AffineExpr expr : grid.getMap().getResults())
-    extents.push_back(stripParens(printAffine(expr, symbols)));
-  while (extents.size() < 3)
-    extents.push_back("1");
+  return symbols;
+}
 
-  // The shared allocator aligns every tile to 16 bytes.
+/// The kernel's dynamic shared memory: the shared allocator aligns every
+/// tile to 16 bytes.
+static int64_t sharedBytesOf(KernelOp kernel) {
   int64_t sharedBytes = 0;
   kernel.walk([&](AllocSharedOp alloc) {
     sharedBytes += llvm::alignTo(alloc.getType().getSizeInBytes(), 16);
   });
+  return sharedBytes;
+}
 
-  StringRef name = kernel.getSymName();
-  os << "extern \"C\" hipError_t launch_" << name << "("
-     << llvm::join(params, ", ") << ") {\n";
-  os.indent();
-  if (!checks.empty()) {
+/// The launcher's refusals: permuted views that are not dense, then the
+/// shapes for which the kernel would use a tile outside an array.
+static void printLaunchChecks(raw_indented_ostream &os,
+                              ArrayRef<std::string> strideChecks,
+                              ArrayRef<LaunchCheck> launchChecks) {
+  if (!strideChecks.empty()) {
     os << "// HipKittens reads the [B, H, N, D] views as dense [B, N, H, D] "
           "arrays.\n";
-    os << "if (" << llvm::join(checks, " ||\n    ") << ")\n";
+    os << "if (" << llvm::join(strideChecks, " ||\n    ") << ")\n";
     os << "  return hipErrorInvalidValue;\n";
   }
   SmallVector<LaunchCheck> merged = mergeChecks(launchChecks);
@@ -500,6 +507,31 @@ LogicalResult KernelEmitter::emitLauncher() {
           "tile partly or\n// wholly outside an array.\n";
   for (const LaunchCheck &check : merged)
     printCheck(os, check);
+}
+
+LogicalResult KernelEmitter::emitLauncher() {
+  SmallVector<LaunchCheck> launchChecks;
+  if (failed(collectTileChecks(launchChecks)) ||
+      failed(collectDivisionChecks(launchChecks)))
+    return failure();
+  SmallVector<std::string> params, kernelArgs, strideChecks;
+  if (failed(collectLauncherArgs(params, kernelArgs, strideChecks)))
+    return failure();
+  GridAttr grid = kernel.getGrid();
+  SmallVector<std::string> symbols = gridSymbols();
+  collectGridChecks(symbols, launchChecks);
+  SmallVector<std::string> extents;
+  for (AffineExpr expr : grid.getMap().getResults())
+    extents.push_back(stripParens(printAffine(expr, symbols)));
+  while (extents.size() < 3)
+    extents.push_back("1");
+  int64_t sharedBytes = sharedBytesOf(kernel);
+
+  StringRef name = kernel.getSymName();
+  os << "extern \"C\" hipError_t launch_" << name << "("
+     << llvm::join(params, ", ") << ") {\n";
+  os.indent();
+  printLaunchChecks(os, strideChecks, launchChecks);
   os << "// " << grid << "\n";
   os << "const dim3 grid(" << llvm::join(extents, ", ") << ");\n";
   if (sharedBytes > 0) {
