@@ -67,9 +67,9 @@ for dir in $(cd "$ROOT/kernels" && LC_ALL=C ls -d -- */); do
   src="$ROOT/kernels/$name/$name.mlir"
   for chip in gfx942 gfx950; do
     if [[ $chip == gfx950 ]]; then
-      arch=cdna4 tree="$MAIN_DIR" macro=KITTENS_CDNA4
+      tree="$MAIN_DIR" macro=KITTENS_CDNA4
     else
-      arch=cdna3 tree="$CDNA3_DIR" macro=KITTENS_CDNA3
+      tree="$CDNA3_DIR" macro=KITTENS_CDNA3
     fi
     echo "=== $name, $chip, hkc" >&2
     if "$BIN/hkc" "$src" --chip "$chip" --report -o "$WORK/$name" >"$WORK/report" 2>"$WORK/err"; then
@@ -79,7 +79,7 @@ for dir in $(cd "$ROOT/kernels" && LC_ALL=C ls -d -- */); do
     fi
     echo "=== $name, $chip, HipKittens C++" >&2
     cpp="$WORK/$name.$chip.cpp"
-    if "$BIN/hk-translate" --hk-to-hipkittens --hk-arch=$arch "$src" -o "$cpp" &&
+    if "$BIN/hk-translate" --hk-to-hipkittens --chip $chip "$src" -o "$cpp" &&
       "$LLVM_BIN/clang++" -x hip -std=c++20 --offload-arch=$chip \
         --offload-device-only -fgpu-rdc -nogpulib -nogpuinc -emit-llvm -O2 \
         -c "$ROOT/test/Target/HipKittens/Inputs/ockl.hip" -o "$WORK/ockl.bc" &&

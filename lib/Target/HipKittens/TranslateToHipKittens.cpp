@@ -551,22 +551,31 @@ static LogicalResult translateSource(const std::shared_ptr<llvm::SourceMgr> &sm,
   return translateToHipKittens(*module, os, chip);
 }
 
-static llvm::cl::opt<std::string>
-    archOption("hk-arch",
-               llvm::cl::desc("HipKittens API for --hk-to-hipkittens: cdna4 "
-                              "(gfx950, default) or cdna3 (gfx942)"),
-               llvm::cl::init("cdna4"));
-
 void hk::registerToHipKittensTranslation() {
+  // Local statics: the options exist only in a tool that registers the
+  // translation, so a tool linking this library for other reasons keeps its
+  // own --chip.
+  static llvm::cl::opt<std::string> chipOption(
+      "chip",
+      llvm::cl::desc("chip whose HipKittens tree --hk-to-hipkittens writes "
+                     "for (gfx950: the main tree, gfx942: cdna3)"),
+      llvm::cl::init(kDefaultChip));
+  // The spelling before --chip, kept only to say what replaced it.
+  static llvm::cl::opt<std::string> oldArchOption("hk-arch", llvm::cl::Hidden);
   TranslateRegistration registration(
       "hk-to-hipkittens", "translate hk kernels to HipKittens HIP C++",
       [](const std::shared_ptr<llvm::SourceMgr> &sm, raw_ostream &os,
          MLIRContext *context) -> LogicalResult {
-        // HipKittens ships one include tree per chip family.
-        const ChipInfo *chip = lookupFamily(archOption);
+        if (oldArchOption.getNumOccurrences())
+          return emitError(UnknownLoc::get(context),
+                           "--hk-arch was replaced by --chip: "
+                           "--chip gfx950 (for cdna4) or --chip gfx942 "
+                           "(for cdna3)");
+        // The chip picks HipKittens' include tree for its family.
+        const ChipInfo *chip = lookupChip(chipOption);
         if (!chip)
-          return emitError(UnknownLoc::get(context), "unknown --hk-arch '")
-                 << archOption << "': expected cdna4 or cdna3";
+          return emitError(UnknownLoc::get(context), "unknown chip '")
+                 << chipOption << "'; supported: " << supportedChipNames();
         return translateSource(sm, os, context, *chip);
       });
 }

@@ -1,5 +1,5 @@
-// RUN: hk-translate --hk-to-hipkittens --hk-arch=cdna4 -split-input-file -verify-diagnostics %s | FileCheck %s
-// RUN: hk-translate --hk-to-hipkittens --hk-arch=cdna3 -split-input-file -verify-diagnostics %s | FileCheck %s
+// RUN: hk-translate --hk-to-hipkittens --chip gfx950 -split-input-file -verify-diagnostics %s | FileCheck %s
+// RUN: hk-translate --hk-to-hipkittens --chip gfx942 -split-input-file -verify-diagnostics %s | FileCheck %s
 
 // hk.any of an f32 vector comparison: HipKittens has no vectors of bool, so
 // the comparison is spelled inside the vote: each lane compares the

@@ -1,5 +1,5 @@
-// RUN: not hk-translate --hk-to-hipkittens --hk-arch=cdna4 -split-input-file %s 2>&1 | FileCheck %s --check-prefix=MAIN
-// RUN: not hk-translate --hk-to-hipkittens --hk-arch=cdna3 -split-input-file %s 2>&1 | FileCheck %s --check-prefix=CDNA3
+// RUN: not hk-translate --hk-to-hipkittens --chip gfx950 -split-input-file %s 2>&1 | FileCheck %s --check-prefix=MAIN
+// RUN: not hk-translate --hk-to-hipkittens --chip gfx942 -split-input-file %s 2>&1 | FileCheck %s --check-prefix=CDNA3
 
 // What neither HipKittens tree has, nor LDS can make up for, stops the
 // translation at the op, naming what is missing. From the trees' headers:

@@ -1,6 +1,6 @@
-// RUN: hk-translate --hk-to-hipkittens --hk-arch=cdna4 %s -o %t.main.cpp
+// RUN: hk-translate --hk-to-hipkittens --chip gfx950 %s -o %t.main.cpp
 // RUN: FileCheck %s --check-prefix=MAIN --input-file %t.main.cpp
-// RUN: hk-translate --hk-to-hipkittens --hk-arch=cdna3 %s -o %t.cdna3.cpp
+// RUN: hk-translate --hk-to-hipkittens --chip gfx942 %s -o %t.cdna3.cpp
 // RUN: FileCheck %s --check-prefix=CDNA3 --input-file %t.cdna3.cpp
 // Both translations compile against their tree, with no diagnostic.
 // RUN: %{hk_ockl_bc:gfx950} %t.gfx950.bc

@@ -1,10 +1,12 @@
-// RUN: hk-translate --hk-to-hipkittens --hk-arch=cdna4 %s | FileCheck %s --check-prefix=CDNA4
-// RUN: hk-translate --hk-to-hipkittens --hk-arch=cdna3 %s | FileCheck %s --check-prefix=CDNA3
+// RUN: hk-translate --hk-to-hipkittens --chip gfx950 %s | FileCheck %s --check-prefix=CDNA4
+// RUN: hk-translate --hk-to-hipkittens --chip gfx942 %s | FileCheck %s --check-prefix=CDNA3
 // RUN: hk-translate --hk-to-hipkittens %s | FileCheck %s --check-prefix=CDNA4
-// RUN: not hk-translate --hk-to-hipkittens --hk-arch=cdna2 %s 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not hk-translate --hk-to-hipkittens --chip gfx90a %s 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not hk-translate --hk-to-hipkittens --hk-arch=cdna4 %s 2>&1 | FileCheck %s --check-prefix=OLD
+// RUN: not hk-translate --hk-to-hipkittens --chip gfx950 --hk-arch=cdna3 %s 2>&1 | FileCheck %s --check-prefix=OLD
 
-// The architecture picks HipKittens' tree (branch main for CDNA4, cdna3 for
-// CDNA3; KITTENS_CDNA4/3) and the target of the build line. This kernel is
+// The chip picks HipKittens' tree (branch main for gfx950, cdna3 for gfx942;
+// KITTENS_CDNA4/3) and the target of the build line. This kernel is
 // spelled differently: cdna3's tiles have no base-shape argument.
 
 // CDNA4: // Build: hipcc -std=c++20 --offload-arch=gfx950 -I$HIPKITTENS_ROOT/include (HipKittens branch main)
@@ -23,7 +25,12 @@
 // CDNA3: rt_bf<16, 32, row_l> x;
 // CDNA3-NEXT: load(x, X, {0, 0, 0, 0});
 
-// BAD: error: unknown --hk-arch 'cdna2': expected cdna4 or cdna3
+// BAD: error: unknown chip 'gfx90a'; supported: gfx942, gfx950
+// BAD-NOT: #include
+
+// The option the chip replaced is refused, naming its replacement.
+// OLD: error: --hk-arch was replaced by --chip: --chip gfx950 (for cdna4) or --chip gfx942 (for cdna3)
+// OLD-NOT: #include
 
 !s = tensor<16x32xbf16, #hk.rt<row, 16x32>>
 hk.kernel @same(%X: memref<?x?xbf16>) attributes {

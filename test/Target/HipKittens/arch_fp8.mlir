@@ -1,5 +1,5 @@
-// RUN: not hk-translate --hk-to-hipkittens --hk-arch=cdna4 -split-input-file %s 2>&1 | FileCheck %s --check-prefix=CDNA4
-// RUN: not hk-translate --hk-to-hipkittens --hk-arch=cdna3 -split-input-file %s 2>&1 | FileCheck %s --check-prefix=CDNA3
+// RUN: not hk-translate --hk-to-hipkittens --chip gfx950 -split-input-file %s 2>&1 | FileCheck %s --check-prefix=CDNA4
+// RUN: not hk-translate --hk-to-hipkittens --chip gfx942 -split-input-file %s 2>&1 | FileCheck %s --check-prefix=CDNA3
 
 // HipKittens' fp8e4m3 is the OCP format on CDNA4 and FNUZ on CDNA3, the
 // formats each chip's MFMAs take, but HipKittens' cdna3 tree has no fp8 tiles

@@ -1,5 +1,5 @@
-// RUN: hk-translate --hk-to-hipkittens --hk-arch=cdna3 %s | FileCheck %s --check-prefix=CDNA3
-// RUN: hk-translate --hk-to-hipkittens --hk-arch=cdna4 %s | FileCheck %s --check-prefix=CDNA4
+// RUN: hk-translate --hk-to-hipkittens --chip gfx942 %s | FileCheck %s --check-prefix=CDNA3
+// RUN: hk-translate --hk-to-hipkittens --chip gfx950 %s | FileCheck %s --check-prefix=CDNA4
 
 // Row-layout reads of 16-bit register tiles from shared tiles on cdna3.
 // HipKittens cdna3's load steps 16 rows by underlying_cols elements, while

@@ -1,5 +1,5 @@
-// RUN: hk-translate --hk-to-hipkittens --hk-arch=cdna3 %s | FileCheck %s --check-prefix=CDNA3
-// RUN: hk-translate --hk-to-hipkittens --hk-arch=cdna4 %s | FileCheck %s --check-prefix=CDNA4
+// RUN: hk-translate --hk-to-hipkittens --chip gfx942 %s | FileCheck %s --check-prefix=CDNA3
+// RUN: hk-translate --hk-to-hipkittens --chip gfx950 %s | FileCheck %s --check-prefix=CDNA4
 
 // Register vectors in global memory. HipKittens' cdna3 tree loads and
 // stores align and ortho vectors at positions its base tiles do not use

@@ -38,7 +38,7 @@ LogicalResult translateToHipKittens(Operation *module, raw_ostream &os,
 /// several results, one `NameLoc` per result.
 StringRef resultNamesTag();
 
-/// Registers `--hk-to-hipkittens` (and its `--hk-arch` option) with
+/// Registers `--hk-to-hipkittens` (and its `--chip` option) with
 /// mlir-translate.
 void registerToHipKittensTranslation();
 

@@ -1,8 +1,8 @@
 # The lit format of test/Target/HipKittens/Compile (lit.local.cfg): the
 # folder's own tests, plus translation.template run once per kernel of the
-# library and HipKittens tree, as "Compile/<kernel>/<chip>", with %{kernel},
-# %{arch} (the --hk-arch of the tree) and %{chip} replaced. A module rather
-# than lit.local.cfg because lit pickles the tests and their format for its
+# library and HipKittens tree, as "Compile/<kernel>/<chip>", with %{kernel}
+# and %{chip} (the chip whose tree the translation is for) replaced. A module
+# rather than lit.local.cfg because lit pickles the tests and their format for its
 # worker processes.
 import os
 
@@ -16,8 +16,9 @@ TEMPLATE = "translation.template"
 # refusal.template checks that error instead of compiling.
 REFUSAL = "hipkittens-refusal.txt"
 REFUSAL_TEMPLATE = "refusal.template"
-# HipKittens' trees: --hk-arch and the chip its kernels build for.
-TREES = (("cdna4", "gfx950"), ("cdna3", "gfx942"))
+# The chips with a HipKittens tree (main for gfx950, cdna3 for gfx942): the
+# translation's --chip picks the tree.
+TREES = ("gfx950", "gfx942")
 
 
 class TranslationTest(lit.Test.Test):
@@ -41,7 +42,7 @@ class EachTranslation(lit.formats.ShTest):
             return
         for name, directory in self.kernels:
             refused = os.path.exists(os.path.join(directory, REFUSAL))
-            for arch, chip in TREES:
+            for chip in TREES:
                 yield TranslationTest(
                     testSuite,
                     path_in_suite + (name, chip),
@@ -57,10 +58,9 @@ class EachTranslation(lit.formats.ShTest):
         if not isinstance(test, TranslationTest):
             return super().execute(test, litConfig)
         name, chip = test.path_in_suite[-2:]
-        arch = dict((c, a) for a, c in TREES)[chip]
         return lit.TestRunner.executeShTest(
             test,
             litConfig,
             self.execute_external,
-            [("%{kernel}", name), ("%{arch}", arch), ("%{chip}", chip)],
+            [("%{kernel}", name), ("%{chip}", chip)],
         )
