@@ -5,6 +5,8 @@
 
 #include "IsaSimulator.h"
 
+#include "hk/Base/Chip.h"
+
 #include <cstring>
 #include <deque>
 #include <map>
@@ -14,7 +16,7 @@
 
 namespace hk::rt::isa {
 
-constexpr unsigned kLanes = 64;
+constexpr unsigned kLanes = unsigned(hk::kWaveSize);
 /// Scalar registers by their hardware encoding: s0..s101, then VCC at 106,
 /// M0 at 124, the null register at 125, EXEC at 126.
 constexpr uint16_t kVcc = 106, kM0 = 124, kNull = 125, kExec = 126;
@@ -39,6 +41,7 @@ struct Operand {
 
 struct Sim;
 struct Wave;
+struct AccessObserver;
 struct Inst;
 using Handler = void (*)(Sim &, Wave &, const Inst &);
 
@@ -197,6 +200,16 @@ struct Wave {
   }
 };
 
+/// What the timing mode (Timing.cpp) learns of the accesses of the
+/// instruction being run: each lane's LDS bytes (ldsAt) and each global
+/// access checked against the launch's memory (Sim::checkMemory).
+struct AccessObserver {
+  virtual ~AccessObserver() = default;
+  virtual void lds(unsigned lane, uint64_t address, unsigned bytes,
+                   bool write) = 0;
+  virtual void global(uint64_t address, uint64_t bytes, bool store) = 0;
+};
+
 /// One workgroup being run.
 struct Sim {
   const CodeObject &code;
@@ -218,6 +231,9 @@ struct Sim {
   std::vector<Wave> *waves = nullptr; ///< all waves of the workgroup
   std::vector<MemoryRange> memory;    ///< sorted by begin
   mutable size_t lastRange = 0;       ///< checkMemory's last hit in memory
+  /// The timing mode's view of each memory access (Timing.cpp); null when
+  /// only the results are simulated.
+  AccessObserver *observer = nullptr;
 
   Sim(const CodeObject &code, const Launch &launch, const KernelDescriptor &kd)
       : code(code), launch(launch), kd(kd) {}
@@ -257,6 +273,68 @@ inline bool ldsAccessAllowed(Sim &sim, unsigned wave, uint64_t dword,
   }
   return true;
 }
+
+/// What the timing mode needs of an MFMA (Matrix.cpp, from the plan found
+/// at decode time).
+struct MfmaFacts {
+  unsigned m = 0, n = 0, k = 0, blocks = 1;
+  bool f64 = false, f32 = false;
+  bool f8f6f4 = false; ///< gfx950's f8f6f4 forms (scaled or not)
+  bool anyF8 = false;  ///< A or B holds 8-bit floats
+  bool sparse = false; ///< SMFMAC (k is the dense K)
+};
+/// True and `out` filled if `inst` is an MFMA or SMFMAC.
+bool mfmaFacts(const Inst &inst, MfmaFacts &out);
+
+/// Retires the oldest entries of `queue` until at most `keep` remain: their
+/// results reach registers and LDS (Semantics.cpp; s_waitcnt calls it, the
+/// timing mode when the model says an operation has completed).
+void retire(Sim &sim, Wave &w, std::deque<Pending> &queue, size_t keep);
+
+/// What all workgroups of one launch share (Run.cpp): the kernel's
+/// descriptor and entry, the kernarg segment and dispatch packet the waves
+/// point at (so a Dispatch is never copied), the user SGPRs, the limits.
+struct Dispatch {
+  Dispatch(const CodeObject &code, const Launch &launch);
+  Dispatch(const Dispatch &) = delete;
+  Dispatch &operator=(const Dispatch &) = delete;
+
+  /// Sizes the waves, LDS and race-check state of a workgroup.
+  void allocate(Sim &sim, std::vector<Wave> &waves) const;
+  /// Starts workgroup `group`: LDS cleared, every wave at the entry with
+  /// the registers the ABI gives it.
+  void startWorkgroup(Sim &sim, std::vector<Wave> &waves,
+                      const std::array<uint32_t, 3> &group) const;
+
+  const CodeObject &code;
+  const Launch &launch;
+  const KernelDescriptor &kd;
+  int32_t entry = 0;
+  uint32_t ldsBytes = 0;
+  uint32_t lanes = 0; ///< work-items per workgroup
+  unsigned numWaves = 0;
+  std::vector<MemoryRange> memory; ///< sorted by begin
+
+private:
+  [[noreturn]] void unsupported(const std::string &what) const;
+  void checkLds();
+  void buildSegments();
+  void buildUserSgprs();
+  void startWave(Wave &w, unsigned wi,
+                 const std::array<uint32_t, 3> &group) const;
+  std::vector<uint64_t> kernarg;
+  uint64_t packet[8] = {0};
+  std::vector<uint32_t> user;
+};
+
+/// Runs wave `w`'s next instruction (Run.cpp), after the check that none
+/// of its registers waits for a load.
+void step(Sim &sim, Wave &w);
+
+/// When every wave has stopped at s_barrier or ended: false if all ended;
+/// else releases the barrier (a new race-check interval) and returns true.
+/// Waves waiting while others ended are a barrier-mismatch fault.
+bool releaseBarrier(Sim &sim, std::vector<Wave> &waves);
 
 } // namespace hk::rt::isa
 

@@ -143,13 +143,13 @@ const Tables &tables() {
 }
 
 /// The 256-entry table of an 8-bit float type on `chip`.
-const float *table8(Ty t, bool gfx942) {
+const float *table8(Ty t, bool fnuz) {
   const Tables &tb = tables();
   switch (t) {
   case Ty::Fp8:
-    return gfx942 ? tb.fp8Fnuz : tb.fp8Ocp;
+    return fnuz ? tb.fp8Fnuz : tb.fp8Ocp;
   case Ty::Bf8:
-    return gfx942 ? tb.bf8Fnuz : tb.bf8Ocp;
+    return fnuz ? tb.bf8Fnuz : tb.bf8Ocp;
   case Ty::Fp8O:
     return tb.fp8Ocp;
   case Ty::Bf8O:
@@ -471,7 +471,7 @@ load(const Wave &w, const Operand &o, Ty t, unsigned per, const float *lut,
     out[x] = raw[src[x]];
 }
 
-const float *lutOf(Ty t, bool gfx942) {
+const float *lutOf(Ty t, bool fnuz) {
   switch (t) {
   case Ty::Fp4:
     return tables().fp4;
@@ -480,7 +480,7 @@ const float *lutOf(Ty t, bool gfx942) {
   case Ty::Bf6:
     return tables().bf6;
   default:
-    return table8(t, gfx942);
+    return table8(t, fnuz);
   }
 }
 
@@ -489,19 +489,21 @@ __attribute__((always_inline)) inline void
 runBody(Sim &sim, Wave &w, const Inst &inst, const Plan &p) {
   if (w.exec() != ~uint64_t(0))
     sim.fail("MFMA with lanes off in EXEC is not simulated");
-  bool gfx942 = p.chipFp8 && sim.code.chip == "gfx942";
+  // 8-bit floats in AMD's FNUZ formats or the OCP ones, by the chip.
+  bool fnuz =
+      p.chipFp8 && hk::lookupChip(sim.code.chip)->fp8 == hk::Fp8Format::FNUZ;
   alignas(64) Acc raw[kMaxElems], A[kMaxElems], B[kMaxElems], D[kMaxElems];
   if (p.sparse) {
-    unpack<Acc, kLanes>(w, inst.srcs[0], p.ta, p.aPer, lutOf(p.ta, gfx942),
+    unpack<Acc, kLanes>(w, inst.srcs[0], p.ta, p.aPer, lutOf(p.ta, fnuz),
                         [&](unsigned, unsigned l, unsigned e, Acc v) {
                           raw[l * p.aPer + e] = v;
                         });
     sparseA(w, inst, p, raw, A);
   } else {
-    load<Acc, N>(w, inst.srcs[0], p.ta, p.aPer, lutOf(p.ta, gfx942), p.directA,
+    load<Acc, N>(w, inst.srcs[0], p.ta, p.aPer, lutOf(p.ta, fnuz), p.directA,
                  p.aSrc, raw, A);
   }
-  load<Acc, N>(w, inst.srcs[1], p.tb, p.bPer, lutOf(p.tb, gfx942), p.directB,
+  load<Acc, N>(w, inst.srcs[1], p.tb, p.bPer, lutOf(p.tb, fnuz), p.directB,
                p.bSrc, raw, B);
   const size_t na = size_t(p.blocks) * p.m * p.k,
                nb = size_t(p.blocks) * p.k * p.n;
@@ -1017,4 +1019,31 @@ void hk::rt::isa::registerMatrix(Semantics &table) {
     table.handlers[name] = vMfma;
     table.preparers[name] = prepareMfma;
   }
+}
+
+bool hk::rt::isa::mfmaFacts(const Inst &inst, MfmaFacts &out) {
+  if (inst.fn != vMfma)
+    return false;
+  const Plan *p;
+  uint64_t bits = inst.aux[0] | uint64_t(inst.aux[1]) << 32;
+  memcpy(&p, &bits, sizeof p);
+  if (!p)
+    return false;
+  auto f8 = [](Ty t) {
+    return t == Ty::Fp8 || t == Ty::Bf8 || t == Ty::Fp8O || t == Ty::Bf8O;
+  };
+  auto narrow = [](Ty t) {
+    return t == Ty::Fp6 || t == Ty::Bf6 || t == Ty::Fp4;
+  };
+  out.m = p->m;
+  out.n = p->n;
+  out.k = p->k;
+  out.blocks = p->blocks;
+  out.f64 = p->f64;
+  out.f32 = p->ta == Ty::F32;
+  out.f8f6f4 = p->ta == Ty::Fp8O || p->ta == Ty::Bf8O || narrow(p->ta) ||
+               narrow(p->tb) || p->scaled;
+  out.anyF8 = f8(p->ta) || f8(p->tb);
+  out.sparse = p->sparse;
+  return true;
 }

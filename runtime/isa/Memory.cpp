@@ -235,6 +235,8 @@ uint8_t *ldsAt(Sim &sim, const Wave &w, uint64_t address, unsigned bytes,
   checkLds(sim, address, bytes, lane);
   checkLdsDelivered(sim, address, bytes, lane, write);
   checkLdsRace(sim, w, address, bytes, lane, write);
+  if (sim.observer)
+    sim.observer->lds(lane, address, bytes, write);
   return sim.lds.data() + address;
 }
 

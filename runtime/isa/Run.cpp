@@ -4,6 +4,9 @@
 // (user SGPRs, workgroup ids, packed work-item ids in v0, EXEC covering the
 // work-items of the block) and run in turn, each until it reaches
 // s_barrier or s_endpgm; when every wave waits at the barrier, all go on.
+// The timing mode (Timing.cpp) starts workgroups the same way (Dispatch)
+// and steps the same instructions (step) in the order its model of the
+// compute unit issues them.
 // A wave that ends while others wait at a barrier is a barrier mismatch.
 // Before an instruction runs, its registers are checked against the loads
 // still outstanding: reading (or overwriting) a register a load has not yet
@@ -12,6 +15,7 @@
 
 #include "Internal.h"
 
+#include "hk/Base/Chip.h"
 #include "hk/Runtime/Error.h"
 
 #include <algorithm>
@@ -106,6 +110,8 @@ void Sim::fail(const std::string &message) const {
 }
 
 void Sim::checkMemory(uint64_t address, uint64_t bytes, bool store) const {
+  if (observer)
+    observer->global(address, bytes, store);
   // Overflow-safe: address + bytes is never formed.
   auto inside = [&](const MemoryRange &r) {
     return address >= r.begin && address <= r.end && bytes <= r.end - address;
@@ -129,26 +135,41 @@ void Sim::checkMemory(uint64_t address, uint64_t bytes, bool store) const {
        std::to_string(bytes) + " bytes) outside every buffer of the device");
 }
 
-void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
-  const KernelDescriptor &kd = kernelDescriptor(code, launch.kernel);
-  Sim sim(code, launch, kd);
-  auto unsupported = [&](const std::string &what) {
-    throw Error(HKRT_ERROR_UNSUPPORTED, "kernel " + launch.kernel + " (" +
-                                            code.chip + "): " + what +
-                                            " is not simulated");
-  };
+[[noreturn]] void Dispatch::unsupported(const std::string &what) const {
+  throw Error(HKRT_ERROR_UNSUPPORTED, "kernel " + launch.kernel + " (" +
+                                          code.chip + "): " + what +
+                                          " is not simulated");
+}
+
+Dispatch::Dispatch(const CodeObject &code, const Launch &launch)
+    : code(code), launch(launch), kd(kernelDescriptor(code, launch.kernel)) {
   if (kd.kernargPreload != 0)
     unsupported("kernel argument preloading into SGPRs");
-  int32_t entry = code.indexOf(kd.entry);
+  entry = code.indexOf(kd.entry);
   if (entry < 0)
     throw Error(HKRT_ERROR_INVALID_ARTIFACT,
                 "kernel " + launch.kernel + ": its entry " + hex(kd.entry) +
                     " starts no instruction of .text");
+  checkLds();
+  buildSegments();
+  buildUserSgprs();
+  // Limits first, before anything is allocated (the product in 64 bits
+  // cannot wrap for 32-bit dimensions).
+  const uint64_t lanes64 =
+      uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
+  if (lanes64 > 64 * kLanes)
+    unsupported("a workgroup of more than 64 waves (" +
+                std::to_string(lanes64) + " work-items)");
+  lanes = uint32_t(lanes64);
+  numWaves = (lanes + kLanes - 1) / kLanes;
+}
 
-  // The workgroup's LDS: the static group segment, then the dynamic part.
+/// The workgroup's LDS: the static group segment, then the dynamic part,
+/// within what the chip gives one workgroup.
+void Dispatch::checkLds() {
   uint64_t ldsBytes64 = uint64_t(kd.groupSegmentSize) + launch.dynamicLds;
-  // 64 KiB per workgroup on gfx942, 160 KiB on gfx950.
-  const uint64_t ldsLimit = code.chip == "gfx950" ? 160 * 1024 : 64 * 1024;
+  const hk::ChipInfo *chip = hk::lookupChip(code.chip);
+  const uint64_t ldsLimit = chip ? uint64_t(chip->ldsBytes) : 0;
   if (ldsBytes64 > ldsLimit)
     throw Error(HKRT_ERROR_INVALID_ARGUMENT,
                 "kernel " + launch.kernel + ": " + std::to_string(ldsBytes64) +
@@ -156,40 +177,41 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
                     " static + " + std::to_string(launch.dynamicLds) +
                     " dynamic) exceed the " + std::to_string(ldsLimit) +
                     " of a " + code.chip + " workgroup");
-  const uint32_t ldsBytes = uint32_t(ldsBytes64);
+  ldsBytes = uint32_t(ldsBytes64);
+}
 
-  // The kernarg segment (16-byte aligned) and the dispatch packet
-  // (hsa_kernel_dispatch_packet_t, 64 bytes).
-  std::vector<uint64_t> kernarg((launch.kernarg.size() + 7) / 8 + 1, 0);
+/// The kernarg segment (16-byte aligned) and the dispatch packet
+/// (hsa_kernel_dispatch_packet_t, 64 bytes), and the memory a kernel may
+/// touch: the device's buffers and these two.
+void Dispatch::buildSegments() {
+  kernarg.assign((launch.kernarg.size() + 7) / 8 + 1, 0);
   memcpy(kernarg.data(), launch.kernarg.data(), launch.kernarg.size());
-  uint64_t packet[8] = {0};
-  {
-    auto *p = reinterpret_cast<uint8_t *>(packet);
-    uint16_t block[3] = {uint16_t(launch.block[0]), uint16_t(launch.block[1]),
-                         uint16_t(launch.block[2])};
-    memcpy(p + 4, block, 6);
-    for (int d = 0; d < 3; ++d) {
-      uint32_t size = launch.grid[d] * launch.block[d];
-      memcpy(p + 12 + 4 * d, &size, 4);
-    }
-    uint32_t group = ldsBytes;
-    memcpy(p + 28, &group, 4);
-    uint64_t args = reinterpret_cast<uint64_t>(kernarg.data());
-    memcpy(p + 40, &args, 8);
+  auto *p = reinterpret_cast<uint8_t *>(packet);
+  uint16_t block[3] = {uint16_t(launch.block[0]), uint16_t(launch.block[1]),
+                       uint16_t(launch.block[2])};
+  memcpy(p + 4, block, 6);
+  for (int d = 0; d < 3; ++d) {
+    uint32_t size = launch.grid[d] * launch.block[d];
+    memcpy(p + 12 + 4 * d, &size, 4);
   }
-  sim.memory = launch.memory;
-  sim.memory.push_back(
+  uint32_t group = ldsBytes;
+  memcpy(p + 28, &group, 4);
+  uint64_t args = reinterpret_cast<uint64_t>(kernarg.data());
+  memcpy(p + 40, &args, 8);
+  memory = launch.memory;
+  memory.push_back(
       {reinterpret_cast<uint64_t>(kernarg.data()),
        reinterpret_cast<uint64_t>(kernarg.data()) + 8 * kernarg.size()});
-  sim.memory.push_back({reinterpret_cast<uint64_t>(packet),
-                        reinterpret_cast<uint64_t>(packet) + sizeof(packet)});
-  std::sort(sim.memory.begin(), sim.memory.end(),
+  memory.push_back({reinterpret_cast<uint64_t>(packet),
+                    reinterpret_cast<uint64_t>(packet) + sizeof(packet)});
+  std::sort(memory.begin(), memory.end(),
             [](const MemoryRange &a, const MemoryRange &b) {
               return a.begin < b.begin;
             });
+}
 
-  // User SGPRs in ABI order (kernel_code_properties bits 0-6).
-  std::vector<uint32_t> user;
+/// User SGPRs in ABI order (kernel_code_properties bits 0-6).
+void Dispatch::buildUserSgprs() {
   uint16_t props = kd.codeProperties;
   auto push64 = [&](uint64_t v) {
     user.push_back(uint32_t(v));
@@ -214,18 +236,14 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
     unsupported("a kernel descriptor with " + std::to_string(userCount) +
                 " user SGPRs where its enabled inputs need " +
                 std::to_string(user.size()));
+  if (kd.rsrc2 & (1u << 10))
+    unsupported("the workgroup info SGPR");
+}
 
-  // Limits first, before anything is allocated (the product in 64 bits
-  // cannot wrap for 32-bit dimensions).
-  const uint64_t lanes64 =
-      uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
-  if (lanes64 > 64 * kLanes)
-    unsupported("a workgroup of more than 64 waves (" +
-                std::to_string(lanes64) + " work-items)");
-  const uint32_t lanes = uint32_t(lanes64);
-  const unsigned numWaves = (lanes + kLanes - 1) / kLanes;
-  std::vector<Wave> waves(numWaves);
+void Dispatch::allocate(Sim &sim, std::vector<Wave> &waves) const {
+  waves.resize(numWaves);
   sim.waves = &waves;
+  sim.memory = memory;
   for (Wave &w : waves) {
     w.v.assign(kNumVgprs * kLanes, 0);
     w.scratch.assign(size_t(kd.privateSegmentSize) * kLanes, 0);
@@ -236,107 +254,122 @@ void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
   sim.ldsReadEpoch.assign(sim.ldsPending.size(), UINT32_MAX);
   sim.ldsWriter.assign(sim.ldsPending.size(), 0);
   sim.ldsReaders.assign(sim.ldsPending.size(), 0);
+}
 
+void Dispatch::startWave(Wave &w, unsigned wi,
+                         const std::array<uint32_t, 3> &group) const {
+  memset(w.s, 0, sizeof(w.s));
+  memset(w.pendingV, 0, sizeof(w.pendingV));
+  memset(w.pendingS, 0, sizeof(w.pendingS));
+  w.pendingRegs = 0;
+  w.vm.clear();
+  w.lgkm.clear();
+  std::fill(w.v.begin(), w.v.end(), 0);
+  std::fill(w.scratch.begin(), w.scratch.end(), 0);
+  w.scc = false;
+  w.ended = w.atBarrier = false;
+  w.id = wi;
+  w.executed = 0;
+  w.mode = modeFromRsrc1(kd.rsrc1);
+  w.index = entry;
+  unsigned s = 0;
+  for (uint32_t u : user)
+    w.s[s++] = u;
+  for (int d = 0; d < 3; ++d)
+    if (kd.rsrc2 & (1u << (7 + d)))
+      w.s[s++] = group[d];
+  if (kd.rsrc2 & 1u)
+    w.s[s++] = 0; // private segment wave offset
+  uint64_t exec = 0;
+  for (unsigned l = 0; l < kLanes; ++l) {
+    uint32_t t = wi * kLanes + l;
+    if (t >= lanes)
+      continue;
+    exec |= uint64_t(1) << l;
+    uint32_t x = t % launch.block[0];
+    uint32_t y = t / launch.block[0] % launch.block[1];
+    uint32_t z = t / (launch.block[0] * launch.block[1]);
+    // gfx90a and later pack the ids into v0: x | y << 10 | z << 20.
+    w.v[l] = x | y << 10 | z << 20;
+  }
+  w.setExec(exec);
+}
+
+void Dispatch::startWorkgroup(Sim &sim, std::vector<Wave> &waves,
+                              const std::array<uint32_t, 3> &group) const {
+  sim.group = group;
+  sim.current = nullptr;
+  sim.wave = nullptr;
+  std::fill(sim.lds.begin(), sim.lds.end(), 0);
+  std::fill(sim.ldsPending.begin(), sim.ldsPending.end(), 0);
+  sim.ldsPendingCount = 0;
+  sim.epoch = 0;
+  std::fill(sim.ldsWriteEpoch.begin(), sim.ldsWriteEpoch.end(), UINT32_MAX);
+  std::fill(sim.ldsReadEpoch.begin(), sim.ldsReadEpoch.end(), UINT32_MAX);
+  for (unsigned wi = 0; wi < numWaves; ++wi)
+    startWave(waves[wi], wi, group);
+}
+
+void hk::rt::isa::step(Sim &sim, Wave &w) {
+  if (w.index < 0 || size_t(w.index) >= sim.code.insts.size()) {
+    sim.current = nullptr;
+    sim.fail("wave ran past the end of .text");
+  }
+  const Inst &inst = sim.code.insts[w.index];
+  sim.current = &inst;
+  // VGPR indexing on (s_set_gpr_idx_on): a VALU instruction runs as a copy
+  // with its indexed VGPR operands moved.
+  std::unique_ptr<Inst> indexed;
+  if (w.mode & kModeGprIdxEn)
+    indexed = gprIndexed(sim, w, inst);
+  const Inst &now = indexed ? *indexed : inst;
+  if (w.pendingRegs)
+    checkOutstanding(sim, w, now);
+  ++w.index;
+  now.fn(sim, w, now);
+  if (++w.executed > kMaxInstructionsPerWave)
+    sim.fail("wave executed 2^32 instructions without ending");
+}
+
+bool hk::rt::isa::releaseBarrier(Sim &sim, std::vector<Wave> &waves) {
+  unsigned ended = 0, waiting = 0;
+  for (const Wave &w : waves)
+    (w.ended ? ended : waiting) += 1;
+  if (waiting == 0)
+    return false;
+  if (ended != 0) {
+    Wave *at = nullptr;
+    for (Wave &w : waves)
+      if (w.atBarrier)
+        at = &w;
+    sim.wave = at;
+    sim.current = &sim.code.insts[at->index - 1];
+    sim.fail("barrier mismatch: " + std::to_string(waiting) +
+             " wave(s) wait at s_barrier while " + std::to_string(ended) +
+             " ended");
+  }
+  for (Wave &w : waves)
+    w.atBarrier = false;
+  ++sim.epoch; // a new barrier interval
+  return true;
+}
+
+void hk::rt::isa::run(const CodeObject &code, const Launch &launch) {
+  Dispatch dispatch(code, launch);
+  Sim sim(code, launch, dispatch.kd);
+  std::vector<Wave> waves;
+  dispatch.allocate(sim, waves);
   for (uint32_t gz = 0; gz < launch.grid[2]; ++gz)
     for (uint32_t gy = 0; gy < launch.grid[1]; ++gy)
       for (uint32_t gx = 0; gx < launch.grid[0]; ++gx) {
-        sim.group = {gx, gy, gz};
-        sim.current = nullptr;
-        sim.wave = nullptr;
-        std::fill(sim.lds.begin(), sim.lds.end(), 0);
-        std::fill(sim.ldsPending.begin(), sim.ldsPending.end(), 0);
-        sim.ldsPendingCount = 0;
-        sim.epoch = 0;
-        std::fill(sim.ldsWriteEpoch.begin(), sim.ldsWriteEpoch.end(),
-                  UINT32_MAX);
-        std::fill(sim.ldsReadEpoch.begin(), sim.ldsReadEpoch.end(), UINT32_MAX);
-        for (unsigned wi = 0; wi < numWaves; ++wi) {
-          Wave &w = waves[wi];
-          memset(w.s, 0, sizeof(w.s));
-          memset(w.pendingV, 0, sizeof(w.pendingV));
-          memset(w.pendingS, 0, sizeof(w.pendingS));
-          w.pendingRegs = 0;
-          w.vm.clear();
-          w.lgkm.clear();
-          std::fill(w.v.begin(), w.v.end(), 0);
-          std::fill(w.scratch.begin(), w.scratch.end(), 0);
-          w.scc = false;
-          w.ended = w.atBarrier = false;
-          w.id = wi;
-          w.executed = 0;
-          w.mode = modeFromRsrc1(kd.rsrc1);
-          w.index = entry;
-          unsigned s = 0;
-          for (uint32_t u : user)
-            w.s[s++] = u;
-          if (kd.rsrc2 & (1u << 7))
-            w.s[s++] = gx;
-          if (kd.rsrc2 & (1u << 8))
-            w.s[s++] = gy;
-          if (kd.rsrc2 & (1u << 9))
-            w.s[s++] = gz;
-          if (kd.rsrc2 & (1u << 10))
-            unsupported("the workgroup info SGPR");
-          if (kd.rsrc2 & 1u)
-            w.s[s++] = 0; // private segment wave offset
-          uint64_t exec = 0;
-          for (unsigned l = 0; l < kLanes; ++l) {
-            uint32_t t = wi * kLanes + l;
-            if (t >= lanes)
-              continue;
-            exec |= uint64_t(1) << l;
-            uint32_t x = t % launch.block[0];
-            uint32_t y = t / launch.block[0] % launch.block[1];
-            uint32_t z = t / (launch.block[0] * launch.block[1]);
-            // gfx90a and later pack the ids into v0: x | y << 10 | z << 20.
-            w.v[l] = x | y << 10 | z << 20;
-          }
-          w.setExec(exec);
-        }
-
-        for (;;) {
+        dispatch.startWorkgroup(sim, waves, {gx, gy, gz});
+        do {
+          // Each wave runs until it reaches s_barrier or s_endpgm.
           for (Wave &w : waves) {
             sim.wave = &w;
-            while (!w.ended && !w.atBarrier) {
-              if (w.index < 0 || size_t(w.index) >= code.insts.size()) {
-                sim.current = nullptr;
-                sim.fail("wave ran past the end of .text");
-              }
-              const Inst &inst = code.insts[w.index];
-              sim.current = &inst;
-              // VGPR indexing on (s_set_gpr_idx_on): a VALU instruction
-              // runs as a copy with its indexed VGPR operands moved.
-              std::unique_ptr<Inst> indexed;
-              if (w.mode & kModeGprIdxEn)
-                indexed = gprIndexed(sim, w, inst);
-              const Inst &now = indexed ? *indexed : inst;
-              if (w.pendingRegs)
-                checkOutstanding(sim, w, now);
-              ++w.index;
-              now.fn(sim, w, now);
-              if (++w.executed > kMaxInstructionsPerWave)
-                sim.fail("wave executed 2^32 instructions without ending");
-            }
+            while (!w.ended && !w.atBarrier)
+              step(sim, w);
           }
-          unsigned ended = 0, waiting = 0;
-          for (const Wave &w : waves)
-            (w.ended ? ended : waiting) += 1;
-          if (waiting == 0)
-            break;
-          if (ended != 0) {
-            Wave *at = nullptr;
-            for (Wave &w : waves)
-              if (w.atBarrier)
-                at = &w;
-            sim.wave = at;
-            sim.current = &code.insts[at->index - 1];
-            sim.fail("barrier mismatch: " + std::to_string(waiting) +
-                     " wave(s) wait at s_barrier while " +
-                     std::to_string(ended) + " ended");
-          }
-          for (Wave &w : waves)
-            w.atBarrier = false;
-          ++sim.epoch; // a new barrier interval
-        }
+        } while (releaseBarrier(sim, waves));
       }
 }

@@ -36,8 +36,10 @@ void unsupportedOperand(Sim &sim, Wave &, const Inst &i) { sim.fail(i.fault); }
 // The SALU, program flow and scalar memory are in Scalar.cpp; s_waitcnt
 // stays here with the retirement of the counters' queues.
 
-/// Retires the oldest entries of `queue` until at most `keep` remain.
-void retire(Sim &sim, Wave &w, std::deque<Pending> &queue, size_t keep) {
+} // namespace
+
+void hk::rt::isa::retire(Sim &sim, Wave &w, std::deque<Pending> &queue,
+                         size_t keep) {
   while (queue.size() > keep) {
     if (queue.front().joint && queue.front().joint.use_count() > 1) {
       queue.pop_front(); // the other counter has yet to retire it
@@ -66,6 +68,8 @@ void retire(Sim &sim, Wave &w, std::deque<Pending> &queue, size_t keep) {
     queue.pop_front();
   }
 }
+
+namespace {
 
 void sWaitcnt(Sim &sim, Wave &w, const Inst &i) {
   // gfx9 SIMM16: vmcnt [3:0] and [15:14], expcnt [6:4], lgkmcnt [11:8].
