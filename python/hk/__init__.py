@@ -12,13 +12,24 @@ from . import artifact, bf16, ir
 from .compiler import (Unsimulated, cache_dir, cache_enabled, cache_key,
                        check_simulated, compile, verify, version)
 from .errors import (ArgumentError, CompileError, DeviceUnavailable, Error,
-                     KernelFault, RuntimeError)
+                     HkrtError, KernelFault)
 from .runtime import Device, Kernel, Module, device, load, set_device
 
 __all__ = [
     "ArgumentError", "CompileError", "Device", "DeviceUnavailable", "Error",
-    "Unsimulated", "artifact", "check_simulated",
-    "Kernel", "KernelFault", "Module", "RuntimeError", "bf16", "cache_dir",
+    "HkrtError", "Unsimulated", "artifact", "check_simulated",
+    "Kernel", "KernelFault", "Module", "bf16", "cache_dir",
     "cache_enabled", "cache_key", "compile", "device", "ir", "load",
     "set_device", "verify", "version",
 ]
+
+
+def __getattr__(name):
+    # The old name of HkrtError: a clear message rather than a bare
+    # AttributeError, and no alias, so that nothing goes on shadowing the
+    # built-in.
+    if name == "RuntimeError":
+        raise AttributeError(
+            "hk.RuntimeError is now hk.HkrtError (a subclass of the built-in "
+            "RuntimeError)")
+    raise AttributeError(f"module 'hk' has no attribute {name!r}")

@@ -9,7 +9,7 @@ import ctypes
 import os
 
 from . import _config
-from .errors import DeviceUnavailable, Error, KernelFault, RuntimeError
+from .errors import DeviceUnavailable, Error, HkrtError, KernelFault
 
 # hkc.h
 HKC_SUCCESS = 0
@@ -152,4 +152,4 @@ def check_rt(status, what):
         raise KernelFault(text, status, name)
     if status in (HKRT_ERROR_NO_RUNTIME, HKRT_ERROR_NO_DEVICE):
         raise DeviceUnavailable(text, status, name)
-    raise RuntimeError(text, status, name)
+    raise HkrtError(text, status, name)

@@ -6,13 +6,13 @@ Every error the package raises is an ``hk.Error``:
   each located message (``name:line:col: error: ...``).
 * ``ArgumentError`` (also a ``ValueError``): a launch's arguments do not fit
   the kernel's metadata, found before anything runs.
-* ``RuntimeError`` (also the built-in ``RuntimeError``): a runtime call
-  failed; ``status`` is the hkrt status code (``hk.errors.HKRT_ERROR_*``),
+* ``HkrtError`` (also a built-in ``RuntimeError``): a call into hkrt, the
+  runtime, failed; ``status`` is the hkrt status code (``hk.errors.HKRT_ERROR_*``),
   ``status_name`` the runtime's name for it (``"not found"``, ...), and the
   message is the runtime's.
-* ``KernelFault`` (a ``RuntimeError``): the ISA simulator caught a kernel bug
+* ``KernelFault`` (an ``HkrtError``): the ISA simulator caught a kernel bug
   (``HKRT_ERROR_KERNEL_FAULT``), with the simulator's report.
-* ``DeviceUnavailable`` (a ``RuntimeError``): the requested device cannot be
+* ``DeviceUnavailable`` (an ``HkrtError``): the requested device cannot be
   opened, or this build of the runtime does not have it.
 """
 
@@ -65,7 +65,9 @@ HKRT_ERROR_KERNEL_FAULT = 8
 HKRT_ERROR_UNSUPPORTED = 9
 
 
-class RuntimeError(Error, builtins.RuntimeError):
+# Not called RuntimeError: that name would shadow the built-in in every
+# module that imports it by name.
+class HkrtError(Error, builtins.RuntimeError):
     """A runtime (hkrt) call failed; ``status`` is its hkrt status code and
     ``status_name`` the runtime's name for it."""
 
@@ -76,9 +78,9 @@ class RuntimeError(Error, builtins.RuntimeError):
         self.status_name = status_name
 
 
-class KernelFault(RuntimeError):
+class KernelFault(HkrtError):
     """The ISA simulator caught a kernel bug (HKRT_ERROR_KERNEL_FAULT)."""
 
 
-class DeviceUnavailable(RuntimeError):
+class DeviceUnavailable(HkrtError):
     """The requested device cannot be opened or is not in this runtime."""

@@ -166,12 +166,23 @@ def test_runtime_error_carries_the_runtimes_message(softmax):
     mod = hk.compile(kernel_path("softmax"), chips=["gfx942"])
     hk.set_device("isa", chip="gfx950")
     x = np.zeros((4, 4), np.uint16)
-    with pytest.raises(hk.RuntimeError) as info:
+    with pytest.raises(hk.HkrtError) as info:
         mod.softmax(x, x.copy())
     assert not isinstance(info.value, hk.KernelFault)
     assert info.value.status == hk.errors.HKRT_ERROR_NO_DEVICE
     assert ("the artifact has no code object for gfx950; it has: gfx942"
             in str(info.value))
+
+
+def test_hkrt_error_does_not_shadow_the_builtin():
+    assert issubclass(hk.HkrtError, RuntimeError)
+    assert hk.HkrtError is not RuntimeError
+    assert "RuntimeError" not in hk.__all__
+    assert not hasattr(hk.errors, "RuntimeError")
+    # The old name says what replaced it.
+    with pytest.raises(AttributeError, match=r"hk\.RuntimeError is now "
+                       r"hk\.HkrtError"):
+        hk.RuntimeError
 
 
 @pytest.mark.parametrize("chip", ["gfx942", "gfx950"])
@@ -186,7 +197,7 @@ def test_kernel_fault(chip):
     with pytest.raises(hk.KernelFault) as info:
         mod.fault_lds_range(x, x.copy())
     e = info.value
-    assert isinstance(e, hk.RuntimeError)
+    assert isinstance(e, hk.HkrtError)
     assert e.status == hk.errors.HKRT_ERROR_KERNEL_FAULT
     assert ("LDS access of 4 bytes at 512 (lane 63) is outside the "
             "workgroup's 512 bytes of LDS" in str(e))
