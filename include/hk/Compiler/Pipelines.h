@@ -4,7 +4,9 @@
 // `hk-opt --<name>` replays exactly what the compiler runs:
 //   hk-tile-to-lane{chip,schedule}  hk tile IR -> lane-level gpu.modules
 //   hk-lane-to-rocdl{chip}          lane-level IR -> LLVM dialect (ROCDL)
-// docs/hkc.md lists the passes of each.
+// Their passes are what the builders below add, in order:
+// `hk-opt --<name> --dump-pass-pipeline` prints them, and
+// docs/reference/HKPipelines.md is generated from that output.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_COMPILER_PIPELINES_H
@@ -34,15 +36,13 @@ struct LaneToROCDLOptions : mlir::PassPipelineOptions<LaneToROCDLOptions> {
                            llvm::cl::init(kDefaultChip)};
 };
 
-/// hk-schedule, hk-verify-barriers, hk-check-target, hk-expand-remaps,
-/// convert-hk-to-amdgpu, hk-compute-waits.
+/// Adds the passes that take hk tile kernels to lane-level IR for one chip:
+/// schedules, target checks, the lowering and the waits it needs.
 void buildTileToLanePipeline(mlir::OpPassManager &pm,
                              const TileToLaneOptions &options);
 
-/// On each gpu.module: hk-lower-vector-for-llvm, canonicalize, cse,
-/// amdgpu-resolve-strided-metadata, expand-strided-metadata, lower-affine,
-/// convert-scf-to-cf, convert-gpu-to-rocdl; then
-/// reconcile-unrealized-casts.
+/// Adds the passes that take lane-level IR to the LLVM dialect with ROCDL
+/// intrinsics, module by module.
 void buildLaneToROCDLPipeline(mlir::OpPassManager &pm,
                               const LaneToROCDLOptions &options);
 
