@@ -24,7 +24,7 @@ else
 fi
 
 status=0
-for chip in gfx942 gfx950; do
+for chip in $("$BUILD_DIR/bin/hk-chips"); do
   start=$(date +%s.%N)
   times="$( { TIMEFORMAT='user %U s, sys %S s'; time "${PIN[@]}" "$RUN" \
     attention_fwd --shape 1,4,4,512,128,0 --chip "$chip" --backend isa \

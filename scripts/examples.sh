@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: sets everything up (scripts/setup.sh), then takes every kernel
 # of the library (each directory kernels/<name>/, docs/kernels.md) through the
-# compiler for gfx942 and gfx950 and prints one table. For each kernel and
+# compiler for every chip of the table (build/bin/hk-chips) and prints one
+# table. For each kernel and
 # chip: the dialect verifier on its tile program, the chip's limits
 # (hk-check-target), code generation with hkc (code object + resources), and
 # a run of the library kernel (build/kernels/<name>.hkrt) by hk-run on its
@@ -14,10 +15,10 @@ set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
-CHIPS=(gfx942 gfx950)
 
 bash "$ROOT/scripts/setup.sh" >/dev/null || { echo "setup failed"; exit 1; }
 BIN="$BUILD_DIR/bin"
+mapfile -t CHIPS < <("$BIN/hk-chips")
 OUT="$BUILD_DIR/examples"
 mkdir -p "$OUT"
 

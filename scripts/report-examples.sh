@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prints hkc's code-quality report (docs/report.md) for every kernel of the
-# library (each directory kernels/<name>/) on gfx942 and gfx950, once as hkc
+# library (each directory kernels/<name>/) on every chip of the table
+# (build/bin/hk-chips), once as hkc
 # compiles it (hk-schedule expands hk.ping_pong and hk.interleave) and once
 # with --no-schedule, then one summary table (Markdown) of all of them.
 #
@@ -14,13 +15,13 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 HKC="$BUILD_DIR/bin/hkc"
-CHIPS=(gfx942 gfx950)
 MODES=(scheduled unscheduled)
 
 if [[ ! -x "$HKC" ]]; then
   echo "report-examples: $HKC is not built" >&2
   exit 1
 fi
+mapfile -t CHIPS < <("$BUILD_DIR/bin/hk-chips")
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 

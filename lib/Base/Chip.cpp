@@ -13,13 +13,13 @@ using I = MfmaInput;
 // ../shared/amd/mfma-layouts). gfx950 (CDNA4) adds the bf16/f16 MFMAs with
 // twice the K of gfx942's and drops xf32; the scaled f8f6f4 MFMAs are not
 // here: nothing lowers to them yet.
-static const MfmaInstr kGfx942Mfmas[] = {
+static constexpr MfmaInstr kGfx942Mfmas[] = {
     {I::BF16, 16, 16, 16}, {I::BF16, 32, 32, 8}, {I::F16, 16, 16, 16},
     {I::F16, 32, 32, 8},   {I::FP8, 16, 16, 32}, {I::FP8, 32, 32, 16},
     {I::BF8, 16, 16, 32},  {I::BF8, 32, 32, 16}, {I::I8, 16, 16, 32},
     {I::I8, 32, 32, 16},   {I::F32, 16, 16, 4},  {I::F32, 32, 32, 2},
     {I::XF32, 16, 16, 8}};
-static const MfmaInstr kGfx950Mfmas[] = {
+static constexpr MfmaInstr kGfx950Mfmas[] = {
     {I::BF16, 16, 16, 16}, {I::BF16, 32, 32, 8}, {I::BF16, 16, 16, 32},
     {I::BF16, 32, 32, 16}, {I::F16, 16, 16, 16}, {I::F16, 32, 32, 8},
     {I::F16, 16, 16, 32},  {I::F16, 32, 32, 16}, {I::FP8, 16, 16, 32},
@@ -27,28 +27,80 @@ static const MfmaInstr kGfx950Mfmas[] = {
     {I::I8, 16, 16, 32},   {I::I8, 32, 32, 16},  {I::F32, 16, 16, 4},
     {I::F32, 32, 32, 2}};
 
-static const ChipInfo kChips[] = {
-    {"gfx942",
-     "cdna3",
-     64 * 1024,
+// Sources: AMD's CDNA3 and CDNA4 ISA guides (registers, LDS, s_waitcnt
+// fields, "LDS Allocation and Clamping"), the MI300X and MI355X data sheets
+// (compute units), LLVM's AMDGPU processor table (e_flags machine numbers).
+// Both chips: 512 registers per lane of a SIMD shared by VGPRs and AGPRs in
+// granules of 8, up to 256 of each and 102 SGPRs per wave, 4 SIMDs per CU
+// and at most 8 waves per SIMD; vmcnt has 6 bits (split [3:0] and
+// [15:14]), lgkmcnt 4, expcnt 3.
+static constexpr ChipInfo kChips[] = {
+    {/*name=*/"gfx942",
+     /*family=*/"cdna3",
+     /*elfMach=*/0x4C,
+     /*waveSize=*/64,
+     /*unifiedRegisters=*/512,
+     /*registerGranule=*/8,
+     /*vgprsPerWave=*/256,
+     /*agprsPerWave=*/256,
+     /*sgprsPerWave=*/102,
+     /*simdsPerCu=*/4,
+     /*wavesPerSimd=*/8,
+     /*computeUnits=*/304,
+     /*ldsBytes=*/64 * 1024,
+     /*ldsBanks=*/32,
+     /*ldsAllocBytes=*/512,
+     /*waitBits=*/{6, 4, 3},
      Fp8Format::FNUZ,
-     4,
-     false,
-     false,
-     false,
-     false,
+     HipKittensTree::CDNA3,
+     /*ldsDmaBytes=*/4,
+     /*hasTransposeLoad=*/false,
+     /*hasPermlaneSwap=*/false,
+     /*hasScaledMfma=*/false,
+     /*hasBf16Convert=*/false,
      {std::begin(kGfx942Mfmas), std::end(kGfx942Mfmas)}},
-    {"gfx950",
-     "cdna4",
-     160 * 1024,
+    {/*name=*/"gfx950",
+     /*family=*/"cdna4",
+     /*elfMach=*/0x4F,
+     /*waveSize=*/64,
+     /*unifiedRegisters=*/512,
+     /*registerGranule=*/8,
+     /*vgprsPerWave=*/256,
+     /*agprsPerWave=*/256,
+     /*sgprsPerWave=*/102,
+     /*simdsPerCu=*/4,
+     /*wavesPerSimd=*/8,
+     /*computeUnits=*/256,
+     /*ldsBytes=*/160 * 1024,
+     /*ldsBanks=*/64,
+     /*ldsAllocBytes=*/1280,
+     /*waitBits=*/{6, 4, 3},
      Fp8Format::OCP,
-     16,
-     true,
-     true,
-     true,
-     true,
+     HipKittensTree::Main,
+     /*ldsDmaBytes=*/16,
+     /*hasTransposeLoad=*/true,
+     /*hasPermlaneSwap=*/true,
+     /*hasScaledMfma=*/true,
+     /*hasBf16Convert=*/true,
      {std::begin(kGfx950Mfmas), std::end(kGfx950Mfmas)}},
 };
+
+/// Whether every row is a chip the fixed-width code can serve: a wave of
+/// kWaveSize lanes, and FP8/BF8 MFMAs only with an 8-bit float format.
+static constexpr bool rowsAreConsistent() {
+  for (const ChipInfo &chip : kChips) {
+    if (chip.waveSize != kWaveSize)
+      return false;
+    for (const MfmaInstr &mfma : chip.mfmas)
+      if ((mfma.input == I::FP8 || mfma.input == I::BF8) &&
+          chip.fp8 == Fp8Format::None)
+        return false;
+  }
+  return true;
+}
+static_assert(rowsAreConsistent(),
+              "a chip of another wave size than kWaveSize, or with fp8 "
+              "MFMAs and no fp8 format");
 
 const ChipInfo *lookupChip(const std::string &name) {
   for (const ChipInfo &chip : kChips)
@@ -96,11 +148,31 @@ const MfmaInstr *selectMfma(const ChipInfo &chip, MfmaInput input, int m,
   return best;
 }
 
-const ChipInfo *lookupFamily(const std::string &family) {
+const ChipInfo *lookupChip(const std::string &name, std::string &error) {
+  const ChipInfo *chip = lookupChip(name);
+  if (!chip)
+    error =
+        "unknown chip '" + name + "' (supported: " + supportedChipNames() + ")";
+  return chip;
+}
+
+const ChipInfo *lookupChipByElfMach(unsigned elfMach) {
   for (const ChipInfo &chip : kChips)
-    if (family == chip.family)
+    if (chip.elfMach == elfMach)
       return &chip;
   return nullptr;
+}
+
+const char *hipKittensTreeName(HipKittensTree tree) {
+  switch (tree) {
+  case HipKittensTree::None:
+    return "none";
+  case HipKittensTree::CDNA3:
+    return "cdna3";
+  case HipKittensTree::Main:
+    return "main";
+  }
+  return "?";
 }
 
 int64_t maxLdsBytes() {

@@ -45,14 +45,16 @@ std::string resourceUsageTable(StringRef chip,
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "resource usage for " << chip
-     << " (AMDHSA metadata; waves/SIMD from 512 unified registers per lane, "
-        "granule 8, max 8, and "
-     << info->ldsBytes / 1024 << " KiB of LDS per CU)\n";
+     << llvm::formatv(" (AMDHSA metadata; waves/SIMD from {0} unified "
+                      "registers per lane, granule {1}, max {2}, and {3} KiB "
+                      "of LDS per CU)\n",
+                      info->unifiedRegisters, info->registerGranule,
+                      info->wavesPerSimd, info->ldsBytes / 1024);
   os << llvm::formatv("{0,-24} {1,5} {2,5} {3,5} {4,10} {5,13} {6,6} {7}\n",
                       "kernel", "vgpr", "agpr", "sgpr", "lds_bytes",
                       "scratch_bytes", "spills", "waves/SIMD");
   for (const KernelResources &kernel : kernels) {
-    Occupancy occupancy = computeOccupancy(kernel, info->ldsBytes);
+    Occupancy occupancy = computeOccupancy(kernel, *info);
     const char *bound =
         kernel.ldsBytes > 0 && occupancy.byLds < occupancy.byRegisters
             ? "lds"
@@ -99,7 +101,7 @@ FailureOr<std::string> codeQualityReport(const llvm::Module &llvmModule,
   const hk::ChipInfo *info = hk::lookupChip(options.chip);
   std::string text;
   llvm::raw_string_ostream os(text);
-  printReport(os, options.chip, *kernels, *resources, info->ldsBytes);
+  printReport(os, *info, *kernels, *resources);
   return text;
 }
 

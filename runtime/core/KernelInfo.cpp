@@ -1,6 +1,7 @@
 //===- KernelInfo.cpp - kernel metadata and its JSON form -----------------===//
 
 #include "hk/Runtime/KernelInfo.h"
+#include "hk/Base/Chip.h"
 #include "hk/Runtime/Error.h"
 #include "hk/Runtime/Json.h"
 
@@ -124,9 +125,10 @@ void KernelInfo::validate() const {
     invalid(name, "empty name");
   if (waves < 1 || waves > 16)
     invalid(name, "waves must be in [1, 16], got " + std::to_string(waves));
-  if (workgroupSize != waves * 64)
+  if (workgroupSize != waves * hk::kWaveSize)
     invalid(name, "workgroup size " + std::to_string(workgroupSize) +
-                      " is not waves * 64 = " + std::to_string(waves * 64));
+                      " is not waves * " + std::to_string(hk::kWaveSize) +
+                      " = " + std::to_string(waves * hk::kWaveSize));
   if (ldsBytes < 0 || ldsBytes > (int64_t(1) << 20))
     invalid(name, "LDS bytes out of range: " + std::to_string(ldsBytes));
   for (const auto &[chip, bytes] : ldsBytesByChip)

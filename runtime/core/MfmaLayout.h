@@ -15,6 +15,8 @@
 #ifndef HK_RUNTIME_CORE_MFMALAYOUT_H
 #define HK_RUNTIME_CORE_MFMALAYOUT_H
 
+#include "hk/Base/Chip.h"
+
 #include <cstdint>
 
 namespace hk::rt {
@@ -22,7 +24,7 @@ namespace hk::rt {
 struct MfmaShape {
   uint32_t m, n, k;
 
-  static constexpr uint32_t kLanes = 64;
+  static constexpr uint32_t kLanes = uint32_t(hk::kWaveSize);
   /// A and B elements per lane.
   uint32_t kPerLane() const { return k * m / kLanes; }
   /// D (and C) registers per lane.

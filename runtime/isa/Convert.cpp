@@ -16,6 +16,8 @@
 #include "Formats.h"
 #include "Operands.h"
 
+#include "hk/Base/Chip.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -574,9 +576,15 @@ uint64_t unorm16(double x) {
 const fmt::Format &fp8Format(const Sim &sim, bool bf8) {
   // gfx950 uses the OCP formats, gfx942 AMD's FNUZ ones (CDNA4 and CDNA3
   // ISA guides, "FP8 and BF8").
-  if (sim.code.chip == "gfx950")
+  switch (hk::lookupChip(sim.code.chip)->fp8) {
+  case hk::Fp8Format::OCP:
     return bf8 ? fmt::kE5M2 : fmt::kE4M3;
-  return bf8 ? fmt::kE5M2Fnuz : fmt::kE4M3Fnuz;
+  case hk::Fp8Format::FNUZ:
+    return bf8 ? fmt::kE5M2Fnuz : fmt::kE4M3Fnuz;
+  case hk::Fp8Format::None:
+    break;
+  }
+  sim.fail(sim.code.chip + " has no 8-bit float formats");
 }
 
 float f16Value(const Wave &w, uint64_t a) { return f16In(w, uint32_t(a)); }

@@ -380,8 +380,7 @@ std::string elfWithText(const std::string &text, const std::string &chip) {
   eh.e_type = elf::ET_REL;
   eh.e_machine = elf::EM_AMDGPU;
   eh.e_version = elf::EV_CURRENT;
-  eh.e_flags = chip == "gfx950" ? elf::EF_AMDGPU_MACH_AMDGCN_GFX950
-                                : elf::EF_AMDGPU_MACH_AMDGCN_GFX942;
+  eh.e_flags = hk::lookupChip(chip)->elfMach;
   eh.e_ehsize = sizeof(eh);
   eh.e_shentsize = sizeof(elf::Elf64_Shdr);
   eh.e_shnum = 3;

@@ -16,6 +16,10 @@
 
 #include "Operands.h"
 
+#include "hk/Base/Chip.h"
+
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -536,12 +540,14 @@ uint32_t gprAlloc(Sim &sim) {
   return (vgprs / 4 - 1) << 6 | accvOff << 12 | sgprSize << 24;
 }
 /// LDS_ALLOC: LDS_SIZE [20:12] ([21:12] on CDNA4) in units of 64 dwords,
-/// the workgroup's LDS rounded up to the allocation blocks (512 bytes on
-/// CDNA3, 1280 on CDNA4, "LDS Allocation and Clamping"); base 0.
+/// the workgroup's LDS rounded up to the chip's allocation blocks (512 bytes
+/// on CDNA3, 1280 on CDNA4, "LDS Allocation and Clamping"); base 0. The
+/// field is as wide as the chip's whole LDS in those units needs.
 uint32_t ldsAlloc(Sim &sim) {
-  uint64_t block = sim.code.chip == "gfx950" ? 1280 : 512;
+  const hk::ChipInfo &chip = *hk::lookupChip(sim.code.chip);
+  uint64_t block = uint64_t(chip.ldsAllocBytes);
   uint64_t bytes = (sim.lds.size() + block - 1) / block * block;
-  uint32_t mask = sim.code.chip == "gfx950" ? 0x3FF : 0x1FF;
+  uint32_t mask = uint32_t(llvm::PowerOf2Ceil(chip.ldsBytes / 256 + 1) - 1);
   return uint32_t(bytes / 256 & mask) << 12;
 }
 /// IB_STS: VM_CNT [3:0] with bits 5:4 in [23:22], LGKM_CNT [11:8];

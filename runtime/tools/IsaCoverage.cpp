@@ -14,6 +14,7 @@
 
 #include "isa/Coverage.h"
 
+#include "hk/Base/Chip.h"
 #include "hk/Runtime/Artifact.h"
 #include "hk/Runtime/Error.h"
 
@@ -58,7 +59,7 @@ std::vector<std::string> splitCommas(const std::string &s) {
 }
 
 const char *usage =
-    "usage: hk-isa-coverage [--chip gfx942,gfx950] [--missing] [--all]\n"
+    "usage: hk-isa-coverage [--chip CHIP,...] [--missing] [--all]\n"
     "                       [--write-missing PREFIX] [--random N] [--seed S]\n"
     "       hk-isa-coverage --opcodes-of FILE... [--chip gfx9xx]\n";
 
@@ -94,7 +95,7 @@ Options parse(int argc, char **argv) {
       throw Error(HKRT_ERROR_INVALID_ARGUMENT, "unknown option " + a);
   }
   if (o.chips.empty() && o.opcodesOf.empty())
-    o.chips = {"gfx942", "gfx950"};
+    o.chips = hk::supportedChips();
   return o;
 }
 
@@ -246,14 +247,8 @@ std::string chipOfElf(const std::string &elf) {
   uint32_t flags = 0;
   if (elf.size() >= 52)
     memcpy(&flags, elf.data() + 48, 4);
-  switch (flags & 0xFF) {
-  case 0x4C:
-    return "gfx942";
-  case 0x4F:
-    return "gfx950";
-  default:
-    return "";
-  }
+  const hk::ChipInfo *chip = hk::lookupChipByElfMach(flags & 0xFF);
+  return chip ? chip->name : "";
 }
 
 /// Prints the unsimulated opcodes of one code object; true if it has any.

@@ -10,6 +10,7 @@
 #include "LaunchOnly.h"
 #include "Npy.h"
 
+#include "hk/Base/Chip.h"
 #include "hk/Runtime/Artifact.h"
 #include "hk/Runtime/KernelInfo.h"
 #include "hk/Runtime/Kernels.h"
@@ -343,8 +344,9 @@ std::string gridText(const KernelInfo &k, const Arguments &a) {
   for (size_t d = 0; d < 3; ++d)
     s += (d ? " x " : "") +
          std::to_string(d < k.grid.size() ? k.grid[d].evaluate(symbols) : 1);
-  return s + " workgroups; per workgroup " + std::to_string(k.waves) +
-         " x 64 lanes, " + std::to_string(k.ldsBytes) + " bytes of LDS";
+  return s + " workgroups; per workgroup " + std::to_string(k.waves) + " x " +
+         std::to_string(hk::kWaveSize) + " lanes, " +
+         std::to_string(k.ldsBytes) + " bytes of LDS";
 }
 
 const KernelInfo &findKernelInfo(const rt::Artifact &art,

@@ -344,8 +344,7 @@ int reportAssembly(StringRef path, ArrayRef<std::string> chips) {
   auto resources = hk::target::readKernelResourcesFromAssembly(assembly);
   if (!resources)
     return fail(path + ": " + llvm::toString(resources.takeError()));
-  hk::target::printReport(llvm::outs(), chip->name, *kernels, *resources,
-                          chip->ldsBytes);
+  hk::target::printReport(llvm::outs(), *chip, *kernels, *resources);
   return 0;
 }
 

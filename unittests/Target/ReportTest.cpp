@@ -258,7 +258,7 @@ TEST(ReportTest, PrintsTheHotLoopAndTheResources) {
   nested.maxWorkgroupSize = 256;
   std::string text;
   llvm::raw_string_ostream os(text);
-  printReport(os, "gfx950", kernels, {nested}, 160 * 1024);
+  printReport(os, *hk::lookupChip("gfx950"), kernels, {nested});
   // 2 MFMAs of 8 instructions. 128 registers: 512/128 = 4 waves per SIMD;
   // 160 KiB / 64 KiB = 2 workgroups of 4 waves, 2 waves per SIMD.
   EXPECT_NE(text.find("nested: hot loop .LBB0_2, assembly lines 11-19 (of 2 "

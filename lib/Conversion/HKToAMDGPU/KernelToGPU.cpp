@@ -1,5 +1,6 @@
 //===- KernelToGPU.cpp - hk.kernel and ids to gpu.module / gpu.func -------===//
 
+#include "hk/Base/Chip.h"
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 #include "hk/Dialect/HK/HKDialect.h"
 
@@ -144,7 +145,7 @@ struct NumBlocksLowering : OpConversionPattern<NumBlocksOp> {
   }
 };
 
-/// thread_id.x / 64, read from the first lane so the backend knows it is
+/// thread_id.x / kWaveSize, read from the first lane so the backend knows it is
 /// uniform over the wave and keeps it (and branches on it) in SGPRs.
 struct WaveIdLowering : OpConversionPattern<WaveIdOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -154,7 +155,7 @@ struct WaveIdLowering : OpConversionPattern<WaveIdOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-    Value waveSize = arith::ConstantIndexOp::create(rewriter, loc, 64);
+    Value waveSize = arith::ConstantIndexOp::create(rewriter, loc, kWaveSize);
     Value wave = arith::DivUIOp::create(rewriter, loc, tid, waveSize);
     Type i32 = rewriter.getI32Type();
     Value wave32 = arith::IndexCastUIOp::create(rewriter, loc, i32, wave);

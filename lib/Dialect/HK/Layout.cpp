@@ -19,7 +19,7 @@ std::string BaseTileLayout::validate() const {
   if (laneExtent() > kWaveSize)
     return "base tile " + shape + " spreads " + std::to_string(laneExtent()) +
            " lanes along its " + (major == Major::Row ? "rows" : "columns") +
-           ", more than the 64 lanes of a wave";
+           ", more than the " + std::to_string(kWaveSize) + " lanes of a wave";
   int64_t e = elemsPerLane();
   if (group < 1 || e % group != 0 || !isPowerOf2(group))
     return "group " + std::to_string(group) +

@@ -18,6 +18,8 @@ std::optional<MfmaInput> hk::mfmaInputOf(Type element,
     return MfmaInput::F32;
   if (element.isSignlessInteger(8))
     return MfmaInput::I8;
+  if (chip.fp8 == Fp8Format::None)
+    return std::nullopt;
   bool fnuz = chip.fp8 == Fp8Format::FNUZ;
   if (fnuz ? isa<Float8E4M3FNUZType>(element) : isa<Float8E4M3FNType>(element))
     return MfmaInput::FP8;
@@ -27,6 +29,13 @@ std::optional<MfmaInput> hk::mfmaInputOf(Type element,
 }
 
 const char *hk::fp8FormatNames(Fp8Format format) {
-  return format == Fp8Format::FNUZ ? "FNUZ formats (f8E4M3FNUZ, f8E5M2FNUZ)"
-                                   : "OCP formats (f8E4M3FN, f8E5M2)";
+  switch (format) {
+  case Fp8Format::None:
+    return "no 8-bit float formats";
+  case Fp8Format::FNUZ:
+    return "FNUZ formats (f8E4M3FNUZ, f8E5M2FNUZ)";
+  case Fp8Format::OCP:
+    return "OCP formats (f8E4M3FN, f8E5M2)";
+  }
+  return "?";
 }

@@ -349,8 +349,8 @@ void printCounts(llvm::raw_ostream &os, const InstructionCounts &c,
 }
 
 void printResources(llvm::raw_ostream &os, const KernelResources &r,
-                    int64_t ldsPerCu) {
-  Occupancy occupancy = computeOccupancy(r, ldsPerCu);
+                    const hk::ChipInfo &chip) {
+  Occupancy occupancy = computeOccupancy(r, chip);
   StringRef bound = r.ldsBytes > 0 && occupancy.byLds < occupancy.byRegisters
                         ? "lds"
                         : "registers";
@@ -364,11 +364,10 @@ void printResources(llvm::raw_ostream &os, const KernelResources &r,
 
 } // namespace
 
-void hk::target::printReport(llvm::raw_ostream &os, StringRef chip,
+void hk::target::printReport(llvm::raw_ostream &os, const hk::ChipInfo &chip,
                              llvm::ArrayRef<KernelReport> kernels,
-                             llvm::ArrayRef<KernelResources> resources,
-                             int64_t ldsPerCu) {
-  os << "code-quality report for " << chip
+                             llvm::ArrayRef<KernelResources> resources) {
+  os << "code-quality report for " << chip.name
      << " (static counts from the assembly, see docs/report.md)\n";
   for (const KernelReport &kernel : kernels) {
     os << kernel.name << ": ";
@@ -393,7 +392,7 @@ void hk::target::printReport(llvm::raw_ostream &os, StringRef chip,
           return r.name == kernel.name;
         });
     if (match != resources.end())
-      printResources(os, *match, ldsPerCu);
+      printResources(os, *match, chip);
     else
       os << "  resources: not in the code object's metadata\n";
     os << llvm::formatv("  waterfall loops: {0}\n", kernel.waterfallLoops());

@@ -13,27 +13,19 @@ using namespace llvm;
 
 namespace hk::target {
 
-// CDNA3/CDNA4: each lane of a SIMD has 512 registers, shared by the VGPRs
-// and AGPRs of the waves resident on it and allocated in granules of 8; a
-// SIMD holds at most 8 waves; a CU has 4 SIMDs and 64 lanes per wave.
-static constexpr int64_t kRegistersPerLane = 512;
-static constexpr int64_t kRegisterGranule = 8;
-static constexpr int64_t kMaxWavesPerSimd = 8;
-static constexpr int64_t kSimdsPerCu = 4;
-static constexpr int64_t kWaveSize = 64;
-
-Occupancy computeOccupancy(const KernelResources &kernel, int64_t ldsPerCu) {
+Occupancy computeOccupancy(const KernelResources &kernel,
+                           const hk::ChipInfo &chip) {
   Occupancy occupancy;
   int64_t registers =
-      alignTo(std::max<int64_t>(kernel.unifiedVgprs, 1), kRegisterGranule);
+      alignTo(std::max<int64_t>(kernel.unifiedVgprs, 1), chip.registerGranule);
   occupancy.byRegisters =
-      std::min(kMaxWavesPerSimd, kRegistersPerLane / registers);
+      std::min(chip.wavesPerSimd, chip.unifiedRegisters / registers);
   occupancy.wavesPerSimd = occupancy.byRegisters;
   if (kernel.ldsBytes > 0) {
-    int64_t wavesPerGroup =
-        divideCeil(std::max<int64_t>(kernel.maxWorkgroupSize, 1), kWaveSize);
-    int64_t groupsPerCu = ldsPerCu / kernel.ldsBytes;
-    occupancy.byLds = groupsPerCu * divideCeil(wavesPerGroup, kSimdsPerCu);
+    int64_t wavesPerGroup = divideCeil(
+        std::max<int64_t>(kernel.maxWorkgroupSize, 1), chip.waveSize);
+    int64_t groupsPerCu = chip.ldsBytes / kernel.ldsBytes;
+    occupancy.byLds = groupsPerCu * divideCeil(wavesPerGroup, chip.simdsPerCu);
     occupancy.wavesPerSimd = std::min(occupancy.wavesPerSimd, occupancy.byLds);
   }
   return occupancy;

@@ -13,8 +13,8 @@ using namespace mlir;
 using namespace hk;
 
 HipKittensApi hk::hipKittensApi(const ChipInfo &chip) {
-  bool cdna4 = StringRef(chip.family) == "cdna4";
-  return {/*baseShapes=*/cdna4, /*tileTranspose=*/cdna4, /*fp8=*/cdna4};
+  bool main = chip.hipKittens == HipKittensTree::Main;
+  return {/*baseShapes=*/main, /*tileTranspose=*/main, /*fp8=*/main};
 }
 
 FailureOr<std::string> hk::spellElementType(Type type, Operation *user,

@@ -501,7 +501,7 @@ LogicalResult KernelEmitter::emitKernel() {
   int64_t perSimd =
       kernel.getMinWavesPerSimd().value_or(kernel.getWorkgroupWavesPerSimd());
   os << llvm::formatv("__global__ __launch_bounds__({0}, {1}) void {2}(",
-                      waves * 64, perSimd, kernel.getSymName())
+                      waves * kWaveSize, perSimd, kernel.getSymName())
      << llvm::join(params, ", ") << ") {\n";
   os.indent();
   bool hasLoadAsync = false, hasShared = false;

@@ -1,6 +1,7 @@
 //===- KernelInfoExtraction.cpp - hk.kernel -> kernel metadata ------------===//
 
 #include "hk/Target/KernelInfo/KernelInfoExtraction.h"
+#include "hk/Base/Chip.h"
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Runtime/Error.h"
 
@@ -144,7 +145,7 @@ static FailureOr<rt::KernelInfo> buildKernelInfo(const KernelFacts &k) {
   rt::KernelInfo info;
   info.name = k.name;
   info.waves = k.waves;
-  info.workgroupSize = info.waves * 64;
+  info.workgroupSize = info.waves * kWaveSize;
   info.ldsBytes = k.ldsBytes;
   for (auto [i, type] : llvm::enumerate(k.argTypes)) {
     rt::ArgInfo arg;

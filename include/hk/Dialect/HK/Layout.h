@@ -13,20 +13,20 @@
 // groups take turns in chunks of `group` elements: element i of a lane in
 // group q lies at run position (i / group) * group * Q + q * group + i % group.
 //
-// This header depends on nothing but the C++ standard library so the runtime
-// can use it without MLIR.
+// This header depends on nothing but hk/Base (the wave size, kWaveSize) and
+// the C++ standard library so the runtime can use it without MLIR.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_DIALECT_HK_LAYOUT_H
 #define HK_DIALECT_HK_LAYOUT_H
+
+#include "hk/Base/Chip.h"
 
 #include <cstdint>
 #include <string>
 #include <utility>
 
 namespace hk {
-
-constexpr int64_t kWaveSize = 64;
 
 enum class Major { Row, Col };
 

@@ -120,10 +120,10 @@ llvm::Expected<std::vector<KernelReport>>
 analyzeAssembly(llvm::StringRef assembly);
 
 /// Prints the report of one chip: per kernel, the hot loop's counts and the
-/// resources (matched by kernel name; `ldsPerCu` for the occupancy).
-void printReport(llvm::raw_ostream &os, llvm::StringRef chip,
+/// resources (matched by kernel name; the occupancy from `chip`'s table).
+void printReport(llvm::raw_ostream &os, const hk::ChipInfo &chip,
                  llvm::ArrayRef<KernelReport> kernels,
-                 llvm::ArrayRef<KernelResources> resources, int64_t ldsPerCu);
+                 llvm::ArrayRef<KernelResources> resources);
 
 } // namespace hk::target
 

@@ -8,6 +8,8 @@
 #ifndef HK_TARGET_AMDGPU_RESOURCEUSAGE_H
 #define HK_TARGET_AMDGPU_RESOURCEUSAGE_H
 
+#include "hk/Base/Chip.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
@@ -41,10 +43,11 @@ struct Occupancy {
   int64_t byLds = 0;       ///< the bound set by LDS (0 if no LDS is used)
 };
 
-/// Waves per SIMD on CDNA3/CDNA4: 512 unified registers per lane allocated in
-/// granules of 8, at most 8 waves per SIMD, and the workgroups that fit in
-/// `ldsPerCu` bytes of LDS, each spreading its waves over the 4 SIMDs of a CU.
-Occupancy computeOccupancy(const KernelResources &kernel, int64_t ldsPerCu);
+/// Waves per SIMD on `chip`: its unified registers per lane allocated in its
+/// granules, at most its waves per SIMD, and the workgroups that fit in its
+/// LDS, each spreading its waves over the SIMDs of a CU.
+Occupancy computeOccupancy(const KernelResources &kernel,
+                           const hk::ChipInfo &chip);
 
 /// The kernels described by the `amdhsa.kernels` list of the NT_AMDGPU_METADATA
 /// note of `elf`, a relocatable or linked code object.

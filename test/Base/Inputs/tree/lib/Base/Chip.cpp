@@ -1,0 +1,1 @@
+static const char *kName = "gfx950"; // the table itself: not scanned

@@ -1,0 +1,2 @@
+# gfx942 gfx950 in a comment
+CHIPS=(gfx942 gfx950)
