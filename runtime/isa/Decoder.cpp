@@ -10,7 +10,7 @@
 
 #include "Internal.h"
 
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
@@ -172,45 +172,29 @@ struct CodeObject::Mc : McObjects {};
 
 CodeObject::~CodeObject() = default;
 
-std::shared_ptr<const CodeObject>
-hk::rt::isa::loadCodeObject(const std::string &elf, const std::string &chip) {
-  auto code = std::make_shared<CodeObject>();
-  code->chip = chip;
-  std::unique_ptr<McObjects> mc = createMc(chip);
-  code->mc.reset(static_cast<CodeObject::Mc *>(mc.release()));
-  McObjects &m = *code->mc;
+/// Self-check of the modifier operand type on v_fma_f32 v2, -v0, v1, 1.0:
+/// the decoder relies on how LLVM 22 describes input modifiers.
+static void checkInputModifiers(McObjects &m) {
+  const uint8_t bytes[] = {0x02, 0x00, 0xcb, 0xd1, 0x00, 0x03, 0xca, 0x23};
+  llvm::MCInst inst;
+  uint64_t size = 0;
+  bool ok =
+      m.disassembler->getInstruction(inst, size, bytes, 0, llvm::nulls()) ==
+          llvm::MCDisassembler::Success &&
+      inst.getNumOperands() > 1 && inst.getOperand(1).isImm() &&
+      inst.getOperand(1).getImm() == 1 &&
+      m.mii->get(inst.getOpcode()).operands()[1].OperandType ==
+          kInputModsOperandType;
+  if (!ok)
+    throw Error(HKRT_ERROR_UNSUPPORTED,
+                "this LLVM's AMDGPU disassembler describes input modifiers "
+                "differently from the LLVM 22 the simulator was written for");
+}
 
-  // Self-check of the modifier operand type: v_fma_f32 v2, -v0, v1, 1.0.
-  {
-    const uint8_t bytes[] = {0x02, 0x00, 0xcb, 0xd1, 0x00, 0x03, 0xca, 0x23};
-    llvm::MCInst inst;
-    uint64_t size = 0;
-    bool ok =
-        m.disassembler->getInstruction(inst, size, bytes, 0, llvm::nulls()) ==
-            llvm::MCDisassembler::Success &&
-        inst.getNumOperands() > 1 && inst.getOperand(1).isImm() &&
-        inst.getOperand(1).getImm() == 1 &&
-        m.mii->get(inst.getOpcode()).operands()[1].OperandType ==
-            kInputModsOperandType;
-    if (!ok)
-      throw Error(HKRT_ERROR_UNSUPPORTED,
-                  "this LLVM's AMDGPU disassembler describes input modifiers "
-                  "differently from the LLVM 22 the simulator was written for");
-  }
-
-  auto buffer = llvm::MemoryBuffer::getMemBuffer(
-      llvm::StringRef(elf.data(), elf.size()), "code object", false);
-  auto object = llvm::object::ObjectFile::createObjectFile(*buffer);
-  if (!object) {
-    std::string why = llvm::toString(object.takeError());
-    throw Error(HKRT_ERROR_INVALID_ARTIFACT,
-                "the " + chip + " code object is no ELF file: " + why);
-  }
-  llvm::object::ObjectFile &obj = **object;
-  code->lines = readLineTable(elf);
-
-  // Sections: .text is decoded, the kernel descriptors are read from the
-  // section holding their symbols (.rodata).
+/// Sections by address: .text goes into `code`; the others that may hold
+/// kernel descriptors (data, and .rodata where they live) are returned.
+static std::vector<std::pair<uint64_t, std::string>>
+readSections(const llvm::object::ObjectFile &obj, CodeObject &code) {
   std::vector<std::pair<uint64_t, std::string>> sections; // address, bytes
   for (const llvm::object::SectionRef &sec : obj.sections()) {
     llvm::Expected<llvm::StringRef> contents = sec.getContents();
@@ -220,18 +204,49 @@ hk::rt::isa::loadCodeObject(const std::string &elf, const std::string &chip) {
     }
     llvm::Expected<llvm::StringRef> name = sec.getName();
     if (name && *name == ".text") {
-      code->textBase = sec.getAddress();
-      code->text.assign(contents->begin(), contents->end());
+      code.textBase = sec.getAddress();
+      code.text.assign(contents->begin(), contents->end());
     } else if (!name) {
       llvm::consumeError(name.takeError());
     }
     if (sec.isData() || sec.isBSS() || (name && *name == ".rodata"))
       sections.emplace_back(sec.getAddress(), contents->str());
   }
-  if (code->text.empty())
+  if (code.text.empty())
     throw Error(HKRT_ERROR_INVALID_ARTIFACT,
-                "the " + chip + " code object has no .text section");
+                "the " + code.chip + " code object has no .text section");
+  return sections;
+}
 
+/// The fields the simulator reads of the 64-byte kernel descriptor at `p`,
+/// found at `address`.
+static KernelDescriptor readKernelDescriptor(const char *p, uint64_t address) {
+  auto u32 = [&](size_t off) {
+    uint32_t v;
+    memcpy(&v, p + off, 4);
+    return v;
+  };
+  KernelDescriptor kd;
+  kd.groupSegmentSize = u32(0);
+  kd.privateSegmentSize = u32(4);
+  kd.kernargSize = u32(8);
+  int64_t entryOffset;
+  memcpy(&entryOffset, p + 16, 8);
+  kd.entry = address + uint64_t(entryOffset);
+  kd.rsrc3 = u32(44);
+  kd.rsrc1 = u32(48);
+  kd.rsrc2 = u32(52);
+  memcpy(&kd.codeProperties, p + 56, 2);
+  memcpy(&kd.kernargPreload, p + 58, 2);
+  return kd;
+}
+
+/// Each NAME.kd symbol whose 64 bytes lie in one of `sections` names the
+/// kernel descriptor of kernel NAME.
+static void readKernelDescriptors(
+    const llvm::object::ObjectFile &obj,
+    const std::vector<std::pair<uint64_t, std::string>> &sections,
+    CodeObject &code) {
   for (const llvm::object::SymbolRef &sym : obj.symbols()) {
     llvm::Expected<llvm::StringRef> name = sym.getName();
     llvm::Expected<uint64_t> address = sym.getAddress();
@@ -249,37 +264,108 @@ hk::rt::isa::loadCodeObject(const std::string &elf, const std::string &chip) {
       if (*address < base || bytes.size() < 64 ||
           *address - base > bytes.size() - 64)
         continue;
-      const char *p = bytes.data() + (*address - base);
-      auto u32 = [&](size_t off) {
-        uint32_t v;
-        memcpy(&v, p + off, 4);
-        return v;
-      };
-      KernelDescriptor kd;
-      kd.groupSegmentSize = u32(0);
-      kd.privateSegmentSize = u32(4);
-      kd.kernargSize = u32(8);
-      int64_t entryOffset;
-      memcpy(&entryOffset, p + 16, 8);
-      kd.entry = *address + uint64_t(entryOffset);
-      kd.rsrc3 = u32(44);
-      kd.rsrc1 = u32(48);
-      kd.rsrc2 = u32(52);
-      memcpy(&kd.codeProperties, p + 56, 2);
-      memcpy(&kd.kernargPreload, p + 58, 2);
-      code->kernels[name->drop_back(3).str()] = kd;
+      code.kernels[name->drop_back(3).str()] =
+          readKernelDescriptor(bytes.data() + (*address - base), *address);
     }
   }
+}
 
-  // Decode .text front to back; an undecodable word is kept as an
-  // instruction that faults when reached.
+/// Fills the operands of `inst` from `mcInst`: definitions, register and
+/// immediate sources (with the input modifiers that precede them) and the
+/// remaining immediates. Returns why an operand cannot be simulated, or "".
+static std::string decodeOperands(const McObjects &m,
+                                  const llvm::MCInst &mcInst,
+                                  const llvm::MCInstrDesc &desc, Inst &inst) {
+  std::string unsupported;
+  unsigned numDefs = desc.getNumDefs();
+  unsigned numDescribed = desc.getNumOperands();
+  uint32_t pendingMods = 0;
+  for (unsigned i = 0; i < mcInst.getNumOperands() && i < numDescribed; ++i) {
+    const llvm::MCOperand &op = mcInst.getOperand(i);
+    const llvm::MCOperandInfo &info = desc.operands()[i];
+    if (i >= numDefs && info.OperandType == kInputModsOperandType &&
+        op.isImm()) {
+      pendingMods = uint32_t(op.getImm());
+      continue;
+    }
+    Operand o;
+    if (op.isReg()) {
+      std::string why = registerOperand(*m.mri, op.getReg(), o);
+      if (!why.empty() && unsupported.empty())
+        unsupported = why;
+    } else if (op.isImm()) {
+      o.file = File::Imm;
+      o.imm = op.getImm();
+    } else if (int64_t v = 0;
+               op.isExpr() && op.getExpr()->evaluateAsAbsolute(v)) {
+      // A literal an inline constant could have encoded, which LLVM
+      // keeps as the expression lit(value) (e.g. a small relocated
+      // offset after s_getpc_b64).
+      o.file = File::Imm;
+      o.imm = v;
+    } else {
+      if (unsupported.empty())
+        unsupported = "operand " + std::to_string(i) +
+                      " is no register "
+                      "or immediate";
+      continue;
+    }
+    if (i < numDefs) {
+      if (inst.numDefs < 2)
+        inst.defs[inst.numDefs++] = o;
+    } else if (info.RegClass != -1) {
+      o.mods = pendingMods;
+      pendingMods = 0;
+      if (inst.numSrcs < 5)
+        inst.srcs[inst.numSrcs++] = o;
+    } else if (op.isImm()) {
+      if (inst.numImms < 6)
+        inst.imms[inst.numImms++] = op.getImm();
+      else if (unsupported.empty())
+        unsupported = "more than 6 immediate operands";
+    }
+  }
+  return unsupported;
+}
+
+/// A decoded instruction: its name, text, operands and semantics, or the
+/// semantics that fault with the reason it cannot be simulated.
+static void describeInstruction(const McObjects &m, const Semantics &table,
+                                const llvm::MCInst &mcInst, Inst &inst) {
+  const llvm::MCInstrDesc &desc = m.mii->get(mcInst.getOpcode());
+  inst.name = m.mii->getName(mcInst.getOpcode()).str();
+  llvm::raw_string_ostream os(inst.text);
+  m.printer->printInst(&mcInst, inst.pc, "", *m.sti, os);
+  os.flush();
+  size_t first = inst.text.find_first_not_of(" \t");
+  inst.text = first == std::string::npos ? "" : inst.text.substr(first);
+  std::string base = baseName(inst.name);
+  inst.fn = table.lookup(base);
+  std::string unsupported = decodeOperands(m, mcInst, desc, inst);
+  if (!unsupported.empty()) {
+    inst.fault = unsupported;
+    inst.fn = table.unsupportedOperand;
+  } else if (!inst.fn) {
+    inst.fn = table.unknown;
+  } else {
+    std::string why = table.prepare(base, inst);
+    if (!why.empty()) {
+      inst.fault = why;
+      inst.fn = table.unsupportedOperand;
+    }
+  }
+}
+
+/// Decodes .text front to back; an undecodable word is kept as an
+/// instruction that faults when reached.
+static void decodeText(const McObjects &m, CodeObject &code) {
   llvm::ArrayRef<uint8_t> text(
-      reinterpret_cast<const uint8_t *>(code->text.data()), code->text.size());
-  code->indexOfWord.assign(text.size() / 4 + 1, -1);
+      reinterpret_cast<const uint8_t *>(code.text.data()), code.text.size());
+  code.indexOfWord.assign(text.size() / 4 + 1, -1);
   const Semantics &table = semanticsTable();
   for (uint64_t off = 0; off + 4 <= text.size();) {
     Inst inst;
-    inst.pc = code->textBase + off;
+    inst.pc = code.textBase + off;
     llvm::MCInst mcInst;
     uint64_t size = 0;
     auto status = m.disassembler->getInstruction(mcInst, size, text.slice(off),
@@ -291,82 +377,33 @@ hk::rt::isa::loadCodeObject(const std::string &elf, const std::string &chip) {
       inst.fn = table.undecodable;
     } else {
       inst.size = uint32_t(size);
-      const llvm::MCInstrDesc &desc = m.mii->get(mcInst.getOpcode());
-      inst.name = m.mii->getName(mcInst.getOpcode()).str();
-      llvm::raw_string_ostream os(inst.text);
-      m.printer->printInst(&mcInst, inst.pc, "", *m.sti, os);
-      os.flush();
-      size_t first = inst.text.find_first_not_of(" \t");
-      inst.text = first == std::string::npos ? "" : inst.text.substr(first);
-      std::string base = baseName(inst.name);
-      inst.fn = table.lookup(base);
-      std::string unsupported;
-      unsigned numDefs = desc.getNumDefs();
-      unsigned numDescribed = desc.getNumOperands();
-      uint32_t pendingMods = 0;
-      for (unsigned i = 0; i < mcInst.getNumOperands() && i < numDescribed;
-           ++i) {
-        const llvm::MCOperand &op = mcInst.getOperand(i);
-        const llvm::MCOperandInfo &info = desc.operands()[i];
-        if (i >= numDefs && info.OperandType == kInputModsOperandType &&
-            op.isImm()) {
-          pendingMods = uint32_t(op.getImm());
-          continue;
-        }
-        Operand o;
-        if (op.isReg()) {
-          std::string why = registerOperand(*m.mri, op.getReg(), o);
-          if (!why.empty() && unsupported.empty())
-            unsupported = why;
-        } else if (op.isImm()) {
-          o.file = File::Imm;
-          o.imm = op.getImm();
-        } else if (int64_t v = 0;
-                   op.isExpr() && op.getExpr()->evaluateAsAbsolute(v)) {
-          // A literal an inline constant could have encoded, which LLVM
-          // keeps as the expression lit(value) (e.g. a small relocated
-          // offset after s_getpc_b64).
-          o.file = File::Imm;
-          o.imm = v;
-        } else {
-          if (unsupported.empty())
-            unsupported = "operand " + std::to_string(i) +
-                          " is no register "
-                          "or immediate";
-          continue;
-        }
-        if (i < numDefs) {
-          if (inst.numDefs < 2)
-            inst.defs[inst.numDefs++] = o;
-        } else if (info.RegClass != -1) {
-          o.mods = pendingMods;
-          pendingMods = 0;
-          if (inst.numSrcs < 5)
-            inst.srcs[inst.numSrcs++] = o;
-        } else if (op.isImm()) {
-          if (inst.numImms < 6)
-            inst.imms[inst.numImms++] = op.getImm();
-          else if (unsupported.empty())
-            unsupported = "more than 6 immediate operands";
-        }
-      }
-      if (!unsupported.empty()) {
-        inst.fault = unsupported;
-        inst.fn = table.unsupportedOperand;
-      } else if (!inst.fn) {
-        inst.fn = table.unknown;
-      } else {
-        std::string why = table.prepare(base, inst);
-        if (!why.empty()) {
-          inst.fault = why;
-          inst.fn = table.unsupportedOperand;
-        }
-      }
+      describeInstruction(m, table, mcInst, inst);
     }
-    code->indexOfWord[off / 4] = int32_t(code->insts.size());
+    code.indexOfWord[off / 4] = int32_t(code.insts.size());
     off += inst.size;
-    code->insts.push_back(std::move(inst));
+    code.insts.push_back(std::move(inst));
   }
+}
+
+std::shared_ptr<const CodeObject>
+hk::rt::isa::loadCodeObject(const std::string &elf, const std::string &chip) {
+  auto code = std::make_shared<CodeObject>();
+  code->chip = chip;
+  std::unique_ptr<McObjects> mc = createMc(chip);
+  code->mc.reset(static_cast<CodeObject::Mc *>(mc.release()));
+  checkInputModifiers(*code->mc);
+
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(
+      llvm::StringRef(elf.data(), elf.size()), "code object", false);
+  auto object = llvm::object::ObjectFile::createObjectFile(*buffer);
+  if (!object) {
+    std::string why = llvm::toString(object.takeError());
+    throw Error(HKRT_ERROR_INVALID_ARTIFACT,
+                "the " + chip + " code object is no ELF file: " + why);
+  }
+  code->lines = readLineTable(elf);
+  readKernelDescriptors(**object, readSections(**object, *code), *code);
+  decodeText(*code->mc, *code);
   return code;
 }
 
