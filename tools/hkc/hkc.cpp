@@ -60,8 +60,8 @@ cl::opt<EmitKind> emitOption(
     "emit", cl::desc("What to produce (default obj)"),
     cl::values(
         clEnumValN(EmitKind::LaneMlir, "lane-mlir",
-                   "lane-level MLIR after convert-hk-to-amdgpu (.mlir); "
-                   "needs that pass when the input holds hk.kernel ops"),
+                   "lane-level IR after the hk-tile-to-lane pipeline "
+                   "(.mlir); lane-level input is printed unchanged"),
         clEnumValN(EmitKind::LlvmIr, "llvm", "optimized LLVM IR (.ll)"),
         clEnumValN(EmitKind::Assembly, "asm", "AMDGPU assembly (.s)"),
         clEnumValN(EmitKind::CodeObject, "obj",
@@ -149,14 +149,14 @@ The input is either tile-level IR (hk.kernel ops) or lane-level IR (a
 gpu.module whose gpu.func kernels use the gpu, amdgpu, rocdl, arith, vector,
 memref and scf dialects). For each chip, hkc runs the same pipelines that
 hk-opt runs by name:
-  hk-tile-to-lane{chip}   hk-schedule, hk-verify-barriers, hk-check-target,
-                          hk-expand-remaps, convert-hk-to-amdgpu,
-                          hk-compute-waits (tile-level input only)
+  hk-tile-to-lane{chip}   tile-level IR to lane-level IR (tile input only)
   hk-lane-to-rocdl{chip}  lane-level IR to the LLVM dialect
-then translates to LLVM IR, optimizes, compiles with LLVM's AMDGPU backend
-and links with lld, all in this process: no ROCm is needed. An artifact
-holds the kernels' metadata and each chip's code object, which a GPU or the
-ISA simulator runs. docs/hkc.md has the details.
+(hk-opt --hk-tile-to-lane --dump-pass-pipeline lists a pipeline's passes,
+docs/reference/HKPipelines.md both), then translates to LLVM IR, optimizes,
+compiles with LLVM's AMDGPU backend and links with lld, all in this process:
+no ROCm is needed. An artifact holds the kernels' metadata and each chip's
+code object, which a GPU or the ISA simulator runs. docs/hkc.md has the
+details.
 
 Examples:
   hkc gemm.mlir --chip gfx942,gfx950 -o gemm
