@@ -30,8 +30,8 @@
 #include "Timing.h"
 #include "Internal.h"
 
+#include "hk/Base/Error.h"
 #include "hk/Base/Timing.h"
-#include "hk/Runtime/Error.h"
 
 #include <algorithm>
 #include <cmath>
@@ -172,9 +172,32 @@ std::vector<Loop> findLoops(const CodeObject &code, std::vector<Class> &cls) {
   return loops;
 }
 
-/// The cycles one DS instruction keeps the LDS busy: its lanes are served
-/// in groups that fill the LDS's bytes per clock; a group takes as many
-/// cycles as the most distinct dwords any one bank must deliver.
+/// The phase in which the LDS serves lane `lane` of a DS access of
+/// `bytes` per lane: lanes of one phase are checked against each other for
+/// bank conflicts, phases follow one another. Contiguous lanes fill the
+/// LDS's bytes per clock (CK Tile's "LDS bank conflicts" guide: eight
+/// phases of eight lanes for ds_write_b128 on 32 banks), except 128-bit
+/// reads, served in interleaved groups: on 32 banks lanes 0-3 with 20-23,
+/// 4-7 with 16-19, 8-11 with 28-31, 12-15 with 24-27, the same in the upper
+/// half (the grouping given for gfx942's ds_read_b128); on 64 banks lanes
+/// 0-3, 8-11, 16-19, 24-27 together and 4-7, 12-15, 20-23, 28-31 (not
+/// documented: the grouping under which HipKittens' st_16x32 swizzle,
+/// conflict-free on MI355X, is conflict-free).
+unsigned ldsPhase(unsigned lane, uint64_t bytes, bool write, unsigned width,
+                  unsigned banks) {
+  if (bytes == 16 && !write) {
+    unsigned half = lane / 32, q = (lane % 32) / 4;
+    if (banks >= 64)
+      return half * 2 + (q & 1);
+    static const unsigned group32[8] = {0, 1, 2, 3, 1, 0, 3, 2};
+    return half * 4 + group32[q];
+  }
+  uint64_t lanes = std::max<uint64_t>(1, width / std::max<uint64_t>(bytes, 1));
+  return unsigned(lane / lanes);
+}
+
+/// The cycles one DS instruction keeps the LDS busy: each phase takes as
+/// many cycles as the most distinct dwords one bank must deliver in it.
 double ldsCycles(const std::vector<std::array<uint64_t, 3>> &acc, bool write,
                  const hk::ChipTiming &t, double &conflictFree) {
   if (acc.empty()) {
@@ -183,6 +206,7 @@ double ldsCycles(const std::vector<std::array<uint64_t, 3>> &acc, bool write,
   }
   unsigned width =
       unsigned(write ? t.ldsWriteBytesPerClock : t.ldsReadBytesPerClock);
+  unsigned banks = unsigned(t.ldsBanks);
   uint64_t laneBytes[kLanes] = {0};
   uint64_t total = 0;
   for (const auto &a : acc) {
@@ -190,32 +214,24 @@ double ldsCycles(const std::vector<std::array<uint64_t, 3>> &acc, bool write,
     total += a[2];
   }
   conflictFree = std::max(1.0, std::ceil(double(total) / width));
-  double cycles = 0;
-  std::vector<std::vector<uint64_t>> banks(size_t(t.ldsBanks));
-  size_t k = 0;
-  while (k < acc.size()) {
-    // One group: lanes in order until their bytes fill the width.
-    for (auto &b : banks)
-      b.clear();
-    uint64_t bytes = 0;
-    uint64_t lane = acc[k][0];
-    while (k < acc.size()) {
-      if (acc[k][0] != lane) {
-        if (bytes + laneBytes[acc[k][0] % kLanes] > width)
-          break;
-        lane = acc[k][0];
-      }
-      bytes += acc[k][2];
-      for (uint64_t d = acc[k][1] / 4; d <= (acc[k][1] + acc[k][2] - 1) / 4;
-           ++d) {
-        auto &b = banks[size_t(d % uint64_t(t.ldsBanks))];
-        if (std::find(b.begin(), b.end(), d) == b.end())
-          b.push_back(d);
-      }
-      ++k;
+  // phase -> bank -> the distinct dwords it must deliver
+  std::map<unsigned, std::vector<std::vector<uint64_t>>> phases;
+  for (const auto &a : acc) {
+    unsigned lane = unsigned(a[0] % kLanes);
+    auto &bankDwords =
+        phases[ldsPhase(lane, laneBytes[lane], write, width, banks)];
+    if (bankDwords.empty())
+      bankDwords.resize(banks);
+    for (uint64_t d = a[1] / 4; d <= (a[1] + a[2] - 1) / 4; ++d) {
+      auto &b = bankDwords[size_t(d % banks)];
+      if (std::find(b.begin(), b.end(), d) == b.end())
+        b.push_back(d);
     }
+  }
+  double cycles = 0;
+  for (const auto &phase : phases) {
     size_t most = 1;
-    for (auto &b : banks)
+    for (const auto &b : phase.second)
       most = std::max(most, b.size());
     cycles += double(most);
   }
@@ -480,6 +496,17 @@ void ComputeUnit::memoryDone(TimedWave &tw, const Class &c, size_t vmBefore,
   if (c.kind == Kind::Lds) {
     double free = 0;
     double busy = ldsCycles(ldsAcc, ldsWrite, t, free);
+    static int dbg = getenv("HK_TIMING_DEBUG") ? 40 : 0;
+    if (dbg > 0 && busy > free) {
+      --dbg;
+      fprintf(stderr, "LDS %s busy %.0f free %.0f:", ldsWrite ? "w" : "r", busy,
+              free);
+      for (size_t k = 0; k < ldsAcc.size() && k < 20; ++k)
+        fprintf(stderr, " %llu:%llu/%llu", (unsigned long long)ldsAcc[k][0],
+                (unsigned long long)ldsAcc[k][1],
+                (unsigned long long)ldsAcc[k][2]);
+      fprintf(stderr, "\n");
+    }
     double start = std::max(double(now), ldsFree);
     ldsFree = start + busy;
     r.ldsBusy += busy;
@@ -492,11 +519,15 @@ void ComputeUnit::memoryDone(TimedWave &tw, const Class &c, size_t vmBefore,
     vmemFree = start + transfer;
     r.memoryBusy += transfer;
     doneAt = vmemFree + t.vmemLatency;
-    // An LDS DMA also writes the LDS when its data arrives.
-    if (w.vm.size() > vmBefore && !w.vm.back().ldsDwords.empty())
-      ldsFree =
-          std::max(ldsFree, doneAt) +
+    // An LDS DMA also writes the LDS when its data arrives; the pipe's
+    // time for it is taken now (its arrival interleaves with other
+    // traffic, which a single queue cannot hold in the future).
+    if (w.vm.size() > vmBefore && !w.vm.back().ldsDwords.empty()) {
+      double busy =
           double(w.vm.back().ldsDwords.size() * 4) / t.ldsWriteBytesPerClock;
+      ldsFree = std::max(ldsFree, double(now)) + busy;
+      r.ldsBusy += busy;
+    }
   } else if (c.kind == Kind::Smem) {
     doneAt = double(now + uint64_t(t.smemLatency));
   }
@@ -785,7 +816,8 @@ namespace {
 /// Sums the samples' batches into the report's per-CU figures.
 void summarise(const std::vector<Sample> &samples,
                const std::vector<Loop> &loops, const CodeObject &code,
-               const hk::ChipTiming &t, TimingReport &rep) {
+               const hk::ChipTiming &t, double wavesPerSimd,
+               TimingReport &rep) {
   double cycles = 0, mfma = 0, issued = 0, lds = 0, mem = 0;
   std::map<uint64_t, std::pair<std::string, double>> sites;
   std::vector<double> loopCycles(loops.size()), loopMfma(loops.size());
@@ -813,7 +845,7 @@ void summarise(const std::vector<Sample> &samples,
   rep.batchCycles = cycles / double(samples.size());
   double simdCycles = cycles * t.simdsPerCu;
   rep.mfmaBusy = mfma / simdCycles;
-  rep.issueUsed = issued / (cycles / t.issueTurn);
+  rep.issueUsed = issued / (cycles / t.issueTurn * t.simdsPerCu);
   rep.ldsBusy = lds / cycles;
   rep.memoryBusy = mem / cycles;
   for (const auto &[pc, site] : sites) {
@@ -835,8 +867,9 @@ void summarise(const std::vector<Sample> &samples,
     lt.branchPc = code.insts[size_t(loops[l].branch)].pc;
     lt.trips = trips[l];
     lt.cyclesPerTrip = loopCycles[l] / double(trips[l]);
-    // Matrix-core cycles per trip of one wave; the SIMD's waves share it.
-    lt.mfmaPerTrip = loopMfma[l] / double(trips[l]);
+    // Matrix-core cycles per trip of one SIMD: the waves of a SIMD run
+    // their trips side by side and share its matrix core.
+    lt.mfmaPerTrip = loopMfma[l] / double(trips[l]) * wavesPerSimd;
     lt.bound = lt.mfmaPerTrip >= 0.8 * lt.cyclesPerTrip ? "MFMA" : "latency";
     rep.loops.push_back(lt);
   }
@@ -847,7 +880,7 @@ std::string boundOf(const TimingReport &r, double hbmCycles) {
   if (hbmCycles > r.cycles)
     return "HBM";
   std::pair<double, const char *> use[] = {{r.mfmaBusy, "MFMA"},
-                                           {r.issueUsed / 2.0, "issue"},
+                                           {r.issueUsed, "issue"},
                                            {r.ldsBusy, "LDS"},
                                            {r.memoryBusy, "memory"}};
   auto most = *std::max_element(
@@ -909,7 +942,8 @@ TimingReport hk::rt::isa::runTimed(const CodeObject &code, const Launch &launch,
     if (s == 0 && !options.tracePath.empty())
       trace = std::move(cu.trace);
   }
-  summarise(samples, loops, code, t, rep);
+  summarise(samples, loops, code, t,
+            double(d.numWaves * rep.residentWorkgroups) / t.simdsPerCu, rep);
   double perGroup = 1.0 / double(numSamples);
   rep.flops = flops * perGroup * double(count);
   rep.bytes = bytes * perGroup * double(count);
@@ -964,7 +998,7 @@ std::string TimingReport::text() const {
     o << "  loop     pc 0x" << std::hex << l.headPc << "..0x" << l.branchPc
       << std::dec << ": " << l.trips << " trips, "
       << fmt("%.1f", l.cyclesPerTrip) << " cycles per trip, MFMA "
-      << fmt("%.1f", l.mfmaPerTrip) << " cycles per trip per wave; " << l.bound
+      << fmt("%.1f", l.mfmaPerTrip) << " cycles per trip per SIMD; " << l.bound
       << "\n";
   return o.str();
 }

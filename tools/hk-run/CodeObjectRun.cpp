@@ -13,8 +13,9 @@
 #include "Npy.h"
 
 #include "isa/IsaSimulator.h"
+#include "isa/Timing.h"
 
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -127,14 +128,19 @@ int hk::run::runCodeObject(const CodeObjectOptions &o) {
         "--kernarg item " + std::to_string(i) + " '" + item + "'";
     bufferOfItem.push_back(-1);
     size_t at;
-    if (kind == "ptr") {
+    if (kind == "ptr" || kind == "zeros") {
       Buffer b;
-      b.array = readNpyFile(value);
-      b.bytes = b.array.data.size();
+      if (kind == "ptr")
+        b.array = readNpyFile(value);
+      b.bytes = kind == "ptr" ? b.array.data.size()
+                              : size_t(parseUnsigned(label, value, 1ull << 40));
       b.data.reset(std::aligned_alloc(256, (b.bytes + 255) / 256 * 256 + 256));
       if (!b.data)
         throw std::bad_alloc();
-      std::memcpy(b.data.get(), b.array.data.data(), b.bytes);
+      if (kind == "ptr")
+        std::memcpy(b.data.get(), b.array.data.data(), b.bytes);
+      else
+        std::memset(b.data.get(), 0, b.bytes);
       uint64_t address = reinterpret_cast<uint64_t>(b.data.get());
       at = place(&address, 8, 8);
       bufferOfItem.back() = int(buffers.size());
@@ -152,8 +158,8 @@ int hk::run::runCodeObject(const CodeObjectOptions &o) {
       at = place(zeros.data(), n, 1);
     } else {
       throw std::invalid_argument(label +
-                                  ": expected ptr:FILE.npy, u64:V, u32:V or "
-                                  "pad:N");
+                                  ": expected ptr:FILE.npy, zeros:N, u64:V, "
+                                  "u32:V or pad:N");
     }
     std::printf("kernarg:   [%zu] offset %zu: %s\n", i, at, item.c_str());
   }
@@ -177,6 +183,20 @@ int hk::run::runCodeObject(const CodeObjectOptions &o) {
   std::fflush(stdout);
 
   auto start = std::chrono::steady_clock::now();
+  if (o.timing) {
+    hk::rt::isa::TimingOptions t;
+    t.tracePath = o.trace;
+    hk::rt::isa::TimingReport r = hk::rt::isa::runTimed(*code, launch, t);
+    std::fputs(r.text().c_str(), stdout);
+    std::printf("TIMING %s\n", r.json().c_str());
+    std::printf(
+        "TIMED %s %s isa: %.2f us modelled, %.1f TFLOP/s, host time "
+        "%.3f s\n",
+        o.kernel.c_str(), o.chip.c_str(), r.microseconds, r.tflops,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+    return 0;
+  }
   try {
     hk::rt::isa::run(*code, launch);
   } catch (...) {

@@ -17,12 +17,17 @@ struct CodeObjectOptions {
   std::string path, chip, kernel;
   std::string grid = "1", block = "64", lds;
   /// The --kernarg items: ptr:FILE.npy (an 8-byte pointer to a buffer
-  /// holding the file's contents), u64:V, u32:V, pad:N (N zero bytes); each
+  /// holding the file's contents), zeros:N (a pointer to N zero bytes),
+  /// u64:V, u32:V, pad:N (N zero bytes); each
   /// at the next offset aligned to its size (pad: 1).
   std::optional<std::string> kernarg;
   /// ITEM=FILE.npy: after the launch, ptr item ITEM's buffer, in the shape
   /// and element type of the file it was read from.
   std::vector<std::string> saves;
+  /// --timing: run the cycle model (docs/timing.md) instead of the whole
+  /// grid; --trace FILE: its Chrome trace of the first simulated batch.
+  bool timing = false;
+  std::string trace;
 };
 
 /// Loads the code object, builds the kernarg segment (its size must be the

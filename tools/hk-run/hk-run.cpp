@@ -114,7 +114,14 @@ Options:
                          u64:V, u32:V, pad:N (N zero bytes); the total must
                          be the kernel descriptor's kernarg size
                          --save ITEM=FILE.npy writes ptr item ITEM's buffer
-                         after the launch, in its file's shape and type
+                         after the launch, in its file's shape and type;
+                         zeros:N is the address of N zero bytes
+  --timing               with --code-object: the cycle model instead of
+                         the whole grid (docs/timing.md): modelled time,
+                         TFLOP/s, bound, stalls by cause and site, loops;
+                         only the simulated workgroups write memory
+  --trace FILE.json      with --timing: the first simulated batch as a
+                         Chrome trace (chrome://tracing, Perfetto)
   --list                 print the kernels and exit (KERNEL is the first
                          word of an entry or the directory's name)
   --help                 this text
@@ -289,6 +296,12 @@ Options parseArgs(int argc, char **argv) {
         o.codeObject->lds = v;
       else
         o.codeObject->kernarg = v;
+    } else if (a == "--timing" || a == "--trace") {
+      if (!o.codeObject)
+        o.codeObject.emplace();
+      o.codeObject->timing = true;
+      if (a == "--trace")
+        o.codeObject->trace = value();
     } else if (a == "--tolerance-scale") {
       o.toleranceScale = parsePositive(a, value());
     } else if (!a.empty() && a[0] == '-') {
@@ -360,7 +373,8 @@ int runLaunchOnly(const Options &o) {
 int runCodeObject(const Options &o) {
   if (o.codeObject->path.empty())
     throw std::invalid_argument(
-        "--grid, --block, --lds and --kernarg belong to --code-object FILE");
+        "--grid, --block, --lds, --kernarg, --timing and --trace belong to "
+        "--code-object FILE");
   if (!o.artifact.empty() || o.launchOnly || o.args || o.shape || o.testShape ||
       o.eps || (o.backend != "auto" && o.backend != "isa"))
     throw std::invalid_argument(
