@@ -650,9 +650,10 @@ void ComputeUnit::turn(unsigned simd) {
   for (TimedWave &tw : waves)
     if (tw.simd == simd && !tw.ended)
       here.push_back(&tw);
-  std::stable_sort(
-      here.begin(), here.end(),
-      [](const TimedWave *a, const TimedWave *b) { return a->prio > b->prio; });
+  std::sort(here.begin(), here.end(),
+            [](const TimedWave *a, const TimedWave *b) {
+              return a->prio != b->prio ? a->prio > b->prio : a->age < b->age;
+            });
   bool used[5] = {false, false, false, false, false};
   const auto &insts = code().insts;
   for (TimedWave *tw : here) {
