@@ -6,10 +6,9 @@
 // stale or foreign pointer gives an error, not a crash.
 //===----------------------------------------------------------------------===//
 
+#include "hk/Base/Error.h"
 #include "hk/Compiler/Compiler.h"
 #include "hk/Compiler/hkc.h"
-#include "hk/Runtime/Error.h"
-#include "isa/Coverage.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -249,34 +248,3 @@ hkc_status hkc_verify(const char *source, size_t size, const char *name) {
 }
 
 } // extern "C"
-
-hkc_status hkc_check_simulated(const void *code_object, size_t size,
-                               const char *chip, size_t *total,
-                               size_t *unsimulated, const char **report) {
-  thread_local std::string text;
-  if (!code_object || !chip || !total || !unsimulated)
-    return fail(HKC_ERROR_INVALID_ARGUMENT,
-                "hkc_check_simulated: null code object, chip or count");
-  try {
-    std::string elf(static_cast<const char *>(code_object), size);
-    std::vector<hk::rt::isa::Unsimulated> missing =
-        hk::rt::isa::unsimulatedInstructions(elf, chip, *total);
-    std::string lines;
-    for (const hk::rt::isa::Unsimulated &u : missing)
-      lines += u.opcode + "\t0x" + llvm::utohexstr(u.pc, /*LowerCase=*/true) +
-               "\t" + u.text + "\t" + u.why + "\n";
-    text = std::move(lines);
-    *unsimulated = missing.size();
-  } catch (const hk::rt::Error &error) {
-    return fail(HKC_ERROR_INVALID_ARGUMENT,
-                std::string("hkc_check_simulated: ") + error.what());
-  } catch (const std::bad_alloc &) {
-    return fail(HKC_ERROR_OUT_OF_MEMORY, "out of host memory");
-  } catch (const std::exception &error) {
-    return fail(HKC_ERROR_INVALID_ARGUMENT,
-                std::string("hkc_check_simulated: ") + error.what());
-  }
-  if (report)
-    *report = text.c_str();
-  return HKC_SUCCESS;
-}

@@ -1,13 +1,13 @@
 //===- KernelMetadata.h - what an artifact says of its kernels ------------===//
 //
-// Private to lib/Compiler. An artifact (include/hk/Runtime/Artifact.h) holds
+// Private to lib/Compiler. An artifact (include/hk/Base/Artifact.h) holds
 // every kernel's metadata and the code object of each chip.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_LIB_COMPILER_KERNELMETADATA_H
 #define HK_LIB_COMPILER_KERNELMETADATA_H
 
-#include "hk/Runtime/KernelInfo.h"
+#include "hk/Base/KernelInfo.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

@@ -100,10 +100,6 @@ def hkc():
         _declare(lib, "hkc_version", ctypes.c_char_p)
         _declare(lib, "hkc_verify", ctypes.c_int, ctypes.c_char_p,
                  ctypes.c_size_t, ctypes.c_char_p)
-        ZP = ctypes.POINTER(ctypes.c_size_t)
-        _declare(lib, "hkc_check_simulated", ctypes.c_int, ctypes.c_char_p,
-                 ctypes.c_size_t, ctypes.c_char_p, ZP, ZP,
-                 ctypes.POINTER(ctypes.c_char_p))
         _hkc = lib
     return _hkc
 
@@ -136,6 +132,19 @@ def hkrt():
         _declare(lib, "hkrt_launch", S, P, ctypes.POINTER(hkrt_arg),
                  ctypes.c_size_t)
         _declare(lib, "hkrt_synchronize", S, P)
+        # Artifacts, grids and simulated instructions without a device.
+        CP = ctypes.POINTER(ctypes.c_char_p)
+        Z = ctypes.c_size_t
+        ZP = ctypes.POINTER(Z)
+        _declare(lib, "hkrt_artifact_metadata", S, ctypes.c_char_p, Z, CP)
+        _declare(lib, "hkrt_artifact_chips", S, ctypes.c_char_p, Z, CP)
+        _declare(lib, "hkrt_artifact_code_object", S, ctypes.c_char_p, Z,
+                 ctypes.c_char_p, PP, ZP)
+        _declare(lib, "hkrt_grid_evaluate", S, ctypes.c_char_p,
+                 ctypes.POINTER(ctypes.c_int64), Z,
+                 ctypes.POINTER(ctypes.c_int64))
+        _declare(lib, "hkrt_check_simulated", S, ctypes.c_char_p, Z,
+                 ctypes.c_char_p, ZP, ZP, CP)
         _hkrt = lib
     return _hkrt
 

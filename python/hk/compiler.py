@@ -24,12 +24,14 @@ import os
 import tempfile
 
 from . import _capi
-from .artifact import (KIND_CODE_OBJECT, MAGIC, ArtifactFormatError,
-                       _entries, read_metadata)
+from .artifact import ArtifactFormatError, code_objects, read_metadata
 from .errors import CompileError, Error
 from .runtime import Module
 
 _library_hash = None
+# The first bytes of an artifact (include/hk/Base/Artifact.h): what tells
+# one from a bare code object.
+_ARTIFACT_MAGIC = b"HKRTART\0"
 
 
 def version():
@@ -185,7 +187,7 @@ Unsimulated = collections.namedtuple(
 
 def check_simulated(code_object, chip=None):
     """The instructions of AMDGPU code that the ISA simulator cannot run
-    (hkc_check_simulated), as Unsimulated tuples (chip, opcode, pc,
+    (hkrt_check_simulated), as Unsimulated tuples (chip, opcode, pc,
     instruction as LLVM prints it, why); an empty list if it runs them all.
 
     `code_object` is a path or bytes: a code object (ELF) for `chip`, or an
@@ -196,27 +198,28 @@ def check_simulated(code_object, chip=None):
     else:
         with open(code_object, "rb") as f:
             data = f.read()
-    if data[:len(MAGIC)] == MAGIC:
+    if data[:len(_ARTIFACT_MAGIC)] == _ARTIFACT_MAGIC:
         try:
-            objects = [(key, payload) for kind, key, payload in _entries(data)
-                       if kind == KIND_CODE_OBJECT and chip in (None, key)]
+            objects = [(key, payload)
+                       for key, payload in code_objects(data).items()
+                       if chip in (None, key)]
         except ArtifactFormatError as e:
             raise Error(f"hk.check_simulated: {e}") from None
     elif chip is None:
         raise Error("hk.check_simulated: a code object needs its chip")
     else:
         objects = [(chip, data)]
-    lib = _capi.hkc()
+    lib = _capi.hkrt()
     found = []
     for name, elf in objects:
         total, count = ctypes.c_size_t(), ctypes.c_size_t()
         report = ctypes.c_char_p()
-        status = lib.hkc_check_simulated(elf, len(elf), name.encode(),
-                                         ctypes.byref(total),
-                                         ctypes.byref(count),
-                                         ctypes.byref(report))
-        if status != _capi.HKC_SUCCESS:
-            message = lib.hkc_last_error().decode("utf-8", "replace")
+        status = lib.hkrt_check_simulated(elf, len(elf), name.encode(),
+                                          ctypes.byref(total),
+                                          ctypes.byref(count),
+                                          ctypes.byref(report))
+        if status != _capi.HKRT_SUCCESS:
+            message = lib.hkrt_last_error().decode("utf-8", "replace")
             raise Error(message)
         for line in (report.value or b"").decode().splitlines():
             opcode, pc, text, why = line.split("\t", 3)

@@ -258,15 +258,24 @@ def test_unknown_device():
         hk.set_device("cuda")
 
 
+def _fnv1a(data, h=0xcbf29ce484222325):
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001b3) & ((1 << 64) - 1)
+    return h
+
+
 def _hand_made_artifact(entries):
     """Artifact bytes from (kind, key, payload) entries, laid out as
-    include/hk/Runtime/Artifact.h defines the container (the hashes, which
-    this reader does not check, left 0)."""
+    include/hk/Base/Artifact.h defines the container, with each entry's
+    FNV-1a hash of its kind, key and payload."""
     header, table = 24, 64 * len(entries)
     offset, rows, payloads = header + table, b"", b""
     for kind, key, payload in entries:
-        rows += struct.pack("<IIQQQ", kind, 0, offset, len(payload), 0)
-        rows += key.encode().ljust(32, b"\0")
+        padded = key.encode().ljust(32, b"\0")
+        digest = _fnv1a(payload, _fnv1a(padded,
+                                         _fnv1a(struct.pack("<I", kind))))
+        rows += struct.pack("<IIQQQ", kind, 0, offset, len(payload), digest)
+        rows += padded
         offset += len(payload)
         payloads += payload
     return (b"HKRTART\0" + struct.pack("<IIQ", 1, len(entries), offset)
@@ -274,8 +283,9 @@ def _hand_made_artifact(entries):
 
 
 def test_artifact_reader_refuses_the_removed_emulator_entries():
-    """The package's reader, as the runtime's, takes metadata and GPU code
-    objects only: the lane emulator's entries are refused by name."""
+    """The package reads artifacts through the runtime's reader, which takes
+    metadata and GPU code objects only: the lane emulator's entries are
+    refused by name, and so is a damaged hash."""
     meta = b'{"version": 1, "kernels": []}'
     ok = _hand_made_artifact([(1, "", meta), (2, "gfx942", b"\x7fELF")])
     assert hk.artifact.read_metadata(ok) == {"version": 1, "kernels": []}
@@ -295,3 +305,12 @@ def test_artifact_reader_refuses_the_removed_emulator_entries():
     with pytest.raises(hk.artifact.ArtifactFormatError,
                        match="entry 1: unknown kind 7"):
         hk.artifact.read_metadata(other)
+    damaged = bytearray(ok)
+    damaged[-1] ^= 1
+    with pytest.raises(hk.artifact.ArtifactFormatError,
+                       match="entry 1: hash mismatch"):
+        hk.artifact.chips(damaged)
+    assert hk.artifact.code_object(ok, "gfx942") == b"\x7fELF"
+    with pytest.raises(hk.artifact.ArtifactFormatError,
+                       match="no code object for gfx950; it has: gfx942"):
+        hk.artifact.code_object(ok, "gfx950")

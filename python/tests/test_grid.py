@@ -1,4 +1,5 @@
-"""The launch grid computed from a kernel's metadata (hk.grid), against
+"""The launch grid computed from a kernel's metadata (hk.grid, through the
+runtime's hkrt_grid_evaluate), against
 values worked out by hand from the affine rules of docs/runtime.md and
 against the grid hk-run prints (the runtime's C++ evaluation)."""
 
@@ -36,11 +37,11 @@ def test_evaluate(text, symbols, value):
 
 
 @pytest.mark.parametrize("text,symbols,message", [
-    ("s0 floordiv s1", [4, 0], "division by zero"),
-    ("s0 * s0", [1 << 40], "overflows 64 bits"),
-    ("s2", [1], "s2 is unbound"),
-    ("s0 +", [1], "unexpected end"),
-    ("s0 ^ 2", [1], "cannot read"),
+    ("s0 floordiv s1", [4, 0], "'s0 floordiv s1': division by zero"),
+    ("s0 * s0", [1 << 40], "'s0 \\* s0': integer overflow"),
+    ("s2", [1], "'s2': symbol s2 is not bound"),
+    ("s0 +", [1], "'s0 \\+' at column 5: unexpected end"),
+    ("s0 ^ 2", [1], "'s0 \\^ 2' at column 4: unexpected '\\^'"),
 ])
 def test_evaluate_errors(text, symbols, message):
     with pytest.raises(GridError, match=message):

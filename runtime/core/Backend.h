@@ -7,7 +7,7 @@
 #ifndef HK_RUNTIME_CORE_BACKEND_H
 #define HK_RUNTIME_CORE_BACKEND_H
 
-#include "hk/Runtime/Artifact.h"
+#include "hk/Base/Artifact.h"
 #include "hk/Runtime/hkrt.h"
 
 #include <array>

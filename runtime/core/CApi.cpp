@@ -6,18 +6,17 @@
 // (Objects.h) before anything is touched.
 //===----------------------------------------------------------------------===//
 
+#include "Guard.h"
 #include "Objects.h"
 
 #include "hk/Base/Chip.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
 using namespace hk::rt;
-
-static thread_local std::string lastError;
 
 /// Bytes allocated after every buffer's last byte; see hkrt_buffer_alloc.
 static constexpr size_t kBufferTailSlack = 4;
@@ -27,38 +26,6 @@ static constexpr size_t kBufferTailSlack = 4;
 /// larger request is refused up front, so that neither the tail slack nor
 /// a backend's size rounding can wrap.
 static constexpr size_t kMaxBufferBytes = size_t(1) << 48;
-
-template <typename F> static hkrt_status guard(F &&body) {
-  try {
-    body();
-    lastError.clear();
-    return HKRT_SUCCESS;
-  } catch (const Error &e) {
-    lastError = e.what();
-    return e.status();
-  } catch (const std::bad_alloc &) {
-    lastError = "out of host memory";
-    return HKRT_ERROR_OUT_OF_MEMORY;
-  } catch (const std::exception &e) {
-    // Not the runtime's own errors: still a status, never an escape
-    // through the C boundary (which would terminate the program).
-    lastError = std::string("internal error: ") + e.what();
-    return HKRT_ERROR_BACKEND;
-  }
-}
-
-/// `body`'s result, or `fallback` with the message when it throws: for the
-/// entry points that return a value rather than a status.
-template <typename T, typename F> static T guardValue(T fallback, F &&body) {
-  T result = fallback;
-  guard([&] { result = body(); });
-  return result;
-}
-
-static void require(const void *p, const char *what) {
-  if (!p)
-    throw Error(HKRT_ERROR_INVALID_ARGUMENT, std::string("null ") + what);
-}
 
 [[noreturn]] static void stale(const char *what) {
   throw Error(HKRT_ERROR_INVALID_ARGUMENT, what);

@@ -7,7 +7,7 @@
 
 #include "Backend.h"
 
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 using namespace hk::rt;
 

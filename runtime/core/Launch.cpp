@@ -2,7 +2,7 @@
 
 #include "Objects.h"
 
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include <algorithm>
 

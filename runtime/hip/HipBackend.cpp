@@ -15,7 +15,7 @@
 
 #include "../core/Backend.h"
 
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -14,7 +14,7 @@
 #include "Internal.h"
 
 #include "hk/Base/Chip.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 

@@ -11,7 +11,7 @@
 #include "IsaSimulator.h"
 
 #include "hk/Base/Chip.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -7,7 +7,7 @@
 #ifndef HK_RUNTIME_KERNELS_PROBLEMSUPPORT_H
 #define HK_RUNTIME_KERNELS_PROBLEMSUPPORT_H
 
-#include "hk/Runtime/KernelInfo.h"
+#include "hk/Base/KernelInfo.h"
 #include "hk/Runtime/Kernels.h"
 
 #include <stdexcept>

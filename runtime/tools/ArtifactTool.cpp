@@ -5,8 +5,8 @@
 // Exit status 1 with the reader's message on a bad file.
 //===----------------------------------------------------------------------===//
 
-#include "hk/Runtime/Artifact.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Artifact.h"
+#include "hk/Base/Error.h"
 
 #include <cstdio>
 #include <cstring>

@@ -15,8 +15,8 @@
 #include "isa/Coverage.h"
 
 #include "hk/Base/Chip.h"
-#include "hk/Runtime/Artifact.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Artifact.h"
+#include "hk/Base/Error.h"
 
 #include <algorithm>
 #include <cstdio>

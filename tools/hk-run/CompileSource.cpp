@@ -4,7 +4,7 @@
 
 #include "hk/Base/Chip.h"
 #include "hk/Compiler/Compiler.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

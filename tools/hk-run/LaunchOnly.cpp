@@ -11,8 +11,8 @@
 #include "Npy.h"
 
 #include "hk/Base/Chip.h"
-#include "hk/Runtime/Artifact.h"
-#include "hk/Runtime/KernelInfo.h"
+#include "hk/Base/Artifact.h"
+#include "hk/Base/KernelInfo.h"
 #include "hk/Runtime/Kernels.h"
 
 #include <algorithm>

@@ -7,8 +7,8 @@
 
 #include "hk/Base/Chip.h"
 #include "hk/Compiler/Compiler.h"
-#include "hk/Runtime/Artifact.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Artifact.h"
+#include "hk/Base/Error.h"
 #include "hk/Target/AMDGPU/Report.h"
 #include "hk/Target/AMDGPU/ResourceUsage.h"
 #include "isa/Coverage.h"

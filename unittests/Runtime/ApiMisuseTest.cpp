@@ -7,7 +7,7 @@
 
 #include "IsaTestUtil.h"
 
-#include "hk/Runtime/Artifact.h"
+#include "hk/Base/Artifact.h"
 #include "hk/Runtime/hkrt.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 //===- ArtifactTest.cpp - metadata, grid expressions, artifact container --===//
 
-#include "hk/Runtime/Artifact.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Artifact.h"
+#include "hk/Base/Error.h"
 
 #include <gtest/gtest.h>
 
@@ -142,9 +142,13 @@ TEST(KernelInfo, JsonErrorsNameTheField) {
   EXPECT_EQ(replace("\"waves\": 8", "\"waves\": \"8\""),
             "kernel metadata: kernel 'gemm' 'waves' has the wrong type");
   EXPECT_EQ(message("{\"version\": 1, \"kernels\": [1.5]}"),
-            "invalid JSON at byte 28: only integers are allowed");
+            "kernel metadata: kernel 0 is not an object");
+  EXPECT_EQ(replace("\"lds_bytes\": 65536", "\"lds_bytes\": 0.5"),
+            "kernel metadata: kernel 'gemm' 'lds_bytes' has the wrong type");
+  EXPECT_EQ(message("{\"version\": 1,"),
+            "invalid JSON: [1:14, byte=14]: Expected object key");
   EXPECT_EQ(message(std::string(100, '[')),
-            "invalid JSON at byte 65: nesting deeper than 64");
+            "invalid JSON: nesting deeper than 64");
   EXPECT_EQ(message("{\"version\": 2, \"kernels\": []}"),
             "kernel metadata: document has version 2, this runtime reads "
             "version 1");

@@ -9,8 +9,8 @@
 
 #include "IsaTestUtil.h"
 
-#include "hk/Runtime/Artifact.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Artifact.h"
+#include "hk/Base/Error.h"
 #include "hk/Runtime/hkrt.hpp"
 
 #include <gtest/gtest.h>

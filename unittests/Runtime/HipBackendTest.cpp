@@ -4,7 +4,7 @@
 // is not HIP, or at the fake runtime built next to this test.
 //===----------------------------------------------------------------------===//
 
-#include "hk/Runtime/Artifact.h"
+#include "hk/Base/Artifact.h"
 #include "hk/Runtime/hkrt.hpp"
 
 #include <gtest/gtest.h>

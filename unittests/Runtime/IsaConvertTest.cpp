@@ -11,7 +11,7 @@
 
 #include "IsaTestUtil.h"
 
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include "isa/Formats.h"
 

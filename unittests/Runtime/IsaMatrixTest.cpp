@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IsaTestUtil.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 #include "hk/Runtime/hkrt.h"
 #include "isa/Formats.h"
 

@@ -9,7 +9,7 @@
 
 #include "IsaTestUtil.h"
 
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include <cmath>
 #include <cstdint>

@@ -12,7 +12,7 @@
 
 #include "IsaTestUtil.h"
 
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include <initializer_list>
 #include <regex>

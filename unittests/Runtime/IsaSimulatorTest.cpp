@@ -10,7 +10,7 @@
 
 #include "IsaTestUtil.h"
 
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 #include "hk/Runtime/hkrt.h"
 
 #include <gtest/gtest.h>

@@ -8,8 +8,8 @@
 
 #include "TestTolerances.h"
 
-#include "hk/Runtime/Artifact.h"
-#include "hk/Runtime/KernelInfo.h"
+#include "hk/Base/Artifact.h"
+#include "hk/Base/KernelInfo.h"
 #include "hk/Runtime/hkrt.hpp"
 
 #include <gtest/gtest.h>

@@ -12,7 +12,7 @@
 #define HK_COMPILER_COMPILER_H
 
 #include "hk/Base/Chip.h"
-#include "hk/Runtime/Artifact.h"
+#include "hk/Base/Artifact.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"

@@ -72,20 +72,6 @@ const char *hkc_version(void);
  * accept it, else HKC_ERROR_COMPILE with the located diagnostics. */
 hkc_status hkc_verify(const char *source, size_t size, const char *name);
 
-/* Decodes `size` bytes of an AMDGPU code object (an ELF, as
- * HKC_OUTPUT_CODE_OBJECT gives it) for `chip` ("gfx942", "gfx950") with
- * the ISA simulator's decoder (libhkrt) and finds the instructions the
- * simulator cannot run. `*total` gets the number of instructions decoded,
- * `*unsimulated` the number it cannot run and `*report` (if not NULL) one
- * line per such instruction, four fields separated by tabs: the opcode, its
- * PC as 0x<hex>, the instruction as LLVM prints it, and why. The report
- * stays valid until the next call of this function on the same thread.
- * HKC_ERROR_INVALID_ARGUMENT for a null pointer, an unknown chip or bytes
- * that are no code object. */
-hkc_status hkc_check_simulated(const void *code_object, size_t size,
-                               const char *chip, size_t *total,
-                               size_t *unsimulated, const char **report);
-
 #ifdef __cplusplus
 }
 #endif

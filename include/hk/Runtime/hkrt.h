@@ -19,25 +19,14 @@
 #ifndef HK_RUNTIME_HKRT_H
 #define HK_RUNTIME_HKRT_H
 
+#include "hk/Base/CTypes.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum hkrt_status {
-  HKRT_SUCCESS = 0,
-  HKRT_ERROR_INVALID_ARGUMENT = 1, /* bad handle, argument mismatch, ... */
-  HKRT_ERROR_NOT_FOUND = 2,        /* kernel name, file */
-  HKRT_ERROR_INVALID_ARTIFACT = 3, /* truncated or corrupt artifact */
-  HKRT_ERROR_NO_RUNTIME = 4,       /* libamdhip64.so not found or unusable */
-  HKRT_ERROR_NO_DEVICE = 5,        /* no GPU, or no code object for it */
-  HKRT_ERROR_BACKEND = 6,          /* a HIP call failed */
-  HKRT_ERROR_OUT_OF_MEMORY = 7,
-  HKRT_ERROR_KERNEL_FAULT = 8, /* the ISA simulator caught a kernel bug */
-  HKRT_ERROR_UNSUPPORTED = 9
-} hkrt_status;
 
 typedef enum hkrt_device_kind {
   HKRT_DEVICE_AUTO = 0, /* HIP if a GPU is usable, else the ISA simulator */
@@ -46,38 +35,6 @@ typedef enum hkrt_device_kind {
   /* the ISA simulator: runs the artifact's code object on the CPU */
   HKRT_DEVICE_ISA = 3
 } hkrt_device_kind;
-
-typedef enum hkrt_dtype {
-  HKRT_DTYPE_BF16 = 0,
-  HKRT_DTYPE_F16,
-  HKRT_DTYPE_F32,
-  HKRT_DTYPE_F64,
-  HKRT_DTYPE_I8,
-  HKRT_DTYPE_I16,
-  HKRT_DTYPE_I32,
-  HKRT_DTYPE_I64,
-  HKRT_DTYPE_INDEX,
-  HKRT_DTYPE_F8E4M3FNUZ,
-  HKRT_DTYPE_F8E5M2FNUZ,
-  HKRT_DTYPE_F8E4M3FN,
-  HKRT_DTYPE_F8E5M2,
-  /* i1: scalar arguments only (hkrt_arg_int, nonzero meaning true). */
-  HKRT_DTYPE_BOOL,
-  HKRT_DTYPE_COUNT
-} hkrt_dtype;
-
-typedef enum hkrt_arg_kind {
-  HKRT_ARG_MEMREF = 0,
-  HKRT_ARG_SCALAR = 1
-} hkrt_arg_kind;
-
-#define HKRT_MAX_RANK 8
-
-/* The most bytes a memref argument may reach from its element 0. Kernels
- * address a memref through a buffer descriptor whose 32-bit range also
- * covers up to 3 bytes completing the dword of the last element; a larger
- * memref would be silently truncated, so hkrt_launch refuses it. */
-#define HKRT_MAX_MEMREF_BYTES 4294967292u /* 2^32 - 4 */
 
 typedef struct hkrt_device_t *hkrt_device;
 typedef struct hkrt_module_t *hkrt_module;
@@ -149,6 +106,48 @@ size_t hkrt_buffer_size(hkrt_buffer buffer);
 hkrt_status hkrt_launch(hkrt_kernel kernel, const hkrt_arg *args,
                         size_t num_args);
 hkrt_status hkrt_synchronize(hkrt_device device);
+
+/* Artifacts and kernel metadata without a device, for programs and
+ * languages that are not C++ (the Python package). Each reads and checks the
+ * whole artifact as hkrt_module_load does (hashes included; an invalid one
+ * gives HKRT_ERROR_INVALID_ARTIFACT saying what and where). The strings and
+ * bytes returned stay valid until the next call of the same function on the
+ * same thread. */
+
+/* The kernel metadata of the artifact's `size` bytes as one JSON document,
+ * {"version": 1, "kernels": [...]} (docs/runtime.md). */
+hkrt_status hkrt_artifact_metadata(const void *data, size_t size,
+                                   const char **json);
+/* The chips the artifact has code objects for, in name order, separated by
+ * newlines ("gfx942\ngfx950"; "" if none). */
+hkrt_status hkrt_artifact_chips(const void *data, size_t size,
+                                const char **chips);
+/* The artifact's code object for `chip` (HKRT_ERROR_NO_DEVICE if it has
+ * none, naming the ones it has). */
+hkrt_status hkrt_artifact_code_object(const void *data, size_t size,
+                                      const char *chip, const void **code,
+                                      size_t *code_size);
+
+/* The value of the grid expression `expr` (a result of a kernel's grid in
+ * its metadata: integers and s0, s1, ... with + - * floordiv ceildiv mod,
+ * unary minus and parentheses, docs/runtime.md) with s<i> = symbols[i].
+ * HKRT_ERROR_INVALID_ARTIFACT for an expression that does not parse,
+ * HKRT_ERROR_INVALID_ARGUMENT for an unbound symbol, a division by zero or
+ * a value outside 64 bits; the message names the expression. */
+hkrt_status hkrt_grid_evaluate(const char *expr, const int64_t *symbols,
+                               size_t num_symbols, int64_t *value);
+
+/* Decodes `size` bytes of an AMDGPU code object (an ELF) for `chip` with the
+ * ISA simulator's decoder and finds the instructions the simulator cannot
+ * run. `*total` gets the number of instructions decoded, `*unsimulated` the
+ * number it cannot run and `*report` (if not NULL) one line per such
+ * instruction, four fields separated by tabs: the opcode, its PC as 0x<hex>,
+ * the instruction as LLVM prints it, and why.
+ * HKRT_ERROR_INVALID_ARGUMENT for a null pointer, an unknown chip or bytes
+ * that are no code object. */
+hkrt_status hkrt_check_simulated(const void *code_object, size_t size,
+                                 const char *chip, size_t *total,
+                                 size_t *unsimulated, const char **report);
 
 #ifdef __cplusplus
 }

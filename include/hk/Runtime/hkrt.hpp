@@ -12,7 +12,7 @@
 #ifndef HK_RUNTIME_HKRT_HPP
 #define HK_RUNTIME_HKRT_HPP
 
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 #include "hk/Runtime/hkrt.h"
 
 #include <string>

@@ -3,7 +3,7 @@
 #include "hk/Target/KernelInfo/KernelInfoExtraction.h"
 #include "hk/Base/Chip.h"
 #include "hk/Dialect/HK/HKDialect.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Error.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AffineExpr.h"

@@ -1,8 +1,8 @@
-/* hkc_check_simulated from C: the instructions of a code object (argv[1],
+/* hkrt_check_simulated from C: the instructions of a code object (argv[1],
  * for chip argv[2]) that the ISA simulator cannot run, then the errors of
  * a null pointer, an unknown chip and bytes that are no code object.
  * usage: check-simulated CODE_OBJECT CHIP */
-#include <hk/Compiler/hkc.h>
+#include <hk/Runtime/hkrt.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,20 +32,20 @@ int main(int argc, char **argv) {
     return 2;
   size_t total = 0, unsimulated = 0;
   const char *report = NULL;
-  hkc_status status =
-      hkc_check_simulated(elf, size, argv[2], &total, &unsimulated, &report);
+  hkrt_status status =
+      hkrt_check_simulated(elf, size, argv[2], &total, &unsimulated, &report);
   printf("status %d: %zu of %zu instructions not simulated\n", (int)status,
          unsimulated, total);
   printf("%s", report ? report : "(no report)\n");
 
   status =
-      hkc_check_simulated(NULL, size, argv[2], &total, &unsimulated, &report);
-  printf("null: status %d: %s\n", (int)status, hkc_last_error());
+      hkrt_check_simulated(NULL, size, argv[2], &total, &unsimulated, &report);
+  printf("null: status %d: %s\n", (int)status, hkrt_last_error());
   status =
-      hkc_check_simulated(elf, size, "gfx9000", &total, &unsimulated, &report);
-  printf("chip: status %d: %s\n", (int)status, hkc_last_error());
-  status = hkc_check_simulated("not an ELF", 10, argv[2], &total, &unsimulated,
-                               &report);
+      hkrt_check_simulated(elf, size, "gfx9000", &total, &unsimulated, &report);
+  printf("chip: status %d: %s\n", (int)status, hkrt_last_error());
+  status = hkrt_check_simulated("not an ELF", 10, argv[2], &total, &unsimulated,
+                                &report);
   printf("garbage: status %d\n", (int)status);
   free(elf);
   return 0;

@@ -10,7 +10,7 @@
 
 #include "hk/Support/MLIR.h"
 
-#include "hk/Runtime/KernelInfo.h"
+#include "hk/Base/KernelInfo.h"
 
 #include "mlir/Support/LLVM.h"
 

@@ -1,20 +1,21 @@
-//===- KernelInfo.h - what the runtime knows about a kernel ---------------===//
+//===- KernelInfo.h - kernel metadata: what a launch needs to know --------===//
 //
 // Everything needed to check a launch's arguments and compute its grid
 // without host code: the arguments (name, memref or scalar, element type,
 // rank), the workgroup shape, the LDS use and the grid as expressions over
 // symbols bound to argument sizes or scalar values (the runtime form of
-// #hk.grid). Serialised as JSON; see docs/runtime.md for the schema.
+// #hk.grid). Serialised as JSON (llvm::json); see docs/runtime.md for the
+// schema. The compiler writes it, the runtime and hkrt.h's readers read it.
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_RUNTIME_KERNELINFO_H
-#define HK_RUNTIME_KERNELINFO_H
+#ifndef HK_BASE_KERNELINFO_H
+#define HK_BASE_KERNELINFO_H
 
-#include "hk/Runtime/hkrt.h"
+#include "hk/Base/CTypes.h"
+#include "hk/Base/GridExpr.h"
 
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,52 +73,6 @@ inline ContiguousBytes contiguousBytes(const std::vector<int64_t> &sizes,
     c.lastSpanBytes = uint64_t(sizes.back() - 1) * uint64_t(elementBytes);
   return c;
 }
-
-/// A grid expression: integers and symbols s0, s1, ... combined with
-/// + - * floordiv ceildiv mod (affine-map spelling and precedence: * and the
-/// divisions bind tighter than + and -, all left-associative; unary minus and
-/// parentheses allowed). Values are exact 64-bit integers; overflow and
-/// division by zero are errors.
-class GridExpr {
-public:
-  enum class Op { Const, Sym, Add, Sub, Mul, FloorDiv, CeilDiv, Mod, Neg };
-
-  static GridExpr constant(int64_t v);
-  static GridExpr symbol(unsigned index);
-  static GridExpr binary(Op op, GridExpr lhs, GridExpr rhs);
-  static GridExpr negate(GridExpr e);
-  /// Throws hk::rt::Error naming the position of a syntax error.
-  static GridExpr parse(const std::string &text);
-
-  Op op() const { return node_->op; }
-  /// Parenthesised where precedence needs it; parse(print()) evaluates the
-  /// same everywhere (and gives the same tree unless it held Neg(Const)).
-  std::string print() const;
-  /// Throws on an unbound symbol, division by zero or overflow.
-  int64_t evaluate(const std::vector<int64_t> &symbols) const;
-  /// Largest symbol index used plus one.
-  unsigned numSymbols() const;
-
-private:
-  struct Node {
-    Op op;
-    int64_t value = 0; // Const: the value; Sym: the index.
-    std::shared_ptr<const Node> lhs, rhs;
-  };
-  explicit GridExpr(std::shared_ptr<const Node> n) : node_(std::move(n)) {}
-  static std::string printNode(const Node &n, int parentPrec);
-  static int64_t evalNode(const Node &n, const std::vector<int64_t> &syms);
-  static unsigned maxSymbol(const Node &n);
-  std::shared_ptr<const Node> node_;
-  friend class GridExprParser;
-};
-
-/// What a grid symbol stands for: dim(arg, dim) or, with dim < 0, arg(arg).
-struct GridSymbol {
-  int64_t arg = 0;
-  int64_t dim = -1;
-  bool isScalar() const { return dim < 0; }
-};
 
 /// A size or stride that a memref type leaves open ('?').
 inline constexpr int64_t kDynamic = -1;
@@ -185,4 +140,4 @@ std::vector<KernelInfo> kernelInfoFromJson(const std::string &text);
 
 } // namespace hk::rt
 
-#endif // HK_RUNTIME_KERNELINFO_H
+#endif // HK_BASE_KERNELINFO_H

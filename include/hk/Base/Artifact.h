@@ -24,10 +24,10 @@
 // lane-level MLIR and host objects.
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_RUNTIME_ARTIFACT_H
-#define HK_RUNTIME_ARTIFACT_H
+#ifndef HK_BASE_ARTIFACT_H
+#define HK_BASE_ARTIFACT_H
 
-#include "hk/Runtime/KernelInfo.h"
+#include "hk/Base/KernelInfo.h"
 
 #include <map>
 #include <optional>
@@ -64,4 +64,4 @@ std::string stripTargetFeatures(const std::string &gcnArchName);
 
 } // namespace hk::rt
 
-#endif // HK_RUNTIME_ARTIFACT_H
+#endif // HK_BASE_ARTIFACT_H

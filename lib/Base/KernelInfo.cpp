@@ -1,14 +1,16 @@
 //===- KernelInfo.cpp - kernel metadata and its JSON form -----------------===//
 
-#include "hk/Runtime/KernelInfo.h"
+#include "hk/Base/KernelInfo.h"
 #include "hk/Base/Chip.h"
-#include "hk/Runtime/Error.h"
-#include "hk/Runtime/Json.h"
+#include "hk/Base/Error.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 
 using namespace hk::rt;
-using json::Value;
+namespace json = llvm::json;
 
 namespace {
 struct DTypeEntry {
@@ -179,79 +181,105 @@ void KernelInfo::validate() const {
 // JSON
 //===----------------------------------------------------------------------===//
 
+/// The compact JSON of one scalar value (string, integer or null).
+static std::string scalarText(const json::Value &v) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << v;
+  return text;
+}
+
+/// Writes a list of scalars on one line, "[a, b]": the lists are short
+/// (sizes, strides, grid results) and docs/runtime.md shows them so.
+static void flatArray(json::OStream &j, llvm::StringRef key,
+                      const std::vector<json::Value> &items) {
+  std::string text = "[";
+  for (size_t i = 0; i < items.size(); ++i)
+    text += (i ? ", " : "") + scalarText(items[i]);
+  text += "]";
+  j.attributeBegin(key);
+  j.rawValue(text);
+  j.attributeEnd();
+}
+
 /// Sizes or strides with null for kDynamic ('?').
-static Value dimsToJson(const std::vector<int64_t> &values) {
-  Value list = Value::array();
+static std::vector<json::Value> dimsToJson(const std::vector<int64_t> &values) {
+  std::vector<json::Value> list;
   for (int64_t v : values)
-    list.push(v == kDynamic ? Value() : Value::integer(v));
+    list.push_back(v == kDynamic ? json::Value(nullptr) : json::Value(v));
   return list;
 }
 
-static void setLayout(Value &j, const ArgInfo &a) {
-  if (!a.shape.empty())
-    j.set("shape", dimsToJson(a.shape));
-  if (a.layout == MemrefLayout::RowMajor)
-    j.set("layout", Value::string("row-major"));
-  if (a.layout == MemrefLayout::Strided) {
-    j.set("layout", Value::string("strided"));
-    j.set("strides", dimsToJson(a.strides));
-  }
+static void writeArg(json::OStream &j, const ArgInfo &a) {
+  j.object([&] {
+    j.attribute("name", a.name);
+    j.attribute("kind", a.kind == HKRT_ARG_MEMREF ? "memref" : "scalar");
+    j.attribute("dtype", dtypeName(a.dtype));
+    if (a.kind != HKRT_ARG_MEMREF)
+      return;
+    j.attribute("rank", a.rank);
+    if (!a.shape.empty())
+      flatArray(j, "shape", dimsToJson(a.shape));
+    if (a.layout == MemrefLayout::RowMajor)
+      j.attribute("layout", "row-major");
+    if (a.layout == MemrefLayout::Strided) {
+      j.attribute("layout", "strided");
+      flatArray(j, "strides", dimsToJson(a.strides));
+    }
+  });
 }
 
-static Value toJson(const KernelInfo &k) {
-  Value v = Value::object();
-  v.set("name", Value::string(k.name));
-  v.set("waves", Value::integer(k.waves));
-  v.set("workgroup_size", Value::integer(k.workgroupSize));
-  v.set("lds_bytes", Value::integer(k.ldsBytes));
-  if (!k.ldsBytesByChip.empty()) {
-    Value byChip = Value::object();
-    for (const auto &[chip, bytes] : k.ldsBytesByChip)
-      byChip.set(chip, Value::integer(bytes));
-    v.set("lds_bytes_by_chip", std::move(byChip));
-  }
-  Value args = Value::array();
-  for (const ArgInfo &a : k.args) {
-    Value j = Value::object();
-    j.set("name", Value::string(a.name));
-    j.set("kind",
-          Value::string(a.kind == HKRT_ARG_MEMREF ? "memref" : "scalar"));
-    j.set("dtype", Value::string(dtypeName(a.dtype)));
-    if (a.kind == HKRT_ARG_MEMREF) {
-      j.set("rank", Value::integer(a.rank));
-      setLayout(j, a);
-    }
-    args.push(std::move(j));
-  }
-  v.set("args", std::move(args));
-  Value grid = Value::object();
-  Value syms = Value::array();
-  for (const GridSymbol &s : k.gridSymbols) {
-    Value j = Value::object();
-    j.set("arg", Value::integer(s.arg));
-    if (!s.isScalar())
-      j.set("dim", Value::integer(s.dim));
-    syms.push(std::move(j));
-  }
-  grid.set("symbols", std::move(syms));
-  Value results = Value::array();
-  for (const GridExpr &e : k.grid)
-    results.push(Value::string(e.print()));
-  grid.set("results", std::move(results));
-  v.set("grid", std::move(grid));
-  return v;
+static void writeGrid(json::OStream &j, const KernelInfo &k) {
+  j.attributeObject("grid", [&] {
+    j.attributeArray("symbols", [&] {
+      for (const GridSymbol &s : k.gridSymbols)
+        j.object([&] {
+          j.attribute("arg", s.arg);
+          if (!s.isScalar())
+            j.attribute("dim", s.dim);
+        });
+    });
+    std::vector<json::Value> results;
+    for (const GridExpr &e : k.grid)
+      results.push_back(e.print());
+    flatArray(j, "results", results);
+  });
+}
+
+static void writeKernel(json::OStream &j, const KernelInfo &k) {
+  j.object([&] {
+    j.attribute("name", k.name);
+    j.attribute("waves", k.waves);
+    j.attribute("workgroup_size", k.workgroupSize);
+    j.attribute("lds_bytes", k.ldsBytes);
+    if (!k.ldsBytesByChip.empty())
+      j.attributeObject("lds_bytes_by_chip", [&] {
+        for (const auto &[chip, bytes] : k.ldsBytesByChip)
+          j.attribute(chip, bytes);
+      });
+    j.attributeArray("args", [&] {
+      for (const ArgInfo &a : k.args)
+        writeArg(j, a);
+    });
+    writeGrid(j, k);
+  });
 }
 
 std::string hk::rt::kernelInfoToJson(const std::vector<KernelInfo> &kernels) {
-  Value root = Value::object();
-  root.set("version", Value::integer(1));
-  Value list = Value::array();
-  for (const KernelInfo &k : kernels) {
+  for (const KernelInfo &k : kernels)
     k.validate();
-    list.push(toJson(k));
-  }
-  root.set("kernels", std::move(list));
-  return json::write(root);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  json::OStream j(os, /*IndentSize=*/2);
+  j.object([&] {
+    j.attribute("version", 1);
+    j.attributeArray("kernels", [&] {
+      for (const KernelInfo &k : kernels)
+        writeKernel(j, k);
+    });
+  });
+  os << "\n";
+  return text;
 }
 
 namespace {
@@ -259,21 +287,44 @@ namespace {
 class Reader {
 public:
   explicit Reader(std::string where) : where(std::move(where)) {}
-  const Value &field(const Value &obj, const char *key, Value::Kind kind) {
-    if (obj.kind() != Value::Kind::Object)
+  const json::Object &object(const json::Value &v) {
+    const json::Object *obj = v.getAsObject();
+    if (!obj)
       fail("is not an object");
-    const Value *v = obj.get(key);
-    if (!v)
+    return *obj;
+  }
+  const json::Value &field(const json::Value &v, const char *key) {
+    const json::Value *field = object(v).get(key);
+    if (!field)
       fail(std::string("has no '") + key + "'");
-    if (v->kind() != kind)
-      fail(std::string("'") + key + "' has the wrong type");
-    return *v;
+    return *field;
   }
-  int64_t integer(const Value &obj, const char *key) {
-    return field(obj, key, Value::Kind::Int).asInt();
+  const json::Array &array(const json::Value &v, const char *key) {
+    const json::Array *a = field(v, key).getAsArray();
+    if (!a)
+      wrongType(key);
+    return *a;
   }
-  const std::string &string(const Value &obj, const char *key) {
-    return field(obj, key, Value::Kind::String).asString();
+  const json::Object &member(const json::Value &v, const char *key) {
+    const json::Object *o = field(v, key).getAsObject();
+    if (!o)
+      wrongType(key);
+    return *o;
+  }
+  int64_t integer(const json::Value &v, const char *key) {
+    std::optional<int64_t> i = field(v, key).getAsInteger();
+    if (!i)
+      wrongType(key);
+    return *i;
+  }
+  std::string string(const json::Value &v, const char *key) {
+    std::optional<llvm::StringRef> s = field(v, key).getAsString();
+    if (!s)
+      wrongType(key);
+    return s->str();
+  }
+  [[noreturn]] void wrongType(const char *key) {
+    fail(std::string("'") + key + "' has the wrong type");
   }
   [[noreturn]] void fail(const std::string &what) {
     throw Error(HKRT_ERROR_INVALID_ARTIFACT,
@@ -284,14 +335,15 @@ public:
 } // namespace
 
 /// An array of integers and nulls (kDynamic).
-static std::vector<int64_t> dimsFromJson(Reader &r, const Value &obj,
+static std::vector<int64_t> dimsFromJson(Reader &r, const json::Value &obj,
                                          const char *key) {
   std::vector<int64_t> values;
-  for (const Value &item : r.field(obj, key, Value::Kind::Array).items()) {
-    if (item.kind() == Value::Kind::Null)
+  for (const json::Value &item : r.array(obj, key)) {
+    std::optional<int64_t> i = item.getAsInteger();
+    if (item.getAsNull())
       values.push_back(kDynamic);
-    else if (item.kind() == Value::Kind::Int && item.asInt() >= 0)
-      values.push_back(item.asInt());
+    else if (i && *i >= 0)
+      values.push_back(*i);
     else
       r.fail(std::string("'") + key +
              "' holds something other than a non-negative integer or null");
@@ -301,12 +353,13 @@ static std::vector<int64_t> dimsFromJson(Reader &r, const Value &obj,
 
 /// "shape", "layout" and "strides" are optional: metadata written before
 /// them has none, and its memrefs are launched unchecked as before.
-static void layoutFromJson(Reader &r, const Value &v, ArgInfo &a) {
-  if (v.get("shape"))
+static void layoutFromJson(Reader &r, const json::Value &v, ArgInfo &a) {
+  const json::Object &obj = r.object(v);
+  if (obj.get("shape"))
     a.shape = dimsFromJson(r, v, "shape");
-  if (!v.get("layout"))
+  if (!obj.get("layout"))
     return;
-  const std::string &layout = r.string(v, "layout");
+  std::string layout = r.string(v, "layout");
   if (layout == "row-major") {
     a.layout = MemrefLayout::RowMajor;
   } else if (layout == "strided") {
@@ -317,11 +370,11 @@ static void layoutFromJson(Reader &r, const Value &v, ArgInfo &a) {
   }
 }
 
-static ArgInfo argFromJson(const Value &v, const std::string &where) {
+static ArgInfo argFromJson(const json::Value &v, const std::string &where) {
   Reader r(where);
   ArgInfo a;
   a.name = r.string(v, "name");
-  const std::string &kind = r.string(v, "kind");
+  std::string kind = r.string(v, "kind");
   if (kind == "memref")
     a.kind = HKRT_ARG_MEMREF;
   else if (kind == "scalar")
@@ -339,7 +392,27 @@ static ArgInfo argFromJson(const Value &v, const std::string &where) {
   return a;
 }
 
-static KernelInfo kernelFromJson(const Value &v, size_t index) {
+static void gridFromJson(Reader &r, const json::Value &v, KernelInfo &k) {
+  const json::Value &grid = r.field(v, "grid");
+  r.member(v, "grid");
+  for (const json::Value &s : r.array(grid, "symbols")) {
+    GridSymbol g;
+    g.arg = r.integer(s, "arg");
+    bool hasDim = r.object(s).get("dim");
+    g.dim = hasDim ? r.integer(s, "dim") : -1;
+    if (hasDim && g.dim < 0)
+      r.fail("has a grid symbol with negative dim");
+    k.gridSymbols.push_back(g);
+  }
+  for (const json::Value &e : r.array(grid, "results")) {
+    std::optional<llvm::StringRef> text = e.getAsString();
+    if (!text)
+      r.fail("has a grid result that is not a string");
+    k.grid.push_back(GridExpr::parse(text->str()));
+  }
+}
+
+static KernelInfo kernelFromJson(const json::Value &v, size_t index) {
   Reader r("kernel " + std::to_string(index));
   KernelInfo k;
   k.name = r.string(v, "name");
@@ -347,45 +420,66 @@ static KernelInfo kernelFromJson(const Value &v, size_t index) {
   k.waves = r.integer(v, "waves");
   k.workgroupSize = r.integer(v, "workgroup_size");
   k.ldsBytes = r.integer(v, "lds_bytes");
-  if (v.get("lds_bytes_by_chip"))
-    for (const auto &[chip, bytes] :
-         r.field(v, "lds_bytes_by_chip", Value::Kind::Object).members()) {
-      if (bytes.kind() != Value::Kind::Int)
-        r.fail("lds_bytes_by_chip." + chip + " is not an integer");
-      k.ldsBytesByChip[chip] = bytes.asInt();
+  if (r.object(v).get("lds_bytes_by_chip"))
+    for (const auto &[chip, bytes] : r.member(v, "lds_bytes_by_chip")) {
+      std::optional<int64_t> value = bytes.getAsInteger();
+      if (!value)
+        r.fail("lds_bytes_by_chip." + chip.str() + " is not an integer");
+      k.ldsBytesByChip[chip.str()] = *value;
     }
-  const Value &args = r.field(v, "args", Value::Kind::Array);
-  for (size_t i = 0; i < args.items().size(); ++i)
-    k.args.push_back(argFromJson(args.items()[i],
-                                 r.where + " argument " + std::to_string(i)));
-  const Value &grid = r.field(v, "grid", Value::Kind::Object);
-  for (const Value &s : r.field(grid, "symbols", Value::Kind::Array).items()) {
-    GridSymbol g;
-    g.arg = r.integer(s, "arg");
-    g.dim = s.get("dim") ? r.integer(s, "dim") : -1;
-    if (s.get("dim") && g.dim < 0)
-      r.fail("has a grid symbol with negative dim");
-    k.gridSymbols.push_back(g);
-  }
-  for (const Value &e : r.field(grid, "results", Value::Kind::Array).items()) {
-    if (e.kind() != Value::Kind::String)
-      r.fail("has a grid result that is not a string");
-    k.grid.push_back(GridExpr::parse(e.asString()));
-  }
+  const json::Array &args = r.array(v, "args");
+  for (size_t i = 0; i < args.size(); ++i)
+    k.args.push_back(
+        argFromJson(args[i], r.where + " argument " + std::to_string(i)));
+  gridFromJson(r, v, k);
   k.validate();
   return k;
 }
 
+/// The deepest nesting of arrays and objects in `text`, outside strings:
+/// llvm::json's parser recurses once per level, so metadata from an
+/// untrusted artifact is refused before it could exhaust the stack.
+static size_t nestingDepth(const std::string &text) {
+  size_t depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+/// Deeper than any metadata the compiler writes (5 levels).
+static constexpr size_t kMaxDepth = 64;
+
 std::vector<KernelInfo> hk::rt::kernelInfoFromJson(const std::string &text) {
-  Value root = json::parse(text);
+  if (nestingDepth(text) > kMaxDepth)
+    throw Error(HKRT_ERROR_INVALID_ARTIFACT,
+                "invalid JSON: nesting deeper than " +
+                    std::to_string(kMaxDepth));
+  llvm::Expected<json::Value> root = json::parse(text);
+  if (!root)
+    throw Error(HKRT_ERROR_INVALID_ARTIFACT,
+                "invalid JSON: " + llvm::toString(root.takeError()));
   Reader r("document");
-  if (r.integer(root, "version") != 1)
-    r.fail("has version " + std::to_string(r.integer(root, "version")) +
+  if (r.integer(*root, "version") != 1)
+    r.fail("has version " + std::to_string(r.integer(*root, "version")) +
            ", this runtime reads version 1");
   std::vector<KernelInfo> kernels;
-  const Value &list = r.field(root, "kernels", Value::Kind::Array);
-  for (size_t i = 0; i < list.items().size(); ++i) {
-    kernels.push_back(kernelFromJson(list.items()[i], i));
+  const json::Array &list = r.array(*root, "kernels");
+  for (size_t i = 0; i < list.size(); ++i) {
+    kernels.push_back(kernelFromJson(list[i], i));
     for (size_t j = 0; j + 1 < kernels.size(); ++j)
       if (kernels[j].name == kernels.back().name)
         r.fail("names kernel '" + kernels.back().name + "' twice");

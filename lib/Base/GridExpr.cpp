@@ -1,7 +1,7 @@
 //===- GridExpr.cpp - grid expressions: parse, print, evaluate ------------===//
 
-#include "hk/Runtime/Error.h"
-#include "hk/Runtime/KernelInfo.h"
+#include "hk/Base/GridExpr.h"
+#include "hk/Base/Error.h"
 
 #include <cctype>
 

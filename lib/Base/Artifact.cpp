@@ -1,7 +1,7 @@
 //===- Artifact.cpp - the artifact container: writer and checked reader ---===//
 
-#include "hk/Runtime/Artifact.h"
-#include "hk/Runtime/Error.h"
+#include "hk/Base/Artifact.h"
+#include "hk/Base/Error.h"
 
 #include <cstring>
 #include <fstream>
