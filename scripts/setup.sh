@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what hk-mlir needs on Debian 12 (LLVM/MLIR 22, clang, lld, CMake,
 # Ninja, ccache, GoogleTest, pkg-config; NumPy, pytest and PyTorch for the
-# Python package python/hk and its tests), then configures and builds the
+# Python package python/hk and its tests; matplotlib for the pictures of
+# scripts/bench-model.sh), then configures and builds the
 # project. cmake/HKRequirements.cmake names the package of anything missing.
 #   BUILD_DIR    build folder (default: <repo>/build)
 #   BUILD_TYPE   CMake build type (default: Release)
@@ -14,7 +15,8 @@ BUILD_TYPE="${BUILD_TYPE:-Release}"
 PACKAGES=(cmake ninja-build ccache python3 libgtest-dev pkgconf
           llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
           clang-22 clang-format-22 lld-22 liblld-22-dev zlib1g-dev
-          libzstd-dev python3-numpy python3-pytest python3-torch)
+          libzstd-dev python3-numpy python3-pytest python3-torch
+          python3-matplotlib)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
