@@ -48,6 +48,12 @@ public:
                       const std::array<uint32_t, 3> &grid,
                       const std::vector<LaunchArg> &args) = 0;
   virtual void synchronize() = 0;
+  /// The timing mode of a device that has one (the ISA simulator,
+  /// docs/timing.md): while on, a launch runs the cycle model and keeps its
+  /// report (JSON); `tracePath` is a Chrome trace per launch, or "".
+  virtual void setTiming(bool on, const std::string &tracePath);
+  /// The JSON report of the last timed launch; throws if there is none.
+  virtual const std::string &timingReport() const;
 };
 
 /// Throws HKRT_ERROR_NO_RUNTIME / NO_DEVICE with the reason.

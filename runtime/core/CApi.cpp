@@ -183,6 +183,32 @@ hkrt_status hkrt_device_open_isa(const char *chip, hkrt_device *out) {
   });
 }
 
+hkrt_status hkrt_device_set_timing(hkrt_device device, int enable,
+                                   const char *trace_path) {
+  return guard([&] {
+    live(device)->backend->setTiming(enable != 0, trace_path ? trace_path : "");
+  });
+}
+
+hkrt_status hkrt_device_timing_report(hkrt_device device, const char **json) {
+  return guard([&] {
+    require(json, "output pointer");
+    *json = nullptr;
+    *json = live(device)->backend->timingReport().c_str();
+  });
+}
+
+void hk::rt::Backend::setTiming(bool, const std::string &) {
+  throw Error(HKRT_ERROR_UNSUPPORTED,
+              "the timing mode is a mode of the ISA simulator; this device "
+              "runs on a GPU");
+}
+
+const std::string &hk::rt::Backend::timingReport() const {
+  throw Error(HKRT_ERROR_INVALID_ARGUMENT, "no launch on this device was "
+                                           "timed (hkrt_device_set_timing)");
+}
+
 hkrt_status hkrt_device_close(hkrt_device device) {
   return guard([&] {
     if (device && !Handles::get().remove(device))

@@ -9,6 +9,7 @@
 
 #include "../core/Backend.h"
 #include "IsaSimulator.h"
+#include "Timing.h"
 
 #include "hk/Base/Chip.h"
 #include "hk/Base/Error.h"
@@ -87,13 +88,32 @@ public:
         l.memory.push_back({begin, begin + bytes});
       }
     }
-    isa::run(*m.code, l);
+    if (!timing_) {
+      isa::run(*m.code, l);
+      return;
+    }
+    isa::TimingOptions options;
+    options.tracePath = trace_;
+    report_.clear();
+    report_ = isa::runTimed(*m.code, l, options).json();
+  }
+
+  void setTiming(bool on, const std::string &tracePath) override {
+    timing_ = on;
+    trace_ = tracePath;
+  }
+  const std::string &timingReport() const override {
+    if (report_.empty())
+      return Backend::timingReport();
+    return report_;
   }
 
   void synchronize() override {}
 
 private:
   std::string chip_;
+  bool timing_ = false;
+  std::string trace_, report_;
   std::mutex mutex_;
   std::map<void *, size_t> sizes_;
 };

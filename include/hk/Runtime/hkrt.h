@@ -77,6 +77,18 @@ hkrt_status hkrt_device_open(hkrt_device_kind kind, int index,
                              hkrt_device *out);
 /* The ISA simulator running `chip`'s code objects ("gfx942" or "gfx950"). */
 hkrt_status hkrt_device_open_isa(const char *chip, hkrt_device *out);
+/* The ISA simulator's timing mode (docs/timing.md). While enabled, each
+ * launch on `device` runs the cycle model over a few sampled batches of
+ * workgroups instead of the whole grid (so outputs are incomplete) and keeps
+ * a report; `trace_path` (or NULL) receives a Chrome trace of the first
+ * simulated batch of each launch. HKRT_ERROR_UNSUPPORTED on a HIP device. */
+hkrt_status hkrt_device_set_timing(hkrt_device device, int enable,
+                                   const char *trace_path);
+/* The last timed launch's report, as JSON (modelled microseconds, cycles,
+ * clock, TFLOP/s, bytes/s, MFMA busy, stalls by cause, loops, bound), valid
+ * until the next launch on the device or its close. HKRT_ERROR_INVALID_ARGUMENT
+ * when no launch was timed. */
+hkrt_status hkrt_device_timing_report(hkrt_device device, const char **json);
 hkrt_status hkrt_device_close(hkrt_device device);
 hkrt_device_kind hkrt_device_get_kind(hkrt_device device);
 /* The chip's gfx name ("gfx942"), valid until the device is closed. */

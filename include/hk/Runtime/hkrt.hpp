@@ -123,6 +123,17 @@ public:
     return Buffer(b);
   }
   void synchronize() { check(hkrt_synchronize(h_.get())); }
+  /// The ISA simulator's timing mode (hkrt_device_set_timing).
+  void setTiming(bool on, const std::string &tracePath = "") {
+    check(hkrt_device_set_timing(
+        h_.get(), on ? 1 : 0, tracePath.empty() ? nullptr : tracePath.c_str()));
+  }
+  /// The last timed launch's report, JSON (hkrt_device_timing_report).
+  std::string timingReport() const {
+    const char *json = nullptr;
+    check(hkrt_device_timing_report(h_.get(), &json));
+    return json;
+  }
   hkrt_device_kind kind() const { return hkrt_device_get_kind(h_.get()); }
   std::string chip() const { return hkrt_device_chip(h_.get()); }
   hkrt_device get() const { return h_.get(); }
