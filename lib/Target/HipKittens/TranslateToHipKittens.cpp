@@ -551,15 +551,28 @@ static LogicalResult translateSource(const std::shared_ptr<llvm::SourceMgr> &sm,
   return translateToHipKittens(*module, os, chip);
 }
 
+/// "gfx942: cdna3, gfx950: main": the chips of the table that have a
+/// HipKittens tree, with its branch.
+static std::string chipsWithTrees() {
+  std::string text;
+  for (const std::string &name : supportedChips()) {
+    HipKittensTree tree = lookupChip(name)->hipKittens;
+    if (tree == HipKittensTree::None)
+      continue;
+    text += (text.empty() ? "" : ", ") + name + ": " + hipKittensTreeName(tree);
+  }
+  return text;
+}
+
 void hk::registerToHipKittensTranslation() {
   // Local statics: the options exist only in a tool that registers the
   // translation, so a tool linking this library for other reasons keeps its
   // own --chip.
-  static llvm::cl::opt<std::string> chipOption(
-      "chip",
-      llvm::cl::desc("chip whose HipKittens tree --hk-to-hipkittens writes "
-                     "for (gfx950: the main tree, gfx942: cdna3)"),
-      llvm::cl::init(kDefaultChip));
+  static const std::string chipHelp =
+      "chip whose HipKittens tree --hk-to-hipkittens writes for (" +
+      chipsWithTrees() + ")";
+  static llvm::cl::opt<std::string> chipOption("chip", llvm::cl::desc(chipHelp),
+                                               llvm::cl::init(kDefaultChip));
   // The spelling before --chip, kept only to say what replaced it.
   static llvm::cl::opt<std::string> oldArchOption("hk-arch", llvm::cl::Hidden);
   TranslateRegistration registration(
@@ -568,14 +581,18 @@ void hk::registerToHipKittensTranslation() {
          MLIRContext *context) -> LogicalResult {
         if (oldArchOption.getNumOccurrences())
           return emitError(UnknownLoc::get(context),
-                           "--hk-arch was replaced by --chip: "
-                           "--chip gfx950 (for cdna4) or --chip gfx942 "
-                           "(for cdna3)");
-        // The chip picks HipKittens' include tree for its family.
+                           "--hk-arch was replaced by --chip: name the chip, "
+                           "and the chip picks the HipKittens tree (")
+                 << chipsWithTrees() << ")";
         const ChipInfo *chip = lookupChip(chipOption);
         if (!chip)
           return emitError(UnknownLoc::get(context), "unknown chip '")
                  << chipOption << "'; supported: " << supportedChipNames();
+        // A chip without a tree must not get another chip's API.
+        if (chip->hipKittens == HipKittensTree::None)
+          return emitError(UnknownLoc::get(context), "chip '")
+                 << chip->name << "' has no HipKittens tree; chips with one: "
+                 << chipsWithTrees();
         return translateSource(sm, os, context, *chip);
       });
 }

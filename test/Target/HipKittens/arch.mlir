@@ -29,7 +29,7 @@
 // BAD-NOT: #include
 
 // The option the chip replaced is refused, naming its replacement.
-// OLD: error: --hk-arch was replaced by --chip: --chip gfx950 (for cdna4) or --chip gfx942 (for cdna3)
+// OLD: error: --hk-arch was replaced by --chip: name the chip, and the chip picks the HipKittens tree (gfx942: cdna3, gfx950: main)
 // OLD-NOT: #include
 
 !s = tensor<16x32xbf16, #hk.rt<row, 16x32>>

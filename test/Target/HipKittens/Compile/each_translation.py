@@ -16,9 +16,6 @@ TEMPLATE = "translation.template"
 # refusal.template checks that error instead of compiling.
 REFUSAL = "hipkittens-refusal.txt"
 REFUSAL_TEMPLATE = "refusal.template"
-# The chips with a HipKittens tree (main for gfx950, cdna3 for gfx942): the
-# translation's --chip picks the tree.
-TREES = ("gfx950", "gfx942")
 
 
 class TranslationTest(lit.Test.Test):
@@ -29,9 +26,12 @@ class TranslationTest(lit.Test.Test):
 
 
 class EachTranslation(lit.formats.ShTest):
-    def __init__(self, kernels, execute_external):
+    def __init__(self, kernels, chips, execute_external):
         super().__init__(execute_external)
         self.kernels = kernels
+        # The chips of the table with a HipKittens tree: the translation's
+        # --chip picks the tree.
+        self.chips = chips
 
     def getTestsInDirectory(self, testSuite, path_in_suite, litConfig, localConfig):
         yield from super().getTestsInDirectory(
@@ -42,7 +42,7 @@ class EachTranslation(lit.formats.ShTest):
             return
         for name, directory in self.kernels:
             refused = os.path.exists(os.path.join(directory, REFUSAL))
-            for chip in TREES:
+            for chip in self.chips:
                 yield TranslationTest(
                     testSuite,
                     path_in_suite + (name, chip),
