@@ -12,6 +12,7 @@ mkdir -p "$ROOT/docs/reference"
 cp "$BUILD_DIR/include/hk/Dialect/HK/HKDialect.md" "$ROOT/docs/reference/"
 cp "$BUILD_DIR/include/hk/Transforms/HKTransformsPasses.md" \
    "$BUILD_DIR/include/hk/Conversion/HKToAMDGPU/HKConversionPasses.md" \
+   "$BUILD_DIR/include/hk/Conversion/LaneToROCDL/HKLaneToROCDLPasses.md" \
    "$ROOT/docs/reference/"
 python3 "$ROOT/scripts/gen-pipelines-doc.py" "$BUILD_DIR/bin/hk-opt" \
   > "$ROOT/docs/reference/HKPipelines.md"

@@ -76,9 +76,8 @@ def main():
            "passes are",
            "what `hk-opt --<pipeline> --dump-pass-pipeline` prints with the "
            "default",
-           "options. HKTransformsPasses.md and HKConversionPasses.md "
-           "describe the hk",
-           "passes.",
+           "options. HKTransformsPasses.md, HKConversionPasses.md and",
+           "HKLaneToROCDLPasses.md describe the hk passes.",
            ""]
     for name, description, options in pipelines(hk_opt):
         out += [f"## `{name}`", "", description + ".", ""]

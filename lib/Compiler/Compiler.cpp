@@ -6,6 +6,7 @@
 
 #include "hk/Compiler/Pipelines.h"
 #include "hk/Conversion/HKToAMDGPU/Passes.h"
+#include "hk/Conversion/LaneToROCDL/Passes.h"
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Target/AMDGPU/Backend.h"
 #include "hk/Transforms/Passes.h"
@@ -57,6 +58,7 @@ void registerPassesAndPipelines() {
   registerAllPasses();
   hk::registerHKTransformsPasses();
   hk::registerHKConversionPasses();
+  hk::registerHKLaneToROCDLPasses();
   registerPipelines();
 }
 

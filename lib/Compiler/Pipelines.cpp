@@ -2,6 +2,7 @@
 
 #include "hk/Compiler/Pipelines.h"
 #include "hk/Conversion/HKToAMDGPU/Passes.h"
+#include "hk/Conversion/LaneToROCDL/Passes.h"
 #include "hk/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"

@@ -13,13 +13,13 @@
 // _d16_hi form), and every use shares the one packed conversion.
 //===----------------------------------------------------------------------===//
 
-#include "hk/Transforms/Passes.h"
+#include "hk/Conversion/LaneToROCDL/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace hk {
 #define GEN_PASS_DEF_HKFENCEPACKEDTRUNCS
-#include "hk/Transforms/Passes.h.inc"
+#include "hk/Conversion/LaneToROCDL/Passes.h.inc"
 } // namespace hk
 
 using namespace mlir;

@@ -11,14 +11,14 @@
 // is exact.
 //===----------------------------------------------------------------------===//
 
-#include "hk/Transforms/Passes.h"
+#include "hk/Conversion/LaneToROCDL/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Matchers.h"
 
 namespace hk {
 #define GEN_PASS_DEF_HKSPLITLDSOFFSETS
-#include "hk/Transforms/Passes.h.inc"
+#include "hk/Conversion/LaneToROCDL/Passes.h.inc"
 } // namespace hk
 
 using namespace mlir;

@@ -7,7 +7,7 @@
 // this pass does it for both, as a pass of their pipelines.
 //===----------------------------------------------------------------------===//
 
-#include "hk/Transforms/Passes.h"
+#include "hk/Conversion/LaneToROCDL/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -17,7 +17,7 @@
 
 namespace hk {
 #define GEN_PASS_DEF_HKLOWERVECTORFORLLVM
-#include "hk/Transforms/Passes.h.inc"
+#include "hk/Conversion/LaneToROCDL/Passes.h.inc"
 } // namespace hk
 
 using namespace mlir;
