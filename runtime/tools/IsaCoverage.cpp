@@ -14,8 +14,8 @@
 
 #include "isa/Coverage.h"
 
-#include "hk/Base/Chip.h"
 #include "hk/Base/Artifact.h"
+#include "hk/Base/Chip.h"
 #include "hk/Base/Error.h"
 
 #include <algorithm>

@@ -3,8 +3,8 @@
 #include "CompileSource.h"
 
 #include "hk/Base/Chip.h"
-#include "hk/Compiler/Compiler.h"
 #include "hk/Base/Error.h"
+#include "hk/Compiler/Compiler.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"

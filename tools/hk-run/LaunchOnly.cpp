@@ -10,8 +10,8 @@
 #include "LaunchOnly.h"
 #include "Npy.h"
 
-#include "hk/Base/Chip.h"
 #include "hk/Base/Artifact.h"
+#include "hk/Base/Chip.h"
 #include "hk/Base/KernelInfo.h"
 #include "hk/Runtime/Kernels.h"
 

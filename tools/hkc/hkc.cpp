@@ -5,10 +5,10 @@
 // (the kernels' metadata and a code object per chip).
 //===----------------------------------------------------------------------===//
 
-#include "hk/Base/Chip.h"
-#include "hk/Compiler/Compiler.h"
 #include "hk/Base/Artifact.h"
+#include "hk/Base/Chip.h"
 #include "hk/Base/Error.h"
+#include "hk/Compiler/Compiler.h"
 #include "hk/Target/AMDGPU/Report.h"
 #include "hk/Target/AMDGPU/ResourceUsage.h"
 #include "isa/Coverage.h"

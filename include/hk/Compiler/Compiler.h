@@ -11,8 +11,8 @@
 #ifndef HK_COMPILER_COMPILER_H
 #define HK_COMPILER_COMPILER_H
 
-#include "hk/Base/Chip.h"
 #include "hk/Base/Artifact.h"
+#include "hk/Base/Chip.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"

@@ -2,8 +2,8 @@
 
 #include "hk/Target/KernelInfo/KernelInfoExtraction.h"
 #include "hk/Base/Chip.h"
-#include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Base/Error.h"
+#include "hk/Dialect/HK/HKDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/AffineExpr.h"
