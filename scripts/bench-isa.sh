@@ -91,8 +91,8 @@ EOF
   rm -rf "$dir"
 }
 
-bench gemm 512,512,512 gfx942
-bench gemm 512,512,512 gfx950
+bench gemm_bf16 512,512,512 gfx942
+bench gemm_bf16 512,512,512 gfx950
 mfma gfx942 v_mfma_f32_16x16x16_bf16 "v[40:41], v[48:49]"
 mfma gfx950 v_mfma_f32_16x16x32_bf16 "v[40:43], v[48:51]"
 rm -f "$cpu"

@@ -102,21 +102,21 @@ Tolerance toleranceFor(const Problem &) {
 } // namespace
 
 const KernelEntry &entries::activations() {
-  static const KernelEntry entry{
-      "activations",
-      "activations",
-      "activations",
-      "GELU (erf and tanh forms), SiLU and leaky ReLU of an MxN matrix "
-      "(inputs in [-8, 8), f32 outputs)",
-      "M,N",
-      {256, 256},
-      {300, 200},
-      false,
-      0.0,
-      setup,
-      launch,
-      reference,
-      toleranceFor};
+  static const KernelEntry entry = [] {
+    KernelEntry e;
+    e.name = "activations";
+    e.summary =
+        "GELU (erf and tanh forms), SiLU and leaky ReLU of an MxN matrix "
+        "(inputs in [-8, 8), f32 outputs)";
+    e.shapeNames = "M,N";
+    e.defaultShape = {256, 256};
+    e.testShape = {300, 200};
+    e.setup = setup;
+    e.launch = launch;
+    e.reference = reference;
+    e.tolerance = toleranceFor;
+    return e;
+  }();
   return entry;
 }
 

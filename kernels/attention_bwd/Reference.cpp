@@ -215,21 +215,21 @@ Tolerance toleranceOf(const Problem &) {
 } // namespace
 
 const KernelEntry &entries::attention_bwd() {
-  static const KernelEntry entry{
-      "attention_bwd",
-      "attention_bwd",
-      "attention_bwd",
-      "flash attention backward, D = 128: dQ (f32), dK, dV (bf16) from Q, K, "
-      "V, O, dO ([B,N,heads,128] bf16) and L ([B,H,N] f32); causal 0/1",
-      "B,H,H_kv,N,causal",
-      {1, 4, 1, 200, 1},
-      {1, 4, 1, 200, 1},
-      false,
-      0.0,
-      setup,
-      launch,
-      reference,
-      toleranceOf};
+  static const KernelEntry entry = [] {
+    KernelEntry e;
+    e.name = "attention_bwd";
+    e.summary =
+        "flash attention backward, D = 128: dQ (f32), dK, dV (bf16) from Q, K, "
+        "V, O, dO ([B,N,heads,128] bf16) and L ([B,H,N] f32); causal 0/1";
+    e.shapeNames = "B,H,H_kv,N,causal";
+    e.defaultShape = {1, 4, 1, 200, 1};
+    e.testShape = {1, 4, 1, 200, 1};
+    e.setup = setup;
+    e.launch = launch;
+    e.reference = reference;
+    e.tolerance = toleranceOf;
+    return e;
+  }();
   return entry;
 }
 

@@ -148,22 +148,23 @@ Tolerance toleranceOf(const Problem &) {
 } // namespace
 
 const KernelEntry &entries::attention_fwd() {
-  static const KernelEntry entry{
-      "attention_fwd",
-      "attention_fwd",
-      "attention_fwd_d128",
-      "flash attention forward: O = softmax(Q K^T / sqrt(D)) V and the "
-      "row log-sum-exp L; Q, O: [B,N,H,D], K, V: [B,N,H_kv,D] bf16; D 64 "
-      "or 128; causal 0/1 (key j <= query i)",
-      "B,H,H_kv,N,D,causal",
-      {1, 4, 1, 200, 128, 1},
-      {1, 4, 1, 200, 128, 1},
-      false,
-      0.0,
-      setup,
-      launch,
-      reference,
-      toleranceOf};
+  static const KernelEntry entry = [] {
+    KernelEntry e;
+    e.name = "attention_fwd";
+    e.entryPoint = "attention_fwd_d128";
+    e.summary =
+        "flash attention forward: O = softmax(Q K^T / sqrt(D)) V and the "
+        "row log-sum-exp L; Q, O: [B,N,H,D], K, V: [B,N,H_kv,D] bf16; D 64 "
+        "or 128; causal 0/1 (key j <= query i)";
+    e.shapeNames = "B,H,H_kv,N,D,causal";
+    e.defaultShape = {1, 4, 1, 200, 128, 1};
+    e.testShape = {1, 4, 1, 200, 128, 1};
+    e.setup = setup;
+    e.launch = launch;
+    e.reference = reference;
+    e.tolerance = toleranceOf;
+    return e;
+  }();
   return entry;
 }
 

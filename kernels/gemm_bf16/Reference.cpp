@@ -75,20 +75,20 @@ Tolerance toleranceFor(const Problem &) {
 } // namespace
 
 const KernelEntry &entries::gemm_bf16() {
-  static const KernelEntry entry{
-      "gemm",
-      "gemm_bf16",
-      "gemm_bf16",
-      "bf16 GEMM C = A * B^T (A: MxK, B: NxK, C: MxN), f32 accumulation",
-      "M,N,K",
-      {256, 256, 128},
-      {300, 200, 136},
-      false,
-      0.0,
-      setup,
-      launch,
-      reference,
-      toleranceFor};
+  static const KernelEntry entry = [] {
+    KernelEntry e;
+    e.name = "gemm_bf16";
+    e.summary =
+        "bf16 GEMM C = A * B^T (A: MxK, B: NxK, C: MxN), f32 accumulation";
+    e.shapeNames = "M,N,K";
+    e.defaultShape = {256, 256, 128};
+    e.testShape = {300, 200, 136};
+    e.setup = setup;
+    e.launch = launch;
+    e.reference = reference;
+    e.tolerance = toleranceFor;
+    return e;
+  }();
   return entry;
 }
 

@@ -108,21 +108,22 @@ Tolerance toleranceFor(const Problem &) {
 } // namespace
 
 const KernelEntry &entries::gemm_f32_i8() {
-  static const KernelEntry entry{
-      "gemm_f32_i8",
-      "gemm_f32_i8",
-      "gemm_f32",
-      "C = A B^T on the f32 MFMAs (f32 in and out) and the i8 MFMAs (i8 in, "
-      "i32 out)",
-      "M,N,K",
-      {256, 256, 256},
-      {100, 70, 150},
-      false,
-      0.0,
-      setup,
-      launch,
-      reference,
-      toleranceFor};
+  static const KernelEntry entry = [] {
+    KernelEntry e;
+    e.name = "gemm_f32_i8";
+    e.entryPoint = "gemm_f32";
+    e.summary =
+        "C = A B^T on the f32 MFMAs (f32 in and out) and the i8 MFMAs (i8 in, "
+        "i32 out)";
+    e.shapeNames = "M,N,K";
+    e.defaultShape = {256, 256, 256};
+    e.testShape = {100, 70, 150};
+    e.setup = setup;
+    e.launch = launch;
+    e.reference = reference;
+    e.tolerance = toleranceFor;
+    return e;
+  }();
   return entry;
 }
 

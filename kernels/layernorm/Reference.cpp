@@ -117,21 +117,23 @@ Tolerance toleranceFor(const Problem &) {
 } // namespace
 
 const KernelEntry &entries::layernorm() {
-  static const KernelEntry entry{
-      "layernorm",
-      "layernorm",
-      "layernorm",
-      "fused residual add + LayerNorm over rows of 128 (x, residual, res_out, "
-      "y: Mx128; weight, bias: 128)",
-      "M",
-      {256},
-      {300},
-      true,
-      1e-5,
-      setup,
-      launch,
-      reference,
-      toleranceFor};
+  static const KernelEntry entry = [] {
+    KernelEntry e;
+    e.name = "layernorm";
+    e.summary = "fused residual add + LayerNorm over rows of 128 (x, residual, "
+                "res_out, "
+                "y: Mx128; weight, bias: 128)";
+    e.shapeNames = "M";
+    e.defaultShape = {256};
+    e.testShape = {300};
+    e.hasEps = true;
+    e.defaultEps = 1e-5;
+    e.setup = setup;
+    e.launch = launch;
+    e.reference = reference;
+    e.tolerance = toleranceFor;
+    return e;
+  }();
   return entry;
 }
 

@@ -75,14 +75,21 @@ Tolerance toleranceFor(const Problem &) {
 } // namespace
 
 const KernelEntry &entries::rmsnorm() {
-  static const KernelEntry entry{
-      "rmsnorm",   "rmsnorm",
-      "rmsnorm",   "RMSNorm over rows of 128 (x, y: Mx128; weight: 128)",
-      "M",         {256},
-      {300},       true,
-      1e-6,        setup,
-      launch,      reference,
-      toleranceFor};
+  static const KernelEntry entry = [] {
+    KernelEntry e;
+    e.name = "rmsnorm";
+    e.summary = "RMSNorm over rows of 128 (x, y: Mx128; weight: 128)";
+    e.shapeNames = "M";
+    e.defaultShape = {256};
+    e.testShape = {300};
+    e.hasEps = true;
+    e.defaultEps = 1e-6;
+    e.setup = setup;
+    e.launch = launch;
+    e.reference = reference;
+    e.tolerance = toleranceFor;
+    return e;
+  }();
   return entry;
 }
 

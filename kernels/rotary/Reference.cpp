@@ -100,21 +100,21 @@ Tolerance toleranceFor(const Problem &) {
 } // namespace
 
 const KernelEntry &entries::rotary() {
-  static const KernelEntry entry{
-      "rotary",
-      "rotary",
-      "rotary",
-      "rotate-half rotary embedding, D = 128 (x, out: BxHxNx128; cos, sin: "
-      "Nx64 from positions 0..N-1)",
-      "B,H,N",
-      {1, 2, 256},
-      {2, 3, 100},
-      false,
-      0.0,
-      setup,
-      launch,
-      reference,
-      toleranceFor};
+  static const KernelEntry entry = [] {
+    KernelEntry e;
+    e.name = "rotary";
+    e.summary =
+        "rotate-half rotary embedding, D = 128 (x, out: BxHxNx128; cos, sin: "
+        "Nx64 from positions 0..N-1)";
+    e.shapeNames = "B,H,N";
+    e.defaultShape = {1, 2, 256};
+    e.testShape = {2, 3, 100};
+    e.setup = setup;
+    e.launch = launch;
+    e.reference = reference;
+    e.tolerance = toleranceFor;
+    return e;
+  }();
   return entry;
 }
 

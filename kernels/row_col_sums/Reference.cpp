@@ -70,21 +70,21 @@ Tolerance toleranceFor(const Problem &) {
 } // namespace
 
 const KernelEntry &entries::row_col_sums() {
-  static const KernelEntry entry{
-      "row_col_sums",
-      "row_col_sums",
-      "row_col_sums",
-      "row and column sums of an MxN matrix by atomic adds of register "
-      "vectors across workgroups (f32 outputs)",
-      "M,N",
-      {256, 256},
-      {300, 200},
-      false,
-      0.0,
-      setup,
-      launch,
-      reference,
-      toleranceFor};
+  static const KernelEntry entry = [] {
+    KernelEntry e;
+    e.name = "row_col_sums";
+    e.summary =
+        "row and column sums of an MxN matrix by atomic adds of register "
+        "vectors across workgroups (f32 outputs)";
+    e.shapeNames = "M,N";
+    e.defaultShape = {256, 256};
+    e.testShape = {300, 200};
+    e.setup = setup;
+    e.launch = launch;
+    e.reference = reference;
+    e.tolerance = toleranceFor;
+    return e;
+  }();
   return entry;
 }
 

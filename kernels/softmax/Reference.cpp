@@ -74,14 +74,19 @@ Tolerance toleranceFor(const Problem &) {
 } // namespace
 
 const KernelEntry &entries::softmax() {
-  static const KernelEntry entry{
-      "softmax",   "softmax",
-      "softmax",   "row softmax of an MxN matrix (inputs in [-4, 4))",
-      "M,N",       {256, 200},
-      {300, 200},  false,
-      0.0,         setup,
-      launch,      reference,
-      toleranceFor};
+  static const KernelEntry entry = [] {
+    KernelEntry e;
+    e.name = "softmax";
+    e.summary = "row softmax of an MxN matrix (inputs in [-4, 4))";
+    e.shapeNames = "M,N";
+    e.defaultShape = {256, 200};
+    e.testShape = {300, 200};
+    e.setup = setup;
+    e.launch = launch;
+    e.reference = reference;
+    e.tolerance = toleranceFor;
+    return e;
+  }();
   return entry;
 }
 

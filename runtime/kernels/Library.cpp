@@ -105,7 +105,7 @@ const std::vector<const KernelEntry *> &kernelTable() {
 
 const KernelEntry *findKernel(const std::string &name) {
   for (const KernelEntry *e : kernelTable())
-    if (name == e->name || name == e->artifact || name == e->symbol)
+    if (name == e->name || name == e->symbol())
       return e;
   return nullptr;
 }

@@ -168,7 +168,7 @@ std::string kernelList() {
                   "             kernels/%s/%s.mlir, kernel %s\n",
                   e->name, e->shapeNames, joinShape(e->defaultShape).c_str(),
                   eps.c_str(), joinShape(e->testShape).c_str(), e->summary,
-                  e->artifact, e->artifact, e->symbol);
+                  e->name, e->name, e->symbol());
     s += line;
   }
   return s;
@@ -421,7 +421,7 @@ int run(const Options &o) {
   hkrt::Device dev = openDevice(o);
   Library lib(dev, o.kernelDir.empty() ? defaultKernelDir() : o.kernelDir);
   if (!o.artifact.empty())
-    lib.overrideArtifact(entry->artifact, o.artifact);
+    lib.overrideArtifact(entry->name, o.artifact);
   const char *backend = hk::run::backendName(dev);
 
   Problem problem;
@@ -433,8 +433,8 @@ int run(const Options &o) {
   std::mt19937 gen(o.seed);
   entry->setup(problem, gen);
 
-  std::printf("kernel:    %s (%s in %s)\n", entry->name, entry->symbol,
-              lib.artifactPath(entry->artifact).c_str());
+  std::printf("kernel:    %s (%s in %s)\n", entry->name, entry->symbol(),
+              lib.artifactPath(entry->name).c_str());
   std::printf("device:    %s %s\n", backend, dev.chip().c_str());
   std::printf("shape:     %s, seed %u\n", shapeText(*entry, problem).c_str(),
               o.seed);

@@ -138,34 +138,43 @@ struct Problem {
   const HostTensor &tensor(const std::string &name) const;
 };
 
+/// A kernel of the library, as its directory's Reference.cpp describes it
+/// (field by field: `KernelEntry e; e.name = "softmax"; ...`).
 struct KernelEntry {
-  const char *name;       // hk-run's name: "gemm"
-  const char *artifact;   // its directory kernels/<artifact>/, compiled into
-                          // build/kernels/<artifact>.hkrt
-  const char *symbol;     // the hk.kernel in it
-  const char *summary;    // one line for --help
-  const char *shapeNames; // "M,N,K"
-  std::vector<int64_t> defaultShape; // same length as shapeNames
+  /// The kernel's one name: its directory kernels/<name>/, its artifact
+  /// build/kernels/<name>.hkrt and its name on hk-run's command line.
+  const char *name = "";
+  /// The hk.kernel it launches, when the directory holds several entry
+  /// points (attention_fwd_d128 of attention_fwd); null when the kernel is
+  /// called `name`. symbol() is the one in force.
+  const char *entryPoint = nullptr;
+  const char *summary = "";          ///< one line for --help
+  const char *shapeNames = "";       ///< "M,N,K"
+  std::vector<int64_t> defaultShape; ///< same length as shapeNames
   /// What hk-run --test-shape runs (scripts/examples.sh, test/Kernels): sizes
   /// that are not multiples of the kernel's tiles wherever it takes any size,
   /// so that the ragged edges are checked.
   std::vector<int64_t> testShape;
-  bool hasEps;
-  double defaultEps;
+  bool hasEps = false;
+  double defaultEps = 0;
   /// Sizes the tensors and fills the inputs from `gen`; throws
   /// std::invalid_argument on a bad shape.
-  void (*setup)(Problem &problem, std::mt19937 &gen);
+  void (*setup)(Problem &problem, std::mt19937 &gen) = nullptr;
   /// Launches through the typed entry point; buffers in tensor order.
   void (*launch)(Library &lib, const Problem &problem,
-                 const std::vector<hkrt::Buffer> &buffers);
+                 const std::vector<hkrt::Buffer> &buffers) = nullptr;
   /// Fills exact and errorScale of every output.
-  void (*reference)(Problem &problem);
-  Tolerance (*tolerance)(const Problem &problem);
+  void (*reference)(Problem &problem) = nullptr;
+  Tolerance (*tolerance)(const Problem &problem) = nullptr;
+
+  /// The hk.kernel the entry launches.
+  const char *symbol() const { return entryPoint ? entryPoint : name; }
 };
 
 /// Every library kernel, in the byte order of their directories' names.
 const std::vector<const KernelEntry *> &kernelTable();
-/// By hk-run name, directory name or kernel symbol; null when unknown.
+/// By name (the directory's) or by the hk.kernel it launches; null when
+/// unknown.
 const KernelEntry *findKernel(const std::string &name);
 
 struct CheckResult {
@@ -188,6 +197,12 @@ struct CheckResult {
 /// the guard zones untouched. Throws hkrt::Error on runtime errors.
 CheckResult runAndCheck(Library &lib, const KernelEntry &entry,
                         Problem &problem, double toleranceScale = 1.0);
+
+/// Writes the inputs, fills the outputs and their guard zones, launches and
+/// waits: the launch of runAndCheck without the check (what a timed launch
+/// needs). Returns the device buffers, one per tensor of `problem`.
+std::vector<hkrt::Buffer> launchProblem(Library &lib, const KernelEntry &entry,
+                                        Problem &problem);
 
 } // namespace hk::kernels
 
