@@ -255,6 +255,7 @@ struct TimedWave {
   std::vector<uint64_t> vReady;          ///< VGPR/AGPR readable from
   std::vector<uint8_t> vFromMfma;        ///< its last writer was an MFMA
   uint64_t lastIssue = 0;
+  uint64_t busyUntil = 0; ///< its last MFMA's or memory operation's end
   bool ended = false;
   std::string stallWhy; ///< the stall in progress, for the trace
   uint64_t stallSince = 0;
@@ -540,6 +541,7 @@ void ComputeUnit::memoryDone(TimedWave &tw, const Class &c, size_t vmBefore,
     tw.lgkmDone.push_back(
         std::max(done, tw.lgkmDone.empty() ? 0 : tw.lgkmDone.back()));
   (void)lgkmBefore;
+  tw.busyUntil = std::max(tw.busyUntil, done);
   if (done > now)
     event(tw,
           c.kind == Kind::Lds    ? "LDS"
@@ -582,6 +584,7 @@ void ComputeUnit::account(TimedWave &tw, const Inst &inst, const Class &c,
     if (c.loop >= 0)
       r.loopMfma[size_t(c.loop)] += double(cycles);
     results(now + cycles + uint64_t(t.mfmaResultDelay), true);
+    tw.busyUntil = std::max(tw.busyUntil, now + cycles);
     event(tw, "MFMA", now, now + cycles);
     break;
   }
@@ -706,6 +709,9 @@ BatchResult ComputeUnit::run() {
                       ": the timing model ran 2^36 cycles without the "
                       "workgroups ending");
   }
+  // A wave's end waits for its MFMAs and memory operations in flight.
+  for (const TimedWave &tw : waves)
+    now = std::max(now, tw.busyUntil);
   r.cycles = now;
   for (const SimdState &s : simds)
     r.mfmaBusy += s.mfmaBusy;
