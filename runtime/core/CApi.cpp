@@ -1,4 +1,4 @@
-//===- CApi.cpp - the C API over the backends -----------------------------===//
+//===- CApi.cpp - the C API over the devices ------------------------------===//
 //
 // Every entry point runs its body inside `guard`, which turns an
 // hk::rt::Error (or an allocation failure) into a status code and the
@@ -24,7 +24,7 @@ static constexpr size_t kBufferTailSlack = 4;
 /// The largest buffer hkrt_buffer_alloc tries to allocate: 2^48 bytes, the
 /// virtual address space of x86-64 (4-level paging) and of gfx9 GPUs. A
 /// larger request is refused up front, so that neither the tail slack nor
-/// a backend's size rounding can wrap.
+/// a device's size rounding can wrap.
 static constexpr size_t kMaxBufferBytes = size_t(1) << 48;
 
 [[noreturn]] static void stale(const char *what) {
@@ -130,23 +130,24 @@ hkrt_arg hkrt_arg_float(hkrt_dtype dtype, double value) {
 }
 
 /// The ISA simulator for $HKRT_ISA_CHIP, else the default chip.
-static std::unique_ptr<Backend> openIsaFromEnvironment() {
+static std::unique_ptr<Device> openIsaFromEnvironment() {
   const char *chip = getenv("HKRT_ISA_CHIP");
-  return openIsaBackend(chip && *chip ? chip : hk::kDefaultChip);
+  return openIsaDevice(chip && *chip ? chip : hk::kDefaultChip);
 }
 
 /// Kind 2 was the CPU emulator, removed: the ISA simulator replaces it.
 constexpr int kRemovedEmulatorKind = 2;
 
-static std::unique_ptr<Backend> openBackend(hkrt_device_kind kind, int index) {
+static std::unique_ptr<Device> openDeviceOfKind(hkrt_device_kind kind,
+                                                int index) {
   switch (kind) {
   case HKRT_DEVICE_HIP:
-    return openHipBackend(index);
+    return openHipDevice(index);
   case HKRT_DEVICE_ISA:
     return openIsaFromEnvironment();
   case HKRT_DEVICE_AUTO:
     try {
-      return openHipBackend(index);
+      return openHipDevice(index);
     } catch (const Error &) {
       return openIsaFromEnvironment();
     }
@@ -159,9 +160,9 @@ static std::unique_ptr<Backend> openBackend(hkrt_device_kind kind, int index) {
               "unknown device kind " + std::to_string(int(kind)));
 }
 
-static void openDevice(std::unique_ptr<Backend> backend, hkrt_device *out) {
+static void openDevice(std::unique_ptr<Device> impl, hkrt_device *out) {
   auto device = std::make_shared<DeviceObject>();
-  device->backend = std::move(backend);
+  device->device = std::move(impl);
   *out = Handles::get().add(std::move(device));
 }
 
@@ -170,7 +171,7 @@ hkrt_status hkrt_device_open(hkrt_device_kind kind, int index,
   return guard([&] {
     require(out, "output handle");
     *out = nullptr;
-    openDevice(openBackend(kind, index), out);
+    openDevice(openDeviceOfKind(kind, index), out);
   });
 }
 
@@ -179,14 +180,14 @@ hkrt_status hkrt_device_open_isa(const char *chip, hkrt_device *out) {
     require(out, "output handle");
     *out = nullptr;
     require(chip, "chip name");
-    openDevice(openIsaBackend(chip), out);
+    openDevice(openIsaDevice(chip), out);
   });
 }
 
 hkrt_status hkrt_device_set_timing(hkrt_device device, int enable,
                                    const char *trace_path) {
   return guard([&] {
-    live(device)->backend->setTiming(enable != 0, trace_path ? trace_path : "");
+    live(device)->device->setTiming(enable != 0, trace_path ? trace_path : "");
   });
 }
 
@@ -194,17 +195,17 @@ hkrt_status hkrt_device_timing_report(hkrt_device device, const char **json) {
   return guard([&] {
     require(json, "output pointer");
     *json = nullptr;
-    *json = live(device)->backend->timingReport().c_str();
+    *json = live(device)->device->timingReport().c_str();
   });
 }
 
-void hk::rt::Backend::setTiming(bool, const std::string &) {
+void hk::rt::Device::setTiming(bool, const std::string &) {
   throw Error(HKRT_ERROR_UNSUPPORTED,
               "the timing mode is a mode of the ISA simulator; this device "
               "runs on a GPU");
 }
 
-const std::string &hk::rt::Backend::timingReport() const {
+const std::string &hk::rt::Device::timingReport() const {
   throw Error(HKRT_ERROR_INVALID_ARGUMENT, "no launch on this device was "
                                            "timed (hkrt_device_set_timing)");
 }
@@ -218,14 +219,14 @@ hkrt_status hkrt_device_close(hkrt_device device) {
 
 hkrt_device_kind hkrt_device_get_kind(hkrt_device device) {
   return guardValue(HKRT_DEVICE_AUTO,
-                    [&] { return live(device)->backend->kind(); });
+                    [&] { return live(device)->device->kind(); });
 }
 
 const char *hkrt_device_chip(hkrt_device device) {
-  // The string belongs to the backend, which the registry keeps until the
+  // The string belongs to the device, which the registry keeps until the
   // device is closed.
   return guardValue<const char *>(
-      "", [&] { return live(device)->backend->chip().c_str(); });
+      "", [&] { return live(device)->device->chip().c_str(); });
 }
 
 static void loadArtifact(hkrt_device device, Artifact artifact,
@@ -235,7 +236,7 @@ static void loadArtifact(hkrt_device device, Artifact artifact,
   mod->device = dev;
   mod->deviceHandle = device;
   mod->artifact = std::move(artifact);
-  mod->loaded = dev->backend->load(mod->artifact);
+  mod->loaded = dev->device->load(mod->artifact);
   for (const KernelInfo &info : mod->artifact.kernels)
     mod->kernels.emplace(info.name, KernelObject{mod.get(), &info});
   *out = Handles::get().add(std::move(mod), device);
@@ -316,7 +317,7 @@ hkrt_status hkrt_buffer_alloc(hkrt_device device, size_t bytes,
     // The object owns the memory from the moment it exists, so a failure
     // registering it releases the memory.
     auto buffer = std::make_shared<BufferObject>(dev, device, nullptr, bytes);
-    buffer->address = dev->backend->allocate(padded);
+    buffer->address = dev->device->allocate(padded);
     *out = Handles::get().add(std::move(buffer), device);
   });
 }
@@ -344,7 +345,7 @@ hkrt_status hkrt_buffer_write(hkrt_buffer buffer, size_t offset,
     checkRange(*buf, offset, bytes);
     if (!src && bytes)
       require(nullptr, "source");
-    buf->device->backend->copyToDevice(
+    buf->device->device->copyToDevice(
         static_cast<char *>(buf->address) + offset, src, bytes);
   });
 }
@@ -356,7 +357,7 @@ hkrt_status hkrt_buffer_read(hkrt_buffer buffer, size_t offset, void *dst,
     checkRange(*buf, offset, bytes);
     if (!dst && bytes)
       require(nullptr, "destination");
-    buf->device->backend->copyToHost(
+    buf->device->device->copyToHost(
         dst, static_cast<char *>(buf->address) + offset, bytes);
   });
 }
@@ -375,12 +376,12 @@ hkrt_status hkrt_launch(hkrt_kernel kernel, const hkrt_arg *args,
     std::array<uint32_t, 3> grid = computeGrid(*k->info, checked);
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
       return; // An empty grid has nothing to run.
-    mod.device->backend->launch(*mod.loaded, *k->info, grid, checked);
+    mod.device->device->launch(*mod.loaded, *k->info, grid, checked);
   });
 }
 
 hkrt_status hkrt_synchronize(hkrt_device device) {
-  return guard([&] { live(device)->backend->synchronize(); });
+  return guard([&] { live(device)->device->synchronize(); });
 }
 
 } // extern "C"

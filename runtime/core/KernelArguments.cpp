@@ -5,7 +5,7 @@
 // kernel's kernarg pointer addresses).
 //===----------------------------------------------------------------------===//
 
-#include "Backend.h"
+#include "Device.h"
 
 #include "hk/Base/Error.h"
 

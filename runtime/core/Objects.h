@@ -11,7 +11,7 @@
 #ifndef HK_RUNTIME_CORE_OBJECTS_H
 #define HK_RUNTIME_CORE_OBJECTS_H
 
-#include "Backend.h"
+#include "Device.h"
 
 #include <map>
 #include <memory>
@@ -21,7 +21,7 @@
 namespace hk::rt {
 
 struct DeviceObject {
-  std::unique_ptr<Backend> backend;
+  std::unique_ptr<Device> device;
 };
 
 struct ModuleObject;
@@ -33,7 +33,7 @@ struct KernelObject {
 };
 
 struct ModuleObject {
-  /// Keeps the backend alive for `loaded` (destroyed first: declared last).
+  /// Keeps the device alive for `loaded` (destroyed first: declared last).
   std::shared_ptr<DeviceObject> device;
   hkrt_device deviceHandle = nullptr;
   Artifact artifact;
@@ -53,7 +53,7 @@ struct BufferObject {
   /// after a launch still using it on another thread returns.
   ~BufferObject() {
     if (address)
-      device->backend->release(address);
+      device->device->release(address);
   }
 
   std::shared_ptr<DeviceObject> device;

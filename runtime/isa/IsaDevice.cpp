@@ -1,4 +1,4 @@
-//===- IsaBackend.cpp - hkrt devices that run code objects on the CPU -----===//
+//===- IsaDevice.cpp - hkrt devices that run code objects on the CPU -----===//
 //
 // Device memory is host memory; the device remembers
 // its allocations so that the simulator can fault on an access outside all
@@ -7,7 +7,7 @@
 // runs to completion before hkrt_launch returns.
 //===----------------------------------------------------------------------===//
 
-#include "../core/Backend.h"
+#include "../core/Device.h"
 #include "IsaSimulator.h"
 #include "Timing.h"
 
@@ -28,9 +28,9 @@ public:
   std::shared_ptr<const isa::CodeObject> code;
 };
 
-class IsaBackend : public Backend {
+class IsaDevice : public Device {
 public:
-  explicit IsaBackend(std::string chip) : chip_(std::move(chip)) {}
+  explicit IsaDevice(std::string chip) : chip_(std::move(chip)) {}
   hkrt_device_kind kind() const override { return HKRT_DEVICE_ISA; }
   const std::string &chip() const override { return chip_; }
 
@@ -104,7 +104,7 @@ public:
   }
   const std::string &timingReport() const override {
     if (report_.empty())
-      return Backend::timingReport();
+      return Device::timingReport();
     return report_;
   }
 
@@ -120,10 +120,10 @@ private:
 
 } // namespace
 
-std::unique_ptr<Backend> hk::rt::openIsaBackend(const std::string &chip) {
+std::unique_ptr<Device> hk::rt::openIsaDevice(const std::string &chip) {
   if (!hk::lookupChip(chip))
     throw Error(HKRT_ERROR_INVALID_ARGUMENT, "the ISA simulator models " +
                                                  hk::supportedChipNames() +
                                                  ", not '" + chip + "'");
-  return std::make_unique<IsaBackend>(chip);
+  return std::make_unique<IsaDevice>(chip);
 }

@@ -1,6 +1,6 @@
-//===- HipBackendTest.cpp - the HIP backend's paths without a GPU ---------===//
+//===- HipDeviceTest.cpp - the HIP device's paths without a GPU ----------===//
 //
-// HKRT_HIP_LIBRARY points the backend at a missing file, at a library that
+// HKRT_HIP_LIBRARY points the device at a missing file, at a library that
 // is not HIP, or at the fake runtime built next to this test.
 //===----------------------------------------------------------------------===//
 

@@ -1,11 +1,13 @@
-//===- Backend.h - what a device backend implements (internal) ------------===//
+//===- Device.h - what a runtime device implements (internal) -------------===//
 //
-// The C API objects sit on top of one Backend per device: HIP (dlopen'ed
-// libamdhip64) or the ISA simulator. Backends throw hk::rt::Error.
+// The C API objects sit on top of one Device per hkrt_device: a GPU through
+// HIP (dlopen'ed libamdhip64) or the ISA simulator. (The compiler's code
+// generator is its Backend; the runtime's are devices.) Devices throw
+// hk::rt::Error.
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_RUNTIME_CORE_BACKEND_H
-#define HK_RUNTIME_CORE_BACKEND_H
+#ifndef HK_RUNTIME_CORE_DEVICE_H
+#define HK_RUNTIME_CORE_DEVICE_H
 
 #include "hk/Base/Artifact.h"
 #include "hk/Runtime/hkrt.h"
@@ -34,9 +36,9 @@ public:
   virtual ~LoadedModule() = default;
 };
 
-class Backend {
+class Device {
 public:
-  virtual ~Backend() = default;
+  virtual ~Device() = default;
   virtual hkrt_device_kind kind() const = 0;
   virtual const std::string &chip() const = 0;
   virtual void *allocate(size_t bytes) = 0;
@@ -57,13 +59,13 @@ public:
 };
 
 /// Throws HKRT_ERROR_NO_RUNTIME / NO_DEVICE with the reason.
-std::unique_ptr<Backend> openHipBackend(int index);
+std::unique_ptr<Device> openHipDevice(int index);
 /// Kernel arguments in the layout of convert-gpu-to-rocdl's default memref
 /// lowering, as a code object's kernarg segment holds them.
 std::vector<char> packKernelArguments(const std::vector<LaunchArg> &args);
 
 /// Throws HKRT_ERROR_INVALID_ARGUMENT for an unknown chip.
-std::unique_ptr<Backend> openIsaBackend(const std::string &chip);
+std::unique_ptr<Device> openIsaDevice(const std::string &chip);
 
 /// Checks `args` against `kernel` (count, kind, dtype, rank, the sizes and
 /// strides its types fix, buffer handles and extents) for a launch on
@@ -77,4 +79,4 @@ std::array<uint32_t, 3> computeGrid(const KernelInfo &kernel,
 
 } // namespace hk::rt
 
-#endif // HK_RUNTIME_CORE_BACKEND_H
+#endif // HK_RUNTIME_CORE_DEVICE_H

@@ -1,4 +1,4 @@
-//===- HipBackend.cpp - hkrt devices on AMD GPUs through HIP (dlopen) -----===//
+//===- HipDevice.cpp - hkrt devices on AMD GPUs through HIP (dlopen) -----===//
 //
 // libamdhip64 is opened at run time so that nothing of ROCm is needed to
 // build or to run on the ISA simulator. The few entry points used are declared
@@ -13,7 +13,7 @@
 // field that holds a gfx name.
 //===----------------------------------------------------------------------===//
 
-#include "../core/Backend.h"
+#include "../core/Device.h"
 
 #include "hk/Base/Error.h"
 
@@ -126,10 +126,10 @@ public:
   std::map<std::string, hipFunction_t> functions;
 };
 
-class HipBackend : public Backend {
+class HipDevice : public Device {
 public:
-  explicit HipBackend(int index);
-  ~HipBackend() override {
+  explicit HipDevice(int index);
+  ~HipDevice() override {
     if (api.handle)
       dlclose(api.handle);
   }
@@ -166,7 +166,7 @@ private:
   std::string chip_, arch_;
 };
 
-HipBackend::HipBackend(int index) {
+HipDevice::HipDevice(int index) {
   openApi(api);
   hipError_t err = api.init(0);
   int count = 0;
@@ -191,7 +191,7 @@ HipBackend::HipBackend(int index) {
   chip_ = stripTargetFeatures(arch_);
 }
 
-std::unique_ptr<LoadedModule> HipBackend::load(const Artifact &artifact) {
+std::unique_ptr<LoadedModule> HipDevice::load(const Artifact &artifact) {
   const std::string &code =
       artifact.codeObjectFor(chip_, " (device " + arch_ + ")");
   hipModule_t m = nullptr;
@@ -206,9 +206,9 @@ std::unique_ptr<LoadedModule> HipBackend::load(const Artifact &artifact) {
   return mod;
 }
 
-void HipBackend::launch(LoadedModule &module, const KernelInfo &kernel,
-                        const std::array<uint32_t, 3> &grid,
-                        const std::vector<LaunchArg> &args) {
+void HipDevice::launch(LoadedModule &module, const KernelInfo &kernel,
+                       const std::array<uint32_t, 3> &grid,
+                       const std::vector<LaunchArg> &args) {
   auto &mod = static_cast<HipModule &>(module);
   std::vector<char> kernarg = packKernelArguments(args);
   size_t size = kernarg.size();
@@ -222,6 +222,6 @@ void HipBackend::launch(LoadedModule &module, const KernelInfo &kernel,
 
 } // namespace
 
-std::unique_ptr<Backend> hk::rt::openHipBackend(int index) {
-  return std::make_unique<HipBackend>(index);
+std::unique_ptr<Device> hk::rt::openHipDevice(int index) {
+  return std::make_unique<HipDevice>(index);
 }
