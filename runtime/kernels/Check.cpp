@@ -142,8 +142,8 @@ CheckResult::Output compare(HostTensor &t, const std::vector<uint8_t> &raw,
 
 } // namespace
 
-CheckResult runAndCheck(Library &lib, const KernelEntry &entry,
-                        Problem &problem, double toleranceScale) {
+std::vector<hkrt::Buffer> launchProblem(Library &lib, const KernelEntry &entry,
+                                        Problem &problem) {
   hkrt::Device &dev = lib.device();
   std::vector<hkrt::Buffer> buffers;
   for (const HostTensor &t : problem.tensors) {
@@ -156,9 +156,15 @@ CheckResult runAndCheck(Library &lib, const KernelEntry &entry,
       buffers.back().write(raw.data(), raw.size());
   }
 
-  auto start = std::chrono::steady_clock::now();
   entry.launch(lib, problem, buffers);
   dev.synchronize();
+  return buffers;
+}
+
+CheckResult runAndCheck(Library &lib, const KernelEntry &entry,
+                        Problem &problem, double toleranceScale) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<hkrt::Buffer> buffers = launchProblem(lib, entry, problem);
   CheckResult result;
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

@@ -313,12 +313,21 @@ Arguments buildArguments(hkrt::Device &dev, const KernelInfo &k,
         host = std::move(array.data);
         source = items[i];
       } else {
-        a.sizes[i] = parseSizes(k, i, items[i]);
-        int64_t n = checkedElements(k, i, a.sizes[i], items[i]),
+        // zeros:SIZES: a buffer of zeros (large inputs for a timed launch,
+        // whose values do not matter), else random contents.
+        bool zeros = items[i].compare(0, 6, "zeros:") == 0;
+        std::string text = zeros ? items[i].substr(6) : items[i];
+        a.sizes[i] = parseSizes(k, i, text);
+        int64_t n = checkedElements(k, i, a.sizes[i], text),
                 bytes = rt::dtypeBytes(info.dtype);
-        host.resize(size_t(n * bytes));
-        for (int64_t e = 0; e < n; ++e)
-          randomElement(info.dtype, gen, &host[size_t(e * bytes)]);
+        if (zeros) {
+          source = "zeros";
+          host.assign(size_t(n * bytes), 0);
+        } else {
+          host.resize(size_t(n * bytes));
+          for (int64_t e = 0; e < n; ++e)
+            randomElement(info.dtype, gen, &host[size_t(e * bytes)]);
+        }
       }
       a.buffers.push_back(dev.alloc(host.size()));
       a.memrefBuffer[i] = a.buffers.size() - 1;

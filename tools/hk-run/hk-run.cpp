@@ -93,7 +93,9 @@ Options:
   --args A1,A2,...       with --launch-only: one item per kernel argument,
                          in order; a memref's sizes joined by x (256x128,
                          its rank's count; empty for rank 0) for random
-                         contents, or a FILE.npy holding its contents (C
+                         contents, zeros:SIZES for zeros (large inputs of
+                         a --timing launch), or a FILE.npy holding its
+                         contents (C
                          order, little-endian; its element type, rank and
                          the sizes the kernel's type fixes must match), a
                          scalar's value (i1: 0 or 1). .npy element types:
@@ -116,12 +118,16 @@ Options:
                          --save ITEM=FILE.npy writes ptr item ITEM's buffer
                          after the launch, in its file's shape and type;
                          zeros:N is the address of N zero bytes
-  --timing               with --code-object: the cycle model instead of
-                         the whole grid (docs/timing.md): modelled time,
-                         TFLOP/s, bound, stalls by cause and site, loops;
-                         only the simulated workgroups write memory
-  --trace FILE.json      with --timing: the first simulated batch as a
-                         Chrome trace (chrome://tracing, Perfetto)
+  --timing               on the ISA simulator (a library kernel, with
+                         --launch-only or --code-object): the cycle model
+                         instead of the whole grid (docs/timing.md):
+                         modelled time, TFLOP/s, bound, stalls by cause and
+                         site, loops; a line TIMING {json} for scripts.
+                         Only sampled workgroups run: nothing is checked
+  --trace FILE.json      --timing, and the first simulated batch of each
+                         launch as a Chrome trace (chrome://tracing,
+                         Perfetto): one track per wave, MFMA, memory and
+                         stall spans
   --list                 print the kernels and exit (KERNEL is the first
                          word of an entry or the directory's name)
   --help                 this text
@@ -144,7 +150,23 @@ struct Options {
   bool launchOnly = false;
   /// --code-object: a foreign code object on the ISA simulator.
   std::optional<hk::run::CodeObjectOptions> codeObject;
+  /// --timing, --trace FILE: the ISA simulator's cycle model.
+  bool timing = false;
+  std::string trace;
 };
+
+/// Turns on the device's timing mode when --timing asks for it.
+void startTiming(const Options &o, hkrt::Device &dev) {
+  if (o.timing)
+    dev.setTiming(true, o.trace);
+}
+
+/// After a timed launch: the model's report, readable and as one JSON line
+/// for scripts.
+void printTiming(hkrt::Device &dev) {
+  std::string json = dev.timingReport();
+  std::printf("TIMING %s\n", json.c_str());
+}
 
 std::string joinShape(const std::vector<int64_t> &shape) {
   std::string s;
@@ -296,12 +318,11 @@ Options parseArgs(int argc, char **argv) {
         o.codeObject->lds = v;
       else
         o.codeObject->kernarg = v;
-    } else if (a == "--timing" || a == "--trace") {
-      if (!o.codeObject)
-        o.codeObject.emplace();
-      o.codeObject->timing = true;
-      if (a == "--trace")
-        o.codeObject->trace = value();
+    } else if (a == "--timing") {
+      o.timing = true;
+    } else if (a == "--trace") {
+      o.timing = true;
+      o.trace = value();
     } else if (a == "--tolerance-scale") {
       o.toleranceScale = parsePositive(a, value());
     } else if (!a.empty() && a[0] == '-') {
@@ -365,16 +386,19 @@ int runLaunchOnly(const Options &o) {
     throw std::invalid_argument("--test-shape belongs to the reference "
                                 "check; --launch-only takes --args");
   hkrt::Device dev = openDevice(o);
-  return hk::run::launchOnly(dev, o.artifact, o.kernel, o.args, o.saves,
-                             o.seed);
+  startTiming(o, dev);
+  int status =
+      hk::run::launchOnly(dev, o.artifact, o.kernel, o.args, o.saves, o.seed);
+  if (o.timing)
+    printTiming(dev);
+  return status;
 }
 
 /// --code-object: the options that apply to it, then the launch.
 int runCodeObject(const Options &o) {
   if (o.codeObject->path.empty())
     throw std::invalid_argument(
-        "--grid, --block, --lds, --kernarg, --timing and --trace belong to "
-        "--code-object FILE");
+        "--grid, --block, --lds and --kernarg belong to --code-object FILE");
   if (!o.artifact.empty() || o.launchOnly || o.args || o.shape || o.testShape ||
       o.eps || (o.backend != "auto" && o.backend != "isa"))
     throw std::invalid_argument(
@@ -384,6 +408,8 @@ int runCodeObject(const Options &o) {
   c.chip = o.chip;
   c.kernel = o.kernel;
   c.saves = o.saves;
+  c.timing = o.timing;
+  c.trace = o.trace;
   return hk::run::runCodeObject(c);
 }
 
@@ -440,6 +466,18 @@ int run(const Options &o) {
               o.seed);
   std::fflush(stdout);
 
+  if (o.timing) {
+    // The model runs a few batches of workgroups: the outputs are not the
+    // kernel's, so nothing is checked.
+    startTiming(o, dev);
+    launchProblem(lib, *entry, problem);
+    printTiming(dev);
+    std::printf("TIMED %s %s %s %s: not checked (the timing mode runs "
+                "sampled workgroups only)\n",
+                entry->name, dev.chip().c_str(), backend,
+                shapeText(*entry, problem).c_str());
+    return 0;
+  }
   CheckResult r = runAndCheck(lib, *entry, problem, o.toleranceScale);
   Tolerance tol = entry->tolerance(problem);
   for (const CheckResult::Output &out : r.outputs) {
