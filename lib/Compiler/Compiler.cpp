@@ -1,7 +1,7 @@
 //===- Compiler.cpp - from a module of hk kernels to code and artifacts ---===//
 
 #include "hk/Compiler/Compiler.h"
-#include "KernelMetadata.h"
+#include "KernelInfoCollection.h"
 #include "Reports.h"
 
 #include "hk/Compiler/Pipelines.h"

@@ -1,6 +1,6 @@
-//===- KernelMetadata.cpp - kernel metadata of an artifact ----------------===//
+//===- KernelInfoCollection.cpp - the KernelInfo of a module's kernels ----===//
 
-#include "KernelMetadata.h"
+#include "KernelInfoCollection.h"
 
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Target/KernelInfo/KernelInfoExtraction.h"

@@ -1,11 +1,13 @@
-//===- KernelMetadata.h - what an artifact says of its kernels ------------===//
+//===- KernelInfoCollection.h - the KernelInfo of a module's kernels ------===//
 //
 // Private to lib/Compiler. An artifact (include/hk/Base/Artifact.h) holds
-// every kernel's metadata and the code object of each chip.
+// every kernel's KernelInfo (its metadata, include/hk/Base/KernelInfo.h)
+// and the code object of each chip; this collects the KernelInfo of a
+// module, by lib/Target/KernelInfo's extraction for tile IR.
 //===----------------------------------------------------------------------===//
 
-#ifndef HK_LIB_COMPILER_KERNELMETADATA_H
-#define HK_LIB_COMPILER_KERNELMETADATA_H
+#ifndef HK_LIB_COMPILER_KERNELINFOCOLLECTION_H
+#define HK_LIB_COMPILER_KERNELINFOCOLLECTION_H
 
 #include "hk/Base/KernelInfo.h"
 
@@ -34,4 +36,4 @@ void dropUniformChipLds(std::vector<rt::KernelInfo> &kernels);
 
 } // namespace hk::compiler
 
-#endif // HK_LIB_COMPILER_KERNELMETADATA_H
+#endif // HK_LIB_COMPILER_KERNELINFOCOLLECTION_H
