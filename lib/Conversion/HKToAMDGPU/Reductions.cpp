@@ -251,7 +251,7 @@ struct AnyLowering : OpConversionPattern<AnyOp> {
     Value any = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
                                       ballot, zero);
     // llvm.expect, which LLVM turns into the weights of the branches on it
-    // (hkc gives each branch a copy: lib/Target/Common/Optimize.cpp).
+    // (hkc gives each branch a copy: lib/Target/AMDGPU/Optimize.cpp).
     if (std::optional<bool> expected = op.getExpected()) {
       Value likely = arith::ConstantIntOp::create(rewriter, loc, *expected, 1);
       any = LLVM::ExpectOp::create(rewriter, loc, any, likely);

@@ -1,7 +1,6 @@
 //===- CodeGen.cpp - AMDGPU assembly and objects from LLVM IR -------------===//
 
 #include "AMDGPUTargetMachine.h"
-#include "hk/Target/Common/TargetMachine.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -12,11 +11,13 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <algorithm>
 #include <mutex>
 
 using namespace mlir;
@@ -71,17 +72,26 @@ void initializeAMDGPUBackend() {
   setBackendOptionDefaults();
 }
 
+/// Position-independent code, since a code object is an ELF shared object.
 std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const TargetOptions &options, std::string &error) {
   initializeAMDGPUBackend();
+  llvm::Triple triple(kTargetTriple);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
   // Verbose assembly keeps the backend's comments: scheduling fences and
   // each kernel's register and LDS summary are only visible through them.
   llvm::TargetOptions targetOptions;
   targetOptions.MCOptions.AsmVerbose = true;
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createPICTargetMachine(llvm::Triple(kTargetTriple), options.chip,
-                             targetOptions, options.optLevel, error);
-  if (!machine && error.empty())
+  static const llvm::CodeGenOptLevel levels[] = {
+      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
+      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, options.chip, /*Features=*/"", targetOptions, llvm::Reloc::PIC_,
+      std::nullopt, levels[std::min(options.optLevel, 3u)]));
+  if (!machine)
     error = "cannot create the AMDGPU target machine for " + options.chip;
   return machine;
 }

@@ -1,7 +1,7 @@
 //===- Translate.cpp - LLVM dialect gpu.modules to one LLVM module --------===//
 
 #include "AMDGPUTargetMachine.h"
-#include "hk/Target/Common/Optimize.h"
+#include "Optimize.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -28,7 +28,7 @@
 
 // The expected vote weights both branches on it, each in its own block
 // (apart: LLVM does not thread a branch through the barrier between them).
-// hkc copies the expect per branch (lib/Target/Common/Optimize.cpp):
+// hkc copies the expect per branch (lib/Target/AMDGPU/Optimize.cpp):
 // LLVM's own lowering of llvm.expect weights only the branches of the
 // expect's block. The vote without expect weights none.
 // LLVM: call i64 @llvm.amdgcn.ballot.i64

@@ -1,6 +1,6 @@
 //===- Optimize.cpp - LLVM's default optimization pipeline for a target ---===//
 
-#include "hk/Target/Common/Optimize.h"
+#include "Optimize.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"

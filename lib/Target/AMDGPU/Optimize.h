@@ -1,7 +1,11 @@
 //===- Optimize.h - LLVM's default optimization pipeline for a target -----===//
+//
+// Private to the library: the translation to LLVM IR optimizes the module
+// before the code generator compiles it.
+//===----------------------------------------------------------------------===//
 
-#ifndef HK_TARGET_COMMON_OPTIMIZE_H
-#define HK_TARGET_COMMON_OPTIMIZE_H
+#ifndef HK_LIB_TARGET_AMDGPU_OPTIMIZE_H
+#define HK_LIB_TARGET_AMDGPU_OPTIMIZE_H
 
 namespace llvm {
 class Module;
@@ -18,4 +22,4 @@ void optimizeForTarget(llvm::Module &llvmModule, llvm::TargetMachine &machine,
 
 } // namespace hk::target
 
-#endif // HK_TARGET_COMMON_OPTIMIZE_H
+#endif // HK_LIB_TARGET_AMDGPU_OPTIMIZE_H
