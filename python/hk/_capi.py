@@ -119,6 +119,10 @@ def hkrt():
         _declare(lib, "hkrt_device_close", S, P)
         _declare(lib, "hkrt_device_get_kind", S, P)
         _declare(lib, "hkrt_device_chip", ctypes.c_char_p, P)
+        _declare(lib, "hkrt_device_set_timing", S, P, ctypes.c_int,
+                 ctypes.c_char_p)
+        _declare(lib, "hkrt_device_timing_report", S, P,
+                 ctypes.POINTER(ctypes.c_char_p))
         _declare(lib, "hkrt_module_load", S, P, ctypes.c_char_p,
                  ctypes.c_size_t, PP)
         _declare(lib, "hkrt_module_unload", S, P)

@@ -16,6 +16,7 @@ naming the argument and both types.
 """
 
 import ctypes
+import json
 import math
 import threading
 
@@ -75,6 +76,27 @@ class Device:
         self.kind = {_capi.HKRT_DEVICE_HIP: "hip",
                      _capi.HKRT_DEVICE_ISA: "isa"}.get(kind)
         self.chip = lib.hkrt_device_chip(handle).decode()
+
+    def set_timing(self, on=True, trace=None):
+        """The ISA simulator's timing mode (docs/timing.md): while on, each
+        launch runs the cycle model over a few sampled batches of workgroups
+        instead of the whole grid, so outputs are incomplete; `trace` is a
+        Chrome trace file of the first simulated batch. A HIP device raises
+        the runtime's error."""
+        status = _capi.hkrt().hkrt_device_set_timing(
+            self.handle, 1 if on else 0,
+            None if trace is None else str(trace).encode())
+        _capi.check_rt(status, "setting the timing mode")
+
+    def timing_report(self):
+        """The last timed launch's report, a dict: modelled microseconds,
+        cycles, clock_mhz, tflops, bytes_per_second, mfma_busy, stalls by
+        cause, loops, bound, ..."""
+        json_text = ctypes.c_char_p()
+        status = _capi.hkrt().hkrt_device_timing_report(
+            self.handle, ctypes.byref(json_text))
+        _capi.check_rt(status, "reading the timing report")
+        return json.loads(json_text.value.decode())
 
     def close(self):
         if self.handle is not None:

@@ -1013,7 +1013,7 @@ std::string TimingReport::text() const {
 std::string TimingReport::json() const {
   std::ostringstream o;
   auto num = [&](const char *k, double v, bool comma = true) {
-    o << "\"" << k << "\": " << fmt("%.6g", v) << (comma ? ", " : "");
+    o << "\"" << k << "\": " << fmt("%.15g", v) << (comma ? ", " : "");
   };
   o << "{\"chip\": \"" << chip << "\", \"product\": \"" << product << "\", ";
   num("microseconds", microseconds);
