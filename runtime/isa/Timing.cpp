@@ -883,13 +883,17 @@ void summarise(const std::vector<Sample> &samples,
 }
 
 /// What the launch is closest to being limited by.
-std::string boundOf(const TimingReport &r, double hbmCycles) {
+/// Issue counts against what the SIMD's waves could issue: one each per
+/// turn, at most five kinds.
+std::string boundOf(const TimingReport &r, double hbmCycles,
+                    double wavesPerSimd) {
   if (hbmCycles > r.cycles)
     return "HBM";
-  std::pair<double, const char *> use[] = {{r.mfmaBusy, "MFMA"},
-                                           {r.issueUsed, "issue"},
-                                           {r.ldsBusy, "LDS"},
-                                           {r.memoryBusy, "memory"}};
+  std::pair<double, const char *> use[] = {
+      {r.mfmaBusy, "MFMA"},
+      {r.issueUsed / std::min(5.0, std::max(1.0, wavesPerSimd)), "issue"},
+      {r.ldsBusy, "LDS"},
+      {r.memoryBusy, "memory"}};
   auto most = *std::max_element(
       std::begin(use), std::end(use),
       [](const auto &a, const auto &b) { return a.first < b.first; });
@@ -967,7 +971,9 @@ TimingReport hk::rt::isa::runTimed(const CodeObject &code, const Launch &launch,
   rep.clockMHz = t.boostMHz - (t.boostMHz - t.mfmaLoadMHz) * load;
   double computeUs = rep.cycles / rep.clockMHz;
   double hbmUs = rep.footprintBytes / t.hbmBytesPerSecond * 1e6;
-  rep.bound = boundOf(rep, hbmUs * rep.clockMHz);
+  rep.bound =
+      boundOf(rep, hbmUs * rep.clockMHz,
+              double(d.numWaves * rep.residentWorkgroups) / t.simdsPerCu);
   rep.microseconds = std::max(computeUs, hbmUs) + t.launchOverheadUs;
   rep.tflops = rep.flops / rep.microseconds * 1e-6;
   rep.bytesPerSecond = rep.bytes / rep.microseconds * 1e6;
