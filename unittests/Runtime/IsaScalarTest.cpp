@@ -154,18 +154,15 @@ TEST(IsaScalar, Sop2ArithmeticAndLogic) {
   }
 }
 
-// SOP1: s_not_b64 D = ~S0, SCC = (D != 0); s_bitreplicate_b64_b32 D[2k] =
-// D[2k+1] = S0[k]; s_quadmask D[k] = OR of S0[4k+3:4k], SCC = (D != 0);
-// s_wqm each nibble all ones if any bit of it is set, SCC = (D != 0);
-// s_flbit_i32 counts the bits from the MSB equal to the sign bit (-1 if all
-// are), s_flbit_i32_b32/b64 the zeros above the highest one (-1 for 0);
-// s_ff0/ff1 the lowest 0/1 bit (-1 if none); s_bcnt0/1 the 0/1 bits, SCC =
-// (D != 0); s_sext; s_bitset0/1 clear/set D[S0]; s_brev_b64; s_cmov moves
-// only when SCC is set.
-TEST(IsaScalar, Sop1BitOperations) {
+// SOP1 masks: s_not_b64 D = ~S0, SCC = (D != 0); s_bitreplicate_b64_b32
+// D[2k] = D[2k+1] = S0[k]; s_quadmask D[k] = OR of S0[4k+3:4k], SCC =
+// (D != 0); s_wqm each nibble all ones if any bit of it is set, SCC =
+// (D != 0).
+TEST(IsaScalar, Sop1MaskOperations) {
   for (const char *chip : kScalarChips) {
     SCOPED_TRACE(chip);
-    auto out = runScalar(chip, std::string(R"(
+    auto out = runScalar(chip,
+                         std::string(R"(
       s_mov_b32 s4, -1
       s_mov_b32 s5, 0
       s_not_b64 s[6:7], s[4:5]
@@ -186,6 +183,34 @@ TEST(IsaScalar, Sop1BitOperations) {
       s_mov_b32 s20, 0
       s_mov_b32 s21, 0x80000000
       s_wqm_b64 s[20:21], s[20:21]
+)") + storeAll({"s6", "s7", "s8", "s4", "s5", "s9", "s10", "s11", "s12", "s14",
+                "s15", "s16", "s18", "s20", "s21"}),
+                         15);
+    std::vector<uint32_t> expect = {
+        0,          0xFFFFFFFF,
+        1, // ~0x00000000_FFFFFFFF, SCC = 1
+        0,          0,
+        0,                       // ~(-1) = 0, SCC = 0
+        0x33,       0xC0000000,  // bits 0, 2 and 31 doubled
+        0x4A,                    // nibbles 1, 3 and 6 are nonzero
+        0x8001,     0,           // nibbles 0 and 15 of 0x10000000_00000001
+        0,                       // quadmask of 0: SCC = 0
+        0x0F00F0F0,              // wqm of 0x01002040
+        0,          0xF0000000}; // wqm_b64 of 0x80000000_00000000
+    for (size_t k = 0; k < expect.size(); ++k)
+      EXPECT_EQ(out[k], expect[k]) << "dword " << k;
+  }
+}
+
+// SOP1 bits: s_flbit_i32 counts the bits from the MSB equal to the sign bit
+// (-1 if all are), s_flbit_i32_b32/b64 the zeros above the highest one (-1
+// for 0); s_ff0/ff1 the lowest 0/1 bit (-1 if none); s_bcnt0/1 the 0/1
+// bits, SCC = (D != 0); s_sext; s_bitset0/1 clear/set D[S0]; s_brev_b64;
+// s_cmov moves only when SCC is set.
+TEST(IsaScalar, Sop1BitOperations) {
+  for (const char *chip : kScalarChips) {
+    SCOPED_TRACE(chip);
+    auto out = runScalar(chip, std::string(R"(
       s_flbit_i32 s22, -1
       s_mov_b32 s23, 0xffff0000
       s_flbit_i32 s23, s23
@@ -228,24 +253,12 @@ TEST(IsaScalar, Sop1BitOperations) {
       s_mov_b32 s47, 7
       s_cmp_eq_u32 1, 1
       s_cmov_b32 s47, 9
-)") + storeAll({"s6",  "s7",  "s8",  "s4",  "s5",  "s9",  "s10", "s11",
-                "s12", "s14", "s15", "s16", "s18", "s20", "s21", "s22",
-                "s23", "s24", "s25", "s26", "s27", "s28", "s29", "s30",
-                "s31", "s32", "s33", "s34", "s35", "s36", "s37", "s38",
-                "s40", "s41", "s42", "s44", "s45", "s46", "s47"}),
-                         39);
+)") + storeAll({"s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29",
+                "s30", "s31", "s32", "s33", "s34", "s35", "s36", "s37",
+                "s38", "s40", "s41", "s42", "s44", "s45", "s46", "s47"}),
+                         24);
     std::vector<uint32_t> expect = {
-        0,          0xFFFFFFFF,
-        1, // ~0x00000000_FFFFFFFF, SCC = 1
-        0,          0,
-        0,                      // ~(-1) = 0, SCC = 0
-        0x33,       0xC0000000, // bits 0, 2 and 31 doubled
-        0x4A,                   // nibbles 1, 3 and 6 are nonzero
-        0x8001,     0,          // nibbles 0 and 15 of 0x10000000_00000001
-        0,                      // quadmask of 0: SCC = 0
-        0x0F00F0F0,             // wqm of 0x01002040
-        0,          0xF0000000, // wqm_b64 of 0x80000000_00000000
-        0xFFFFFFFF,             // flbit_i32(-1): all bits equal the sign
+        0xFFFFFFFF, // flbit_i32(-1): all bits equal the sign
         16,         1,
         2,  // 0xFFFF0000, 0x40000000, 0xC0000000
         32, // flbit_i32_i64(0xFFFFFFFF_00000000)

@@ -718,15 +718,12 @@ TEST(IsaSemantics, NotAtomicAddShortScratchAndSdwaCompare) {
   }
 }
 
-// An instruction without semantics is a fault naming it and its PC.
 // Scalar ops that HipKittens' GEMM uses, as AMD's CDNA3/CDNA4 ISA guides
 // define them: s_min/s_max D = the smaller/larger of S0, S1 (signed for _i32)
 // with SCC = 1 when S0 is chosen; s_abs_i32 D = |S0| (0x80000000 stays
-// 0x80000000) with SCC = (D != 0); s_bfe_i64 D = the field of S0 at offset
-// S1[5:0], width S1[22:16], sign-extended, SCC = (D != 0).
-// global_store_short_d16_hi stores bits 31:16 of its data. The values below
-// are worked out by hand from those definitions.
-TEST(IsaSemantics, ScalarMinMaxAbsBfeAndD16HiStore) {
+// 0x80000000) with SCC = (D != 0). The values below are worked out by hand
+// from those definitions.
+TEST(IsaSemantics, ScalarMinMaxAbs) {
   for (const char *chip : kChips) {
     SCOPED_TRACE(chip);
     std::vector<uint32_t> out(32, 0xDEADBEEF);
@@ -751,13 +748,6 @@ TEST(IsaSemantics, ScalarMinMaxAbsBfeAndD16HiStore) {
       s_abs_i32 s17, s14
       s_abs_i32 s18, 0
       s_cselect_b32 s19, 1, 0
-      s_mov_b32 s20, 0xF000
-      s_mov_b32 s21, 0
-      s_bfe_i64 s[22:23], s[20:21], 0x4000c
-      s_bfe_i64 s[24:25], s[20:21], 0x5000c
-      s_cselect_b32 s26, 1, 0
-      s_bfe_i64 s[28:29], s[20:21], 0xc
-      s_cselect_b32 s27, 1, 0
       v_mov_b32_e32 v2, s6
       global_store_dword v1, v2, s[2:3] offset:0
       v_mov_b32_e32 v2, s7
@@ -784,22 +774,6 @@ TEST(IsaSemantics, ScalarMinMaxAbsBfeAndD16HiStore) {
       global_store_dword v1, v2, s[2:3] offset:44
       v_mov_b32_e32 v2, s19
       global_store_dword v1, v2, s[2:3] offset:48
-      v_mov_b32_e32 v2, s22
-      global_store_dword v1, v2, s[2:3] offset:52
-      v_mov_b32_e32 v2, s23
-      global_store_dword v1, v2, s[2:3] offset:56
-      v_mov_b32_e32 v2, s24
-      global_store_dword v1, v2, s[2:3] offset:60
-      v_mov_b32_e32 v2, s25
-      global_store_dword v1, v2, s[2:3] offset:64
-      v_mov_b32_e32 v2, s26
-      global_store_dword v1, v2, s[2:3] offset:68
-      v_mov_b32_e32 v2, s28
-      global_store_dword v1, v2, s[2:3] offset:72
-      v_mov_b32_e32 v2, s27
-      global_store_dword v1, v2, s[2:3] offset:76
-      v_mov_b32_e32 v2, 0xabcd1234
-      global_store_short_d16_hi v1, v2, s[2:3] offset:80
       s_waitcnt vmcnt(0)
       s_endpgm)",
            {ptr(out.data())}, {{out.data(), 4 * out.size()}});
@@ -816,16 +790,72 @@ TEST(IsaSemantics, ScalarMinMaxAbsBfeAndD16HiStore) {
     EXPECT_EQ(out[10], 0x80000000u); // s_abs_i32(INT_MIN)
     EXPECT_EQ(out[11], 0u);          // s_abs_i32(0)
     EXPECT_EQ(out[12], 0u);          // SCC = (D != 0)
+    EXPECT_EQ(out[13], 0xDEADBEEFu); // nothing past the stores
+  }
+}
+
+// s_bfe_i64 D = the field of S0 at offset S1[5:0], width S1[22:16],
+// sign-extended, SCC = (D != 0).
+TEST(IsaSemantics, ScalarBfeI64) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> out(32, 0xDEADBEEF);
+    launch(chip, R"(
+      s_load_dwordx2 s[2:3], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      v_mov_b32_e32 v1, 0
+      s_mov_b32 s20, 0xF000
+      s_mov_b32 s21, 0
+      s_bfe_i64 s[22:23], s[20:21], 0x4000c
+      s_bfe_i64 s[24:25], s[20:21], 0x5000c
+      s_cselect_b32 s26, 1, 0
+      s_bfe_i64 s[28:29], s[20:21], 0xc
+      s_cselect_b32 s27, 1, 0
+      v_mov_b32_e32 v2, s22
+      global_store_dword v1, v2, s[2:3] offset:0
+      v_mov_b32_e32 v2, s23
+      global_store_dword v1, v2, s[2:3] offset:4
+      v_mov_b32_e32 v2, s24
+      global_store_dword v1, v2, s[2:3] offset:8
+      v_mov_b32_e32 v2, s25
+      global_store_dword v1, v2, s[2:3] offset:12
+      v_mov_b32_e32 v2, s26
+      global_store_dword v1, v2, s[2:3] offset:16
+      v_mov_b32_e32 v2, s28
+      global_store_dword v1, v2, s[2:3] offset:20
+      v_mov_b32_e32 v2, s27
+      global_store_dword v1, v2, s[2:3] offset:24
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+           {ptr(out.data())}, {{out.data(), 4 * out.size()}});
     // 0xF000 bits 15:12 = 0b1111: as a 4-bit signed field -1.
-    EXPECT_EQ(out[13], 0xFFFFFFFFu);
-    EXPECT_EQ(out[14], 0xFFFFFFFFu);
+    EXPECT_EQ(out[0], 0xFFFFFFFFu);
+    EXPECT_EQ(out[1], 0xFFFFFFFFu);
     // 5 bits from 12: 0b01111 = 15, positive.
-    EXPECT_EQ(out[15], 15u);
-    EXPECT_EQ(out[16], 0u);
-    EXPECT_EQ(out[17], 1u);
-    EXPECT_EQ(out[18], 0u);          // width 0 gives 0
-    EXPECT_EQ(out[19], 0u);          // and SCC 0
+    EXPECT_EQ(out[2], 15u);
+    EXPECT_EQ(out[3], 0u);
+    EXPECT_EQ(out[4], 1u);
+    EXPECT_EQ(out[5], 0u); // width 0 gives 0
+    EXPECT_EQ(out[6], 0u); // and SCC 0
+  }
+}
+
+// global_store_short_d16_hi stores bits 31:16 of its data.
+TEST(IsaSemantics, GlobalStoreShortD16Hi) {
+  for (const char *chip : kChips) {
+    SCOPED_TRACE(chip);
+    std::vector<uint32_t> out(32, 0xDEADBEEF);
+    launch(chip, R"(
+      s_load_dwordx2 s[2:3], s[0:1], 0x0
+      s_waitcnt lgkmcnt(0)
+      v_mov_b32_e32 v1, 0
+      v_mov_b32_e32 v2, 0xabcd1234
+      global_store_short_d16_hi v1, v2, s[2:3] offset:80
+      s_waitcnt vmcnt(0)
+      s_endpgm)",
+           {ptr(out.data())}, {{out.data(), 4 * out.size()}});
     EXPECT_EQ(out[20], 0xDEADABCDu); // the high half, in the low 2 bytes
+    EXPECT_EQ(out[19], 0xDEADBEEFu);
   }
 }
 
