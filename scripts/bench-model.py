@@ -24,6 +24,7 @@ import json
 import math
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,6 +35,8 @@ import time
 # MFMA FLOPs takes about 1.7 s of host time: the 8192^3 GEMM's workgroup).
 LONG_SECONDS = 120.0
 HOST_FLOPS_PER_SECOND = 1.07e9 / 1.7
+# Our kernels' runs have no estimate: one is stopped after this long.
+OURS_SECONDS = 300.0
 SAMPLES = 6  # workgroup batches the timing model simulates (Timing.h)
 
 
@@ -134,6 +137,15 @@ def attn_defines(b, h, hkv, n):
     return {"ATTN_B": b, "ATTN_H": h, "ATTN_H_KV": hkv, "ATTN_N": n}
 
 
+def fwd_defines(b, h, hkv, n, d, causal):
+    """As the Makefiles set them: gqa_causal's passes ATTN_D (its
+    kernel_d64.cpp defaults to 128), gqa's does not."""
+    defines = attn_defines(b, h, hkv, n)
+    if causal:
+        defines["ATTN_D"] = d
+    return defines
+
+
 def attn_name(h, hkv, causal):
     return "%s %s" % ("gqa" if h != hkv else "mha",
                       "causal" if causal else "non-causal")
@@ -148,7 +160,8 @@ def attn_fwd_point(b, h, hkv, n, d, causal, measured, source):
     path = folder + ("kernel_d64.cpp" if d == 64 else "kernel.cpp")
     build = Build(
         "fwd-%s-%d-%d-%d-%d-%d" % ("c" if causal else "n", b, h, hkv, n, d),
-        "gfx950", "main", path, attn_defines(b, h, hkv, n), ATTN_FLAGS, [
+        "gfx950", "main", path, fwd_defines(b, h, hkv, n, d, causal),
+        ATTN_FLAGS, [
             "template __global__ void attend_ker<ATTN_D>"
             "(const attn_globals<ATTN_D> g);"
         ])
@@ -431,10 +444,30 @@ def timing_lines(stdout):
     return found
 
 
-def hk_run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
+# hk-run's address space limit: 70% of the memory available at the start,
+# so that a launch too large for the machine fails on its own instead of
+# bringing the kernel's out-of-memory killer onto other processes.
+MEMORY_LIMIT = None
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def hk_run(cmd, timeout=None):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           preexec_fn=limit_memory, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError("stopped after %.0f s of host time; "
+                           "BENCH_MODEL_LONG=1 lets it run" % timeout)
     if p.returncode != 0:
         tail = (p.stderr.strip() or p.stdout.strip()).splitlines()[-2:]
+        if "alloc" in p.stderr or "out of host memory" in p.stderr:
+            tail.append("under the %.1f GiB address space limit" %
+                        (MEMORY_LIMIT / 2**30))
+        if p.returncode < 0:
+            tail.append("killed by signal %d" % -p.returncode)
         raise RuntimeError("hk-run failed: " + " / ".join(tail))
     return timing_lines(p.stdout)
 
@@ -465,9 +498,9 @@ def available_memory():
 def admit(point, env):
     """Why the point is left out, or "" to run it."""
     need = max(l.memory for l in point.launches)
-    if need > 0.8 * available_memory():
-        return "needs %.1f GiB of buffers, %.1f GiB available" % (
-            need / 2**30, available_memory() / 2**30)
+    if need > 0.9 * MEMORY_LIMIT:
+        return "needs %.1f GiB of buffers, over the %.1f GiB limit" % (
+            need / 2**30, MEMORY_LIMIT / 2**30)
     est = estimate_seconds(point)
     if est > LONG_SECONDS and not env.long:
         return "estimated %.0f s of host time; BENCH_MODEL_LONG=1 runs it" % est
@@ -523,6 +556,43 @@ def published_backward(compiler, out):
                   "limit; nothing else is changed)\n" %
                   (BWD_LIMIT[False], BWD_LIMIT[True], BWD_RAISED))
     return ok
+
+
+def probe_backward(compiler, env, out):
+    """Runs each backward kernel (as changed above) on the functional
+    simulator at the smallest shape, one workgroup. Returns, per causal,
+    "" or why its points are not modelled: a kernel that faults there
+    cannot be timed, whatever its shape."""
+    found = {}
+    for causal in [False, True]:
+        point = attn_bwd_point(1, 1, 1, 256, causal, None, "")
+        main = point.launches[1]
+        build = [b for b in point.builds if b.key == main.key][0]
+        try:
+            code_object = compiler.compile(build)
+        except CompileError as e:
+            found[causal] = "compile failed: " + str(e)[:200]
+            continue
+        p = subprocess.run([
+            env.hk_run, "--code-object", code_object, "--chip", "gfx950",
+            "--kernel", main.symbol, "--grid", "1,1,1", "--block",
+            str(main.block), "--lds", str(main.lds), "--kernarg", main.kernarg
+        ], capture_output=True, text=True)
+        fault = [l for l in p.stderr.splitlines() if "error" in l]
+        found[causal] = ""
+        if p.returncode != 0:
+            found[causal] = ("HipKittens' kernel faults on the ISA simulator"
+                             " (B=H=H_kv=1, N=256, one workgroup): " +
+                             (fault[-1] if fault else "exit %d" %
+                              p.returncode).replace("hk-run: error: ", ""))
+        out.write("backward %s on the simulator: %s\n" %
+                  (build.source, found[causal] or "runs"))
+        if "LDS race" in found[causal]:
+            out.write("  (bytes 139264 on are L_smem: each of the four "
+                      "waves loads the same L and delta vectors into the "
+                      "same LDS bytes by LDS DMA, identical data but a race "
+                      "by the ISA's rules; its points are not modelled)\n")
+    return found
 
 
 #===-- Tables --------------------------------------------------------------===#
@@ -602,7 +672,7 @@ def model_ours(row, env):
         row.theirs.chip, "--backend", "isa", "--timing"
     ]
     try:
-        reports = hk_run(cmd)
+        reports = hk_run(cmd, None if env.long else OURS_SECONDS)
     except RuntimeError as e:
         row.status = str(e)[:300]
         return
@@ -614,9 +684,10 @@ def model_ours(row, env):
 def comparison_table(rows, out):
     out.write("\n=== ours vs HipKittens (modelled; TFLOP/s by HipKittens' "
               "FLOP formulas)\n\n")
-    out.write("| kernel | chip | shape | ours modelled | HipKittens modelled "
-              "| HipKittens measured | ours / HipKittens | bound ours / HK |\n")
-    out.write("|---|---|---|---|---|---|---|---|\n")
+    out.write("| kernel | HipKittens kernel | chip | shape | ours modelled "
+              "| HipKittens modelled | HipKittens measured "
+              "| ours / HipKittens | bound ours / HK |\n")
+    out.write("|---|---|---|---|---|---|---|---|---|\n")
     at_or_above = counted = 0
     for r in rows:
         t = r.theirs
@@ -630,8 +701,9 @@ def comparison_table(rows, out):
             notes.append("ours not modelled: " + r.status)
         if not t.modelled:
             notes.append("HipKittens not modelled: " + t.status)
-        out.write("| %s | %s | %s | %s | %s | %s | %s | %s / %s%s |\n" %
-                  (r.name, t.chip, t.shape, fmt(r.ours), fmt(t.modelled),
+        out.write("| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s%s |\n" %
+                  (r.name, t.kernel, t.chip, t.shape, fmt(r.ours),
+                   fmt(t.modelled),
                    fmt(t.measured), fmt(ratio, "%.3f"), r.ours_bound or "-",
                    t.bound or "-",
                    ("; " + "; ".join(notes)) if notes else ""))
@@ -806,8 +878,9 @@ def plan(quick):
 
 
 def main():
-    global ENV
+    global ENV, MEMORY_LIMIT
     args = parse_args()
+    MEMORY_LIMIT = int(0.7 * available_memory())
     os.makedirs(args.out, exist_ok=True)
     ENV = env = Env(args)
     try:
@@ -830,6 +903,12 @@ def main():
               (env.trees["main"], env.trees["cdna3"], env.clang, env.hk_run))
     if not args.quick:
         published_backward(compiler, out)
+        faults = probe_backward(compiler, env, out)
+        for p in points + extra:
+            if p.kernel.startswith("attn bwd"):
+                if faults["causal" in p.kernel.split()]:
+                    p.status = ("HipKittens' kernel faults on the ISA "
+                                "simulator (printed above)")
     wanted = [p for p in points + extra if not p.status]
     out.write("modelling %d HipKittens points, %d left out (see the table)\n"
               % (len(wanted), len(points) + len(extra) - len(wanted)))

@@ -25,7 +25,8 @@
 # hipkittens-main, hipkittens-cdna3 and hip; default: the trees the build
 # was configured with), CLANG (default /usr/lib/llvm-22/bin/clang++),
 # BENCH_MODEL_LONG=1 to include the points estimated at more than two
-# minutes of host time each (the large attention backward shapes).
+# minutes of host time each, and to let runs of ours go on past five
+# minutes (otherwise stopped).
 # Points run one after another; one compile runs beside them.
 set -euo pipefail
 
