@@ -234,6 +234,9 @@ struct Sim {
   /// The timing mode's view of each memory access (Timing.cpp); null when
   /// only the results are simulated.
   AccessObserver *observer = nullptr;
+  /// The LDS race checks between waves (off in the timing mode, whose
+  /// order of waves is the model's).
+  bool raceChecks = true;
 
   Sim(const CodeObject &code, const Launch &launch, const KernelDescriptor &kd)
       : code(code), launch(launch), kd(kd) {}

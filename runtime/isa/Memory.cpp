@@ -184,6 +184,8 @@ namespace {
 
 void checkLdsRace(Sim &sim, const Wave &w, uint64_t address, unsigned bytes,
                   unsigned lane, bool write) {
+  if (!sim.raceChecks)
+    return;
   for (uint64_t d = address / 4; d < (address + bytes + 3) / 4; ++d) {
     if (ldsAccessAllowed(sim, w.id, d, write))
       continue;

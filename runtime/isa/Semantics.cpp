@@ -51,7 +51,8 @@ void hk::rt::isa::retire(Sim &sim, Wave &w, std::deque<Pending> &queue,
     for (uint32_t d : p.ldsDwords) {
       --sim.ldsPending[d];
       --sim.ldsPendingCount;
-      std::string conflict = ldsConflict(sim, w.id, d, true);
+      std::string conflict =
+          sim.raceChecks ? ldsConflict(sim, w.id, d, true) : "";
       if (!conflict.empty())
         sim.fail("LDS race: an LDS DMA of this wave lands in bytes " +
                  std::to_string(4 * d) + " to " + std::to_string(4 * d + 3) +

@@ -263,7 +263,7 @@ struct TimedWave {
 
 struct SimdState {
   uint64_t valuFree = 0, transFree = 0, mfmaFree = 0;
-  double mfmaBusy = 0;
+  double mfmaBusy = 0, valuBusy = 0;
 };
 
 struct TraceEvent {
@@ -275,7 +275,9 @@ struct TraceEvent {
 /// Everything one batch of co-resident workgroups produced.
 struct BatchResult {
   uint64_t cycles = 0;
-  double flops = 0, bytes = 0, mfmaBusy = 0, issued = 0, turns = 0;
+  double flops = 0, bytes = 0, mfmaBusy = 0, valuBusy = 0, issued = 0;
+  double turns = 0;
+  double earlyReads = 0; ///< wave-cycles stalled reading a load's target
   double ldsBusy = 0, memoryBusy = 0, ldsConflict = 0;
   std::map<std::string, double> stalls;
   std::map<uint64_t, std::pair<std::string, double>> sites; // pc -> cause
@@ -364,6 +366,10 @@ void ComputeUnit::addWorkgroup(const std::array<uint32_t, 3> &id) {
   d.allocate(g.sim, g.waves);
   d.startWorkgroup(g.sim, g.waves, id);
   g.sim.observer = this;
+  // Races between waves are the functional mode's to find: their order
+  // here is the model's, and a kernel whose waves write the same LDS bytes
+  // with the same data still has a time.
+  g.sim.raceChecks = false;
   unsigned first = unsigned(waves.size());
   for (Wave &w : g.waves) {
     TimedWave tw;
@@ -438,9 +444,42 @@ bool ComputeUnit::waitSatisfied(TimedWave &tw, const Inst &inst,
   return false;
 }
 
+/// A register of `inst` that a load not yet complete in the model will
+/// write. The functional simulator faults on such a read (no s_waitcnt
+/// covers it); the timing mode holds the wave until the load completes, as
+/// a kernel whose schedule relies on the hardware's timing runs on the
+/// chip, and counts the cycles ("read before its wait").
+bool readsPending(const Wave &w, const Inst &inst) {
+  if (!w.pendingRegs)
+    return false;
+  auto pending = [&](const Operand &o) {
+    for (unsigned k = 0; k < o.width; ++k) {
+      uint16_t reg = uint16_t(o.reg + k);
+      if (o.file == File::V
+              ? reg < kNumVgprs && w.pendingV[reg]
+              : o.file == File::S && reg < kNumSgprs && w.pendingS[reg])
+        return true;
+    }
+    return false;
+  };
+  for (unsigned s = 0; s < inst.numSrcs; ++s)
+    if (pending(inst.srcs[s]))
+      return true;
+  if (!inst.memory)
+    for (unsigned d = 0; d < inst.numDefs; ++d)
+      if (pending(inst.defs[d]))
+        return true;
+  return false;
+}
+
 bool ComputeUnit::blocked(TimedWave &tw, const Inst &inst, const Class &c,
                           std::string &why) {
   SimdState &s = simds[tw.simd];
+  if (c.kind != Kind::Wait && readsPending(*tw.w, inst)) {
+    why = "read before its wait";
+    r.earlyReads += t.issueTurn;
+    return true;
+  }
   if (c.kind == Kind::Wait)
     return !waitSatisfied(tw, inst, why);
   if (c.kind == Kind::Valu || c.kind == Kind::Trans || c.kind == Kind::Mfma ||
@@ -487,6 +526,7 @@ void ComputeUnit::arriveAtBarrier(TimedWave &tw) {
   for (TimedWave &o : waves)
     if (o.group == tw.group && !o.ended) {
       o.readyAt = now + uint64_t(t.barrierCycles);
+      o.why = "barrier";
     }
 }
 
@@ -568,11 +608,13 @@ void ComputeUnit::account(TimedWave &tw, const Inst &inst, const Class &c,
   switch (c.kind) {
   case Kind::Valu:
     s.valuFree = now + uint64_t(t.valuCycles);
+    s.valuBusy += t.valuCycles;
     results(now + uint64_t(t.valuCycles), false);
     break;
   case Kind::Trans:
     s.valuFree = now + uint64_t(t.valuCycles);
     s.transFree = now + uint64_t(t.transCycles);
+    s.valuBusy += t.transCycles;
     results(now + uint64_t(t.transCycles), false);
     break;
   case Kind::Mfma: {
@@ -713,8 +755,10 @@ BatchResult ComputeUnit::run() {
   for (const TimedWave &tw : waves)
     now = std::max(now, tw.busyUntil);
   r.cycles = now;
-  for (const SimdState &s : simds)
+  for (const SimdState &s : simds) {
     r.mfmaBusy += s.mfmaBusy;
+    r.valuBusy += s.valuBusy;
+  }
   r.turns = double(now) / t.issueTurn;
   return r;
 }
@@ -740,8 +784,7 @@ unsigned residency(const Dispatch &d, const hk::ChipTiming &t,
   return std::min(byWaves, byLds);
 }
 
-/// The linear workgroup ids (x fastest) of a batch: the ones one CU holds
-/// together, `stride` apart in dispatch order.
+/// The workgroup of linear id `id` (x fastest).
 std::array<uint32_t, 3> groupId(const Launch &l, uint64_t id) {
   return {uint32_t(id % l.grid[0]), uint32_t(id / l.grid[0] % l.grid[1]),
           uint32_t(id / (uint64_t(l.grid[0]) * l.grid[1]))};
@@ -752,18 +795,25 @@ struct Sample {
   BatchResult result;
 };
 
-/// Each workgroup's time by linear interpolation between the samples'.
+/// The linear id of sample `k` of `n`: the samples run along the grid's
+/// diagonal, each dimension's coordinate evenly spaced over its extent, so
+/// that work depending on any one coordinate (the query block of causal
+/// attention in y, the batch in z) is sampled over its whole range.
+uint64_t samplePosition(const Launch &l, uint64_t k, uint64_t n) {
+  uint64_t id = 0, scale = 1;
+  for (int d = 0; d < 3; ++d) {
+    uint64_t extent = l.grid[d];
+    uint64_t c = n <= 1 ? 0 : k * (extent - 1) / (n - 1);
+    id += c * scale;
+    scale *= extent;
+  }
+  return id;
+}
+
+/// A workgroup's time: the samples' in turn, so that every stretch of the
+/// dispatch order holds their mix.
 double durationAt(const std::vector<Sample> &samples, uint64_t id) {
-  if (samples.size() == 1 || id <= samples.front().position)
-    return double(samples.front().result.cycles);
-  for (size_t k = 1; k < samples.size(); ++k)
-    if (id <= samples[k].position) {
-      const Sample &a = samples[k - 1], &b = samples[k];
-      double f = double(id - a.position) / double(b.position - a.position);
-      return double(a.result.cycles) +
-             f * (double(b.result.cycles) - double(a.result.cycles));
-    }
-  return double(samples.back().result.cycles);
+  return double(samples[id % samples.size()].result.cycles);
 }
 
 /// The makespan of `count` workgroups on `slots` slots, each taken in
@@ -936,9 +986,9 @@ TimingReport hk::rt::isa::runTimed(const CodeObject &code, const Launch &launch,
   std::vector<Sample> samples;
   std::vector<TraceEvent> trace;
   std::vector<bool> touched(d.memory.size(), false);
-  double flops = 0, bytes = 0, busy = 0;
+  double flops = 0, bytes = 0, activity = 0;
   for (uint64_t s = 0; s < numSamples; ++s) {
-    uint64_t first = numSamples == 1 ? 0 : s * (count - 1) / (numSamples - 1);
+    uint64_t first = samplePosition(launch, s, numSamples);
     ComputeUnit cu(d, t, cls, loops, s == 0 && !options.tracePath.empty());
     for (unsigned j = 0; j < rep.residentWorkgroups; ++j)
       cu.addWorkgroup(groupId(launch, (first + j * cus) % count));
@@ -947,7 +997,10 @@ TimingReport hk::rt::isa::runTimed(const CodeObject &code, const Launch &launch,
     rep.simulatedWorkgroups += rep.residentWorkgroups;
     flops += b.flops / rep.residentWorkgroups;
     bytes += b.bytes / rep.residentWorkgroups;
-    busy += b.mfmaBusy / rep.residentWorkgroups;
+    // The matrix and vector ALUs' activity of the CU while it runs.
+    activity += std::min(1.0, (b.mfmaBusy + b.valuBusy) /
+                                  (double(t.simdsPerCu) *
+                                   std::max<double>(double(b.cycles), 1)));
     for (size_t k = 0; k < touched.size(); ++k)
       touched[k] = touched[k] || b.touched[k];
     if (s == 0 && !options.tracePath.empty())
@@ -963,11 +1016,17 @@ TimingReport hk::rt::isa::runTimed(const CodeObject &code, const Launch &launch,
       rep.footprintBytes += double(d.memory[k].end - d.memory[k].begin);
 
   rep.cycles = makespan(samples, count, cus * rep.residentWorkgroups);
-  // The clock: from boost towards the loaded clock as the chip's MFMA
-  // utilisation approaches that of the loaded measurement.
-  double chipBusy = busy * perGroup * double(count) /
-                    (double(cus) * t.simdsPerCu * std::max(rep.cycles, 1.0));
-  double load = std::min(1.0, chipBusy / t.mfmaLoadUtilisation);
+  // The clock falls from boost towards the loaded clock with the chip's
+  // load: the share of its CUs' time they hold workgroups, times their
+  // ALUs' activity against that of the kernels the loaded clock was
+  // measured with.
+  double occupied = 0;
+  for (uint64_t id = 0; id < count; ++id)
+    occupied += durationAt(samples, id);
+  double chipShare = occupied / (double(cus) * rep.residentWorkgroups *
+                                 std::max(rep.cycles, 1.0));
+  double load =
+      std::min(1.0, chipShare * activity * perGroup / t.mfmaLoadUtilisation);
   rep.clockMHz = t.boostMHz - (t.boostMHz - t.mfmaLoadMHz) * load;
   double computeUs = rep.cycles / rep.clockMHz;
   double hbmUs = rep.footprintBytes / t.hbmBytesPerSecond * 1e6;
