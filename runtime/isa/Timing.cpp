@@ -162,6 +162,18 @@ std::vector<Loop> findLoops(const CodeObject &code, std::vector<Class> &cls) {
     if (head >= 0 && head <= int32_t(i))
       loops.push_back({head, int32_t(i)});
   }
+  // A jump back from a block placed after its loop's back edge (LLVM
+  // moves cold blocks there) spans the back edge without being a loop:
+  // a range that starts inside another and ends beyond it is dropped.
+  std::vector<Loop> nested;
+  for (const Loop &b : loops) {
+    bool crosses = false;
+    for (const Loop &a : loops)
+      crosses |= a.head < b.head && b.head <= a.branch && a.branch < b.branch;
+    if (!crosses)
+      nested.push_back(b);
+  }
+  loops = std::move(nested);
   for (size_t l = 0; l < loops.size(); ++l)
     for (int32_t i = loops[l].head; i <= loops[l].branch; ++i) {
       int &cur = cls[size_t(i)].loop;
