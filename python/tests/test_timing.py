@@ -30,6 +30,12 @@ def test_timed_gemm_reports_the_model(simulator, rng, tmp_path):
     assert 0 < report["mfma_busy"] <= 1
     assert report["bound"] in ("MFMA", "issue", "LDS", "memory", "HBM",
                                "latency")
+    # Per wave of the first batch: the 8 waves of a workgroup, two per
+    # SIMD in rotation, each with MFMA work and an end.
+    waves = report["waves"]
+    assert sorted(w["wave"] for w in waves) == list(range(8))
+    assert sorted(w["simd"] for w in waves) == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert all(w["mfma_cycles"] > 0 and w["end_cycle"] > 0 for w in waves)
     # The trace opens as Chrome's JSON trace format: complete events on
     # one track per wave.
     events = json.loads(trace.read_text())["traceEvents"]

@@ -271,6 +271,7 @@ struct TimedWave {
   bool ended = false;
   std::string stallWhy; ///< the stall in progress, for the trace
   uint64_t stallSince = 0;
+  WaveTiming stats;
 };
 
 struct SimdState {
@@ -296,6 +297,7 @@ struct BatchResult {
   std::vector<double> loopCycles, loopMfma;
   std::vector<uint64_t> loopTrips;
   std::vector<bool> touched; ///< per range of the dispatch's memory
+  std::vector<WaveTiming> waves;
 };
 
 class ComputeUnit : public AccessObserver {
@@ -409,6 +411,7 @@ void ComputeUnit::stall(TimedWave &tw, const std::string &why, uint64_t pc) {
   }
   double c = double(t.issueTurn);
   r.stalls[why] += c;
+  tw.stats.stalls[why] += c;
   auto &site = r.sites[pc];
   if (site.first.empty())
     site.first = why;
@@ -692,6 +695,9 @@ void ComputeUnit::issue(TimedWave &tw, const Inst &inst, const Class &c) {
   tw.sim->wave = &w;
   step(*tw.sim, w);
   r.issued += 1;
+  tw.stats.issued += 1;
+  if (c.kind == Kind::Mfma)
+    tw.stats.mfmaCycles += c.mfmaCycles;
   r.bytes += globalBytes;
   if (c.loop >= 0) {
     r.loopCycles[size_t(c.loop)] += double(now - tw.lastIssue);
@@ -764,8 +770,14 @@ BatchResult ComputeUnit::run() {
                       "workgroups ending");
   }
   // A wave's end waits for its MFMAs and memory operations in flight.
-  for (const TimedWave &tw : waves)
+  for (TimedWave &tw : waves) {
+    tw.stats.workgroup = tw.batchGroup;
+    tw.stats.wave = tw.w->id;
+    tw.stats.simd = tw.simd;
+    tw.stats.endCycle = double(std::max(tw.lastIssue, tw.busyUntil));
+    r.waves.push_back(tw.stats);
     now = std::max(now, tw.busyUntil);
+  }
   r.cycles = now;
   for (const SimdState &s : simds) {
     r.mfmaBusy += s.mfmaBusy;
@@ -1018,6 +1030,7 @@ TimingReport hk::rt::isa::runTimed(const CodeObject &code, const Launch &launch,
     if (s == 0 && !options.tracePath.empty())
       trace = std::move(cu.trace);
   }
+  rep.waves = samples.front().result.waves;
   summarise(samples, loops, code, t,
             double(d.numWaves * rep.residentWorkgroups) / t.simdsPerCu, rep);
   double perGroup = 1.0 / double(numSamples);
@@ -1078,6 +1091,19 @@ std::string TimingReport::text() const {
   for (const StallSite &s : sites)
     o << "  site     pc 0x" << std::hex << s.pc << std::dec << " " << s.cause
       << ": " << fmt("%.0f", s.cycles) << " cycles  (" << s.text << ")\n";
+  for (const WaveTiming &w : waves) {
+    auto most = std::max_element(
+        w.stalls.begin(), w.stalls.end(),
+        [](const auto &a, const auto &b) { return a.second < b.second; });
+    o << "  wave     " << w.workgroup << "." << w.wave << " (SIMD " << w.simd
+      << "): " << fmt("%.0f", w.issued) << " instructions, MFMA "
+      << fmt("%.0f", w.mfmaCycles) << " cycles, ended at "
+      << fmt("%.0f", w.endCycle);
+    if (most != w.stalls.end())
+      o << "; most stalled on " << most->first << " ("
+        << fmt("%.0f", most->second) << " cycles)";
+    o << "\n";
+  }
   for (const LoopTiming &l : loops)
     o << "  loop     pc 0x" << std::hex << l.headPc << "..0x" << l.branchPc
       << std::dec << ": " << l.trips << " trips, "
@@ -1125,6 +1151,22 @@ std::string TimingReport::json() const {
       << ", \"cycles_per_trip\": " << fmt("%.2f", l.cyclesPerTrip)
       << ", \"mfma_per_trip\": " << fmt("%.2f", l.mfmaPerTrip)
       << ", \"bound\": \"" << l.bound << "\"}";
+    first = false;
+  }
+  o << "], \"waves\": [";
+  first = true;
+  for (const WaveTiming &w : waves) {
+    o << (first ? "" : ", ") << "{\"workgroup\": " << w.workgroup
+      << ", \"wave\": " << w.wave << ", \"simd\": " << w.simd
+      << ", \"issued\": " << fmt("%.0f", w.issued)
+      << ", \"mfma_cycles\": " << fmt("%.0f", w.mfmaCycles)
+      << ", \"end_cycle\": " << fmt("%.0f", w.endCycle) << ", \"stalls\": {";
+    bool inner = true;
+    for (const auto &[why, c] : w.stalls) {
+      o << (inner ? "" : ", ") << "\"" << why << "\": " << fmt("%.0f", c);
+      inner = false;
+    }
+    o << "}}";
     first = false;
   }
   o << "]}";

@@ -47,6 +47,15 @@ struct LoopTiming {
   std::string bound;        ///< what the trip's time is closest to
 };
 
+/// One wave of the first simulated batch.
+struct WaveTiming {
+  unsigned workgroup = 0, wave = 0, simd = 0;
+  double issued = 0;                    ///< instructions
+  double mfmaCycles = 0;                ///< its MFMAs' matrix-core cycles
+  double endCycle = 0;                  ///< when it ended
+  std::map<std::string, double> stalls; ///< cause -> cycles
+};
+
 struct TimingReport {
   std::string chip, product;
   double cycles = 0;       ///< the launch, in engine cycles
@@ -69,6 +78,7 @@ struct TimingReport {
   std::map<std::string, double> stalls; ///< cause -> wave-cycles
   std::vector<StallSite> sites;         ///< largest first
   std::vector<LoopTiming> loops;
+  std::vector<WaveTiming> waves; ///< the first simulated batch's
 
   /// A readable report, and the same as JSON.
   std::string text() const;
