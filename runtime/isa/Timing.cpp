@@ -290,7 +290,6 @@ struct BatchResult {
   uint64_t cycles = 0;
   double flops = 0, bytes = 0, mfmaBusy = 0, valuBusy = 0, issued = 0;
   double turns = 0;
-  double earlyReads = 0; ///< wave-cycles stalled reading a load's target
   double ldsBusy = 0, memoryBusy = 0, ldsConflict = 0;
   std::map<std::string, double> stalls;
   std::map<uint64_t, std::pair<std::string, double>> sites; // pc -> cause
@@ -346,10 +345,9 @@ private:
   bool waitSatisfied(TimedWave &tw, const Inst &inst, std::string &why);
   void deliver(TimedWave &tw);
   void issue(TimedWave &tw, const Inst &inst, const Class &c);
-  void account(TimedWave &tw, const Inst &inst, const Class &c, size_t vmBefore,
-               size_t lgkmBefore);
-  void memoryDone(TimedWave &tw, const Class &c, size_t vmBefore,
-                  size_t lgkmBefore);
+  void account(TimedWave &tw, const Inst &inst, const Class &c,
+               size_t vmBefore);
+  void memoryDone(TimedWave &tw, const Class &c, size_t vmBefore);
   void arriveAtBarrier(TimedWave &tw);
   void stall(TimedWave &tw, const std::string &why, uint64_t pc);
   void event(const TimedWave &tw, std::string name, uint64_t begin,
@@ -384,7 +382,6 @@ void ComputeUnit::addWorkgroup(const std::array<uint32_t, 3> &id) {
   // here is the model's, and a kernel whose waves write the same LDS bytes
   // with the same data still has a time.
   g.sim.raceChecks = false;
-  unsigned first = unsigned(waves.size());
   for (Wave &w : g.waves) {
     TimedWave tw;
     tw.sim = &g.sim;
@@ -399,7 +396,6 @@ void ComputeUnit::addWorkgroup(const std::array<uint32_t, 3> &id) {
     tw.vFromMfma.assign(kNumVgprs, 0);
     waves.push_back(std::move(tw));
   }
-  (void)first;
 }
 
 void ComputeUnit::stall(TimedWave &tw, const std::string &why, uint64_t pc) {
@@ -492,7 +488,6 @@ bool ComputeUnit::blocked(TimedWave &tw, const Inst &inst, const Class &c,
   SimdState &s = simds[tw.simd];
   if (c.kind != Kind::Wait && readsPending(*tw.w, inst)) {
     why = "read before its wait";
-    r.earlyReads += t.issueTurn;
     return true;
   }
   if (c.kind == Kind::Wait)
@@ -545,24 +540,12 @@ void ComputeUnit::arriveAtBarrier(TimedWave &tw) {
     }
 }
 
-void ComputeUnit::memoryDone(TimedWave &tw, const Class &c, size_t vmBefore,
-                             size_t lgkmBefore) {
+void ComputeUnit::memoryDone(TimedWave &tw, const Class &c, size_t vmBefore) {
   Wave &w = *tw.w;
   double doneAt = double(now);
   if (c.kind == Kind::Lds) {
     double free = 0;
     double busy = ldsCycles(ldsAcc, ldsWrite, t, free);
-    static int dbg = getenv("HK_TIMING_DEBUG") ? 40 : 0;
-    if (dbg > 0 && busy > free) {
-      --dbg;
-      fprintf(stderr, "LDS %s busy %.0f free %.0f:", ldsWrite ? "w" : "r", busy,
-              free);
-      for (size_t k = 0; k < ldsAcc.size() && k < 20; ++k)
-        fprintf(stderr, " %llu:%llu/%llu", (unsigned long long)ldsAcc[k][0],
-                (unsigned long long)ldsAcc[k][1],
-                (unsigned long long)ldsAcc[k][2]);
-      fprintf(stderr, "\n");
-    }
     double start = std::max(double(now), ldsFree);
     ldsFree = start + busy;
     r.ldsBusy += busy;
@@ -595,7 +578,6 @@ void ComputeUnit::memoryDone(TimedWave &tw, const Class &c, size_t vmBefore,
   while (tw.lgkmDone.size() < w.lgkm.size())
     tw.lgkmDone.push_back(
         std::max(done, tw.lgkmDone.empty() ? 0 : tw.lgkmDone.back()));
-  (void)lgkmBefore;
   tw.busyUntil = std::max(tw.busyUntil, done);
   if (done > now)
     event(tw,
@@ -606,7 +588,7 @@ void ComputeUnit::memoryDone(TimedWave &tw, const Class &c, size_t vmBefore,
 }
 
 void ComputeUnit::account(TimedWave &tw, const Inst &inst, const Class &c,
-                          size_t vmBefore, size_t lgkmBefore) {
+                          size_t vmBefore) {
   Wave &w = *tw.w;
   SimdState &s = simds[tw.simd];
   auto results = [&](uint64_t readyAt, bool mfma) {
@@ -676,7 +658,7 @@ void ComputeUnit::account(TimedWave &tw, const Inst &inst, const Class &c,
   case Kind::Lds:
   case Kind::Vmem:
   case Kind::Smem:
-    memoryDone(tw, c, vmBefore, lgkmBefore);
+    memoryDone(tw, c, vmBefore);
     break;
   case Kind::Salu:
     break;
@@ -689,7 +671,7 @@ void ComputeUnit::issue(TimedWave &tw, const Inst &inst, const Class &c) {
     event(tw, tw.stallWhy, tw.stallSince, now);
     tw.stallWhy.clear();
   }
-  size_t vmBefore = w.vm.size(), lgkmBefore = w.lgkm.size();
+  size_t vmBefore = w.vm.size();
   ldsAcc.clear();
   globalBytes = 0;
   tw.sim->wave = &w;
@@ -705,7 +687,7 @@ void ComputeUnit::issue(TimedWave &tw, const Inst &inst, const Class &c) {
       ++r.loopTrips[size_t(c.loop)];
   }
   tw.lastIssue = now;
-  account(tw, inst, c, vmBefore, lgkmBefore);
+  account(tw, inst, c, vmBefore);
 }
 
 void ComputeUnit::turn(unsigned simd) {
