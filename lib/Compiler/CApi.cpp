@@ -2,11 +2,16 @@
 //
 // Each call parses and compiles in its own MLIRContext; diagnostics are
 // collected as text (name:line:col: error: ...) into the thread's last
-// error. Results are checked against a registry of live ones, so that a
-// stale or foreign pointer gives an error, not a crash.
+// error. A result handle is a token, not a pointer, looked up in a registry
+// of live results: a stale or foreign handle gives an error, not a crash,
+// and tokens are never reused, so a freed result stays stale after later
+// compiles. Parsing and compiling run on a stack sized for the nesting
+// limit, text nested deeper is refused before it is parsed, and an LLVM
+// fatal error is a status (hk/Base/InputLimits.h).
 //===----------------------------------------------------------------------===//
 
 #include "hk/Base/Error.h"
+#include "hk/Base/InputLimits.h"
 #include "hk/Compiler/Compiler.h"
 #include "hk/Compiler/hkc.h"
 
@@ -19,9 +24,11 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <new>
-#include <set>
 
 using namespace mlir;
 namespace compiler = hk::compiler;
@@ -34,15 +41,55 @@ namespace {
 
 thread_local std::string lastError;
 
-std::mutex liveMutex;
-std::set<hkc_result> &live() {
-  static auto *results = new std::set<hkc_result>;
-  return *results;
-}
+std::atomic<unsigned> maxNestingDepth{hk::kDefaultMaxNestingDepth};
 
-bool isLive(hkc_result result) {
-  std::lock_guard<std::mutex> lock(liveMutex);
-  return live().count(result);
+/// The live results by token. Tokens are kTokenBase + 16 * id with ids
+/// counting up and never reused, so a freed result's token never comes
+/// back; kTokenBase sets bits 48-62, so no user-space pointer equals a
+/// token, and it differs from hkrt's, so no runtime handle does either.
+class Results {
+public:
+  static constexpr uintptr_t kTokenBase = uintptr_t(0x4843) << 48; // "HC"
+  static constexpr uint64_t kMaxId = (uint64_t(1) << 44) - 1;
+
+  /// The new result's token; null once every id has been used.
+  hkc_result add(std::unique_ptr<hkc_result_t> result) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (nextId_ > kMaxId)
+      return nullptr;
+    uintptr_t token = kTokenBase + 16 * uintptr_t(nextId_++);
+    live_.emplace(token, std::move(result));
+    return reinterpret_cast<hkc_result>(token);
+  }
+  /// The result behind a live token, else null. Callers must not free a
+  /// result while another thread reads it (hkc.h).
+  hkc_result_t *find(hkc_result handle) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = live_.find(reinterpret_cast<uintptr_t>(handle));
+    return it == live_.end() ? nullptr : it->second.get();
+  }
+  /// The result behind a live token, removed; null if it was not live.
+  std::unique_ptr<hkc_result_t> remove(hkc_result handle) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = live_.find(reinterpret_cast<uintptr_t>(handle));
+    if (it == live_.end())
+      return nullptr;
+    std::unique_ptr<hkc_result_t> result = std::move(it->second);
+    live_.erase(it);
+    return result;
+  }
+
+private:
+  mutable std::mutex mutex_;
+  std::map<uintptr_t, std::unique_ptr<hkc_result_t>> live_;
+  uint64_t nextId_ = 1;
+};
+
+Results &results() {
+  // Never destroyed: results may be freed by static destructors of the
+  // program after this registry would have gone.
+  static auto *registry = new Results;
+  return *registry;
 }
 
 hkc_status fail(hkc_status status, std::string message) {
@@ -103,6 +150,9 @@ withParsedModule(llvm::StringRef source, llvm::StringRef name,
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(source, name), llvm::SMLoc());
+  if (!hk::checkNestingDepth(sourceMgr, maxNestingDepth,
+                             "hkc_set_max_nesting_depth", os))
+    return failure();
   SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
@@ -117,6 +167,38 @@ LogicalResult compileInto(llvm::StringRef source, llvm::StringRef name,
   return withParsedModule(source, name, diagnostics, [&](ModuleOp module) {
     return compileModule(module, output, options, result);
   });
+}
+
+/// Runs `body`, which returns a status and fills `message` on failure,
+/// where the nesting limit's text cannot overflow the stack, with
+/// exceptions and LLVM fatal errors turned into statuses; sets the calling
+/// thread's last error.
+hkc_status
+runGuarded(llvm::StringRef name,
+           llvm::function_ref<hkc_status(std::string &message)> body) {
+  hkc_status status = HKC_ERROR_COMPILE;
+  std::string message;
+  hk::runOnCompileStack(maxNestingDepth, [&] {
+    std::optional<std::string> fatal = hk::runCatchingFatalErrors([&] {
+      try {
+        status = body(message);
+      } catch (const std::bad_alloc &) {
+        status = HKC_ERROR_OUT_OF_MEMORY;
+        message = "out of host memory";
+      } catch (const std::exception &e) {
+        status = HKC_ERROR_COMPILE;
+        message = e.what();
+      }
+    });
+    if (fatal) {
+      status = HKC_ERROR_COMPILE;
+      message = (name + ": error: LLVM failed to compile it: " + *fatal).str();
+    }
+  });
+  if (status != HKC_SUCCESS)
+    return fail(status, std::move(message));
+  lastError.clear();
+  return HKC_SUCCESS;
 }
 
 } // namespace
@@ -167,38 +249,39 @@ hkc_status hkc_compile(const char *source, size_t size, const char *name,
   if (failed(compiler::checkOptions(opts, checked, error)))
     return fail(HKC_ERROR_INVALID_ARGUMENT, error);
 
-  try {
+  llvm::StringRef sourceName = name ? name : "<source>";
+  return runGuarded(sourceName, [&](std::string &message) {
     auto result = std::make_unique<hkc_result_t>();
     std::string diagnostics;
     if (failed(compileInto(llvm::StringRef(source ? source : "", size),
-                           name ? name : "<source>", output, opts, *result,
-                           diagnostics)))
-      return fail(HKC_ERROR_COMPILE,
-                  diagnostics.empty() ? "compilation failed" : diagnostics);
-    std::lock_guard<std::mutex> lock(liveMutex);
-    live().insert(result.get());
-    *out = result.release();
-  } catch (const std::bad_alloc &) {
-    return fail(HKC_ERROR_OUT_OF_MEMORY, "out of host memory");
-  } catch (const std::exception &e) {
-    return fail(HKC_ERROR_COMPILE, e.what());
-  }
-  lastError.clear();
-  return HKC_SUCCESS;
+                           sourceName, output, opts, *result, diagnostics))) {
+      message = diagnostics.empty() ? "compilation failed" : diagnostics;
+      return HKC_ERROR_COMPILE;
+    }
+    *out = results().add(std::move(result));
+    if (!*out) {
+      message = "out of result handles: every one this process can hold "
+                "has been used";
+      return HKC_ERROR_OUT_OF_MEMORY;
+    }
+    return HKC_SUCCESS;
+  });
 }
 
-size_t hkc_result_count(hkc_result result) {
-  if (!isLive(result)) {
+size_t hkc_result_count(hkc_result handle) {
+  hkc_result_t *result = results().find(handle);
+  if (!result) {
     fail(HKC_ERROR_INVALID_ARGUMENT, "unknown or freed result");
     return 0;
   }
   return result->outputs.size();
 }
 
-const void *hkc_result_data(hkc_result result, size_t index, size_t *size) {
+const void *hkc_result_data(hkc_result handle, size_t index, size_t *size) {
   if (size)
     *size = 0;
-  if (!isLive(result) || index >= result->outputs.size()) {
+  hkc_result_t *result = results().find(handle);
+  if (!result || index >= result->outputs.size()) {
     fail(HKC_ERROR_INVALID_ARGUMENT, "unknown result or output index");
     return nullptr;
   }
@@ -207,21 +290,18 @@ const void *hkc_result_data(hkc_result result, size_t index, size_t *size) {
   return result->outputs[index].data();
 }
 
-const char *hkc_result_chip(hkc_result result, size_t index) {
-  if (!isLive(result) || index >= result->chips.size()) {
+const char *hkc_result_chip(hkc_result handle, size_t index) {
+  hkc_result_t *result = results().find(handle);
+  if (!result || index >= result->chips.size()) {
     fail(HKC_ERROR_INVALID_ARGUMENT, "unknown result or output index");
     return "";
   }
   return result->chips[index].c_str();
 }
 
-void hkc_result_free(hkc_result result) {
-  {
-    std::lock_guard<std::mutex> lock(liveMutex);
-    if (!result || !live().erase(result))
-      return;
-  }
-  delete result;
+void hkc_result_free(hkc_result handle) {
+  // A stale or foreign handle changes nothing (hkc.h).
+  results().remove(handle);
 }
 
 const char *hkc_last_error(void) { return lastError.c_str(); }
@@ -233,16 +313,28 @@ const char *hkc_version(void) {
 hkc_status hkc_verify(const char *source, size_t size, const char *name) {
   if (!source && size)
     return fail(HKC_ERROR_INVALID_ARGUMENT, "null source");
-  try {
+  llvm::StringRef sourceName = name ? name : "<source>";
+  return runGuarded(sourceName, [&](std::string &message) {
     std::string diagnostics;
     if (failed(withParsedModule(llvm::StringRef(source ? source : "", size),
-                                name ? name : "<source>", diagnostics,
-                                [](ModuleOp) { return success(); })))
-      return fail(HKC_ERROR_COMPILE,
-                  diagnostics.empty() ? "verification failed" : diagnostics);
-  } catch (const std::bad_alloc &) {
-    return fail(HKC_ERROR_OUT_OF_MEMORY, "out of host memory");
-  }
+                                sourceName, diagnostics,
+                                [](ModuleOp) { return success(); }))) {
+      message = diagnostics.empty() ? "verification failed" : diagnostics;
+      return HKC_ERROR_COMPILE;
+    }
+    return HKC_SUCCESS;
+  });
+}
+
+unsigned hkc_max_nesting_depth(void) { return maxNestingDepth; }
+
+hkc_status hkc_set_max_nesting_depth(unsigned depth) {
+  if (depth < 1 || depth > hk::kMaxNestingDepthLimit)
+    return fail(HKC_ERROR_INVALID_ARGUMENT,
+                "the nesting limit must be 1 to " +
+                    std::to_string(hk::kMaxNestingDepthLimit) + ", got " +
+                    std::to_string(depth));
+  maxNestingDepth = depth;
   lastError.clear();
   return HKC_SUCCESS;
 }

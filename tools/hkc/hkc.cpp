@@ -8,6 +8,7 @@
 #include "hk/Base/Artifact.h"
 #include "hk/Base/Chip.h"
 #include "hk/Base/Error.h"
+#include "hk/Base/InputLimits.h"
 #include "hk/Compiler/Compiler.h"
 #include "hk/Target/AMDGPU/Report.h"
 #include "hk/Target/AMDGPU/ResourceUsage.h"
@@ -133,6 +134,17 @@ cl::opt<bool> checkSimulatedOption(
              "--emit=artifact; see docs/isa-simulator.md, \"Coverage\""),
     cl::cat(hkcCategory));
 
+// A cl::desc keeps a StringRef, as chipHelp above.
+const std::string nestingHelp =
+    "Refuse input nested deeper than N levels of brackets ({, (, [, <) "
+    "with a located error, before parsing it (default " +
+    std::to_string(hk::kDefaultMaxNestingDepth) + ", at most " +
+    std::to_string(hk::kMaxNestingDepthLimit) + ")";
+cl::opt<unsigned> maxNestingOption("max-nesting-depth", cl::value_desc("N"),
+                                   cl::desc(nestingHelp),
+                                   cl::init(hk::kDefaultMaxNestingDepth),
+                                   cl::cat(hkcCategory));
+
 /// The command line, copied out of the cl::opts once parsed: lld resets
 /// every llvm::cl option of the process to its default when it links.
 struct Request {
@@ -141,6 +153,7 @@ struct Request {
   EmitKind emit;
   compiler::Options options;
   bool checkSimulated = false;
+  unsigned maxNesting = hk::kDefaultMaxNestingDepth;
 };
 
 const char *overview = R"(hkc: compiles hk kernels to AMD GPU code objects
@@ -314,6 +327,9 @@ LogicalResult checkRequest(const Request &request) {
   if (options.report && request.emit == EmitKind::LaneMlir)
     return fail("--report needs machine code, which --emit=lane-mlir does "
                 "not produce");
+  if (request.maxNesting < 1 || request.maxNesting > hk::kMaxNestingDepthLimit)
+    return fail("--max-nesting-depth must be 1 to " +
+                llvm::Twine(hk::kMaxNestingDepthLimit));
   std::string error;
   if (failed(compiler::checkOptions(options, outputOf(request.emit), error)))
     return fail(error);
@@ -348,6 +364,37 @@ int reportAssembly(StringRef path, ArrayRef<std::string> chips) {
   return 0;
 }
 
+/// Reads, checks, parses and compiles the input; the exit status.
+int compileInput(const Request &request) {
+  DialectRegistry registry;
+  compiler::registerDialects(registry);
+  MLIRContext context(registry);
+  // A located message is enough; the generic form of the failing op, with
+  // its operands already converted, would only confuse.
+  context.printOpOnDiagnostic(false);
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      openInputFile(request.input, &error);
+  if (!buffer) {
+    llvm::errs() << "hkc: " << error << "\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  if (!hk::checkNestingDepth(sourceMgr, request.maxNesting,
+                             "--max-nesting-depth=N", llvm::errs()))
+    return 1;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  LogicalResult result = request.emit == EmitKind::Artifact
+                             ? compileArtifact(*module, request)
+                             : compileChips(*module, request);
+  return failed(result) ? 1 : 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -377,33 +424,24 @@ int main(int argc, char **argv) {
   request.options.report = reportOption;
   request.options.schedule = !noScheduleOption;
   request.checkSimulated = checkSimulatedOption;
+  request.maxNesting = maxNestingOption;
   if (lineTablesOption.getNumOccurrences())
     request.options.lineTables = lineTablesOption;
   if (failed(checkRequest(request)))
     return 1;
 
-  DialectRegistry registry;
-  compiler::registerDialects(registry);
-  MLIRContext context(registry);
-  // A located message is enough; the generic form of the failing op, with
-  // its operands already converted, would only confuse.
-  context.printOpOnDiagnostic(false);
-
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      openInputFile(request.input, &error);
-  if (!buffer) {
-    llvm::errs() << "hkc: " << error << "\n";
-    return 1;
-  }
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return 1;
-  LogicalResult result = request.emit == EmitKind::Artifact
-                             ? compileArtifact(*module, request)
-                             : compileChips(*module, request);
-  return failed(result) ? 1 : 0;
+  int status = 1;
+  // Parsing and compiling recurse per level of nesting: they run on a stack
+  // sized for the nesting limit, and an LLVM fatal error on the way is an
+  // error like any other, not an abort.
+  hk::runOnCompileStack(request.maxNesting, [&] {
+    std::optional<std::string> fatal =
+        hk::runCatchingFatalErrors([&] { status = compileInput(request); });
+    if (fatal) {
+      llvm::errs() << request.input
+                   << ": error: LLVM failed to compile it: " << *fatal << "\n";
+      status = 1;
+    }
+  });
+  return status;
 }

@@ -5,7 +5,13 @@
  * of a .hkrt file, loadable with hkrt_module_load) or each chip's output
  * out; or the compiler's located diagnostics. Every function returns a
  * status; on failure hkc_last_error() (per thread) holds the message, with
- * each diagnostic as `name:line:col: error: ...`. Nothing aborts.
+ * each diagnostic as `name:line:col: error: ...`. Nothing aborts: text
+ * nested deeper than the nesting limit (hkc_set_max_nesting_depth) is
+ * refused with a located error before it is parsed, parsing and compiling
+ * run on a thread whose stack holds that depth, and an LLVM fatal error
+ * during code generation is HKC_ERROR_COMPILE (its compilation's memory is
+ * then not freed). A result handle is a token, never reused: once freed it
+ * stays stale, whatever later calls return.
  *===----------------------------------------------------------------------===*/
 
 #ifndef HK_COMPILER_HKC_H
@@ -58,6 +64,8 @@ size_t hkc_result_count(hkc_result result);
 const void *hkc_result_data(hkc_result result, size_t index, size_t *size);
 /* The chip of output `index` ("" for an artifact). */
 const char *hkc_result_chip(hkc_result result, size_t index);
+/* Frees a result; a freed, foreign or null handle changes nothing. A result
+ * must not be freed while another thread reads it. */
 void hkc_result_free(hkc_result result);
 
 /* The last error message of this thread ("" if none). */
@@ -71,6 +79,14 @@ const char *hkc_version(void);
  * diagnostics) without compiling: HKC_SUCCESS if the dialects' verifiers
  * accept it, else HKC_ERROR_COMPILE with the located diagnostics. */
 hkc_status hkc_verify(const char *source, size_t size, const char *name);
+
+/* The nesting limit of hkc_compile and hkc_verify, for the whole process:
+ * source text with more than `depth` levels of brackets ({, (, [, <) open
+ * at once is refused with a located error. Default 256 (hkc's
+ * --max-nesting-depth); `depth` must be 1 to 4096, else
+ * HKC_ERROR_INVALID_ARGUMENT and the limit is unchanged. */
+hkc_status hkc_set_max_nesting_depth(unsigned depth);
+unsigned hkc_max_nesting_depth(void);
 
 #ifdef __cplusplus
 }

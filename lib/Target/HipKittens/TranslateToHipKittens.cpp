@@ -3,6 +3,7 @@
 #include "HipKittensTypes.h"
 #include "KernelEmitter.h"
 
+#include "hk/Base/InputLimits.h"
 #include "hk/Dialect/HK/HKDialect.h"
 #include "hk/Target/HipKittens/HipKittensEmitter.h"
 #include "hk/Transforms/Transforms.h"
@@ -575,6 +576,14 @@ void hk::registerToHipKittensTranslation() {
                                                llvm::cl::init(kDefaultChip));
   // The spelling before --chip, kept only to say what replaced it.
   static llvm::cl::opt<std::string> oldArchOption("hk-arch", llvm::cl::Hidden);
+  static const std::string nestingHelp =
+      "refuse input nested deeper than N levels of brackets, before parsing "
+      "it (default " +
+      std::to_string(kDefaultMaxNestingDepth) + ", at most " +
+      std::to_string(kMaxNestingDepthLimit) + ")";
+  static llvm::cl::opt<unsigned> maxNestingOption(
+      "max-nesting-depth", llvm::cl::desc(nestingHelp),
+      llvm::cl::init(kDefaultMaxNestingDepth));
   TranslateRegistration registration(
       "hk-to-hipkittens", "translate hk kernels to HipKittens HIP C++",
       [](const std::shared_ptr<llvm::SourceMgr> &sm, raw_ostream &os,
@@ -593,6 +602,13 @@ void hk::registerToHipKittensTranslation() {
           return emitError(UnknownLoc::get(context), "chip '")
                  << chip->name << "' has no HipKittens tree; chips with one: "
                  << chipsWithTrees();
+        if (maxNestingOption < 1 || maxNestingOption > kMaxNestingDepthLimit)
+          return emitError(UnknownLoc::get(context),
+                           "--max-nesting-depth must be 1 to ")
+                 << kMaxNestingDepthLimit;
+        if (!checkNestingDepth(*sm, maxNestingOption, "--max-nesting-depth=N",
+                               llvm::errs()))
+          return failure();
         return translateSource(sm, os, context, *chip);
       });
 }
