@@ -19,9 +19,12 @@
 #include "hk/Transforms/Passes.h"
 #include "hk/Transforms/Transforms.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -159,6 +162,44 @@ static Operation *findBarrier(Operation *root) {
   return found;
 }
 
+/// Whether nothing in the kernel writes through `memref` or a view of it:
+/// every use is a view (followed) or an op whose declared effects on it are
+/// reads only. Ops that declare no effects are taken to write.
+static bool isNeverWritten(Value memref) {
+  for (OpOperand &use : memref.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+      if (view.getViewSource() == memref && isNeverWritten(view.getViewDest()))
+        continue;
+      return false;
+    }
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    if (!effects)
+      return false;
+    SmallVector<MemoryEffects::EffectInstance> onValue;
+    effects.getEffectsOnValue(memref, onValue);
+    if (llvm::any_of(onValue, [](const MemoryEffects::EffectInstance &e) {
+          return !isa<MemoryEffects::Read>(e.getEffect());
+        }))
+      return false;
+  }
+  return true;
+}
+
+/// A scalar load from a kernel argument that the kernel never writes: every
+/// wave that loads the same position reads the same value (the arguments
+/// are assumed not to alias, as the lowering assumes), so it is a function
+/// of its indices, like arithmetic. A kernel's offsets or counts in device
+/// memory are read this way (docs/lowering.md, "Scalar code").
+static bool isReadOnlyArgumentLoad(Operation *op) {
+  auto load = dyn_cast<memref::LoadOp>(op);
+  if (!load)
+    return false;
+  auto arg = dyn_cast<BlockArgument>(load.getMemRef());
+  return arg && isa<KernelOp>(arg.getOwner()->getParentOp()) &&
+         isNeverWritten(arg);
+}
+
 /// Ops whose results are a function of their operands alone, so uniform
 /// operands give a uniform result, and constant operands fold.
 static bool isPureFunction(Operation *op) {
@@ -167,7 +208,8 @@ static bool isPureFunction(Operation *op) {
          (dialect == "arith" || dialect == "index" || dialect == "math" ||
           isa<XcdRemapOp, GroupRemapOp>(op) ||
           op->getName().getStringRef() == "affine.apply" ||
-          op->getName().getStringRef() == "memref.dim");
+          op->getName().getStringRef() == "memref.dim" ||
+          isReadOnlyArgumentLoad(op));
 }
 
 /// Values with no operands that are the same for every wave of a workgroup.

@@ -355,8 +355,9 @@ hk.kernel @bad_unknown_condition(%n: index) attributes {
 
 // -----
 
-// A value read from memory may differ between waves as far as the compiler
-// can tell.
+// A value read from memory the kernel also writes may differ between waves
+// as far as the compiler can tell (verify-barriers-scalar-loads.mlir: from
+// memory the kernel only reads, it is uniform).
 hk.kernel @bad_loaded_condition(%flags: memref<?xi1>) attributes {
     waves = 8 : i32, grid = #hk.grid<[] -> (64)>} {
   %bx = hk.block_id x
@@ -366,6 +367,8 @@ hk.kernel @bad_loaded_condition(%flags: memref<?xi1>) attributes {
     // expected-note@+1 {{barrier here}}
     hk.barrier
   }
+  %false = arith.constant false
+  memref.store %false, %flags[%bx] : memref<?xi1>
   hk.return
 }
 

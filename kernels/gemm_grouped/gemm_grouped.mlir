@@ -1,0 +1,251 @@
+// Grouped bf16 GEMM (Mixture-of-Experts): for each group g of G,
+//   C[o_g : o_{g+1}, :] = A[o_g : o_{g+1}, :] * B[g]^T,
+// bf16 inputs, f32 accumulation, bf16 output, all groups in one launch.
+//
+// Arguments:
+//   %A       : memref<?x?xbf16>    [sum M, K], the groups' rows packed in
+//                                  group order, row-major
+//   %B       : memref<?x?x?xbf16>  [G, N, K], one N x K matrix per group
+//                                  (C_g = A_g * B_g^T, K-minor like A)
+//   %C       : memref<?x?xbf16>    [sum M, N], packed like A
+//   %offsets : memref<?xi32>       [G + 1], o_0 = 0 <= o_1 <= ... <= o_G =
+//                                  sum M: group g holds rows [o_g, o_{g+1})
+//                                  of A and C; groups may be empty
+//   %workgroups : index            the number of workgroups to launch
+// G, N and K come from B, sum M from A; M_g = o_{g+1} - o_g are read from
+// device memory by the kernel and need not be multiples of anything: a
+// group's rows are a view of A (and of C) of M_g rows, so tile loads past
+// its end read zeros and tile stores past it are dropped, as at the edges
+// of the dense GEMM.
+//
+// B is [G, N, K] rather than [G, K, N] because the dense GEMM's operand
+// tiles are 16x32 row tiles along K for both A and B (C = A * B^T): with B
+// K-minor, each wave's share of B is loaded by rows exactly as in
+// gemm_bf16, and its B tiles address the leading group dimension directly
+// (hk.load %B[%g, %row, %k]).
+//
+// Grid: a persistent 1-D grid of %workgroups workgroups, 8 waves each. The
+// host chooses it from the chip without reading the group sizes (one per
+// compute unit, the residency of this kernel, and no more than
+// (sum M ceildiv 256 + G - 1) * (N ceildiv 256), a bound on the tile count);
+// any positive count is correct.
+//
+// Tile scheduler. The output tiles of all groups, 256x256 each, form one
+// list: group 0's ceildiv(M_0, 256) * ceildiv(N, 256) tiles, then group
+// 1's, and so on. Workgroup w computes tiles w, w + P, w + 2P, ... (P the
+// grid size). Every workgroup walks the groups in order, reading o_g and
+// o_{g+1} with two scalar loads and keeping the count of tiles before the
+// group; inside a group, its first tile is the first index of its residue
+// class, and it steps by P. Tiles inside a group are taken in WGM = 8
+// order (hk.group_remap), as in gemm_bf16. Every wave of a workgroup runs
+// the same loops (all their bounds are uniform), so the barriers of one
+// tile match across the waves.
+//
+// One tile is gemm_bf16's workgroup: the same stage, shares, slices and
+// 8-wave ping-pong K loop over four clusters (its header explains the
+// clusters and why the single LDS stage is safe under the ping-pong
+// stagger). Between tiles: the ping-pong region ends with waves 0-3
+// waiting at a barrier for waves 4-7's last cluster, so every wave has
+// finished its reads of the stage before any wave's next prologue writes
+// half 0 of it again; the prologue ends with a barrier before the next K
+// loop reads it.
+
+!st_stage = !hk.st<256x64xbf16, 16x32>
+!st_share = !hk.st<32x32xbf16, 16x32>
+!st_a = !hk.st<64x32xbf16, 16x32>
+!st_b = !hk.st<32x32xbf16, 16x32>
+!rt_share = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+!rt_a = tensor<64x32xbf16, #hk.rt<row, 16x32>>
+!rt_b = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+!acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
+!out = tensor<64x32xbf16, #hk.rt<col, 16x16>>
+!rows = memref<?x?xbf16, strided<[?, 1], offset: ?>>
+
+hk.kernel @gemm_grouped(%A: memref<?x?xbf16>, %B: memref<?x?x?xbf16>,
+                        %C: memref<?x?xbf16>, %offsets: memref<?xi32>,
+                        %workgroups: index) attributes {
+    waves = 8 : i32,
+    grid = #hk.grid<[arg(4)] -> (s0)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c63 = arith.constant 63 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant dense<0.0> : !acc
+
+  // One stage of each operand.
+  %as = hk.alloc_shared : !st_stage
+  %bs = hk.alloc_shared : !st_stage
+
+  %groups = memref.dim %B, %c0 : memref<?x?x?xbf16>
+  %n_len = memref.dim %B, %c1 : memref<?x?x?xbf16>
+  %k_len = memref.dim %B, %c2 : memref<?x?x?xbf16>
+  %tiles_n = arith.ceildivui %n_len, %c256 : index
+  %wg = hk.block_id x
+  %count = hk.num_blocks x
+
+  %w = hk.wave_id
+  %wr = arith.divui %w, %c4 : index
+  %wc = arith.remui %w, %c4 : index
+
+  // This wave's 32x32 shares of each half of the stage (rows 32*w).
+  %as_share0 = hk.subtile %as[%w, %c0] : !st_stage -> !st_share
+  %as_share1 = hk.subtile %as[%w, %c1] : !st_stage -> !st_share
+  %bs_share0 = hk.subtile %bs[%w, %c0] : !st_stage -> !st_share
+  %bs_share1 = hk.subtile %bs[%w, %c1] : !st_stage -> !st_share
+
+  // This wave's slices of each half of the stage: A rows 64*wr and
+  // 64*(wr + 2), B rows 32*wc and 32*(wc + 4).
+  %ri1 = arith.addi %wr, %c2 : index
+  %cj1 = arith.addi %wc, %c4 : index
+  %sa00 = hk.subtile %as[%wr, %c0] : !st_stage -> !st_a
+  %sa10 = hk.subtile %as[%ri1, %c0] : !st_stage -> !st_a
+  %sb00 = hk.subtile %bs[%wc, %c0] : !st_stage -> !st_b
+  %sb10 = hk.subtile %bs[%cj1, %c0] : !st_stage -> !st_b
+  %sa01 = hk.subtile %as[%wr, %c1] : !st_stage -> !st_a
+  %sa11 = hk.subtile %as[%ri1, %c1] : !st_stage -> !st_a
+  %sb01 = hk.subtile %bs[%wc, %c1] : !st_stage -> !st_b
+  %sb11 = hk.subtile %bs[%cj1, %c1] : !st_stage -> !st_b
+
+  // K steps of 64; the global loads address 32-column halves.
+  %k_pad = arith.addi %k_len, %c63 : index
+  %nk = arith.divui %k_pad, %c64 : index
+
+  // The groups in order; %before counts the tiles of the groups before g.
+  %first_lo_i32 = memref.load %offsets[%c0] : memref<?xi32>
+  %first_lo = arith.index_castui %first_lo_i32 : i32 to index
+  %end:2 = scf.for %g = %c0 to %groups step %c1
+      iter_args(%before = %c0, %lo = %first_lo) -> (index, index) {
+    %g1 = arith.addi %g, %c1 : index
+    %hi_i32 = memref.load %offsets[%g1] : memref<?xi32>
+    %hi = arith.index_castui %hi_i32 : i32 to index
+    %m_len = arith.subi %hi, %lo : index
+    %tiles_m = arith.ceildivui %m_len, %c256 : index
+    %tiles = arith.muli %tiles_m, %tiles_n : index
+
+    // The group's rows of A and C.
+    %a_g = memref.subview %A[%lo, 0] [%m_len, %k_len] [1, 1]
+        : memref<?x?xbf16> to !rows
+    %c_g = memref.subview %C[%lo, 0] [%m_len, %n_len] [1, 1]
+        : memref<?x?xbf16> to !rows
+
+    // The first tile of the group in this workgroup's residue class:
+    // (wg - before) mod count, with before mod count taken first so that
+    // the difference stays non-negative.
+    %phase = arith.remui %before, %count : index
+    %ahead = arith.addi %wg, %count : index
+    %diff = arith.subi %ahead, %phase : index
+    %start = arith.remui %diff, %count : index
+    scf.for %t = %start to %tiles step %count {
+      %tm, %tn = hk.group_remap %t, %tiles_m, %tiles_n group = 8
+      // This wave's 32x32 shares of the tile's operands: 32x32 tile row
+      // 8*tm + w of A_g (8*tn + w of B_g).
+      %a_row_base = arith.muli %tm, %c8 : index
+      %a_row = arith.addi %a_row_base, %w : index
+      %b_row_base = arith.muli %tn, %c8 : index
+      %b_row = arith.addi %b_row_base, %w : index
+
+      // Prologue: half 0 of K step 0 into the stage; half 1 stays in
+      // registers and is stored by the loop's first cluster.
+      %ga0 = hk.load %a_g[%a_row, %c0] : !rows -> !rt_share
+      %gb0 = hk.load %B[%g, %b_row, %c0] : memref<?x?x?xbf16> -> !rt_share
+      %ga1 = hk.load %a_g[%a_row, %c1] : !rows -> !rt_share
+      %gb1 = hk.load %B[%g, %b_row, %c1] : memref<?x?x?xbf16> -> !rt_share
+      hk.store %ga0, %as_share0 : !rt_share, !st_share
+      hk.store %gb0, %bs_share0 : !rt_share, !st_share
+      hk.barrier
+
+      %acc:4 = hk.ping_pong -> !acc, !acc, !acc, !acc {
+        %r:6 = scf.for %k = %c0 to %nk step %c1
+            iter_args(%c00 = %zero, %c01 = %zero, %c10 = %zero, %c11 = %zero,
+                      %ha1 = %ga1, %hb1 = %gb1)
+            -> (!acc, !acc, !acc, !acc, !rt_share, !rt_share) {
+          // Cluster 0: read half 0 (step k); store half 1 of step k;
+          // prefetch half 0 of step k + 1.
+          %a00, %a10, %b00, %b10, %fa0, %fb0 = hk.cluster memory
+              -> !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share {
+            %ra00 = hk.load %sa00 : !st_a -> !rt_a
+            %ra10 = hk.load %sa10 : !st_a -> !rt_a
+            %rb00 = hk.load %sb00 : !st_b -> !rt_b
+            %rb10 = hk.load %sb10 : !st_b -> !rt_b
+            hk.store %ha1, %as_share1 : !rt_share, !st_share
+            hk.store %hb1, %bs_share1 : !rt_share, !st_share
+            %k2 = arith.muli %k, %c2 : index
+            %kn0 = arith.addi %k2, %c2 : index
+            %pa0 = hk.load %a_g[%a_row, %kn0] : !rows -> !rt_share
+            %pb0 = hk.load %B[%g, %b_row, %kn0]
+                : memref<?x?x?xbf16> -> !rt_share
+            hk.yield %ra00, %ra10, %rb00, %rb10, %pa0, %pb0
+                : !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share
+          }
+
+          // Cluster 1: K columns 0-31 of every accumulator.
+          %d00, %d01, %d10, %d11 = hk.cluster compute
+              -> !acc, !acc, !acc, !acc {
+            %e00 = hk.mma abt %a00, %b00, %c00 : !rt_a, !rt_b, !acc
+            %e01 = hk.mma abt %a00, %b10, %c01 : !rt_a, !rt_b, !acc
+            %e10 = hk.mma abt %a10, %b00, %c10 : !rt_a, !rt_b, !acc
+            %e11 = hk.mma abt %a10, %b10, %c11 : !rt_a, !rt_b, !acc
+            hk.yield %e00, %e01, %e10, %e11 : !acc, !acc, !acc, !acc
+          }
+
+          // Cluster 2: read half 1 (step k); store half 0 of step k + 1;
+          // prefetch half 1 of step k + 1.
+          %a01, %a11, %b01, %b11, %fa1, %fb1 = hk.cluster memory
+              -> !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share {
+            %ra01 = hk.load %sa01 : !st_a -> !rt_a
+            %ra11 = hk.load %sa11 : !st_a -> !rt_a
+            %rb01 = hk.load %sb01 : !st_b -> !rt_b
+            %rb11 = hk.load %sb11 : !st_b -> !rt_b
+            hk.store %fa0, %as_share0 : !rt_share, !st_share
+            hk.store %fb0, %bs_share0 : !rt_share, !st_share
+            %k2 = arith.muli %k, %c2 : index
+            %kn1 = arith.addi %k2, %c3 : index
+            %pa1 = hk.load %a_g[%a_row, %kn1] : !rows -> !rt_share
+            %pb1 = hk.load %B[%g, %b_row, %kn1]
+                : memref<?x?x?xbf16> -> !rt_share
+            hk.yield %ra01, %ra11, %rb01, %rb11, %pa1, %pb1
+                : !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share
+          }
+
+          // Cluster 3: K columns 32-63 of every accumulator.
+          %f00, %f01, %f10, %f11 = hk.cluster compute
+              -> !acc, !acc, !acc, !acc {
+            %e00 = hk.mma abt %a01, %b01, %d00 : !rt_a, !rt_b, !acc
+            %e01 = hk.mma abt %a01, %b11, %d01 : !rt_a, !rt_b, !acc
+            %e10 = hk.mma abt %a11, %b01, %d10 : !rt_a, !rt_b, !acc
+            %e11 = hk.mma abt %a11, %b11, %d11 : !rt_a, !rt_b, !acc
+            hk.yield %e00, %e01, %e10, %e11 : !acc, !acc, !acc, !acc
+          }
+          scf.yield %f00, %f01, %f10, %f11, %fa1, %fb1
+              : !acc, !acc, !acc, !acc, !rt_share, !rt_share
+        }
+        hk.yield %r#0, %r#1, %r#2, %r#3 : !acc, !acc, !acc, !acc
+      }
+
+      // Store: accumulator C[i][j] is the 64x32 tile (in units of 64x32)
+      // at row 4*tm + 2*i + wr and column 8*tn + 4*j + wc of C_g.
+      %row_base = arith.muli %tm, %c4 : index
+      %row0 = arith.addi %row_base, %wr : index
+      %row1 = arith.addi %row0, %c2 : index
+      %col_base = arith.muli %tn, %c8 : index
+      %col0 = arith.addi %col_base, %wc : index
+      %col1 = arith.addi %col0, %c4 : index
+      %o00 = arith.truncf %acc#0 : !acc to !out
+      %o01 = arith.truncf %acc#1 : !acc to !out
+      %o10 = arith.truncf %acc#2 : !acc to !out
+      %o11 = arith.truncf %acc#3 : !acc to !out
+      hk.store %o00, %c_g[%row0, %col0] : !out, !rows
+      hk.store %o01, %c_g[%row0, %col1] : !out, !rows
+      hk.store %o10, %c_g[%row1, %col0] : !out, !rows
+      hk.store %o11, %c_g[%row1, %col1] : !out, !rows
+    }
+    %next = arith.addi %before, %tiles : index
+    scf.yield %next, %hi : index, index
+  }
+  hk.return
+}
