@@ -724,4 +724,6 @@ def HK_YieldOp : HK_Op<"yield", [Pure, ReturnLike, Terminator,
   let hasVerifier = 1;
 }
 
+include "HKPositionOps.td"
+
 #endif // HK_OPS_TD

@@ -100,6 +100,9 @@ struct ConvertHKToAMDGPU : hk::impl::ConvertHKToAMDGPUBase<ConvertHKToAMDGPU> {
     populateSharedMemoryPatterns(converter, patterns, state);
     populateAsyncCopyPatterns(converter, patterns, state);
     populateMathToROCDLPatterns(converter, patterns, target, state);
+    populatePositionPatterns(converter, patterns, state);
+    populateScanPatterns(converter, patterns, state);
+    populateTrigPatterns(converter, patterns, target, state);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     state.support.addForeign([](Operation *op) -> std::optional<std::string> {

@@ -46,6 +46,9 @@ static bool hasDeviceInstruction(Type t) {
 static std::optional<std::string> mathReason(Operation *op) {
   if (!isa<math::MathDialect>(op->getDialect()))
     return std::nullopt;
+  // Trig.cpp's.
+  if (isa<math::SinOp, math::CosOp>(op))
+    return std::nullopt;
   if (isa<math::Exp2Op, math::ExpOp, math::Log2Op, math::RsqrtOp, math::TanhOp,
           math::ErfOp>(op)) {
     Type t = op->getResult(0).getType();
@@ -67,7 +70,7 @@ static std::optional<std::string> mathReason(Operation *op) {
   if (inlined)
     return "";
   // The hint names every math op that lowers, from the lists above.
-  std::string hint = "exp2, exp, log2, rsqrt, tanh, erf";
+  std::string hint = "exp2, exp, log2, rsqrt, tanh, erf, sin, cos";
   std::apply(
       [&](auto... ops) {
         ((hint +=

@@ -107,7 +107,23 @@ static std::string triangleRowIndex(KernelEmitter &, std::string rowOff,
   return expr;
 }
 
+/// Why HipKittens cannot express a position op (dialect/HKPositionOps.td),
+/// or nullopt for other ops.
+static std::optional<StringRef> positionOpRefusal(Operation *op) {
+  if (isa<IotaOp>(op))
+    return StringRef("HipKittens has no tile of element positions (its "
+                     "masks take a row index, not a tile of indices)");
+  if (isa<RowScanOp, ColScanOp>(op))
+    return StringRef("HipKittens has no prefix scan along a tile's rows or "
+                     "columns");
+  if (isa<RowArgOp, ColArgOp>(op))
+    return StringRef("HipKittens' row_max and col_max give no position");
+  return std::nullopt;
+}
+
 LogicalResult KernelEmitter::emitHKOp(Operation *op) {
+  if (std::optional<StringRef> why = positionOpRefusal(op))
+    return noEquivalent(op, *why);
   if (isa<LoadOp, StoreOp, LoadAsyncOp, WaitOp, AllocSharedOp, SubtileOp,
           AtomicAddOp>(op))
     return emitMemoryOp(op);
@@ -975,6 +991,8 @@ LogicalResult KernelEmitter::emitTileArith(Operation *op) {
        << ", " << plain(op->getOperand(0)) << ");\n";
     return success();
   }
+  if (isa<math::SinOp, math::CosOp>(op))
+    return noEquivalent(op, "HipKittens' base ops have no sin or cos");
   const char *name = tileBinaryName(op);
   if (!name)
     return noEquivalent(op);

@@ -143,6 +143,17 @@ void populateMathToROCDLPatterns(TypeConverter &converter,
                                  ConversionTarget &target,
                                  LoweringState &state);
 
+/// hk.iota, hk.row_arg, hk.col_arg (Positions.cpp).
+void populatePositionPatterns(TypeConverter &converter,
+                              RewritePatternSet &patterns,
+                              LoweringState &state);
+/// hk.row_scan, hk.col_scan (Scans.cpp).
+void populateScanPatterns(TypeConverter &converter, RewritePatternSet &patterns,
+                          LoweringState &state);
+/// math.sin, math.cos from FMAs (Trig.cpp); makes them illegal in `target`.
+void populateTrigPatterns(TypeConverter &converter, RewritePatternSet &patterns,
+                          ConversionTarget &target, LoweringState &state);
+
 /// !hk.st -> LDS memref (see SharedMemory.cpp), !hk.token -> i32.
 void populateSharedMemoryTypeConversions(TypeConverter &converter);
 /// hk.alloc_shared, hk.subtile, hk.load / hk.store between registers and
