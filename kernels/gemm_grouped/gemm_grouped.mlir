@@ -33,10 +33,12 @@
 // Tile scheduler. The output tiles of all groups, 256x256 each, form one
 // list: group 0's ceildiv(M_0, 256) * ceildiv(N, 256) tiles, then group
 // 1's, and so on. Workgroup w computes tiles w, w + P, w + 2P, ... (P the
-// grid size). Every workgroup walks the groups in order, reading o_g and
-// o_{g+1} with two scalar loads and keeping the count of tiles before the
-// group; inside a group, its first tile is the first index of its residue
-// class, and it steps by P. Tiles inside a group are taken in WGM = 8
+// grid size). Every workgroup walks the groups in order, reading each
+// group's end o_{g+1} with a scalar load (its start is the previous end),
+// and carries its next tile counted from the group's first tile: inside
+// the group it runs from there in steps of P, and what is left past the
+// group's end carries on into the next group. Tiles inside a group are
+// taken in WGM = 8
 // order (hk.group_remap), as in gemm_bf16. Every wave of a workgroup runs
 // the same loops (all their bounds are uniform), so the barriers of one
 // tile match across the waves.
@@ -115,11 +117,12 @@ hk.kernel @gemm_grouped(%A: memref<?x?xbf16>, %B: memref<?x?x?xbf16>,
   %k_pad = arith.addi %k_len, %c63 : index
   %nk = arith.divui %k_pad, %c64 : index
 
-  // The groups in order; %before counts the tiles of the groups before g.
+  // The groups in order. %rel is this workgroup's next tile, counted from
+  // the first tile of group g; %lo is the group's first row.
   %first_lo_i32 = memref.load %offsets[%c0] : memref<?xi32>
   %first_lo = arith.index_castui %first_lo_i32 : i32 to index
   %end:2 = scf.for %g = %c0 to %groups step %c1
-      iter_args(%before = %c0, %lo = %first_lo) -> (index, index) {
+      iter_args(%rel = %wg, %lo = %first_lo) -> (index, index) {
     %g1 = arith.addi %g, %c1 : index
     %hi_i32 = memref.load %offsets[%g1] : memref<?xi32>
     %hi = arith.index_castui %hi_i32 : i32 to index
@@ -133,14 +136,14 @@ hk.kernel @gemm_grouped(%A: memref<?x?xbf16>, %B: memref<?x?x?xbf16>,
     %c_g = memref.subview %C[%lo, 0] [%m_len, %n_len] [1, 1]
         : memref<?x?xbf16> to !rows
 
-    // The first tile of the group in this workgroup's residue class:
-    // (wg - before) mod count, with before mod count taken first so that
-    // the difference stays non-negative.
-    %phase = arith.remui %before, %count : index
-    %ahead = arith.addi %wg, %count : index
-    %diff = arith.subi %ahead, %phase : index
-    %start = arith.remui %diff, %count : index
-    scf.for %t = %start to %tiles step %count {
+    // This workgroup's tiles of the group, %rel, %rel + count, ... The
+    // loop also counts them on: %past is the first of its tiles at or
+    // after the group's end (%rel itself if there is none in the group),
+    // which, less the group's tiles, is %rel of the next group. Stepping
+    // by addition spares the 64-bit divisions a residue would take in
+    // every group.
+    %past = scf.for %t = %rel to %tiles step %count
+        iter_args(%at = %rel) -> (index) {
       %tm, %tn = hk.group_remap %t, %tiles_m, %tiles_n group = 8
       // This wave's 32x32 shares of the tile's operands: 32x32 tile row
       // 8*tm + w of A_g (8*tn + w of B_g).
@@ -243,9 +246,11 @@ hk.kernel @gemm_grouped(%A: memref<?x?xbf16>, %B: memref<?x?x?xbf16>,
       hk.store %o01, %c_g[%row0, %col1] : !out, !rows
       hk.store %o10, %c_g[%row1, %col0] : !out, !rows
       hk.store %o11, %c_g[%row1, %col1] : !out, !rows
+      %at_next = arith.addi %at, %count : index
+      scf.yield %at_next : index
     }
-    %next = arith.addi %before, %tiles : index
-    scf.yield %next, %hi : index, index
+    %rel_next = arith.subi %past, %tiles : index
+    scf.yield %rel_next, %hi : index, index
   }
   hk.return
 }
