@@ -7,6 +7,7 @@
 
 #include "hk/Base/Chip.h"
 
+#include <chrono>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -237,14 +238,33 @@ struct Sim {
   /// The LDS race checks between waves (off in the timing mode, whose
   /// order of waves is the model's).
   bool raceChecks = true;
+  /// The launch's budget (IsaSimulator.h): instructions executed by all its
+  /// waves so far, the most it may execute, and its host-time deadline.
+  uint64_t executed = 0;
+  uint64_t maxInstructions = 0;
+  double maxSeconds = 0;
+  std::chrono::steady_clock::time_point deadline;
 
-  Sim(const CodeObject &code, const Launch &launch, const KernelDescriptor &kd)
-      : code(code), launch(launch), kd(kd) {}
+  /// Starts the launch's budget; throws HKRT_ERROR_INVALID_ARGUMENT for a
+  /// budget environment variable that is not a positive number.
+  Sim(const CodeObject &code, const Launch &launch, const KernelDescriptor &kd);
 
   /// Throws the kernel fault, located at the current instruction.
   [[noreturn]] void fail(const std::string &message) const;
   /// Faults unless [address, address + bytes) lies in the launch's memory.
   void checkMemory(uint64_t address, uint64_t bytes, bool store) const;
+  /// Counts one executed instruction against the budget; faults, naming
+  /// the budget, once it is spent.
+  void charge() {
+    if (++executed > maxInstructions)
+      failBudget(false);
+    // The clock is read every 64Ki instructions: a few milliseconds apart.
+    if ((executed & 0xFFFF) == 0 && std::chrono::steady_clock::now() > deadline)
+      failBudget(true);
+  }
+
+private:
+  [[noreturn]] void failBudget(bool time) const;
 };
 
 /// The LDS race check of one dword accessed by wave `wave`: the conflict
@@ -320,6 +340,7 @@ struct Dispatch {
 
 private:
   [[noreturn]] void unsupported(const std::string &what) const;
+  void checkLimits();
   void checkLds();
   void buildSegments();
   void buildUserSgprs();

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,22 @@ struct MemoryRange {
   uint64_t begin, end;
 };
 
+/// The launch-wide budget (docs/isa-simulator.md, "What a code object can
+/// do to the host"): a launch that executes more instructions, over all its
+/// waves and workgroups, or runs longer on the host, ends with a kernel
+/// fault naming the budget it exhausted.
+constexpr uint64_t kDefaultMaxInstructions = uint64_t(1) << 36;
+constexpr double kDefaultMaxSeconds = 600;
+/// The most private (scratch) bytes per lane a kernel descriptor may ask
+/// for: 64 waves of 64 lanes then hold 256 MiB of host memory.
+constexpr uint32_t kMaxPrivateSegmentBytes = 64 * 1024;
+
 struct Launch {
   std::string kernel;
+  /// The budget; unset: the environment variables HK_ISA_MAX_INSTRUCTIONS
+  /// and HK_ISA_MAX_SECONDS, else the defaults above.
+  std::optional<uint64_t> maxInstructions;
+  std::optional<double> maxSeconds;
   std::array<uint32_t, 3> grid{1, 1, 1};   ///< workgroups
   std::array<uint32_t, 3> block{64, 1, 1}; ///< work-items per workgroup
   /// Dynamic LDS bytes (extern __shared__), after the kernel's static

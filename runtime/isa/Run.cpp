@@ -19,16 +19,15 @@
 #include "hk/Base/Error.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 using namespace hk::rt;
 using namespace hk::rt::isa;
 
 namespace {
-
-/// The most instructions one wave may execute before the launch is taken
-/// for a hang.
-constexpr uint64_t kMaxInstructionsPerWave = uint64_t(1) << 32;
 
 std::string hex(uint64_t v) {
   char buf[32];
@@ -92,7 +91,52 @@ void checkOutstanding(Sim &sim, const Wave &w, const Inst &inst) {
       check(inst.defs[d], "written");
 }
 
+/// A budget from environment variable `name`, if it is set: a positive
+/// number (an integer for `integral`), else HKRT_ERROR_INVALID_ARGUMENT.
+std::optional<double> budgetFromEnvironment(const char *name, bool integral) {
+  const char *text = getenv(name);
+  if (!text)
+    return std::nullopt;
+  char *end = nullptr;
+  errno = 0;
+  double value = strtod(text, &end);
+  bool whole = !integral || std::floor(value) == value;
+  if (end == text || *end || errno || !std::isfinite(value) || value <= 0 ||
+      !whole || value > 1e18)
+    throw Error(HKRT_ERROR_INVALID_ARGUMENT,
+                std::string(name) + "='" + text + "' is not a positive " +
+                    (integral ? "integer" : "number") +
+                    " (docs/isa-simulator.md)");
+  return value;
+}
+
 } // namespace
+
+Sim::Sim(const CodeObject &code, const Launch &launch,
+         const KernelDescriptor &kd)
+    : code(code), launch(launch), kd(kd) {
+  maxInstructions = launch.maxInstructions.value_or(
+      uint64_t(budgetFromEnvironment("HK_ISA_MAX_INSTRUCTIONS", true)
+                   .value_or(double(kDefaultMaxInstructions))));
+  maxSeconds = launch.maxSeconds.value_or(
+      budgetFromEnvironment("HK_ISA_MAX_SECONDS", false)
+          .value_or(kDefaultMaxSeconds));
+  // Far beyond any launch's end: the deadline is a sum that cannot wrap.
+  maxSeconds = std::min(maxSeconds, 1e9);
+  deadline = std::chrono::steady_clock::now() +
+             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                 std::chrono::duration<double>(maxSeconds));
+}
+
+void Sim::failBudget(bool time) const {
+  if (time)
+    fail("the launch ran out of its budget of " + std::to_string(maxSeconds) +
+         " host seconds (HK_ISA_MAX_SECONDS) after " +
+         std::to_string(executed) + " instructions");
+  fail("the launch ran out of its budget of " +
+       std::to_string(maxInstructions) +
+       " instructions over all its waves (HK_ISA_MAX_INSTRUCTIONS)");
+}
 
 void Sim::fail(const std::string &message) const {
   std::string where = "kernel " + launch.kernel + " (" + code.chip +
@@ -150,11 +194,15 @@ Dispatch::Dispatch(const CodeObject &code, const Launch &launch)
     throw Error(HKRT_ERROR_INVALID_ARTIFACT,
                 "kernel " + launch.kernel + ": its entry " + hex(kd.entry) +
                     " starts no instruction of .text");
+  checkLimits();
   checkLds();
   buildSegments();
   buildUserSgprs();
-  // Limits first, before anything is allocated (the product in 64 bits
-  // cannot wrap for 32-bit dimensions).
+}
+
+/// The limits of a launch, checked before anything is allocated.
+void Dispatch::checkLimits() {
+  // The product in 64 bits cannot wrap for 32-bit dimensions.
   const uint64_t lanes64 =
       uint64_t(launch.block[0]) * launch.block[1] * launch.block[2];
   if (lanes64 > 64 * kLanes)
@@ -162,6 +210,20 @@ Dispatch::Dispatch(const CodeObject &code, const Launch &launch)
                 std::to_string(lanes64) + " work-items)");
   lanes = uint32_t(lanes64);
   numWaves = (lanes + kLanes - 1) / kLanes;
+  // The dispatch packet holds each dimension's work-items in 32 bits.
+  for (int d = 0; d < 3; ++d)
+    if (uint64_t(launch.grid[d]) * launch.block[d] > UINT32_MAX)
+      throw Error(HKRT_ERROR_INVALID_ARGUMENT,
+                  "kernel " + launch.kernel + ": a grid of " +
+                      std::to_string(launch.grid[d]) + " workgroups of " +
+                      std::to_string(launch.block[d]) +
+                      " work-items in dimension " + std::to_string(d) +
+                      " exceeds the 2^32-1 work-items of a dispatch packet");
+  if (kd.privateSegmentSize > kMaxPrivateSegmentBytes)
+    unsupported("a private segment of " +
+                std::to_string(kd.privateSegmentSize) +
+                " bytes per lane (the simulator's limit is " +
+                std::to_string(kMaxPrivateSegmentBytes) + ")");
 }
 
 /// The workgroup's LDS: the static group segment, then the dynamic part,
@@ -327,8 +389,8 @@ void hk::rt::isa::step(Sim &sim, Wave &w) {
     checkOutstanding(sim, w, now);
   ++w.index;
   now.fn(sim, w, now);
-  if (++w.executed > kMaxInstructionsPerWave)
-    sim.fail("wave executed 2^32 instructions without ending");
+  ++w.executed;
+  sim.charge();
 }
 
 bool hk::rt::isa::releaseBarrier(Sim &sim, std::vector<Wave> &waves) {
