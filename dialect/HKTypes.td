@@ -36,6 +36,40 @@ def HK_SharedTileType : HK_Type<"SharedTile", "st"> {
   }];
 }
 
+// The chip's 8-bit floats. gfx942's MFMAs and conversions take AMD's FNUZ
+// formats, gfx950's the OCP ones, with the same exponent and mantissa widths;
+// a kernel written with these types compiles for both.
+class HK_ChipFloat8Type<string name, string typeMnemonic, string format,
+                        string fnuz, string ocp>
+    : HK_Type<name, typeMnemonic,
+              [VectorElementTypeInterface,
+               DeclareTypeInterfaceMethods<FloatTypeInterface,
+                                           ["getFloatSemantics"]>,
+               MemRefElementTypeInterface]> {
+  let summary = "the chip's " # format # " 8-bit float";
+  let description = [{
+    `!hk.}] # typeMnemonic # [{` is the }] # format # [{ format of the chip a
+    kernel is compiled for: `}] # fnuz # [{` on chips whose MFMAs take
+    AMD's FNUZ formats (gfx942), `}] # ocp # [{` on those that take the OCP
+    ones (gfx950). `hk-resolve-fp8` replaces it by the chip's type (and
+    refuses it, at the first op that uses it, on a chip with no 8-bit float
+    formats), so one kernel source serves every chip. Until then it is a
+    float of the OCP format's semantics: constants of it are re-encoded in
+    the chip's format when it is resolved.
+
+    Example:
+    ```mlir
+    %a = hk.load %A[%m, %k] : memref<?x?x!hk.}] # typeMnemonic # [{>
+        -> tensor<16x32x!hk.}] # typeMnemonic # [{, #hk.rt<row, 16x32>>
+    ```
+  }];
+}
+
+def HK_Fp8Type : HK_ChipFloat8Type<"Fp8", "fp8", "E4M3", "f8E4M3FNUZ",
+                                   "f8E4M3FN">;
+def HK_Bf8Type : HK_ChipFloat8Type<"Bf8", "bf8", "E5M2", "f8E5M2FNUZ",
+                                   "f8E5M2">;
+
 def HK_TokenType : HK_Type<"Token", "token"> {
   let summary = "names an asynchronous copy";
   let description = [{

@@ -33,6 +33,8 @@ const DTypeEntry kDTypes[] = {
     {HKRT_DTYPE_F8E4M3FN, "f8E4M3FN", 1},
     {HKRT_DTYPE_F8E5M2, "f8E5M2", 1},
     {HKRT_DTYPE_BOOL, "i1", 1},
+    {HKRT_DTYPE_FP8, "!hk.fp8", 1},
+    {HKRT_DTYPE_BF8, "!hk.bf8", 1},
 };
 } // namespace
 

@@ -18,13 +18,15 @@ namespace hk::compiler {
 
 void buildTileToLanePipeline(OpPassManager &pm,
                              const TileToLaneOptions &options) {
-  // Schedules first (they insert barriers), then prove every wave executes
-  // the same barriers, then the chip's limits, then the lowering, then the
-  // vmcnt of each wait from the copies it leaves in flight. hk-peel-bounds
+  // The chip's 8-bit float formats first (every later pass sees builtin
+  // types), then schedules (they insert barriers), then prove every wave
+  // executes the same barriers, then the chip's limits, then the lowering, then
+  // the vmcnt of each wait from the copies it leaves in flight. hk-peel-bounds
   // splits loops whose tile loads reach the last column only in their last
   // iterations, so the steady state carries no column checks.
   hk::HKScheduleOptions schedule;
   schedule.plain = !options.schedule;
+  pm.addPass(hk::createHKResolveFp8({options.chip}));
   pm.addPass(hk::createHKSchedule(schedule));
   pm.addPass(hk::createHKVerifyBarriers());
   pm.addPass(hk::createHKCheckTarget({options.chip}));

@@ -44,7 +44,8 @@ HKRT_MAX_RANK = 8
 # hkrt_dtype, in the enum's order.
 DTYPES = [
     "bf16", "f16", "f32", "f64", "i8", "i16", "i32", "i64", "index",
-    "f8E4M3FNUZ", "f8E5M2FNUZ", "f8E4M3FN", "f8E5M2", "i1",
+    "f8E4M3FNUZ", "f8E5M2FNUZ", "f8E4M3FN", "f8E5M2", "i1", "!hk.fp8",
+    "!hk.bf8",
 ]
 DTYPE_CODE = {name: code for code, name in enumerate(DTYPES)}
 

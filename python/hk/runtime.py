@@ -42,6 +42,8 @@ _HOST_DTYPE = {
     "f8E5M2FNUZ": np.dtype(np.uint8),
     "f8E4M3FN": np.dtype(np.uint8),
     "f8E5M2": np.dtype(np.uint8),
+    "!hk.fp8": np.dtype(np.uint8),
+    "!hk.bf8": np.dtype(np.uint8),
 }
 
 _INT_BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
@@ -192,6 +194,9 @@ def _expected_host(spec):
         return "uint16 (bf16 bit patterns) or torch.bfloat16"
     if dtype.startswith("f8"):
         return f"uint8 ({dtype} bit patterns)"
+    if dtype in ("!hk.fp8", "!hk.bf8"):
+        return (f"uint8 (bit patterns of the chip's {dtype[4:]}, "
+                f"hk.fp8.from_float)")
     return str(_HOST_DTYPE[dtype])
 
 

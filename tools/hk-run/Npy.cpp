@@ -253,6 +253,8 @@ const char *npyDescr(hkrt_dtype dtype) {
   case HKRT_DTYPE_F8E5M2FNUZ:
   case HKRT_DTYPE_F8E4M3FN:
   case HKRT_DTYPE_F8E5M2:
+  case HKRT_DTYPE_FP8:
+  case HKRT_DTYPE_BF8:
     return "|u1";
   default:
     return "";

@@ -42,6 +42,11 @@ typedef enum hkrt_dtype {
   HKRT_DTYPE_F8E5M2,
   /* i1: scalar arguments only (hkrt_arg_int, nonzero meaning true). */
   HKRT_DTYPE_BOOL,
+  /* !hk.fp8 / !hk.bf8: the E4M3 / E5M2 format of the chip of the code
+   * object launched (FNUZ on gfx942, OCP on gfx950); the host encodes the
+   * bytes for that chip. */
+  HKRT_DTYPE_FP8,
+  HKRT_DTYPE_BF8,
   HKRT_DTYPE_COUNT
 } hkrt_dtype;
 

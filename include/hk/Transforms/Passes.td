@@ -19,6 +19,25 @@ def HKCheckTarget : Pass<"hk-check-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def HKResolveFp8 : Pass<"hk-resolve-fp8", "::mlir::ModuleOp"> {
+  let summary = "gives !hk.fp8 and !hk.bf8 the chip's 8-bit float formats";
+  let description = [{
+    Replaces `!hk.fp8` and `!hk.bf8` everywhere in the module (operand,
+    result and argument types, nested in tensors, memrefs and shared tiles,
+    and in attributes) by the formats the chip's MFMAs and conversions take:
+    `f8E4M3FNUZ` and `f8E5M2FNUZ` on gfx942, `f8E4M3FN` and `f8E5M2` on
+    gfx950. Constants are re-encoded in the chip's format, rounded to
+    nearest even and saturated to its largest finite value (as a
+    saturating `arith.truncf` does). On a chip with no 8-bit float formats,
+    the first op that uses either type is refused with an error naming the
+    chip. The first pass of `hk-tile-to-lane`.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"::hk::kDefaultChip",
+           "target chip: gfx942 or gfx950">
+  ];
+}
+
 def HKVerifyBarriers : Pass<"hk-verify-barriers", "::mlir::ModuleOp"> {
   let summary = "proves that every wave of a workgroup executes as many barriers";
   let description = [{

@@ -91,6 +91,7 @@ struct ConvertHKToAMDGPU : hk::impl::ConvertHKToAMDGPUBase<ConvertHKToAMDGPU> {
     populateGlobalAccessPatterns(converter, patterns, state);
     populateMmaToMFMAPatterns(converter, patterns, state);
     populateElementwisePatterns(converter, patterns, state);
+    populateFp8ConversionPatterns(converter, patterns, state);
     populateSyncToROCDLPatterns(converter, patterns, state);
     populateReductionPatterns(converter, patterns, state);
     populateBroadcastPatterns(converter, patterns, state);

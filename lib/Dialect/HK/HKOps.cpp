@@ -465,15 +465,16 @@ LogicalResult MmaOp::verify() {
   if (elt != bT.getElementType())
     return emitOpError("expects A and B of one element type, got ")
            << elt << " and " << bT.getElementType();
-  // The 8-bit formats are those of some chip's MFMAs; `hk-check-target`
-  // checks that the target chip takes the one used. Both chips have f32
-  // (16x16x4, 32x32x2) and i8 (16x16x32, 32x32x16) MFMAs.
+  // The 8-bit formats are those of some chip's MFMAs, or the chip's own
+  // (!hk.fp8, !hk.bf8); `hk-check-target` checks that the target chip takes
+  // the one used. Both chips have f32 (16x16x4, 32x32x2) and i8 MFMAs.
   bool isInt = elt.isSignlessInteger(8);
   if (!(elt.isBF16() || elt.isF16() || elt.isF32() || isInt ||
         isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
-            Float8E5M2FNUZType>(elt)))
+            Float8E5M2FNUZType, Fp8Type, Bf8Type>(elt)))
     return emitOpError("expects bf16, f16, f32, i8, f8E4M3FN, f8E5M2, "
-                       "f8E4M3FNUZ or f8E5M2FNUZ inputs, got ")
+                       "f8E4M3FNUZ, f8E5M2FNUZ, !hk.fp8 or !hk.bf8 inputs, "
+                       "got ")
            << elt;
 
   // i8 products accumulate exactly in i32, the others in f32.

@@ -20,6 +20,17 @@ void HKDialect::registerTypes() {
       >();
 }
 
+// Before the chip is chosen, !hk.fp8 and !hk.bf8 are floats of the OCP
+// formats' semantics: the widths are those of the FNUZ formats too, which is
+// all the verifiers of arith's casts ask.
+const llvm::fltSemantics &Fp8Type::getFloatSemantics() const {
+  return llvm::APFloat::Float8E4M3FN();
+}
+
+const llvm::fltSemantics &Bf8Type::getFloatSemantics() const {
+  return llvm::APFloat::Float8E5M2();
+}
+
 // !hk.st<128x64xbf16, 16x32>
 Type SharedTileType::parse(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();

@@ -1,6 +1,7 @@
 //===- MfmaTypes.cpp - MLIR element types as MFMA inputs of a chip --------===//
 
 #include "hk/Dialect/HK/MfmaTypes.h"
+#include "hk/Dialect/HK/HKDialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -38,4 +39,24 @@ const char *hk::fp8FormatNames(Fp8Format format) {
     return "OCP formats (f8E4M3FN, f8E5M2)";
   }
   return "?";
+}
+
+bool hk::isChipFloat8(Type type) { return isa<Fp8Type, Bf8Type>(type); }
+
+Type hk::resolveChipFloat8(Type chipFloat, const hk::ChipInfo &chip) {
+  if (!isChipFloat8(chipFloat))
+    return chipFloat;
+  MLIRContext *ctx = chipFloat.getContext();
+  bool e4m3 = isa<Fp8Type>(chipFloat);
+  switch (chip.fp8) {
+  case Fp8Format::None:
+    return {};
+  case Fp8Format::FNUZ:
+    return e4m3 ? Type(Float8E4M3FNUZType::get(ctx))
+                : Type(Float8E5M2FNUZType::get(ctx));
+  case Fp8Format::OCP:
+    return e4m3 ? Type(Float8E4M3FNType::get(ctx))
+                : Type(Float8E5M2Type::get(ctx));
+  }
+  return {};
 }

@@ -42,6 +42,10 @@ static std::optional<hkrt_dtype> dtypeOf(Type t) {
     return HKRT_DTYPE_F8E5M2;
   if (t.isInteger(1))
     return HKRT_DTYPE_BOOL;
+  if (isa<Fp8Type>(t))
+    return HKRT_DTYPE_FP8;
+  if (isa<Bf8Type>(t))
+    return HKRT_DTYPE_BF8;
   return std::nullopt;
 }
 

@@ -558,7 +558,7 @@ func.func @f(%a: tensor<32x32xbf16, #hk.rt<row, 16x32>>, %b: tensor<32x32xf16, #
 
 // No MFMA multiplies i32.
 func.func @f(%a: tensor<32x32xi32, #hk.rt<row, 16x32>>, %c: tensor<32x32xi32, #hk.rt<col, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f32, i8, f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ inputs, got 'i32'}}
+  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f32, i8, f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, !hk.fp8 or !hk.bf8 inputs, got 'i32'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xi32, #hk.rt<row, 16x32>>, tensor<32x32xi32, #hk.rt<row, 16x32>>, tensor<32x32xi32, #hk.rt<col, 16x16>>
   return
 }
@@ -567,7 +567,7 @@ func.func @f(%a: tensor<32x32xi32, #hk.rt<row, 16x32>>, %c: tensor<32x32xi32, #h
 
 // An 8-bit float that no chip's MFMA takes.
 func.func @f(%a: tensor<32x32xf8E4M3B11FNUZ, #hk.rt<row, 16x32>>, %c: tensor<32x32xf32, #hk.rt<col, 16x16>>) {
-  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f32, i8, f8E4M3FN, f8E5M2, f8E4M3FNUZ or f8E5M2FNUZ inputs, got 'f8E4M3B11FNUZ'}}
+  // expected-error @+1 {{'hk.mma' op expects bf16, f16, f32, i8, f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, !hk.fp8 or !hk.bf8 inputs, got 'f8E4M3B11FNUZ'}}
   %d = hk.mma abt %a, %a, %c : tensor<32x32xf8E4M3B11FNUZ, #hk.rt<row, 16x32>>, tensor<32x32xf8E4M3B11FNUZ, #hk.rt<row, 16x32>>, tensor<32x32xf32, #hk.rt<col, 16x16>>
   return
 }

@@ -113,6 +113,11 @@ void populateMmaToMFMAPatterns(TypeConverter &converter,
 void populateElementwisePatterns(TypeConverter &converter,
                                  RewritePatternSet &patterns,
                                  LoweringState &state);
+/// arith.extf / arith.truncf between 8-bit float tiles and f32, bf16 or
+/// f16 ones, through the chip's packed conversions.
+void populateFp8ConversionPatterns(TypeConverter &converter,
+                                   RewritePatternSet &patterns,
+                                   LoweringState &state);
 /// Barriers, priorities and scheduler hints.
 void populateSyncToROCDLPatterns(TypeConverter &converter,
                                  RewritePatternSet &patterns,

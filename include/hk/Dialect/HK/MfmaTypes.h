@@ -26,6 +26,14 @@ std::optional<hk::MfmaInput> mfmaInputOf(Type element,
 /// f8E5M2FNUZ)" or "OCP formats (f8E4M3FN, f8E5M2)".
 const char *fp8FormatNames(hk::Fp8Format format);
 
+/// The builtin type `chipFloat` (!hk.fp8 or !hk.bf8) stands for on `chip`
+/// (f8E4M3FNUZ / f8E5M2FNUZ on gfx942, f8E4M3FN / f8E5M2 on gfx950); null
+/// if the chip has no 8-bit float formats. Any other type is returned as is.
+Type resolveChipFloat8(Type chipFloat, const hk::ChipInfo &chip);
+
+/// Whether `type` is !hk.fp8 or !hk.bf8.
+bool isChipFloat8(Type type);
+
 } // namespace hk
 
 #endif // HK_DIALECT_HK_MFMATYPES_H
