@@ -31,28 +31,28 @@ static constexpr size_t kMaxBufferBytes = size_t(1) << 48;
   throw Error(HKRT_ERROR_INVALID_ARGUMENT, what);
 }
 
-static std::shared_ptr<DeviceObject> live(hkrt_device h) {
+std::shared_ptr<DeviceObject> hk::rt::live(hkrt_device h) {
   require(h, "device");
   if (auto device = Handles::get().find(h))
     return device;
   stale("unknown or already closed device handle");
 }
 
-static std::shared_ptr<ModuleObject> live(hkrt_module h) {
+std::shared_ptr<ModuleObject> hk::rt::live(hkrt_module h) {
   require(h, "module");
   if (auto module = Handles::get().find(h))
     return module;
   stale("unknown or already unloaded module handle");
 }
 
-static std::shared_ptr<KernelObject> live(hkrt_kernel h) {
+std::shared_ptr<KernelObject> hk::rt::live(hkrt_kernel h) {
   require(h, "kernel");
   if (auto kernel = Handles::get().find(h))
     return kernel;
   stale("unknown kernel handle, or its module was unloaded");
 }
 
-static std::shared_ptr<BufferObject> live(hkrt_buffer h) {
+std::shared_ptr<BufferObject> hk::rt::live(hkrt_buffer h) {
   require(h, "buffer");
   if (auto buffer = Handles::get().find(h))
     return buffer;
@@ -210,6 +210,16 @@ const std::string &hk::rt::Device::timingReport() const {
                                            "timed (hkrt_device_set_timing)");
 }
 
+const std::string &hk::rt::Device::timingText() const { return timingReport(); }
+
+hkrt_status hkrt_device_timing_text(hkrt_device device, const char **text) {
+  return guard([&] {
+    require(text, "output pointer");
+    *text = nullptr;
+    *text = live(device)->device->timingText().c_str();
+  });
+}
+
 hkrt_status hkrt_device_close(hkrt_device device) {
   return guard([&] {
     if (device && !Handles::get().remove(device))
@@ -279,6 +289,11 @@ hkrt_status hkrt_kernel_get(hkrt_module module, const char *name,
     *out = nullptr;
     std::shared_ptr<ModuleObject> mod = live(module);
     require(name, "kernel name");
+    if (mod->rawCodeObject)
+      throw Error(HKRT_ERROR_INVALID_ARGUMENT,
+                  "the module is a raw code object, without the kernel "
+                  "metadata a kernel handle needs: launch '" +
+                      std::string(name) + "' with hkrt_launch_code_object");
     auto it = mod->kernels.find(name);
     if (it == mod->kernels.end()) {
       std::string known;
@@ -364,6 +379,14 @@ hkrt_status hkrt_buffer_read(hkrt_buffer buffer, size_t offset, void *dst,
 
 size_t hkrt_buffer_size(hkrt_buffer buffer) {
   return guardValue<size_t>(0, [&] { return live(buffer)->size; });
+}
+
+hkrt_status hkrt_buffer_address(hkrt_buffer buffer, uint64_t *address) {
+  return guard([&] {
+    require(address, "output pointer");
+    *address = 0;
+    *address = reinterpret_cast<uint64_t>(live(buffer)->address);
+  });
 }
 
 hkrt_status hkrt_launch(hkrt_kernel kernel, const hkrt_arg *args,

@@ -15,6 +15,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hk::rt {
@@ -34,6 +35,18 @@ struct LaunchArg {
 class LoadedModule {
 public:
   virtual ~LoadedModule() = default;
+};
+
+/// A launch of a raw code object's kernel (hkrt_launch_code_object): the
+/// caller's kernarg segment, and the memory the kernel may touch besides it.
+struct CodeObjectLaunch {
+  std::string kernel;
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint32_t, 3> block{1, 1, 1};
+  uint32_t dynamicLds = 0;
+  std::vector<char> kernarg;
+  /// [begin, end) device address ranges, sorted by begin.
+  std::vector<std::pair<uint64_t, uint64_t>> memory;
 };
 
 class Device {
@@ -56,6 +69,17 @@ public:
   virtual void setTiming(bool on, const std::string &tracePath);
   /// The JSON report of the last timed launch; throws if there is none.
   virtual const std::string &timingReport() const;
+  /// The same report as readable text.
+  virtual const std::string &timingText() const;
+
+  /// Raw code objects (hkrt_module_load_code_object). A device that cannot
+  /// run them throws HKRT_ERROR_UNSUPPORTED from each.
+  virtual std::unique_ptr<LoadedModule> loadCodeObject(const std::string &elf);
+  /// The kernel descriptor of `kernel`; HKRT_ERROR_NOT_FOUND if none.
+  virtual hkrt_code_object_kernel describeKernel(const LoadedModule &module,
+                                                 const std::string &kernel);
+  virtual void launchCodeObject(LoadedModule &module,
+                                const CodeObjectLaunch &launch);
 };
 
 /// Throws HKRT_ERROR_NO_RUNTIME / NO_DEVICE with the reason.

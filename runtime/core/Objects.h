@@ -36,6 +36,9 @@ struct ModuleObject {
   /// Keeps the device alive for `loaded` (destroyed first: declared last).
   std::shared_ptr<DeviceObject> device;
   hkrt_device deviceHandle = nullptr;
+  /// Loaded from a raw code object (no metadata, no kernel handles) rather
+  /// than from an artifact.
+  bool rawCodeObject = false;
   Artifact artifact;
   std::unique_ptr<LoadedModule> loaded;
   /// One per kernel of the artifact, made at load.
@@ -108,6 +111,13 @@ private:
   std::unordered_map<uintptr_t, Entry> entries_;
   uint64_t nextId_ = 1;
 };
+
+/// The object behind a live handle; a null or stale handle throws
+/// HKRT_ERROR_INVALID_ARGUMENT saying which.
+std::shared_ptr<DeviceObject> live(hkrt_device handle);
+std::shared_ptr<ModuleObject> live(hkrt_module handle);
+std::shared_ptr<KernelObject> live(hkrt_kernel handle);
+std::shared_ptr<BufferObject> live(hkrt_buffer handle);
 
 } // namespace hk::rt
 

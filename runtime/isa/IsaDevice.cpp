@@ -14,6 +14,7 @@
 #include "hk/Base/Chip.h"
 #include "hk/Base/Error.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -28,6 +29,27 @@ public:
   std::shared_ptr<const isa::CodeObject> code;
 };
 
+/// What the kernel descriptor allocates (AMDGPUUsage, "Kernel
+/// Descriptor"): COMPUTE_PGM_RSRC1 [5:0] counts VGPRs and AGPRs together in
+/// blocks of 8 minus one (gfx90a and later), COMPUTE_PGM_RSRC3 [5:0] is the
+/// first AGPR / 4 - 1, and RSRC1 [9:6] is twice the 16-SGPR blocks minus
+/// one on GFX9.
+hkrt_code_object_kernel describe(const isa::KernelDescriptor &kd) {
+  hkrt_code_object_kernel k{};
+  k.kernarg_bytes = kd.kernargSize;
+  k.lds_bytes = kd.groupSegmentSize;
+  k.scratch_bytes = kd.privateSegmentSize;
+  uint32_t registers = 8 * ((kd.rsrc1 & 0x3F) + 1);
+  uint32_t agprOffset = 4 * ((kd.rsrc3 & 0x3F) + 1);
+  k.vgprs = std::min(agprOffset, registers);
+  k.agprs = registers - k.vgprs;
+  k.sgprs = 16 * ((kd.rsrc1 >> 6 & 0xF) / 2 + 1);
+  return k;
+}
+
+/// Bytes after each allocation that belong to no buffer.
+constexpr size_t kGuardBytes = 4096;
+
 class IsaDevice : public Device {
 public:
   explicit IsaDevice(std::string chip) : chip_(std::move(chip)) {}
@@ -35,9 +57,12 @@ public:
   const std::string &chip() const override { return chip_; }
 
   void *allocate(size_t bytes) override {
-    // Zeroed and 256-byte aligned like device allocations.
+    // Zeroed and 256-byte aligned like device allocations, with a guard
+    // of kGuardBytes that belongs to no buffer: an access a little past
+    // the end of one buffer (a prefetch beyond the last tile) faults
+    // instead of landing in whichever allocation the heap put next.
     size_t rounded;
-    if (__builtin_add_overflow(bytes, 255, &rounded))
+    if (__builtin_add_overflow(bytes, 255 + kGuardBytes, &rounded))
       throw Error(HKRT_ERROR_OUT_OF_MEMORY,
                   "cannot allocate " + std::to_string(bytes) + " bytes");
     rounded = rounded / 256 * 256;
@@ -88,14 +113,34 @@ public:
         l.memory.push_back({begin, begin + bytes});
       }
     }
-    if (!timing_) {
-      isa::run(*m.code, l);
-      return;
-    }
-    isa::TimingOptions options;
-    options.tracePath = trace_;
-    report_.clear();
-    report_ = isa::runTimed(*m.code, l, options).json();
+    run(*m.code, l);
+  }
+
+  std::unique_ptr<LoadedModule>
+  loadCodeObject(const std::string &elf) override {
+    auto m = std::make_unique<IsaModule>();
+    m->code = isa::loadCodeObject(elf, chip_);
+    return m;
+  }
+
+  hkrt_code_object_kernel describeKernel(const LoadedModule &module,
+                                         const std::string &kernel) override {
+    auto &m = static_cast<const IsaModule &>(module);
+    return describe(isa::kernelDescriptor(*m.code, kernel));
+  }
+
+  void launchCodeObject(LoadedModule &module,
+                        const CodeObjectLaunch &launch) override {
+    auto &m = static_cast<IsaModule &>(module);
+    isa::Launch l;
+    l.kernel = launch.kernel;
+    l.grid = launch.grid;
+    l.block = launch.block;
+    l.dynamicLds = launch.dynamicLds;
+    l.kernarg = launch.kernarg;
+    for (const auto &[begin, end] : launch.memory)
+      l.memory.push_back({begin, end});
+    run(*m.code, l);
   }
 
   void setTiming(bool on, const std::string &tracePath) override {
@@ -107,13 +152,34 @@ public:
       return Device::timingReport();
     return report_;
   }
+  const std::string &timingText() const override {
+    if (text_.empty())
+      return Device::timingReport();
+    return text_;
+  }
 
   void synchronize() override {}
 
 private:
+  /// The launch, whole, or in the timing mode the cycle model's batches
+  /// with the report kept.
+  void run(const isa::CodeObject &code, const isa::Launch &l) {
+    if (!timing_) {
+      isa::run(code, l);
+      return;
+    }
+    isa::TimingOptions options;
+    options.tracePath = trace_;
+    report_.clear();
+    text_.clear();
+    isa::TimingReport r = isa::runTimed(code, l, options);
+    report_ = r.json();
+    text_ = r.text();
+  }
+
   std::string chip_;
   bool timing_ = false;
-  std::string trace_, report_;
+  std::string trace_, report_, text_;
   std::mutex mutex_;
   std::map<void *, size_t> sizes_;
 };

@@ -1,7 +1,8 @@
 //===- CodeObjectRun.cpp - hk-run --code-object ---------------------------===//
 //
 // Runs one kernel of any AMDGPU code object (an ELF that HIP would load, such
-// as one clang compiled from HipKittens C++) on the ISA simulator, with a
+// as one clang compiled from HipKittens C++) on the ISA simulator through
+// the runtime's raw code-object API (hkrt_module_load_code_object), with a
 // kernarg segment built item by item from the command line and buffers read
 // from and written to .npy files. Nothing about the kernel is assumed: the
 // caller says the grid, the block, the dynamic LDS bytes and the bytes of the
@@ -12,10 +13,12 @@
 #include "LaunchOnly.h"
 #include "Npy.h"
 
-#include "isa/IsaSimulator.h"
-#include "isa/Timing.h"
-
+#include "hk/Base/Chip.h"
 #include "hk/Base/Error.h"
+#include "hk/Runtime/hkrt.hpp"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -24,7 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -70,20 +73,17 @@ std::string readFile(const std::string &path) {
   return s.str();
 }
 
-struct FreeDeleter {
-  void operator()(void *p) const { std::free(p); }
-};
-
-/// A device buffer of the launch: 256-byte aligned host memory.
+/// A device buffer of the launch and the .npy array it was read from (or
+/// an empty one for zeros:N).
 struct Buffer {
   NpyArray array;
-  std::unique_ptr<void, FreeDeleter> data;
-  size_t bytes = 0;
+  hkrt::Buffer device;
 };
 
 void checkOptions(const CodeObjectOptions &o) {
   if (o.chip.empty())
-    throw std::invalid_argument("--code-object needs --chip gfx942|gfx950");
+    throw std::invalid_argument("--code-object needs --chip " +
+                                hk::supportedChipNames());
   if (o.kernel.empty())
     throw std::invalid_argument("--code-object needs --kernel SYMBOL");
   if (!o.kernarg)
@@ -92,11 +92,11 @@ void checkOptions(const CodeObjectOptions &o) {
         "kernel without arguments)");
 }
 
-/// The kernarg segment of `launch`, built item by item at each item's
-/// natural alignment, and the buffers its pointers point to.
+/// The kernarg segment of a launch, built item by item at each item's
+/// natural alignment, and the device buffers its pointers point to.
 class KernargBuilder {
 public:
-  explicit KernargBuilder(hk::rt::isa::Launch &launch) : launch(launch) {}
+  explicit KernargBuilder(hkrt::Device &device) : device(device) {}
 
   /// Appends --kernarg item `index`; returns its offset.
   size_t add(size_t index, const std::string &item) {
@@ -127,70 +127,68 @@ public:
                                 "u32:V or pad:N");
   }
 
+  /// Every buffer, the memory the kernel may touch besides the segment.
+  std::vector<hkrt_buffer> handles() const {
+    std::vector<hkrt_buffer> h;
+    for (const Buffer &b : buffers)
+      h.push_back(b.device.get());
+    return h;
+  }
+
+  std::vector<char> kernarg;
   std::vector<Buffer> buffers;
   /// Per item, its buffer in `buffers`, or -1 for an item that is none.
   std::vector<int> bufferOfItem;
 
 private:
   size_t place(const void *bytes, size_t n, size_t align) {
-    while (launch.kernarg.size() % align)
-      launch.kernarg.push_back(0);
-    size_t at = launch.kernarg.size();
-    launch.kernarg.resize(at + n);
-    std::memcpy(launch.kernarg.data() + at, bytes, n);
+    while (kernarg.size() % align)
+      kernarg.push_back(0);
+    size_t at = kernarg.size();
+    kernarg.resize(at + n);
+    std::memcpy(kernarg.data() + at, bytes, n);
     return at;
   }
 
-  /// A pointer to a new buffer: the contents of the .npy file `value`
-  /// (`fromFile`), or `value` zero bytes.
+  /// A pointer to a new device buffer: the contents of the .npy file
+  /// `value` (`fromFile`), or `value` zero bytes (the device zeroes it).
   size_t addBuffer(bool fromFile, const std::string &value,
                    const std::string &label) {
-    Buffer b;
+    NpyArray array;
     if (fromFile)
-      b.array = readNpyFile(value);
-    b.bytes = fromFile ? b.array.data.size()
-                       : size_t(parseUnsigned(label, value, 1ull << 40));
-    b.data.reset(std::aligned_alloc(256, (b.bytes + 255) / 256 * 256 + 256));
-    if (!b.data)
-      throw std::bad_alloc();
+      array = readNpyFile(value);
+    size_t bytes = fromFile ? array.data.size()
+                            : size_t(parseUnsigned(label, value, 1ull << 40));
+    hkrt::Buffer b = device.alloc(bytes);
     if (fromFile)
-      std::memcpy(b.data.get(), b.array.data.data(), b.bytes);
-    else
-      std::memset(b.data.get(), 0, b.bytes);
-    uint64_t address = reinterpret_cast<uint64_t>(b.data.get());
+      b.write(array.data.data(), bytes);
+    uint64_t address = b.address();
     size_t at = place(&address, 8, 8);
     bufferOfItem.back() = int(buffers.size());
-    launch.memory.push_back({address, address + b.bytes});
-    buffers.push_back(std::move(b));
+    buffers.push_back({std::move(array), std::move(b)});
     return at;
   }
 
-  hk::rt::isa::Launch &launch;
+  hkrt::Device &device;
 };
 
-/// Builds the kernarg segment of `launch` from the --kernarg items, printing
-/// each item's offset, and checks its size against the kernel descriptor's.
+/// Builds the kernarg segment from the --kernarg items, printing each
+/// item's offset, and checks its size against the kernel descriptor's.
 void buildKernarg(const CodeObjectOptions &o,
-                  const hk::rt::isa::KernelDescriptor &kd,
-                  hk::rt::isa::Launch &launch, KernargBuilder &kernarg) {
+                  const hkrt_code_object_kernel &info,
+                  KernargBuilder &kernarg) {
   std::vector<std::string> items =
       o.kernarg->empty() ? std::vector<std::string>{} : split(*o.kernarg, ',');
   for (size_t i = 0; i < items.size(); ++i) {
     size_t at = kernarg.add(i, items[i]);
     std::printf("kernarg:   [%zu] offset %zu: %s\n", i, at, items[i].c_str());
   }
-  if (launch.kernarg.size() != kd.kernargSize)
+  if (kernarg.kernarg.size() != info.kernarg_bytes)
     throw std::invalid_argument("--kernarg: the items make " +
-                                std::to_string(launch.kernarg.size()) +
+                                std::to_string(kernarg.kernarg.size()) +
                                 " bytes; the kernel descriptor of " + o.kernel +
-                                " says its kernarg "
-                                "segment is " +
-                                std::to_string(kd.kernargSize) + " bytes");
-  std::sort(
-      launch.memory.begin(), launch.memory.end(),
-      [](const hk::rt::isa::MemoryRange &a, const hk::rt::isa::MemoryRange &b) {
-        return a.begin < b.begin;
-      });
+                                " says its kernarg segment is " +
+                                std::to_string(info.kernarg_bytes) + " bytes");
 }
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
@@ -198,27 +196,44 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-/// --timing: the cycle model's report instead of a run of the whole grid.
-void runTimedLaunch(const CodeObjectOptions &o,
-                    const hk::rt::isa::CodeObject &code,
-                    const hk::rt::isa::Launch &launch) {
-  auto start = std::chrono::steady_clock::now();
-  hk::rt::isa::TimingOptions t;
-  t.tracePath = o.trace;
-  hk::rt::isa::TimingReport r = hk::rt::isa::runTimed(code, launch, t);
-  std::fputs(r.text().c_str(), stdout);
-  std::printf("TIMING %s\n", r.json().c_str());
-  std::printf("TIMED %s %s isa: %.2f us modelled, %.1f TFLOP/s, host time "
-              "%.3f s\n",
-              o.kernel.c_str(), o.chip.c_str(), r.microseconds, r.tflops,
-              secondsSince(start));
+/// A number of the timing report's JSON.
+double reportNumber(const llvm::json::Object &report, llvm::StringRef key) {
+  std::optional<double> v = report.getNumber(key);
+  if (!v)
+    throw std::runtime_error("the timing report has no number '" + key.str() +
+                             "'");
+  return *v;
 }
 
-void runLaunch(const CodeObjectOptions &o, const hk::rt::isa::CodeObject &code,
-               const hk::rt::isa::Launch &launch) {
+/// --timing: the cycle model's report instead of a run of the whole grid.
+void runTimedLaunch(const CodeObjectOptions &o, hkrt::Device &device,
+                    hkrt::CodeObject &code, const hkrt_dispatch &dispatch,
+                    const KernargBuilder &kernarg) {
+  auto start = std::chrono::steady_clock::now();
+  device.setTiming(true, o.trace);
+  code.launch(o.kernel, dispatch, kernarg.kernarg, kernarg.handles());
+  std::string json = device.timingReport();
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed)
+    throw std::runtime_error("the timing report is not JSON: " +
+                             llvm::toString(parsed.takeError()));
+  const llvm::json::Object *report = parsed->getAsObject();
+  if (!report)
+    throw std::runtime_error("the timing report is not a JSON object");
+  std::fputs(device.timingText().c_str(), stdout);
+  std::printf("TIMING %s\n", json.c_str());
+  std::printf("TIMED %s %s isa: %.2f us modelled, %.1f TFLOP/s, host time "
+              "%.3f s\n",
+              o.kernel.c_str(), o.chip.c_str(),
+              reportNumber(*report, "microseconds"),
+              reportNumber(*report, "tflops"), secondsSince(start));
+}
+
+void runLaunch(const CodeObjectOptions &o, hkrt::CodeObject &code,
+               const hkrt_dispatch &dispatch, const KernargBuilder &kernarg) {
   auto start = std::chrono::steady_clock::now();
   try {
-    hk::rt::isa::run(code, launch);
+    code.launch(o.kernel, dispatch, kernarg.kernarg, kernarg.handles());
   } catch (...) {
     std::printf("FAULT %s\n", o.kernel.c_str());
     std::fflush(stdout);
@@ -240,7 +255,7 @@ void saveBuffers(const CodeObjectOptions &o, KernargBuilder &kernarg) {
       throw std::invalid_argument("--save: --kernarg item " +
                                   save.substr(0, eq) + " is not a ptr item");
     Buffer &b = kernarg.buffers[kernarg.bufferOfItem[item]];
-    std::memcpy(b.array.data.data(), b.data.get(), b.bytes);
+    b.device.read(b.array.data.data(), b.array.data.size());
     writeNpyFile(save.substr(eq + 1), b.array);
     std::printf("saved:     [%zu] to %s\n", item, save.substr(eq + 1).c_str());
   }
@@ -250,31 +265,32 @@ void saveBuffers(const CodeObjectOptions &o, KernargBuilder &kernarg) {
 
 int hk::run::runCodeObject(const CodeObjectOptions &o) {
   checkOptions(o);
-  auto code = hk::rt::isa::loadCodeObject(readFile(o.path), o.chip);
-  const hk::rt::isa::KernelDescriptor &kd =
-      hk::rt::isa::kernelDescriptor(*code, o.kernel);
+  hkrt::Device device = hkrt::Device::isa(o.chip);
+  std::string elf = readFile(o.path);
+  hkrt::CodeObject code = device.loadCodeObject(elf.data(), elf.size());
+  hkrt_code_object_kernel info = code.kernelInfo(o.kernel);
 
-  hk::rt::isa::Launch launch;
-  launch.kernel = o.kernel;
-  launch.grid = parseDims("--grid", o.grid);
-  launch.block = parseDims("--block", o.block);
-  launch.dynamicLds =
+  hkrt_dispatch dispatch{};
+  std::array<uint32_t, 3> grid = parseDims("--grid", o.grid);
+  std::array<uint32_t, 3> block = parseDims("--block", o.block);
+  std::copy(grid.begin(), grid.end(), dispatch.grid);
+  std::copy(block.begin(), block.end(), dispatch.block);
+  dispatch.dynamic_lds_bytes =
       uint32_t(parseUnsigned("--lds", o.lds.empty() ? "0" : o.lds, UINT32_MAX));
   std::printf("kernel:    %s (%s in %s)\n", o.kernel.c_str(), o.chip.c_str(),
               o.path.c_str());
-  KernargBuilder kernarg(launch);
-  buildKernarg(o, kd, launch, kernarg);
+  KernargBuilder kernarg(device);
+  buildKernarg(o, info, kernarg);
   std::printf("launch:    grid %u,%u,%u block %u,%u,%u, LDS %u static + %u "
               "dynamic bytes\n",
-              launch.grid[0], launch.grid[1], launch.grid[2], launch.block[0],
-              launch.block[1], launch.block[2], kd.groupSegmentSize,
-              launch.dynamicLds);
+              grid[0], grid[1], grid[2], block[0], block[1], block[2],
+              info.lds_bytes, dispatch.dynamic_lds_bytes);
   std::fflush(stdout);
   if (o.timing) {
-    runTimedLaunch(o, *code, launch);
+    runTimedLaunch(o, device, code, dispatch, kernarg);
     return 0;
   }
-  runLaunch(o, *code, launch);
+  runLaunch(o, code, dispatch, kernarg);
   saveBuffers(o, kernarg);
   return 0;
 }

@@ -10,9 +10,9 @@
 #include "hk/Base/Error.h"
 #include "hk/Base/InputLimits.h"
 #include "hk/Compiler/Compiler.h"
+#include "hk/Runtime/hkrt.h"
 #include "hk/Target/AMDGPU/Report.h"
 #include "hk/Target/AMDGPU/ResourceUsage.h"
-#include "isa/Coverage.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -244,26 +244,34 @@ LogicalResult writeOutput(const Request &request, StringRef chip,
 /// there is any it cannot.
 bool checkSimulated(StringRef chip, const std::string &elf,
                     llvm::raw_ostream &os) {
-  size_t total = 0;
-  std::vector<rt::isa::Unsimulated> missing;
-  try {
-    missing = rt::isa::unsimulatedInstructions(elf, chip.str(), total);
-  } catch (const rt::Error &error) {
+  size_t total = 0, unsimulated = 0;
+  const char *report = nullptr;
+  if (hkrt_check_simulated(elf.data(), elf.size(), chip.str().c_str(), &total,
+                           &unsimulated, &report) != HKRT_SUCCESS) {
     os << "hkc: " << chip << ": the ISA simulator cannot decode the code "
-       << "object: " << error.what() << "\n";
+       << "object: " << hkrt_last_error() << "\n";
     return false;
   }
-  for (const rt::isa::Unsimulated &u : missing)
-    os << chip << ": not simulated: " << u.opcode << " at pc 0x"
-       << llvm::utohexstr(u.pc, /*LowerCase=*/true) << ": " << u.text << " ("
-       << u.why << ")\n";
-  if (missing.empty())
+  // One line per instruction: opcode, pc, text and reason, tab-separated.
+  SmallVector<StringRef> lines, fields;
+  StringRef(report).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef line : lines) {
+    fields.clear();
+    line.split(fields, '\t', 3);
+    if (fields.size() != 4) {
+      os << chip << ": not simulated: " << line << "\n";
+      continue;
+    }
+    os << chip << ": not simulated: " << fields[0] << " at pc " << fields[1]
+       << ": " << fields[2] << " (" << fields[3] << ")\n";
+  }
+  if (unsimulated == 0)
     os << chip << ": all " << total << " instructions simulated\n";
   else
-    os << chip << ": " << missing.size() << " of " << total
+    os << chip << ": " << unsimulated << " of " << total
        << " instructions not simulated\n";
   os.flush();
-  return missing.empty();
+  return unsimulated == 0;
 }
 
 /// Reports go to stdout, or to stderr when the output itself does.

@@ -89,6 +89,9 @@ hkrt_status hkrt_device_set_timing(hkrt_device device, int enable,
  * until the next launch on the device or its close. HKRT_ERROR_INVALID_ARGUMENT
  * when no launch was timed. */
 hkrt_status hkrt_device_timing_report(hkrt_device device, const char **json);
+/* The same report as readable text (several lines), with the same validity
+ * and errors. */
+hkrt_status hkrt_device_timing_text(hkrt_device device, const char **text);
 hkrt_status hkrt_device_close(hkrt_device device);
 hkrt_device_kind hkrt_device_get_kind(hkrt_device device);
 /* The chip's gfx name ("gfx942"), valid until the device is closed. */
@@ -111,6 +114,9 @@ hkrt_status hkrt_buffer_write(hkrt_buffer buffer, size_t offset,
 hkrt_status hkrt_buffer_read(hkrt_buffer buffer, size_t offset, void *dst,
                              size_t bytes);
 size_t hkrt_buffer_size(hkrt_buffer buffer);
+/* The buffer's first byte as the device addresses it, for kernarg segments
+ * built by hand (hkrt_launch_code_object). */
+hkrt_status hkrt_buffer_address(hkrt_buffer buffer, uint64_t *address);
 
 /* Checks the arguments against the kernel's metadata, computes the grid and
  * launches. On the ISA simulator the launch runs to completion before
@@ -118,6 +124,55 @@ size_t hkrt_buffer_size(hkrt_buffer buffer);
 hkrt_status hkrt_launch(hkrt_kernel kernel, const hkrt_arg *args,
                         size_t num_args);
 hkrt_status hkrt_synchronize(hkrt_device device);
+
+/* Raw code objects: an AMDGPU code object (an ELF that HIP would load, such
+ * as one clang compiled from C++) without an artifact's kernel metadata.
+ * Nothing is known of its kernels' arguments, so the caller builds each
+ * launch's kernarg segment itself and names the buffers the kernel may
+ * touch. Runs on the ISA simulator (HKRT_ERROR_UNSUPPORTED on a HIP device).
+ * The module's kernels have no hkrt_kernel handles: hkrt_kernel_get refuses
+ * them. */
+hkrt_status hkrt_module_load_code_object(hkrt_device device, const void *data,
+                                         size_t size, hkrt_module *out);
+
+/* What a code object's kernel descriptor (NAME.kd) says of the kernel. */
+typedef struct hkrt_code_object_kernel {
+  uint32_t kernarg_bytes; /* the kernarg segment a launch must pass */
+  uint32_t lds_bytes;     /* static LDS (group segment) per workgroup */
+  uint32_t scratch_bytes; /* private segment per lane */
+  uint32_t vgprs;         /* architected VGPRs allocated per lane */
+  uint32_t agprs;         /* accumulation VGPRs allocated per lane */
+  uint32_t sgprs;         /* SGPRs allocated per wave */
+} hkrt_code_object_kernel;
+
+/* HKRT_ERROR_NOT_FOUND (naming the kernels it has) if the code object has no
+ * kernel `kernel`; HKRT_ERROR_INVALID_ARGUMENT for a module loaded from an
+ * artifact. */
+hkrt_status hkrt_code_object_kernel_info(hkrt_module module, const char *kernel,
+                                         hkrt_code_object_kernel *out);
+
+/* One dispatch of a raw kernel: workgroups along x, y, z, work-items per
+ * workgroup, and dynamic LDS bytes after the static ones (hipLaunchKernel's
+ * sharedMemBytes). Every count at least 1. */
+typedef struct hkrt_dispatch {
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t dynamic_lds_bytes;
+} hkrt_dispatch;
+
+/* Launches `kernel` of a module from hkrt_module_load_code_object with the
+ * kernarg segment `kernarg` (exactly the descriptor's kernarg_bytes; device
+ * pointers in it come from hkrt_buffer_address). The kernel may touch the
+ * kernarg segment and the `num_buffers` buffers of `buffers` (buffers of
+ * the module's device), nothing else: an access outside them is a kernel
+ * fault. Runs to completion before returning; in the device's timing mode
+ * (hkrt_device_set_timing) it runs the cycle model instead and keeps the
+ * report. */
+hkrt_status hkrt_launch_code_object(hkrt_module module, const char *kernel,
+                                    const hkrt_dispatch *dispatch,
+                                    const void *kernarg, size_t kernarg_size,
+                                    const hkrt_buffer *buffers,
+                                    size_t num_buffers);
 
 /* Artifacts and kernel metadata without a device, for programs and
  * languages that are not C++ (the Python package). Each reads and checks the

@@ -58,6 +58,12 @@ public:
     check(hkrt_buffer_read(h_.get(), offset, dst, bytes));
   }
   size_t size() const { return hkrt_buffer_size(h_.get()); }
+  /// The device address of the first byte (hkrt_buffer_address).
+  uint64_t address() const {
+    uint64_t a = 0;
+    check(hkrt_buffer_address(h_.get(), &a));
+    return a;
+  }
   /// A contiguous row-major memref argument over this buffer.
   hkrt_arg memref(hkrt_dtype dtype, const std::vector<int64_t> &sizes) const {
     return hkrt_arg_memref(h_.get(), dtype, int32_t(sizes.size()), sizes.data(),
@@ -95,6 +101,30 @@ private:
   Handle<hkrt_module, hkrt_module_unload> h_;
 };
 
+/// A module loaded from a raw code object (hkrt_module_load_code_object):
+/// its kernels are launched with a kernarg segment built by the caller.
+class CodeObject {
+public:
+  explicit CodeObject(hkrt_module m) : h_(m) {}
+  hkrt_code_object_kernel kernelInfo(const std::string &kernel) const {
+    hkrt_code_object_kernel info{};
+    check(hkrt_code_object_kernel_info(h_.get(), kernel.c_str(), &info));
+    return info;
+  }
+  /// `buffers`: every buffer the kernel may touch.
+  void launch(const std::string &kernel, const hkrt_dispatch &dispatch,
+              const std::vector<char> &kernarg,
+              const std::vector<hkrt_buffer> &buffers) {
+    check(hkrt_launch_code_object(h_.get(), kernel.c_str(), &dispatch,
+                                  kernarg.data(), kernarg.size(),
+                                  buffers.data(), buffers.size()));
+  }
+  hkrt_module get() const { return h_.get(); }
+
+private:
+  Handle<hkrt_module, hkrt_module_unload> h_;
+};
+
 class Device {
 public:
   static Device open(hkrt_device_kind kind = HKRT_DEVICE_AUTO, int index = 0) {
@@ -117,6 +147,11 @@ public:
     check(hkrt_module_load_file(h_.get(), path.c_str(), &m));
     return Module(m);
   }
+  CodeObject loadCodeObject(const void *data, size_t size) {
+    hkrt_module m = nullptr;
+    check(hkrt_module_load_code_object(h_.get(), data, size, &m));
+    return CodeObject(m);
+  }
   Buffer alloc(size_t bytes) {
     hkrt_buffer b = nullptr;
     check(hkrt_buffer_alloc(h_.get(), bytes, &b));
@@ -133,6 +168,12 @@ public:
     const char *json = nullptr;
     check(hkrt_device_timing_report(h_.get(), &json));
     return json;
+  }
+  /// The same report as readable text (hkrt_device_timing_text).
+  std::string timingText() const {
+    const char *text = nullptr;
+    check(hkrt_device_timing_text(h_.get(), &text));
+    return text;
   }
   hkrt_device_kind kind() const { return hkrt_device_get_kind(h_.get()); }
   std::string chip() const { return hkrt_device_chip(h_.get()); }

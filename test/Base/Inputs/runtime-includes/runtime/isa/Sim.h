@@ -1,0 +1,1 @@
+// an internal header of the fixture runtime
