@@ -3,7 +3,7 @@
 //
 // Semantics of packed math (VOP3P: v_pk_*, v_fma_mix*, v_dot*) and of the
 // conversions between number formats (v_cvt_*), written from AMD's CDNA3
-// and CDNA4 ISA reference guides; the small formats are in Formats.h.
+// and CDNA4 ISA reference guides; the small formats are in hk/Base/Formats.h.
 //
 // Operand conventions (Decoder.cpp): a VOP3P source's modifiers carry
 // NEG (neg_lo) 1, NEG_HI 2, OP_SEL_0 4 and OP_SEL_1 (op_sel_hi) 8; a VOP3
@@ -13,10 +13,10 @@
 // faults ("... is not simulated") instead of being ignored.
 //===----------------------------------------------------------------------===//
 
-#include "Formats.h"
 #include "Operands.h"
 
 #include "hk/Base/Chip.h"
+#include "hk/Base/Formats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +25,7 @@
 
 using namespace hk::rt;
 using namespace hk::rt::isa;
-namespace fmt = hk::rt::isa::fmt;
+namespace fmt = hk::fmt;
 
 namespace {
 

@@ -23,8 +23,9 @@
 // step, in K order.
 //===----------------------------------------------------------------------===//
 
-#include "Formats.h"
 #include "Operands.h"
+
+#include "hk/Base/Formats.h"
 
 #include <cmath>
 #include <cstdio>
@@ -34,6 +35,7 @@
 
 using namespace hk::rt;
 using namespace hk::rt::isa;
+namespace fmt = hk::fmt;
 
 namespace {
 
@@ -117,7 +119,7 @@ struct Plan {
 
 //===-- Element decoding --------------------------------------------------===//
 
-/// Value tables of the narrow float formats (Formats.h), by code.
+/// Value tables of the narrow float formats (hk/Base/Formats.h), by code.
 struct Tables {
   float fp8Fnuz[256], bf8Fnuz[256], fp8Ocp[256], bf8Ocp[256], fp6[64], bf6[64],
       fp4[16], e8m0[256];

@@ -14,15 +14,17 @@
 // buffer, global and scratch ones in vmcnt, flat ones in both.
 //===----------------------------------------------------------------------===//
 
-#include "Formats.h"
 #include "Operands.h"
 
 #include "../core/TransposeRead.h"
+
+#include "hk/Base/Formats.h"
 
 #include <cmath>
 
 using namespace hk::rt;
 using namespace hk::rt::isa;
+namespace fmt = hk::fmt;
 
 namespace {
 
@@ -403,7 +405,7 @@ template <typename T> T minMax(T src0, T src1, bool max, bool flush) {
 
 /// IEEE binary16 / bfloat16 to float and back (round to nearest even, the
 /// rounding of every float atomic add, CDNA3 ISA "Rounding of Float
-/// Atomics"; Formats.h). A NaN result is quiet.
+/// Atomics"; hk/Base/Formats.h). A NaN result is quiet.
 float halfToFloat(uint16_t h, bool bf16) {
   return bf16 ? fmt::decodeBF16(h) : fmt::decodeF16(h);
 }

@@ -9,13 +9,15 @@
 // entries in issue order (Run.cpp).
 //===----------------------------------------------------------------------===//
 
-#include "Formats.h"
 #include "Operands.h"
+
+#include "hk/Base/Formats.h"
 
 #include <cmath>
 
 using namespace hk::rt;
 using namespace hk::rt::isa;
+namespace fmt = hk::fmt;
 
 namespace {
 

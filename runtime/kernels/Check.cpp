@@ -2,6 +2,8 @@
 
 #include "hk/Runtime/Kernels.h"
 
+#include "hk/Base/Formats.h"
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -41,7 +43,7 @@ std::vector<uint8_t> encode(const HostTensor &t) {
     } else if (t.dtype == HKRT_DTYPE_I8) {
       raw[i] = uint8_t(int8_t(t.values[i]));
     } else {
-      uint16_t h = floatToBF16(float(t.values[i]));
+      uint16_t h = fmt::encodeBF16(float(t.values[i]));
       std::memcpy(&raw[i * 2], &h, 2);
     }
   }
@@ -85,7 +87,7 @@ double decode(hkrt_dtype dtype, const uint8_t *p) {
     return int8_t(*p);
   uint16_t h;
   std::memcpy(&h, p, 2);
-  return bf16ToFloat(h);
+  return fmt::decodeBF16(h);
 }
 
 std::string describeIndex(const HostTensor &t, int64_t flat) {

@@ -2,6 +2,8 @@
 
 #include "hk/Runtime/Kernels.h"
 
+#include "hk/Base/Formats.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -15,23 +17,8 @@ namespace entries {
 #include "Kernels.def"
 } // namespace entries
 
-float bf16ToFloat(uint16_t bits) {
-  uint32_t w = uint32_t(bits) << 16;
-  float f;
-  std::memcpy(&f, &w, 4);
-  return f;
-}
-
-uint16_t floatToBF16(float value) {
-  uint32_t w;
-  std::memcpy(&w, &value, 4);
-  if (std::isnan(value))
-    return uint16_t((w >> 16) | 0x40); // keep it a quiet NaN
-  return uint16_t((w + 0x7FFF + ((w >> 16) & 1)) >> 16);
-}
-
 double roundToBF16(double value) {
-  return bf16ToFloat(floatToBF16(float(value)));
+  return fmt::decodeBF16(fmt::encodeBF16(float(value)));
 }
 
 /// <prefix>/share/hk/kernels when the running program is installed in

@@ -12,6 +12,7 @@
 
 #include "hk/Base/Artifact.h"
 #include "hk/Base/Chip.h"
+#include "hk/Base/Formats.h"
 #include "hk/Base/KernelInfo.h"
 #include "hk/Runtime/Kernels.h"
 
@@ -146,17 +147,6 @@ hkrt_arg parseScalar(const KernelInfo &k, size_t i, const std::string &item,
   return hkrt_arg_int(t, intValue);
 }
 
-/// f16 bits of a float of the form k/256, |k| < 256 (a normal f16 or 0).
-uint16_t smallFloatToF16(float v) {
-  uint32_t bits;
-  std::memcpy(&bits, &v, 4);
-  uint16_t sign = uint16_t((bits >> 16) & 0x8000);
-  if ((bits & 0x7FFFFFFF) == 0)
-    return sign;
-  uint32_t exponent = ((bits >> 23) & 0xFF) - 127 + 15;
-  return uint16_t(sign | (exponent << 10) | ((bits >> 13) & 0x3FF));
-}
-
 /// One random element of `t` in little-endian bytes: floats k/256 in
 /// [-1, 1) (exact in every float type), integers in [0, 16), fp8 a byte with
 /// 1..0x37 in its low 7 bits and a random sign: finite and nonzero in all
@@ -167,8 +157,7 @@ void randomElement(hkrt_dtype t, std::mt19937 &gen, uint8_t *out) {
       t == HKRT_DTYPE_F16) {
     float v = float(std::uniform_int_distribution<int>(-256, 255)(gen)) / 256;
     double d = v;
-    uint16_t h =
-        t == HKRT_DTYPE_BF16 ? kernels::floatToBF16(v) : smallFloatToF16(v);
+    uint16_t h = t == HKRT_DTYPE_BF16 ? fmt::encodeBF16(v) : fmt::encodeF16(v);
     std::memcpy(out,
                 t == HKRT_DTYPE_F32   ? static_cast<const void *>(&v)
                 : t == HKRT_DTYPE_F64 ? static_cast<const void *>(&d)

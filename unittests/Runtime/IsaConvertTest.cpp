@@ -12,8 +12,7 @@
 #include "IsaTestUtil.h"
 
 #include "hk/Base/Error.h"
-
-#include "isa/Formats.h"
+#include "hk/Base/Formats.h"
 
 #include <cmath>
 #include <cstdint>
@@ -23,7 +22,7 @@
 
 using namespace hk::rt;
 using namespace hk::rt::isatest;
-namespace fmt = hk::rt::isa::fmt;
+namespace fmt = hk::fmt;
 
 namespace {
 
@@ -168,152 +167,8 @@ unsigned nearestCode(const Spec &s, double x) {
   return best;
 }
 
-TEST(IsaConvert, DecodersMatchTheDefinitionsForEveryCode) {
-  for (const Spec &s : kSpecs) {
-    unsigned n = 1u << (1 + s.exp + s.man);
-    for (unsigned c = 0; c < n; ++c) {
-      double want = specValue(s, c);
-      float got = fmt::decode(c, s.format);
-      if (std::isnan(want))
-        EXPECT_TRUE(std::isnan(got)) << s.name << " " << c;
-      else
-        EXPECT_EQ(double(got), want) << s.name << " " << c;
-    }
-  }
-}
-
-// decode(encode(x)) for every code: each number comes back as its own
-// code (NaNs as NaN).
-TEST(IsaConvert, EveryCodeRoundTrips) {
-  for (const Spec &s : kSpecs) {
-    unsigned n = 1u << (1 + s.exp + s.man);
-    for (unsigned c = 0; c < n; ++c) {
-      double v = specValue(s, c);
-      if (std::isinf(v))
-        continue;
-      uint32_t back = fmt::encode(float(v), s.format);
-      if (std::isnan(v))
-        EXPECT_TRUE(std::isnan(specValue(s, back))) << s.name << " " << c;
-      else
-        EXPECT_EQ(back, c) << s.name << " " << c;
-    }
-  }
-}
-
-// Values between the codes round to nearest even, as the search over all
-// codes says: midpoints and points a quarter of the way.
-TEST(IsaConvert, EncodersRoundToNearestEven) {
-  for (const Spec &s : kSpecs) {
-    unsigned half = 1u << (s.exp + s.man);
-    for (unsigned c = 0; c + 1 < half; ++c) {
-      double a = specValue(s, c), b = specValue(s, c + 1);
-      if (!std::isfinite(b))
-        continue;
-      for (double t : {0.25, 0.5, 0.75})
-        for (double sign : {1.0, -1.0}) {
-          double x = sign * (a + (b - a) * t);
-          if (float(x) != x)
-            continue;
-          EXPECT_EQ(fmt::encode(float(x), s.format), nearestCode(s, x))
-              << s.name << " " << x;
-        }
-    }
-  }
-}
-
-// Hand-worked values from the OCP MX spec and AMD's FNUZ definition.
-TEST(IsaConvert, EncoderSpecialValues) {
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  // E4M3 (OCP): 1.0 = 0.0111.000; max 448 = 0.1111.110; 449 rounds to
-  // 448, 464 (the midpoint to the NaN code) to even 448, 465 overflows
-  // to NaN (no inf) or saturates; 2^-9 is the smallest denormal.
-  EXPECT_EQ(fmt::encode(1.0f, fmt::kE4M3), 0x38u);
-  EXPECT_EQ(fmt::encode(448.0f, fmt::kE4M3), 0x7Eu);
-  EXPECT_EQ(fmt::encode(449.0f, fmt::kE4M3), 0x7Eu);
-  EXPECT_EQ(fmt::encode(464.0f, fmt::kE4M3), 0x7Eu);
-  EXPECT_EQ(fmt::encode(465.0f, fmt::kE4M3), 0x7Fu);
-  EXPECT_EQ(fmt::encode(-465.0f, fmt::kE4M3), 0xFFu);
-  EXPECT_EQ(fmt::encode(465.0f, fmt::kE4M3, fmt::Round::NearestEven, 0, true),
-            0x7Eu);
-  EXPECT_EQ(fmt::encode(0.001953125f, fmt::kE4M3), 0x01u);
-  EXPECT_EQ(fmt::encode(0.0009765625f, fmt::kE4M3), 0x00u); // tie to 0
-  EXPECT_EQ(fmt::encode(-0.0f, fmt::kE4M3), 0x80u);
-  EXPECT_EQ(fmt::encode(nan, fmt::kE4M3), 0x7Fu);
-  EXPECT_EQ(fmt::encode(INFINITY, fmt::kE4M3), 0x7Fu);
-  // E5M2 (OCP): max 57344 = 0.11110.11; 61440 ties up to inf.
-  EXPECT_EQ(fmt::encode(1.0f, fmt::kE5M2), 0x3Cu);
-  EXPECT_EQ(fmt::encode(57344.0f, fmt::kE5M2), 0x7Bu);
-  EXPECT_EQ(fmt::encode(61440.0f, fmt::kE5M2), 0x7Cu);
-  EXPECT_EQ(fmt::encode(61440.0f, fmt::kE5M2, fmt::Round::NearestEven, 0, true),
-            0x7Bu);
-  EXPECT_EQ(fmt::encode(-INFINITY, fmt::kE5M2), 0xFCu);
-  EXPECT_EQ(fmt::encode(0x1p-16f, fmt::kE5M2), 0x01u);
-  EXPECT_TRUE(
-      std::isnan(fmt::decode(fmt::encode(nan, fmt::kE5M2), fmt::kE5M2)));
-  // FNUZ: 1.0 has exponent field 8 (E4M3) or 16 (E5M2); max 240 / 57344;
-  // -0 and negative underflow give +0; NaN, inf and overflow give 0x80.
-  EXPECT_EQ(fmt::encode(1.0f, fmt::kE4M3Fnuz), 0x40u);
-  EXPECT_EQ(fmt::encode(240.0f, fmt::kE4M3Fnuz), 0x7Fu);
-  EXPECT_EQ(fmt::encode(247.0f, fmt::kE4M3Fnuz), 0x7Fu);
-  EXPECT_EQ(fmt::encode(248.0f, fmt::kE4M3Fnuz), 0x80u);
-  EXPECT_EQ(fmt::encode(-0.0f, fmt::kE4M3Fnuz), 0x00u);
-  EXPECT_EQ(fmt::encode(-0x1p-12f, fmt::kE4M3Fnuz), 0x00u);
-  EXPECT_EQ(fmt::encode(0x1p-10f, fmt::kE4M3Fnuz), 0x01u);
-  EXPECT_EQ(fmt::encode(nan, fmt::kE4M3Fnuz), 0x80u);
-  EXPECT_EQ(fmt::encode(-INFINITY, fmt::kE4M3Fnuz), 0x80u);
-  EXPECT_EQ(fmt::encode(1.0f, fmt::kE5M2Fnuz), 0x40u);
-  EXPECT_EQ(fmt::encode(57344.0f, fmt::kE5M2Fnuz), 0x7Fu);
-  EXPECT_EQ(fmt::encode(0x1p-17f, fmt::kE5M2Fnuz), 0x01u);
-  // fp6 / fp4 (no inf, no NaN): out-of-range values saturate.
-  EXPECT_EQ(fmt::encode(7.5f, fmt::kE2M3), 0x1Fu);
-  EXPECT_EQ(fmt::encode(100.0f, fmt::kE2M3), 0x1Fu);
-  EXPECT_EQ(fmt::encode(0.125f, fmt::kE2M3), 0x01u);
-  EXPECT_EQ(fmt::encode(28.0f, fmt::kE3M2), 0x1Fu);
-  EXPECT_EQ(fmt::encode(1.0f, fmt::kE3M2), 0x0Cu);
-  EXPECT_EQ(fmt::encode(6.0f, fmt::kE2M1), 0x7u);
-  EXPECT_EQ(fmt::encode(5.0f, fmt::kE2M1), 0x6u); // tie to even: 4
-  EXPECT_EQ(fmt::encode(-0.5f, fmt::kE2M1), 0x9u);
-}
-
-// Stochastic rounding adds the top 23 - m bits of the random value just
-// below the kept mantissa and truncates: 1 + 2^-4 lies half way between
-// the E4M3 neighbours 1.0 and 1.125 (2^19 of the 2^20 dropped units), so
-// it rounds up exactly when rng >> 12 reaches 2^19, i.e. rng >= 2^31.
-TEST(IsaConvert, StochasticRounding) {
-  float x = 1.0625f;
-  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0x7FFFFFFF),
-            0x38u);
-  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0x80000000),
-            0x39u);
-  EXPECT_EQ(fmt::encode(x, fmt::kE4M3, fmt::Round::Stochastic, 0x00000FFF),
-            0x38u);
-  // A quarter of the way up: rounds up when rng >> 12 >= 3 * 2^18.
-  EXPECT_EQ(
-      fmt::encode(1.03125f, fmt::kE4M3, fmt::Round::Stochastic, 0xBFFFFFFF),
-      0x38u);
-  EXPECT_EQ(
-      fmt::encode(1.03125f, fmt::kE4M3, fmt::Round::Stochastic, 0xC0000000),
-      0x39u);
-  // Exact values never move.
-  EXPECT_EQ(fmt::encode(1.0f, fmt::kE4M3, fmt::Round::Stochastic, 0xFFFFFFFF),
-            0x38u);
-  // f16: 13 dropped bits, rng >> 19; 1 + 2^-11 is half an f16 ulp above 1.
-  EXPECT_EQ(fmt::encode(1.00048828125f, fmt::kF16, fmt::Round::Stochastic,
-                        0x7FFFFFFF),
-            0x3C00u);
-  EXPECT_EQ(fmt::encode(1.00048828125f, fmt::kF16, fmt::Round::Stochastic,
-                        0x80000000),
-            0x3C01u);
-  // A denormal result: 2^-10 + 2^-12 in E4M3 (denormal step 2^-9) is
-  // 0.625 of a step above 2^-10; the f32 significand loses the bits below
-  // the denormal exponent first, then rounds up when rng >> 12 >= 0.375 *
-  // 2^20.
-  float d = 0x1p-10f + 0x1p-12f;
-  EXPECT_EQ(fmt::encode(d, fmt::kE4M3, fmt::Round::Stochastic, 0x5FFFFFFF),
-            0x00u);
-  EXPECT_EQ(fmt::encode(d, fmt::kE4M3, fmt::Round::Stochastic, 0x60000000),
-            0x01u);
-}
+// The formats themselves (decoding every code, rounding, special values)
+// are tested in unittests/Base/FormatsTest.cpp.
 
 //===-- Conversions on the simulator --------------------------------------===//
 

@@ -16,8 +16,8 @@
 
 #include "IsaTestUtil.h"
 #include "hk/Base/Error.h"
+#include "hk/Base/Formats.h"
 #include "hk/Runtime/hkrt.h"
-#include "isa/Formats.h"
 
 #include <cmath>
 #include <functional>
@@ -822,18 +822,18 @@ TEST(IsaMatrix, SmfmacSparsityPatterns) {
 TEST(IsaMatrix, NarrowFormatsDecodeEveryCode) {
   struct {
     const TestFormat &test;
-    const isa::fmt::Format &sim;
+    const hk::fmt::Format &sim;
     unsigned codes;
-  } const cases[] = {{kOcpE4M3, isa::fmt::kE4M3, 256},
-                     {kOcpE5M2, isa::fmt::kE5M2, 256},
-                     {kFnuzE4M3, isa::fmt::kE4M3Fnuz, 256},
-                     {kFnuzE5M2, isa::fmt::kE5M2Fnuz, 256},
-                     {kE2M3, isa::fmt::kE2M3, 64},
-                     {kE3M2, isa::fmt::kE3M2, 64},
-                     {kE2M1, isa::fmt::kE2M1, 16}};
+  } const cases[] = {{kOcpE4M3, hk::fmt::kE4M3, 256},
+                     {kOcpE5M2, hk::fmt::kE5M2, 256},
+                     {kFnuzE4M3, hk::fmt::kE4M3Fnuz, 256},
+                     {kFnuzE5M2, hk::fmt::kE5M2Fnuz, 256},
+                     {kE2M3, hk::fmt::kE2M3, 64},
+                     {kE3M2, hk::fmt::kE3M2, 64},
+                     {kE2M1, hk::fmt::kE2M1, 16}};
   for (const auto &c : cases)
     for (unsigned code = 0; code < c.codes; ++code)
-      EXPECT_TRUE(sameValue(isa::fmt::decode(code, c.sim), c.test.value(code)))
+      EXPECT_TRUE(sameValue(hk::fmt::decode(code, c.sim), c.test.value(code)))
           << "code " << code << " e" << c.test.e << "m" << c.test.m << " bias "
           << c.test.bias;
   // Spot values from the OCP and AMD definitions.
@@ -844,8 +844,8 @@ TEST(IsaMatrix, NarrowFormatsDecodeEveryCode) {
   EXPECT_EQ(kOcpE4M3.value(0x01), std::ldexp(1.0, -9));
   EXPECT_EQ(kFnuzE4M3.value(0x01), std::ldexp(1.0, -10));
   for (unsigned e = 0; e < 255; ++e)
-    EXPECT_EQ(isa::fmt::decodeE8M0(uint8_t(e)), std::ldexp(1.0f, int(e) - 127));
-  EXPECT_TRUE(std::isnan(isa::fmt::decodeE8M0(0xFF)));
+    EXPECT_EQ(hk::fmt::decodeE8M0(uint8_t(e)), std::ldexp(1.0f, int(e) - 127));
+  EXPECT_TRUE(std::isnan(hk::fmt::decodeE8M0(0xFF)));
 }
 
 // Through the MFMA: every finite code of A, picked out by a B of ones, on

@@ -30,10 +30,8 @@
 
 namespace hk::kernels {
 
-float bf16ToFloat(uint16_t bits);
-/// Round to nearest even (NaN stays NaN).
-uint16_t floatToBF16(float value);
-/// `value` rounded to bf16, as a double.
+/// `value` rounded to float and then to bf16 (hk/Base/Formats.h, nearest
+/// even), as a double: the values a bf16 input tensor holds.
 double roundToBF16(double value);
 
 /// $HK_KERNELS_DIR if set, else <prefix>/share/hk/kernels for a program
