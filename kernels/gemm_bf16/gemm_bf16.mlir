@@ -65,9 +65,13 @@
 // touch no LDS. Before the loop, the prologue stores H0 of step 0 and
 // ends with a barrier, which orders it before every access in the region;
 // H1 of step 0 is first written in cluster 0, with no earlier read. After
-// the loop nothing reads the stage. The last step prefetches the K tile
-// past the end of A and B (zeros): its H0 is stored and never read, its H1
-// stays in registers.
+// the loop nothing reads the stage. The loop runs K steps 0 to nk - 2, each
+// prefetching the next; step nk - 1 follows it as the same four clusters
+// without the prefetch and without the store of a next step's H0, so no
+// load reaches past the end of K (a loop whose last trip loaded the tile
+// past the end would have that trip split off with checked loads by
+// hk-peel-bounds). With K = 0 (nk = 0) the loop runs no trip and the last
+// step multiplies the zeros the prologue loaded.
 
 !st_stage = !hk.st<256x64xbf16, 16x32>
 !st_share = !hk.st<32x32xbf16, 16x32>
@@ -142,6 +146,7 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %k_len = memref.dim %A, %c1 : memref<?x?xbf16>
   %k_pad = arith.addi %k_len, %c63 : index
   %nk = arith.divui %k_pad, %c64 : index
+  %nk_loop = arith.subi %nk, %c1 : index
 
   // Prologue: half 0 of K step 0 through registers into the stage, visible
   // to every wave before the loop reads it; half 1 stays in registers and
@@ -155,7 +160,7 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   hk.barrier
 
   %acc:4 = hk.ping_pong -> !acc, !acc, !acc, !acc {
-    %r:6 = scf.for %k = %c0 to %nk step %c1
+    %r:6 = scf.for %k = %c0 to %nk_loop step %c1
         iter_args(%c00 = %zero, %c01 = %zero, %c10 = %zero, %c11 = %zero,
                   %ha1 = %ga1, %hb1 = %gb1)
         -> (!acc, !acc, !acc, !acc, !rt_share, !rt_share) {
@@ -216,7 +221,42 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       scf.yield %f00, %f01, %f10, %f11, %fa1, %fb1
           : !acc, !acc, !acc, !acc, !rt_share, !rt_share
     }
-    hk.yield %r#0, %r#1, %r#2, %r#3 : !acc, !acc, !acc, !acc
+
+    // The last K step: clusters 0-3 of the loop without the prefetch and
+    // without storing a next step's half 0.
+    %a00, %a10, %b00, %b10 = hk.cluster memory
+        -> !rt_a, !rt_a, !rt_b, !rt_b {
+      %ra00 = hk.load %sa00 : !st_a -> !rt_a
+      %ra10 = hk.load %sa10 : !st_a -> !rt_a
+      %rb00 = hk.load %sb00 : !st_b -> !rt_b
+      %rb10 = hk.load %sb10 : !st_b -> !rt_b
+      hk.store %r#4, %as_share1 : !rt_share, !st_share
+      hk.store %r#5, %bs_share1 : !rt_share, !st_share
+      hk.yield %ra00, %ra10, %rb00, %rb10 : !rt_a, !rt_a, !rt_b, !rt_b
+    }
+    %d00, %d01, %d10, %d11 = hk.cluster compute -> !acc, !acc, !acc, !acc {
+      %e00 = hk.mma abt %a00, %b00, %r#0 : !rt_a, !rt_b, !acc
+      %e01 = hk.mma abt %a00, %b10, %r#1 : !rt_a, !rt_b, !acc
+      %e10 = hk.mma abt %a10, %b00, %r#2 : !rt_a, !rt_b, !acc
+      %e11 = hk.mma abt %a10, %b10, %r#3 : !rt_a, !rt_b, !acc
+      hk.yield %e00, %e01, %e10, %e11 : !acc, !acc, !acc, !acc
+    }
+    %a01, %a11, %b01, %b11 = hk.cluster memory
+        -> !rt_a, !rt_a, !rt_b, !rt_b {
+      %ra01 = hk.load %sa01 : !st_a -> !rt_a
+      %ra11 = hk.load %sa11 : !st_a -> !rt_a
+      %rb01 = hk.load %sb01 : !st_b -> !rt_b
+      %rb11 = hk.load %sb11 : !st_b -> !rt_b
+      hk.yield %ra01, %ra11, %rb01, %rb11 : !rt_a, !rt_a, !rt_b, !rt_b
+    }
+    %f00, %f01, %f10, %f11 = hk.cluster compute -> !acc, !acc, !acc, !acc {
+      %e00 = hk.mma abt %a01, %b01, %d00 : !rt_a, !rt_b, !acc
+      %e01 = hk.mma abt %a01, %b11, %d01 : !rt_a, !rt_b, !acc
+      %e10 = hk.mma abt %a11, %b01, %d10 : !rt_a, !rt_b, !acc
+      %e11 = hk.mma abt %a11, %b11, %d11 : !rt_a, !rt_b, !acc
+      hk.yield %e00, %e01, %e10, %e11 : !acc, !acc, !acc, !acc
+    }
+    hk.yield %f00, %f01, %f10, %f11 : !acc, !acc, !acc, !acc
   }
 
   // Store: accumulator C[i][j] is the 64x32 tile (in units of 64x32) at

@@ -47,7 +47,7 @@ __global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -
   auto sa11 = subtile_inplace<64, 32>(as, {ri1, 1});
   auto sb01 = subtile_inplace<32, 32>(bs, {wc, 1});
   auto sb11 = subtile_inplace<32, 32>(bs, {cj1, 1});
-  const int nk = (A.cols() + 63) / 64;
+  const int nk_loop = ((A.cols() + 63) / 64) - 1;
   rt_bf<32, 32, row_l, rt_16x32_s> ga0;
   load(ga0, A, {0, 0, a_row, 0});
   rt_bf<32, 32, row_l, rt_16x32_s> gb0;
@@ -72,7 +72,7 @@ __global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -
   zero(c10);
   rt_fl<64, 32, col_l, rt_16x16_s> c11;
   zero(c11);
-  for (int k = 0; k < nk; ++k) {
+  for (int k = 0; k < nk_loop; ++k) {
     __builtin_amdgcn_sched_barrier(0);
     rt_bf<64, 32, row_l, rt_16x32_s> ra00;
     load(ra00, sa00);
@@ -139,6 +139,55 @@ __global__ __launch_bounds__(512, 2) void gemm_bf16(const gl<bf16, -1, -1, -1, -
     ga1 = pa1;
     gb1 = pb1;
   }
+  __builtin_amdgcn_sched_barrier(0);
+  rt_bf<64, 32, row_l, rt_16x32_s> ra001;
+  load(ra001, sa00);
+  asm volatile("s_waitcnt lgkmcnt(0)");
+  rt_bf<64, 32, row_l, rt_16x32_s> ra101;
+  load(ra101, sa10);
+  asm volatile("s_waitcnt lgkmcnt(0)");
+  rt_bf<32, 32, row_l, rt_16x32_s> rb001;
+  load(rb001, sb00);
+  asm volatile("s_waitcnt lgkmcnt(0)");
+  rt_bf<32, 32, row_l, rt_16x32_s> rb101;
+  load(rb101, sb10);
+  asm volatile("s_waitcnt lgkmcnt(0)");
+  store(as_share1, ga1);
+  asm volatile("s_waitcnt lgkmcnt(0)");
+  store(bs_share1, gb1);
+  asm volatile("s_waitcnt lgkmcnt(0)");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_sched_barrier(0);
+  __builtin_amdgcn_s_setprio(1);
+  mma_ABt(c00, ra001, rb001, c00);
+  mma_ABt(c01, ra001, rb101, c01);
+  mma_ABt(c10, ra101, rb001, c10);
+  mma_ABt(c11, ra101, rb101, c11);
+  __builtin_amdgcn_s_setprio(0);
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_sched_barrier(0);
+  rt_bf<64, 32, row_l, rt_16x32_s> ra011;
+  load(ra011, sa01);
+  asm volatile("s_waitcnt lgkmcnt(0)");
+  rt_bf<64, 32, row_l, rt_16x32_s> ra111;
+  load(ra111, sa11);
+  asm volatile("s_waitcnt lgkmcnt(0)");
+  rt_bf<32, 32, row_l, rt_16x32_s> rb011;
+  load(rb011, sb01);
+  asm volatile("s_waitcnt lgkmcnt(0)");
+  rt_bf<32, 32, row_l, rt_16x32_s> rb111;
+  load(rb111, sb11);
+  asm volatile("s_waitcnt lgkmcnt(0)");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_sched_barrier(0);
+  __builtin_amdgcn_s_setprio(1);
+  mma_ABt(c00, ra011, rb011, c00);
+  mma_ABt(c01, ra011, rb111, c01);
+  mma_ABt(c10, ra111, rb011, c10);
+  mma_ABt(c11, ra111, rb111, c11);
+  __builtin_amdgcn_s_setprio(0);
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_sched_barrier(0);
   if (__builtin_amdgcn_readfirstlane(warpid()) < 4) {
     __builtin_amdgcn_s_barrier();
   }
