@@ -2,6 +2,8 @@
 
 #include "AMDGPUTargetMachine.h"
 
+#include "hk/Base/InputLimits.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 
@@ -121,18 +123,32 @@ emitMachineCode(llvm::Module &llvmModule, const TargetOptions &options,
 
   llvm::SmallVector<char, 0> result;
   llvm::raw_svector_ostream stream(result);
-  llvm::legacy::PassManager codegen;
+  auto codegen = std::make_unique<llvm::legacy::PassManager>();
   llvm::CodeGenFileType fileType = kind == CodeGenFileKind::Assembly
                                        ? llvm::CodeGenFileType::AssemblyFile
                                        : llvm::CodeGenFileType::ObjectFile;
-  if (machine->addPassesToEmitFile(codegen, stream, nullptr, fileType))
+  if (machine->addPassesToEmitFile(*codegen, stream, nullptr, fileType))
     return emitError(loc) << "the AMDGPU backend cannot emit this file type";
   std::string backendErrors;
   llvm::LLVMContext &context = llvmModule.getContext();
   context.setDiagnosticHandlerCallBack(collectBackendDiagnostic,
                                        &backendErrors);
-  codegen.run(llvmModule);
+  // Some inputs make the backend stop with a fatal error after an error it
+  // reported (an illegal VGPR to SGPR copy, then an instruction the encoder
+  // cannot emit): both reach the user as one located error.
+  std::optional<std::string> fatal =
+      hk::runCatchingFatalErrors([&] { codegen->run(llvmModule); });
   context.setDiagnosticHandlerCallBack(nullptr, nullptr);
+  if (fatal) {
+    // The passes stopped half way: they and the target machine they use
+    // are left as they are rather than destroyed in an unknown state.
+    (void)codegen.release();
+    (void)machine.release();
+    return emitError(loc) << "the AMDGPU backend failed for " << options.chip
+                          << ": "
+                          << (backendErrors.empty() ? "" : backendErrors + "; ")
+                          << "LLVM stopped with: " << *fatal;
+  }
   if (!backendErrors.empty())
     return emitError(loc) << "the AMDGPU backend failed for " << options.chip
                           << ": " << backendErrors;

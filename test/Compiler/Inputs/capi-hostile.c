@@ -1,7 +1,8 @@
 /* Hostile input through the compiler's C API (hkc.h): text nested deeper
  * than the nesting limit is a located error, not a stack overflow; the
  * limit can be raised to what the compilation stack holds and no further;
- * and a freed result stays stale when later results reuse its memory. */
+ * a freed result stays stale when later results reuse its memory; and a
+ * kernel that makes LLVM stop with a fatal error is an error status. */
 
 #include "hk/Compiler/hkc.h"
 
@@ -59,8 +60,7 @@ static void staleHandles(const hkc_options *options) {
   hkc_result_free(freed);
   int same = 0;
   for (int i = 0; i < 16; ++i) {
-    hkc_compile(kernel, size, "k.mlir", HKC_OUTPUT_LANE_IR, options,
-                &later[i]);
+    hkc_compile(kernel, size, "k.mlir", HKC_OUTPUT_LANE_IR, options, &later[i]);
     same += later[i] == freed;
   }
   printf("handles equal to the freed one: %d\n", same);
@@ -75,7 +75,29 @@ static void staleHandles(const hkc_options *options) {
     hkc_result_free(later[i]);
 }
 
-int main(void) {
+/* The kernel at `path`, which makes LLVM stop with a fatal error while
+ * generating code: an error status with the backend's message. */
+static void backendFatal(const char *path, hkc_options options) {
+  FILE *file = fopen(path, "rb");
+  if (!file)
+    return;
+  static char text[1 << 16];
+  size_t size = fread(text, 1, sizeof text - 1, file);
+  fclose(file);
+  const char *gfx942[] = {"gfx942"};
+  options.chips = gfx942;
+  options.num_chips = 1;
+  hkc_result result = NULL;
+  int status = hkc_compile(text, size, "backend-fatal.mlir",
+                           HKC_OUTPUT_CODE_OBJECT, &options, &result);
+  printf("backend fatal: status %d, result %s\n%s", status,
+         result ? "set" : "null", hkc_last_error());
+  printf("after it: %s\n", hkc_verify(kernel, strlen(kernel), "k.mlir") == 0
+                               ? "verify still works"
+                               : hkc_last_error());
+}
+
+int main(int argc, char **argv) {
   hkc_options options;
   hkc_options_init(&options);
   printf("default limit: %u\n", hkc_max_nesting_depth());
@@ -101,6 +123,8 @@ int main(void) {
   verify("fors.mlir", fors);
   hkc_set_max_nesting_depth(256);
   staleHandles(&options);
+  if (argc == 2)
+    backendFatal(argv[1], options);
   free(modules);
   free(ifs);
   free(fors);
