@@ -6,21 +6,28 @@
 // could be derived for a result; this computes both from FMAs instead:
 //
 //   1. Quarter turns, in two f32 pieces: with c0 = f32(2/pi) and
-//      c1 = f32(2/pi - c0), h = x c0 (rounded), e = fma(x, c0, -h) (exact),
-//      l = e + x c1; k = roundeven(h); f = (h - k) + l, |f| <= 1/2 + tiny
-//      (h - k is exact). f is x 2/pi - k within 2^-25 + |x| 2^-46.
-//   2. theta = f * f32(pi/2), |theta| <= pi/4 (1 + 2^-20): within
-//      2.1 2^-24 + |x| 2^-45.3 of x - k pi/2.
+//      c1 = f32(2/pi - c0) (|2/pi - c0 - c1| <= 2^-50), h = x c0
+//      (rounded), e = fma(x, c0, -h) (exact), l = e + x c1 (|l| <= 1.14
+//      |x| 2^-24, so up to 1/2 and more once |x| >= 2^23); k1 =
+//      roundeven(h), r = (h - k1) + l (h - k1 exact, |r| < 2), k2 =
+//      roundeven(r), q = r - k2 (exact, |q| <= 1/2). q is x 2/pi - k1 - k2
+//      within 2^-24 (rounding r) + |x| (2^-50 + 2^-49 + 1.14 2^-48) (the
+//      remainder of 2/pi, rounding x c1, rounding l) <= 2^-24 + |x| 2^-47.08.
+//   2. theta = q * f32(pi/2), |theta| <= pi/4: within 1.571 (2^-24 +
+//      |x| 2^-47.08) + 0.5 2^-24 (the constant) + 0.5 2^-24 (rounding) =
+//      2.57 2^-24 + |x| 2^-46.43 of x - k pi/2.
 //   3. sin(theta) = theta + theta^3 (-1/6 + theta^2 (1/120 + ...)) up to
 //      theta^9 and cos(theta) = 1 + theta^2 (-1/2 + ...) up to theta^10,
 //      Taylor polynomials by Horner's rule: truncation below 2^-28 at
 //      pi/4, evaluation within 1.2 2^-24 (sin) and 2.2 2^-24 (cos).
-//   4. k mod 4 (computed in f32 as k - 4 floor(k / 4), exact for any
-//      integral k) picks sin, cos, -sin or -cos (cos: the next quadrant).
+//   4. k mod 4 (k1 mod 4 computed in f32 as k1 - 4 floor(k1 / 4), exact
+//      for any integral k1, plus k2, wrapped into [0, 4)) picks sin, cos,
+//      -sin or -cos (cos: the next quadrant).
 //
-// So |result - sin(x)| <= 4.3 2^-24 + |x| 2^-45.3 < 2^-21 + |x| 2^-45 for
-// every finite f32 x (the |x| term is the f32 pieces of 2/pi: 2^-20 at
-// |x| = 2^24), and inf or NaN gives NaN. f16 and bf16 go through f32.
+// So |result - sin(x)| <= 4.9 2^-24 + |x| 2^-46.43 < 2^-21 + |x| 2^-45 for
+// every finite f32 x (the |x| term comes from the f32 pieces of 2/pi:
+// 2^-21 at |x| = 2^24), and inf or NaN gives NaN. f16 and bf16 go through
+// f32.
 //===----------------------------------------------------------------------===//
 
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
@@ -80,8 +87,12 @@ static Value sinCosF32(OpBuilder &b, Location loc, Value x,
   Value e = math::FmaOp::create(b, loc, x, f.constant(c0),
                                 arith::NegFOp::create(b, loc, h));
   Value l = f.add(e, f.mul(x, f.constant(c1)));
-  Value k = math::RoundEvenOp::create(b, loc, h);
-  Value q = f.add(f.sub(h, k), l);
+  // l reaches 1/2 when |h| >= 2^22, so the nearest quarter turn is taken
+  // twice: k1 of h, then k2 of r = (h - k1) + l, |r| < 2.
+  Value k1 = math::RoundEvenOp::create(b, loc, h);
+  Value r = f.add(f.sub(h, k1), l);
+  Value k2 = math::RoundEvenOp::create(b, loc, r);
+  Value q = f.sub(r, k2);
   Value theta = f.mul(q, f.constant(llvm::numbers::pi / 2));
   Value t2 = f.mul(theta, theta);
   // Taylor coefficients of sin(t)/t - 1 over t^2 and of cos(t) in t^2.
@@ -90,14 +101,17 @@ static Value sinCosF32(OpBuilder &b, Location loc, Value x,
   Value sinT = f.add(theta, f.mul(f.mul(theta, t2), sinTail));
   Value cosT = f.horner(
       t2, {1.0, -1.0 / 2, 1.0 / 24, -1.0 / 720, 1.0 / 40320, -1.0 / 3628800});
-  // k mod 4 in f32: k / 4 and 4 floor(k / 4) are exact, and so is the
-  // difference, in [0, 4).
-  Value quarter = math::FloorOp::create(b, loc, f.mul(k, f.constant(0.25)));
-  Value quadrant = f.sub(k, f.mul(quarter, f.constant(4)));
-  if (quadrantShift) {
-    quadrant = f.add(quadrant, f.constant(quadrantShift));
-    quadrant = f.select(f.eq(quadrant, 4), f.constant(0), quadrant);
-  }
+  // (k1 + k2 + shift) mod 4 in f32: k1 / 4 and 4 floor(k1 / 4) are exact,
+  // and so is the difference, in [0, 4); k2 + shift is in [-1, 2].
+  Value quarter = math::FloorOp::create(b, loc, f.mul(k1, f.constant(0.25)));
+  Value quadrant = f.sub(k1, f.mul(quarter, f.constant(4)));
+  quadrant = f.add(quadrant, f.add(k2, f.constant(quadrantShift)));
+  Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                      quadrant, f.constant(0));
+  quadrant = f.select(below, f.add(quadrant, f.constant(4)), quadrant);
+  Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE,
+                                      quadrant, f.constant(4));
+  quadrant = f.select(above, f.sub(quadrant, f.constant(4)), quadrant);
   Value odd =
       arith::OrIOp::create(b, loc, f.eq(quadrant, 1), f.eq(quadrant, 3));
   Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE,
