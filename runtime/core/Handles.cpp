@@ -2,12 +2,15 @@
 
 #include "Objects.h"
 
+#include "hk/Base/Error.h"
+
 using namespace hk::rt;
 
 /// Tokens are kTokenBase + 16 * id. kTokenBase sets bits 48-62, so a token
 /// is no canonical x86-64 or AArch64 user-space address: a pointer to any
 /// real object (a struct mistaken for a handle, a dangling pointer) never
-/// equals a live token. Ids count up and are never reused.
+/// equals a live token. Ids count up and are never reused: a freed handle
+/// stays stale whatever is allocated after it, at its old address or not.
 static constexpr uintptr_t kTokenBase = uintptr_t(0x484b) << 48; // "HK"
 
 static_assert(sizeof(uintptr_t) == 8, "handle tokens need 64-bit pointers");
@@ -19,8 +22,17 @@ Handles &Handles::get() {
   return *handles;
 }
 
+/// The last id: 16 * id stays below bit 48, so no token ever repeats and
+/// every token keeps kTokenBase's bits.
+static constexpr uint64_t kMaxId = (uint64_t(1) << 44) - 1;
+
 uintptr_t Handles::insert(Entry entry) {
   std::lock_guard<std::mutex> lock(mutex_);
+  // Refused rather than wrapped: a stale handle must never come back.
+  if (nextId_ > kMaxId)
+    throw Error(HKRT_ERROR_OUT_OF_MEMORY,
+                "out of handles: every handle this process can hold has been "
+                "used");
   uintptr_t token = kTokenBase + 16 * uintptr_t(nextId_++);
   entries_.emplace(token, std::move(entry));
   return token;
