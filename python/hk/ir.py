@@ -445,6 +445,44 @@ class Builder:
             f"[{_names(within)}] fill {fill} : {source.type}", source.type,
             name)
 
+    # -- positions, scans and arg reductions ---------------------------------
+    def iota(self, type, axis=None, name=None):
+        """hk.iota: each element's row (axis "row") or column ("col") index
+        in a register tile of i32 or f32, or its index in a register vector
+        (no axis)."""
+        a = f" {axis}" if axis is not None else ""
+        return self._result(f"hk.iota{a} : {type}", type, name)
+
+    def row_scan(self, kind, mode, source, init=None, name=None):
+        """hk.row_scan sum|max|min inclusive|exclusive along each row,
+        combined with the row vector `init` if given."""
+        return self._scan("row_scan", kind, mode, source, init, name)
+
+    def col_scan(self, kind, mode, source, init=None, name=None):
+        """hk.col_scan: hk.row_scan down each column (`init` a col vector)."""
+        return self._scan("col_scan", kind, mode, source, init, name)
+
+    def _scan(self, op, kind, mode, source, init, name):
+        i = f" init {init} : {init.type}" if init is not None else ""
+        return self._result(
+            f"hk.{op} {kind} {mode} {source}{i} : {source.type}",
+            source.type, name)
+
+    def row_arg(self, kind, source, name=None):
+        """hk.row_arg max|min: (value, index) of each row's largest or
+        smallest element, as a row vector and an i32 row vector."""
+        return self._arg("row", kind, source, name)
+
+    def col_arg(self, kind, source, name=None):
+        """hk.col_arg max|min: (value, index) per column, as col vectors."""
+        return self._arg("col", kind, source, name)
+
+    def _arg(self, axis, kind, source, name):
+        value, index = rv(source.type, axis), rv(source.type, axis, "i32")
+        return self._results(
+            f"hk.{axis}_arg {kind} {source} : {source.type} -> {value}, "
+            f"{index}", [value, index], name)
+
     # -- regions -------------------------------------------------------------
     def for_(self, lower, upper, step, iter_args=(), name=None):
         """scf.for; `with` it to build the body, which receives the
@@ -504,7 +542,8 @@ _BINARY = {
     "mulf", "divf", "maximumf", "minimumf",
 }
 _NUMBERED = {"v", "r", "i", "a"}
-_UNARY_MATH = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "absf", "tanh"}
+_UNARY_MATH = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "absf", "tanh",
+               "sin", "cos"}
 
 
 class Kernel:
