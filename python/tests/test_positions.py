@@ -1,7 +1,7 @@
 """The position ops and sin / cos through the hk.ir builder (iota, row_scan,
 col_scan, row_arg, col_arg, sin, cos): the text they print verifies, and a
 kernel built with them runs on the ISA simulator from each chip's code
-object, checked against NumPy where the ops' documented rules matter: NaNs
+object, in three layouts, checked against NumPy where the ops' documented rules matter: NaNs
 ignored by max and min (an exclusive max over NaNs only is -inf), ties and
 all-NaN rows going to the lowest index, i32 scans, and positions."""
 
@@ -15,7 +15,10 @@ from hk.ir import f32, i32, index
 R, C = 32, 64
 
 
-def build():
+LAYOUTS = [("col", (16, 16)), ("row", (16, 32)), ("row", (32, 16))]
+
+
+def build(layout=LAYOUTS[0]):
     m = ir.Module()
     io = ir.memref([None, None], f32)
     io3 = ir.memref([None, None, None], f32)
@@ -25,7 +28,7 @@ def build():
         grid=ir.grid([], "1"))
     x, o, p, v, j = k.args
     b = k.builder
-    t = ir.rt([R, C], f32, "col", (16, 16))
+    t = ir.rt([R, C], f32, layout[0], layout[1])
     ti = t.with_element(i32)
     c = [b.constant(n, index) for n in range(4)]
     xt = b.load(x, [c[0], c[0]], t)
@@ -76,8 +79,9 @@ def arg_reference(a, largest):
     return np.array(values, np.float32), np.array(indices, np.int32)
 
 
-def test_positions_on_the_simulator(simulator, rng):
-    mod = build().compile(chips=[simulator.chip], cache=False)
+@pytest.mark.parametrize("layout", LAYOUTS, ids=lambda l: f"{l[0]}{l[1]}")
+def test_positions_on_the_simulator(simulator, rng, layout):
+    mod = build(layout).compile(chips=[simulator.chip], cache=False)
     x = rng.integers(-6, 7, size=(R, C)).astype(np.float32)  # many ties
     x[0, 3] = np.nan
     x[1, :] = np.nan            # a row of NaNs only
