@@ -38,13 +38,14 @@ def build(layout=LAYOUTS[0]):
             b.sin(xt)]
     init = b.row_reduce("sum", xt, type=ir.rv(t, "row"))
     outs.append(b.row_scan("sum", "exclusive", xt, init=init))
-    c.append(b.constant(4, index))
+    c += [b.constant(4, index), b.constant(5, index)]
     for n, value in enumerate(outs):
         b.store(value, o, [c[n], c[0], c[0]])
     cols = b.iota(ti, axis="col")
     b.store(cols, p, [c[0], c[0], c[0]])
-    cumi = b.row_scan("max", "inclusive", b.iota(ti, axis="row"))
+    cumi = b.row_scan("sum", "inclusive", cols)
     b.store(cumi, p, [c[1], c[0], c[0]])
+    b.store(b.iota(t, axis="row"), o, [c[5], c[0], c[0]])
     rv, rj = b.row_arg("max", xt)
     cv, cj = b.col_arg("min", xt)
     b.store(rv, v, [c[0], c[0]])
@@ -87,7 +88,7 @@ def test_positions_on_the_simulator(simulator, rng, layout):
     x[1, :] = np.nan            # a row of NaNs only
     x[2, :] = 5.0               # a row of one value: index 0 wins
     x[5:9, 7] = np.nan
-    o = np.zeros((5, R, C), np.float32)
+    o = np.zeros((6, R, C), np.float32)
     p = np.zeros((2, R, C), np.int32)
     v = np.zeros((2, C), np.float32)
     j = np.zeros((3, C), np.int32)
@@ -110,7 +111,8 @@ def test_positions_on_the_simulator(simulator, rng, layout):
         assert np.nanmax(np.abs(o[3] - np.sin(x.astype(np.float64)))) <= \
             2.0 ** -21
     np.testing.assert_array_equal(p[0], np.tile(np.arange(C), (R, 1)))
-    np.testing.assert_array_equal(p[1], np.tile(np.arange(R)[:, None], C))
+    np.testing.assert_array_equal(p[1], np.tile(np.cumsum(np.arange(C)), (R, 1)))
+    np.testing.assert_array_equal(o[5], np.tile(np.arange(R)[:, None], C))
     rows_v, rows_i = arg_reference(x, largest=True)
     np.testing.assert_array_equal(v[0, :R], rows_v)
     np.testing.assert_array_equal(j[0, :R], rows_i)
