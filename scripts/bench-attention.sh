@@ -27,7 +27,7 @@ status=0
 for chip in $("$BUILD_DIR/bin/hk-chips"); do
   start=$(date +%s.%N)
   times="$( { TIMEFORMAT='user %U s, sys %S s'; time "${PIN[@]}" "$RUN" \
-    attention_fwd --shape 1,4,4,512,128,0 --chip "$chip" --backend isa \
+    attention_fwd --shape 1,4,4,512,128,0 --chip "$chip" --device isa \
     >"$TMP/out" 2>&1; } 2>&1 )" || status=1
   end=$(date +%s.%N)
   tail -n 1 "$TMP/out"

@@ -2,7 +2,7 @@
 # ISA simulator timings on one core (taskset -c 0 when available): the
 # 512x512x512 bf16 GEMM of kernels/gemm_bf16/ from its gfx942 and gfx950 code
 # objects, run and checked against the float64 reference by hk-run
-# --backend isa, plus the wall and CPU time of the whole hk-run process;
+# --device isa, plus the wall and CPU time of the whole hk-run process;
 # then the time of one MFMA on each chip. The target
 # is under 20 s per run (docs/isa-simulator.md). Usage: bash
 # scripts/bench-isa.sh (after a build; BUILD_DIR overrides build/).
@@ -33,7 +33,7 @@ bench() { # kernel shape chip
   local line start end
   start=$(date +%s.%N)
   line="$("${TIMER[@]}" "${PIN[@]}" "$RUN" "$1" --shape "$2" --chip "$3" \
-    --backend isa | tail -n 1)" || status=1
+    --device isa | tail -n 1)" || status=1
   end=$(date +%s.%N)
   echo "$line"
   awk -v s="$start" -v e="$end" 'BEGIN { printf "  hk-run process wall time: %.3f s\n", e - s }'

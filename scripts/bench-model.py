@@ -675,7 +675,7 @@ def ours_command(row, env):
     path's float64 host copies do not fit in memory. Its memrefs are the
     library's views, [B, heads, N, D] (kernels/attention_fwd/Reference.cpp);
     the timing model needs their sizes, not the library's strides."""
-    base = [row.theirs.chip and "--chip", row.theirs.chip, "--backend",
+    base = [row.theirs.chip and "--chip", row.theirs.chip, "--device",
             "isa", "--timing"]
     if row.name != "attention_fwd":
         return [env.hk_run, row.name, "--shape", row.shape] + base

@@ -9,7 +9,7 @@
 # modelled TFLOP/s with the ratio and the bound, then
 #   model vs measured: median error X%, N of M within 20%
 # Then our library's kernels in timing mode (`hk-run KERNEL --shape ...
-# --backend isa --timing`) at the paper's shapes beside HipKittens' modelled
+# --device isa --timing`) at the paper's shapes beside HipKittens' modelled
 # and measured figures, ending with
 #   ours vs HipKittens (modelled): N of M rows at or above
 # Pictures of both tables (matplotlib) and the text go to the output

@@ -27,7 +27,7 @@ mkdir -p "$OUT"
 run_cell() {
   local line
   [[ -x "$BIN/hk-run" ]] || { echo "hk-run not built"; return 0; }
-  line="$("$BIN/hk-run" "$1" --test-shape --chip "$2" --backend auto \
+  line="$("$BIN/hk-run" "$1" --test-shape --chip "$2" --device auto \
     2>>"$OUT/$1.$2.err" | tail -n 1)"
   if [[ $line =~ ^(PASS|FAIL)\ [^\ ]+\ [^\ ]+\ ([^\ ]+)\ (.*):\ max\ abs\ error\ ([^,]+),.*time\ ([^ ]+\ s) ]]; then
     echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[3]}, max err ${BASH_REMATCH[4]}, ${BASH_REMATCH[5]}"

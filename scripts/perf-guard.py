@@ -48,7 +48,7 @@ def shape_text(shape):
 def model(hk_run, kernel, chip, shape):
     """The TIMING report of one modelled launch of a library kernel."""
     cmd = [hk_run, kernel, "--shape", shape_text(shape), "--chip", chip,
-           "--backend", "isa", "--timing"]
+           "--device", "isa", "--timing"]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True)
     except OSError as error:

@@ -51,7 +51,7 @@ def test_evaluate_errors(text, symbols, message):
 def hk_run_grid(artifact, kernel, args):
     out = subprocess.run(
         [HK_RUN, "--artifact", artifact, "--kernel", kernel, "--launch-only",
-         "--args", args, "--backend", "isa"],
+         "--args", args, "--device", "isa"],
         capture_output=True, text=True, check=True).stdout
     m = re.search(r"grid: +(\d+) x (\d+) x (\d+) workgroups", out)
     return tuple(int(g) for g in m.groups())

@@ -77,8 +77,8 @@ const char *hkrt_status_name(hkrt_status s) {
     return "no HIP runtime";
   case HKRT_ERROR_NO_DEVICE:
     return "no device";
-  case HKRT_ERROR_BACKEND:
-    return "backend error";
+  case HKRT_ERROR_DEVICE:
+    return "device error";
   case HKRT_ERROR_OUT_OF_MEMORY:
     return "out of memory";
   case HKRT_ERROR_KERNEL_FAULT:

@@ -34,7 +34,7 @@ template <typename F> hkrt_status guard(F &&body) {
     // Not the runtime's own errors: still a status, never an escape
     // through the C boundary (which would terminate the program).
     lastError = std::string("internal error: ") + e.what();
-    return HKRT_ERROR_BACKEND;
+    return HKRT_ERROR_DEVICE;
   }
 }
 

@@ -158,7 +158,7 @@ public:
 private:
   void check(hipError_t err, const char *what) {
     if (err != 0)
-      throw Error(err == 2 ? HKRT_ERROR_OUT_OF_MEMORY : HKRT_ERROR_BACKEND,
+      throw Error(err == 2 ? HKRT_ERROR_OUT_OF_MEMORY : HKRT_ERROR_DEVICE,
                   std::string(what) + " failed: " + api.getErrorString(err) +
                       " (" + std::to_string(err) + ")");
   }

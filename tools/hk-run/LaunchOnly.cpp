@@ -361,7 +361,7 @@ const KernelInfo &findKernelInfo(const rt::Artifact &art,
 
 } // namespace
 
-const char *backendName(const hkrt::Device &dev) {
+const char *deviceName(const hkrt::Device &dev) {
   switch (dev.kind()) {
   case HKRT_DEVICE_HIP:
     return "hip";
@@ -398,10 +398,10 @@ int launchOnly(hkrt::Device &dev, const std::string &path,
   hkrt::Kernel k = mod.kernel(kernel);
   std::mt19937 gen(seed);
   Arguments args = buildArguments(dev, info, items, gen);
-  const char *backend = backendName(dev);
+  const char *device = deviceName(dev);
   std::printf("kernel:    %s in %s, launch only\n", kernel.c_str(),
               path.c_str());
-  std::printf("device:    %s %s\n", backend, dev.chip().c_str());
+  std::printf("device:    %s %s\n", device, dev.chip().c_str());
   std::printf("arguments: %s; seed %u\n",
               args.text.empty() ? "none" : args.text.c_str(), seed);
   std::printf("grid:      %s\n", gridText(info, args).c_str());
@@ -420,12 +420,12 @@ int launchOnly(hkrt::Device &dev, const std::string &path,
     if (e.status() != HKRT_ERROR_KERNEL_FAULT)
       throw;
     std::printf("FAULT %s %s %s: time %.3f s\n", kernel.c_str(),
-                dev.chip().c_str(), backend, seconds());
+                dev.chip().c_str(), device, seconds());
     std::fflush(stdout);
     throw;
   }
   std::printf("LAUNCHED %s %s %s: time %.3f s\n", kernel.c_str(),
-              dev.chip().c_str(), backend, seconds());
+              dev.chip().c_str(), device, seconds());
   for (const auto &[i, file] : saves) {
     NpyArray array;
     array.descr = npyDescr(info.args[i].dtype);

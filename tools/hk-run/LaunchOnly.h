@@ -21,8 +21,8 @@ namespace hk::run {
 /// `text` split at every `sep`, empty items kept ("" gives one empty item).
 std::vector<std::string> split(const std::string &text, char sep);
 
-/// The --backend name of the device's kind: "hip" or "isa".
-const char *backendName(const hkrt::Device &dev);
+/// The --device name of the device's kind: "hip" or "isa".
+const char *deviceName(const hkrt::Device &dev);
 
 /// Launches `kernel` of the artifact at `path` on `dev`. `args` is the
 /// --args text (one comma-separated item per argument; may be absent only

@@ -1,6 +1,6 @@
 //===- hk-run.cpp - run a library kernel and check it ---------------------===//
 //
-// hk-run KERNEL [--shape S | --test-shape] [--eps E] [--chip C] [--backend B]
+// hk-run KERNEL [--shape S | --test-shape] [--eps E] [--chip C] [--device D]
 //        [--seed N]
 // hk-run --artifact FILE.hkrt --kernel NAME ...
 // hk-run --artifact FILE.hkrt --kernel NAME --launch-only --args A1,A2,...
@@ -61,7 +61,7 @@ Options:
   --eps E                the epsilon of layernorm and rmsnorm (> 0)
   --chip gfx942|gfx950   the chip whose code object the ISA simulator runs
                          (default %s; with HIP, must match the GPU)
-  --backend hip|isa|auto
+  --device hip|isa|auto
                          auto (default): a HIP GPU if one is usable, else
                          the ISA simulator; isa: the ISA simulator, which
                          runs the artifact's code object for --chip on the
@@ -138,7 +138,7 @@ The last line is a summary for scripts:
 )";
 
 struct Options {
-  std::string kernel, artifact, chip, backend = "auto", kernelDir;
+  std::string kernel, artifact, chip, device = "auto", kernelDir;
   std::optional<std::vector<int64_t>> shape;
   bool testShape = false;
   std::optional<double> eps;
@@ -278,15 +278,18 @@ Options parseArgs(int argc, char **argv) {
       if (!hk::lookupChip(o.chip))
         throw std::invalid_argument("--chip: '" + o.chip + "' is not one of " +
                                     hk::supportedChipNames());
-    } else if (a == "--backend") {
-      o.backend = value();
-      if (o.backend == "emulator")
+    } else if (a == "--device") {
+      o.device = value();
+      if (o.device == "emulator")
         throw std::invalid_argument(
-            "--backend emulator: the CPU emulator was removed; the ISA "
-            "simulator (--backend isa) replaces it");
-      if (o.backend != "hip" && o.backend != "isa" && o.backend != "auto")
-        throw std::invalid_argument("--backend: '" + o.backend +
+            "--device emulator: the CPU emulator was removed; the ISA "
+            "simulator (--device isa) replaces it");
+      if (o.device != "hip" && o.device != "isa" && o.device != "auto")
+        throw std::invalid_argument("--device: '" + o.device +
                                     "' is not hip, isa or auto");
+    } else if (a == "--backend") {
+      throw std::invalid_argument(
+          "--backend is now --device (--device hip|isa|auto)");
     } else if (a == "--seed") {
       o.seed = parseSeed(value());
     } else if (a == "--artifact") {
@@ -341,17 +344,17 @@ Options parseArgs(int argc, char **argv) {
 /// matches --chip if given), else the ISA simulator.
 hkrt::Device openDevice(const Options &o) {
   std::string chip = o.chip.empty() ? hk::kDefaultChip : o.chip;
-  if (o.backend == "isa")
+  if (o.device == "isa")
     return hkrt::Device::isa(chip);
   try {
     hkrt::Device dev = hkrt::Device::open(HKRT_DEVICE_HIP);
     if (o.chip.empty() || dev.chip() == o.chip)
       return dev;
-    if (o.backend == "hip")
+    if (o.device == "hip")
       throw std::runtime_error("--chip " + o.chip + ", but the GPU is a " +
                                dev.chip());
   } catch (const hkrt::Error &e) {
-    if (o.backend == "hip")
+    if (o.device == "hip")
       throw;
   }
   return hkrt::Device::isa(chip);
@@ -400,7 +403,7 @@ int runCodeObject(const Options &o) {
     throw std::invalid_argument(
         "--grid, --block, --lds and --kernarg belong to --code-object FILE");
   if (!o.artifact.empty() || o.launchOnly || o.args || o.shape || o.testShape ||
-      o.eps || (o.backend != "auto" && o.backend != "isa"))
+      o.eps || (o.device != "auto" && o.device != "isa"))
     throw std::invalid_argument(
         "--code-object runs on the ISA simulator with --chip, --kernel, "
         "--grid, --block, --lds, --kernarg and --save only");
@@ -448,7 +451,7 @@ int run(const Options &o) {
   Library lib(dev, o.kernelDir.empty() ? defaultKernelDir() : o.kernelDir);
   if (!o.artifact.empty())
     lib.overrideArtifact(entry->name, o.artifact);
-  const char *backend = hk::run::backendName(dev);
+  const char *device = hk::run::deviceName(dev);
 
   Problem problem;
   if (o.testShape)
@@ -461,7 +464,7 @@ int run(const Options &o) {
 
   std::printf("kernel:    %s (%s in %s)\n", entry->name, entry->symbol(),
               lib.artifactPath(entry->name).c_str());
-  std::printf("device:    %s %s\n", backend, dev.chip().c_str());
+  std::printf("device:    %s %s\n", device, dev.chip().c_str());
   std::printf("shape:     %s, seed %u\n", shapeText(*entry, problem).c_str(),
               o.seed);
   std::fflush(stdout);
@@ -474,7 +477,7 @@ int run(const Options &o) {
     printTiming(dev);
     std::printf("TIMED %s %s %s %s: not checked (the timing mode runs "
                 "sampled workgroups only)\n",
-                entry->name, dev.chip().c_str(), backend,
+                entry->name, dev.chip().c_str(), device,
                 shapeText(*entry, problem).c_str());
     return 0;
   }
@@ -499,9 +502,9 @@ int run(const Options &o) {
   std::printf("time:      %.3f s (launch to completion)\n", r.seconds);
   std::printf("%s %s %s %s %s: max abs error %.3e, max rel error %.3e, "
               "time %.3f s\n",
-              r.pass ? "PASS" : "FAIL", entry->name, dev.chip().c_str(),
-              backend, shapeText(*entry, problem).c_str(), r.maxAbsError,
-              r.maxRelError, r.seconds);
+              r.pass ? "PASS" : "FAIL", entry->name, dev.chip().c_str(), device,
+              shapeText(*entry, problem).c_str(), r.maxAbsError, r.maxRelError,
+              r.seconds);
   return r.pass ? 0 : 1;
 }
 

@@ -136,7 +136,7 @@ TEST_F(IsaBool, ArgumentChecks) {
                "argument 2 'n': expected scalar i32, got scalar i1");
 }
 
-/// The kernel arguments of flag(memref<?xf32>, i1, i32) as the HIP backend
+/// The kernel arguments of flag(memref<?xf32>, i1, i32) as the HIP device
 /// packs them, read back from the fake HIP runtime. The offsets are those of
 /// the code object hkc makes for such a kernel (llvm-readelf --notes: the
 /// i1 at .offset 40, .size 1; the i32 at .offset 44, .size 4; kernarg

@@ -1,4 +1,4 @@
-//===- FakeHip.cpp - a stand-in libamdhip64 for the HIP backend tests -----===//
+//===- FakeHip.cpp - a stand-in libamdhip64 for the HIP device tests ------===//
 //
 // Exports the entry points hkrt resolves. Behaviour comes from the
 // environment: FAKE_HIP_DEVICES (device count), FAKE_HIP_ARCH (the

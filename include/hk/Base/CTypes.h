@@ -20,7 +20,7 @@ typedef enum hkrt_status {
   HKRT_ERROR_INVALID_ARTIFACT = 3, /* truncated or corrupt artifact */
   HKRT_ERROR_NO_RUNTIME = 4,       /* libamdhip64.so not found or unusable */
   HKRT_ERROR_NO_DEVICE = 5,        /* no GPU, or no code object for it */
-  HKRT_ERROR_BACKEND = 6,          /* a HIP call failed */
+  HKRT_ERROR_DEVICE = 6,           /* a device call (HIP) failed */
   HKRT_ERROR_OUT_OF_MEMORY = 7,
   HKRT_ERROR_KERNEL_FAULT = 8, /* the ISA simulator caught a kernel bug */
   HKRT_ERROR_UNSUPPORTED = 9
