@@ -39,6 +39,61 @@ static void expectPerUser(llvm::Module &llvmModule) {
   }
 }
 
+/// The loads through `pointer` (and the GEPs and casts of it), or false if
+/// anything else uses it: a store, a call (a buffer descriptor made of it),
+/// a select or phi, a conversion to an integer.
+static bool collectOnlyLoads(llvm::Value *pointer,
+                             llvm::SmallVectorImpl<llvm::LoadInst *> &loads) {
+  for (llvm::User *user : pointer->users()) {
+    if (auto *load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+      if (!load->isSimple())
+        return false;
+      loads.push_back(load);
+      continue;
+    }
+    if (llvm::isa<llvm::GetElementPtrInst, llvm::AddrSpaceCastInst,
+                  llvm::BitCastInst>(user)) {
+      if (!collectOnlyLoads(user, loads))
+        return false;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+/// A kernel's scalar loads (memref.load) from a pointer argument that the
+/// kernel only ever loads through read memory nothing changes while the
+/// kernel runs: kernel arguments are taken not to alias, as everywhere in
+/// the compiler (docs/lowering.md, "Scalar code"). Marked !invariant.load,
+/// MemorySSA finds no clobber for them, so AMDGPUAnnotateUniformValues
+/// lets one at a uniform address be a scalar load (s_load_dword): stores
+/// through the kernel's buffer descriptors otherwise count as possible
+/// clobbers, and such a load became global_load_dword and
+/// v_readfirstlane, with a vector memory latency per load. It runs after
+/// InstCombine (a peephole), once the memref descriptors' insertvalue and
+/// extractvalue between the arguments and the loads are gone.
+struct InvariantArgumentLoads : llvm::PassInfoMixin<InvariantArgumentLoads> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &) {
+    if (function.getCallingConv() != llvm::CallingConv::AMDGPU_KERNEL)
+      return llvm::PreservedAnalyses::all();
+    bool changed = false;
+    llvm::MDNode *empty = llvm::MDNode::get(function.getContext(), {});
+    for (llvm::Argument &arg : function.args()) {
+      llvm::SmallVector<llvm::LoadInst *> loads;
+      if (!arg.getType()->isPointerTy() || !collectOnlyLoads(&arg, loads))
+        continue;
+      for (llvm::LoadInst *load : loads) {
+        changed |= !load->hasMetadata(llvm::LLVMContext::MD_invariant_load);
+        load->setMetadata(llvm::LLVMContext::MD_invariant_load, empty);
+      }
+    }
+    return changed ? llvm::PreservedAnalyses::none()
+                   : llvm::PreservedAnalyses::all();
+  }
+};
+
 void optimizeForTarget(llvm::Module &llvmModule, llvm::TargetMachine &machine,
                        unsigned optLevel) {
   llvmModule.setTargetTriple(machine.getTargetTriple());
@@ -59,8 +114,13 @@ void optimizeForTarget(llvm::Module &llvmModule, llvm::TargetMachine &machine,
       llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
       llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
   llvm::OptimizationLevel level = levels[std::min(optLevel, 3u)];
-  if (level != llvm::OptimizationLevel::O0)
+  if (level != llvm::OptimizationLevel::O0) {
     expectPerUser(llvmModule);
+    builder.registerPeepholeEPCallback(
+        [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
+          passes.addPass(InvariantArgumentLoads());
+        });
+  }
   llvm::ModulePassManager passes =
       level == llvm::OptimizationLevel::O0
           ? builder.buildO0DefaultPipeline(level)

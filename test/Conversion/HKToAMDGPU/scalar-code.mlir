@@ -32,13 +32,16 @@
 // CHECK-NOT:   memref.load %arg2
 // CHECK:       gpu.return
 
-// The loads of the offsets: a vector load at a uniform address, moved to
-// SGPRs by v_readfirstlane (the backend takes a scalar load only where no
-// store of the kernel may have changed the memory, as before the first
-// store); the views' buffer descriptors stay in SGPRs (no waterfall loop).
+// The loads of the offsets: %offsets is only ever loaded from, so its
+// loads are invariant (lib/Target/AMDGPU/Optimize.cpp) and, at a uniform
+// address, scalar loads, although the kernel stores through y's buffer;
+// the views' buffer descriptors stay in SGPRs (no waterfall loop).
 // ASM-LABEL: first_rows:
-// ASM:       global_load_dword
-// ASM:       v_readfirstlane_b32
+// ASM-NOT:   global_load
+// ASM-NOT:   v_readfirstlane
+// ASM:       s_load_dword s{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], 0x0
+// ASM-NOT:   global_load
+// ASM-NOT:   v_readfirstlane
 // ASM:       buffer_load_dwordx4 v[{{[0-9]+:[0-9]+}}], v{{[0-9]+}}, s[{{[0-9]+:[0-9]+}}], 0 offen
 // REPORT: waterfall loops: 0
 
@@ -66,6 +69,25 @@ hk.kernel @first_rows(%x: memref<?x?xbf16>, %y: memref<?x?xbf16>,
       %t = hk.load %x_g[%c0, %c0] : !rows -> !t
       hk.store %t, %y_g[%c0, %c0] : !t, !rows
     }
+  }
+  hk.return
+}
+
+// An argument the kernel also stores into is not invariant: its loads stay
+// vector loads.
+// ASM-LABEL: bump_counts:
+// ASM:       global_load_dword
+// ASM:       global_store_dword
+hk.kernel @bump_counts(%counts: memref<?xi32>)
+    attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %n = memref.dim %counts, %c0 : memref<?xi32>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %counts[%i] : memref<?xi32>
+    %w = arith.addi %v, %one : i32
+    memref.store %w, %counts[%i] : memref<?xi32>
   }
   hk.return
 }
