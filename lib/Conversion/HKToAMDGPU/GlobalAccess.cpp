@@ -170,6 +170,10 @@ struct Access {
   /// are) and the running lane's column within the tile: base[colDim] is
   /// their sum.
   Value colOrigin, laneCol;
+  /// For a tile: the row of its first element (wave-uniform when the
+  /// indices are), and its rows and columns.
+  Value rowOrigin;
+  int64_t rows = 0, cols = 0;
   /// What rows (a tile) or columns (a vector) are compared against: the
   /// size, or 0 when a dimension before is out of range (foldLeadingChecks).
   /// A tile's columns are compared against their size.
@@ -254,6 +258,10 @@ static FailureOr<Access> buildAccess(OpBuilder &b, Location loc,
       if (d == a.colDim) {
         a.colOrigin = origin;
         a.laneCol = laneCol;
+        a.cols = extent;
+      } else {
+        a.rowOrigin = origin;
+        a.rows = extent;
       }
     }
     a.base.push_back(idx);
@@ -475,6 +483,38 @@ static void storeRun(OpBuilder &b, Location loc, const Access &a, Run run,
   }
 }
 
+/// Whether every element of a tile access lies inside the memref: its last
+/// row and column below their limits (a row limit of 0 when a leading
+/// dimension is out of range). From tile indices and sizes only, so
+/// wave-uniform when the indices are: a scalar branch.
+static Value tileInRange(OpBuilder &b, Location loc, const Access &a) {
+  Value rowsFit =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                            addConst(b, loc, a.rowOrigin, a.rows), a.rowLimit);
+  Value colsFit =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                            addConst(b, loc, a.colOrigin, a.cols), a.colLimit);
+  return arith::AndIOp::create(b, loc, rowsFit, colsFit);
+}
+
+/// Stores the runs of a tile, `parts[i]` the value of `runs[i]`. A tile
+/// that lies inside the memref (the usual case: every tile but those on a
+/// ragged edge) is stored without a check per element, behind one
+/// wave-uniform branch; an edge tile takes the checked path (storeRun).
+static void storeTileRuns(OpBuilder &b, Location loc, const Access &a,
+                          ArrayRef<Run> runs, ArrayRef<Value> parts) {
+  auto ifOp = scf::IfOp::create(b, loc, tileInRange(b, loc, a),
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  for (auto [run, part] : llvm::zip(runs, parts))
+    storeAt(b, loc, part, a.buf->buffer,
+            offsetOf(b, loc, a, positionOf(b, loc, a, run.reg), Value()));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  for (auto [run, part] : llvm::zip(runs, parts))
+    storeRun(b, loc, a, run, part);
+}
+
 namespace {
 
 struct GlobalLoadLowering : OpConversionPattern<LoadOp> {
@@ -549,20 +589,26 @@ struct GlobalStoreLowering : OpConversionPattern<StoreOp> {
     Value row;
     if (usesRowBuffer(*access, elt))
       row = rowBuffer(rewriter, loc, *access, elt);
-    for (Run run : splitRuns(access->map, maxRunLength(*access, elt))) {
-      Value part =
+    SmallVector<Run> runs = splitRuns(access->map, maxRunLength(*access, elt));
+    SmallVector<Value> parts;
+    for (Run run : runs)
+      parts.push_back(
           run.count == 1
               ? vector::ExtractOp::create(rewriter, loc, value, run.reg)
                     .getResult()
               : vector::ExtractStridedSliceOp::create(
                     rewriter, loc, value, ArrayRef<int64_t>{run.reg},
                     ArrayRef<int64_t>{run.count}, ArrayRef<int64_t>{1})
-                    .getResult();
-      if (row)
-        storeAt(rewriter, loc, part, row,
-                rowIndex(rewriter, loc, *access, run));
-      else
-        storeRun(rewriter, loc, *access, run, part);
+                    .getResult());
+    if (access->rowDim >= 0 && !row) {
+      storeTileRuns(rewriter, loc, *access, runs, parts);
+    } else {
+      for (auto [run, part] : llvm::zip(runs, parts))
+        if (row)
+          storeAt(rewriter, loc, part, row,
+                  rowIndex(rewriter, loc, *access, run));
+        else
+          storeRun(rewriter, loc, *access, run, part);
     }
     rewriter.eraseOp(op);
     return success();

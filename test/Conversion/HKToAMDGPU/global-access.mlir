@@ -62,8 +62,10 @@ hk.kernel @load_row(%A: memref<?x?xbf16>, %i: index, %j: index) attributes {wave
 // -----
 
 // A col tile's elements run down a column, so each is its own access: lane
-// l stores rows 4 * (l / 16) + 0..3 of column l % 16, all four in range or
-// not independently.
+// l stores rows 4 * (l / 16) + 0..3 of column l % 16. A tile inside the
+// memref (its last row and column in range: one wave-uniform branch) is
+// stored without a check per element; an edge tile checks each element,
+// all four in range or not independently.
 // CHECK-LABEL: gpu.func @store_col
 // CHECK-SAME: (%[[C:.*]]: memref<?x?x?xf32>, %[[B:.*]]: index)
 // CHECK: %[[V:.*]] = arith.constant dense<2.500000e+00> : vector<4xf32>
@@ -73,8 +75,8 @@ hk.kernel @load_row(%A: memref<?x?xbf16>, %i: index, %j: index) attributes {wave
 // CHECK: %[[N:.*]] = arith.remui %[[LANE]], %[[C16:c16(_[0-9]+)?]] : index
 // CHECK: %[[Q:.*]] = arith.divui %[[LANE]], %[[C16]] : index
 // CHECK: %[[QR:.*]] = arith.muli %[[Q]], %[[C4:c4(_[0-9]+)?]] : index
-// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %[[QR]] : index
-// CHECK: %[[COL:.*]] = arith.addi %{{.*}}, %[[N]] : index
+// CHECK: %[[ROW:.*]] = arith.addi %[[ROWO:.*]], %[[QR]] : index
+// CHECK: %[[COL:.*]] = arith.addi %[[COLO:.*]], %[[N]] : index
 // The batch index is checked once, against the leading size: the rows are
 // compared against the row count when it is in range, else against 0 (a
 // limit behind llvm.freeze, which keeps LLVM from splitting the compare
@@ -84,14 +86,25 @@ hk.kernel @load_row(%A: memref<?x?xbf16>, %i: index, %j: index) attributes {wave
 // CHECK: %[[SEL64:.*]] = arith.index_castui %[[SEL]] : index to i64
 // CHECK: %[[FRZ:.*]] = llvm.freeze %[[SEL64]] : i64
 // CHECK: %[[RLIM:.*]] = arith.index_castui %[[FRZ]] : i64 to index
-// Register 0 at (row, col).
 // CHECK: %[[E0:.*]] = vector.extract %[[V]][0] : f32 from vector<4xf32>
+// CHECK: %[[E3:.*]] = vector.extract %[[V]][3] : f32 from vector<4xf32>
+// CHECK: %[[REND:.*]] = arith.addi %[[ROWO]], %{{c16(_[0-9]+)?}} : index
+// CHECK: %[[RFIT:.*]] = arith.cmpi ule, %[[REND]], %[[RLIM]] : index
+// CHECK: %[[CEND:.*]] = arith.addi %[[COLO]], %{{c16(_[0-9]+)?}} : index
+// CHECK: %[[CFIT:.*]] = arith.cmpi ule, %[[CEND]], %[[SZ]]#2 : index
+// CHECK: %[[FIT:.*]] = arith.andi %[[RFIT]], %[[CFIT]] : i1
+// CHECK: scf.if %[[FIT]] {
+// CHECK-NOT: arith.select
+// CHECK: memref.store %[[E0]], %[[BUF]][
+// CHECK-NOT: arith.select
+// CHECK: memref.store %[[E3]], %[[BUF]][
+// CHECK-NEXT: } else {
+// Register 0 at (row, col).
 // CHECK: arith.cmpi ult, %[[ROW]], %[[RLIM]]
 // CHECK: arith.cmpi ult, %[[COL]], %[[SZ]]#2
 // CHECK: %[[S0:.*]] = arith.select
 // CHECK: memref.store %[[E0]], %[[BUF]][%[[S0]]]
 // Register 3 at (row + 3, col).
-// CHECK: %[[E3:.*]] = vector.extract %[[V]][3] : f32 from vector<4xf32>
 // CHECK: %[[ROW3:.*]] = arith.addi %[[ROW]], %[[C3:c3(_[0-9]+)?]] : index
 // CHECK: arith.cmpi ult, %[[ROW3]], %[[RLIM]]
 // CHECK: arith.muli %[[ROW3]], %[[ST]]#1
@@ -108,11 +121,19 @@ hk.kernel @store_col(%C: memref<?x?x?xf32>, %b: index) attributes {waves = 4 : i
 
 // -----
 
-// A row tile store: one 16-byte store per run, and element by element only
-// when the run crosses the end of its row.
+// A row tile store: one 16-byte store per run; in a tile inside the memref
+// without a check, in an edge tile element by element only when the run
+// crosses the end of its row.
 // CHECK-LABEL: gpu.func @store_row
 // CHECK: %[[BUF:.*]] = amdgpu.fat_raw_buffer_cast
 // CHECK: %[[PART:.*]] = vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [8], strides = [1]} : vector<8xbf16> to vector<8xbf16>
+// CHECK: %[[FIT:.*]] = arith.andi
+// CHECK: scf.if %[[FIT]] {
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: vector.store %[[PART]], %[[BUF]][%{{.*}}] : memref<?xbf16, #amdgpu.address_space<fat_raw_buffer>>, vector<8xbf16>
+// CHECK-NEXT: } else {
 // The whole run is in range when its last column is.
 // CHECK: %[[LAST:.*]] = arith.addi %[[COL:.*]], %[[C7:c7(_[0-9]+)?]] : index
 // CHECK: arith.cmpi ult, %[[LAST]], %[[COLS:.*]] : index
