@@ -10,9 +10,10 @@ namespace hk {
 using I = MfmaInput;
 
 // Every MFMA shape the lowering selects (layouts in
-// ../shared/amd/mfma-layouts). gfx950 (CDNA4) adds the bf16/f16 MFMAs with
-// twice the K of gfx942's and drops xf32; the scaled f8f6f4 MFMAs are not
-// here: nothing lowers to them yet.
+// ../shared/amd/mfma-layouts). gfx950 (CDNA4) adds the bf16, f16 and i8
+// MFMAs with twice the K of gfx942's (v_mfma_i32_16x16x64_i8,
+// v_mfma_i32_32x32x32_i8: 16 K values per lane) and drops xf32; the scaled
+// f8f6f4 MFMAs are not here: nothing lowers to them yet.
 static constexpr MfmaInstr kGfx942Mfmas[] = {
     {I::BF16, 16, 16, 16}, {I::BF16, 32, 32, 8}, {I::F16, 16, 16, 16},
     {I::F16, 32, 32, 8},   {I::FP8, 16, 16, 32}, {I::FP8, 32, 32, 16},
@@ -24,8 +25,8 @@ static constexpr MfmaInstr kGfx950Mfmas[] = {
     {I::BF16, 32, 32, 16}, {I::F16, 16, 16, 16}, {I::F16, 32, 32, 8},
     {I::F16, 16, 16, 32},  {I::F16, 32, 32, 16}, {I::FP8, 16, 16, 32},
     {I::FP8, 32, 32, 16},  {I::BF8, 16, 16, 32}, {I::BF8, 32, 32, 16},
-    {I::I8, 16, 16, 32},   {I::I8, 32, 32, 16},  {I::F32, 16, 16, 4},
-    {I::F32, 32, 32, 2}};
+    {I::I8, 16, 16, 32},   {I::I8, 32, 32, 16},  {I::I8, 16, 16, 64},
+    {I::I8, 32, 32, 32},   {I::F32, 16, 16, 4},  {I::F32, 32, 32, 2}};
 
 // Sources: AMD's CDNA3 and CDNA4 ISA guides (registers, LDS, s_waitcnt
 // fields, "LDS Allocation and Clamping"), the MI300X and MI355X data sheets

@@ -74,7 +74,9 @@ def cache_key(source, options):
     return h.hexdigest()
 
 
-def _run_compiler(source, name, options):
+def _run_compiler(source, name, options, output=_capi.HKC_OUTPUT_ARTIFACT):
+    """The first output of hkc_compile (an artifact, or the first chip's
+    output of another kind)."""
     lib = _capi.hkc()
     opts = _capi.hkc_options()
     lib.hkc_options_init(ctypes.byref(opts))
@@ -89,7 +91,7 @@ def _run_compiler(source, name, options):
     opts.code_object_version = options["code_object_version"]
     result = ctypes.c_void_p()
     status = lib.hkc_compile(source, len(source), name.encode(),
-                             _capi.HKC_OUTPUT_ARTIFACT, ctypes.byref(opts),
+                             output, ctypes.byref(opts),
                              ctypes.byref(result))
     if status != _capi.HKC_SUCCESS:
         message = lib.hkc_last_error().decode("utf-8", "replace")

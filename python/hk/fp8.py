@@ -17,22 +17,37 @@ import functools
 
 import numpy as np
 
-# The 8-bit float formats of each chip's MFMAs and conversions (ChipInfo::fp8
-# in include/hk/Base/Chip.h; test_fp8.py checks this against the compiler's
-# hk-resolve-fp8).
-CHIP_FORMATS = {"gfx942": "fnuz", "gfx950": "ocp"}
+from . import _capi
+
+# A kernel whose argument is resolved to the chip's E4M3 type: the chip table
+# (ChipInfo::fp8, through the compiler's hk-resolve-fp8) says which format a
+# chip takes.
+_PROBE = (b"hk.kernel @probe(%x: memref<?x!hk.fp8>) attributes "
+          b"{waves = 1 : i32, grid = #hk.grid<[] -> (1)>} { hk.return }")
 
 # (exponent bits, mantissa bits) of each kind.
 _KINDS = {"fp8": (4, 3), "bf8": (5, 2)}
 
 
+@functools.lru_cache(maxsize=None)
 def format_of(chip):
-    """'fnuz' or 'ocp': the 8-bit float formats `chip` takes."""
+    """'fnuz' or 'ocp': the 8-bit float formats `chip` takes, as the
+    compiler resolves !hk.fp8 for it."""
+    from . import compiler
+    from .errors import Error
     try:
-        return CHIP_FORMATS[chip]
-    except KeyError:
-        raise ValueError(f"unknown chip {chip!r} (supported: "
-                         f"{', '.join(sorted(CHIP_FORMATS))})") from None
+        lane_ir = compiler._run_compiler(
+            _PROBE, "<hk.fp8 probe>",
+            {"chips": [chip], "opt_level": 0, "code_object_version": 5},
+            output=_capi.HKC_OUTPUT_LANE_IR).decode()
+    except Error as e:
+        raise ValueError(f"no 8-bit float formats for chip {chip!r}: "
+                         f"{e}") from None
+    if "f8E4M3FNUZ" in lane_ir:
+        return "fnuz"
+    if "f8E4M3FN" in lane_ir:
+        return "ocp"
+    raise ValueError(f"chip {chip!r} resolves !hk.fp8 to no known format")
 
 
 def _decode_code(code, kind, fmt):

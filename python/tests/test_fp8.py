@@ -53,7 +53,7 @@ def test_round_trip_and_ties(chip, kind):
 
 
 def test_refuses_unknown_chip_and_kind():
-    with pytest.raises(ValueError, match="unknown chip 'gfx90a'"):
+    with pytest.raises(ValueError, match="gfx90a"):
         hk.fp8.from_float([1.0], "gfx90a")
     with pytest.raises(ValueError, match="'fp8' \\(E4M3\\) or 'bf8'"):
         hk.fp8.from_float([1.0], "gfx950", "e4m3")

@@ -21,6 +21,11 @@ std::optional<MfmaInput> hk::mfmaInputOf(Type element,
     return MfmaInput::I8;
   if (chip.fp8 == Fp8Format::None)
     return std::nullopt;
+  // The chip's own formats, whichever they are.
+  if (isa<Fp8Type>(element))
+    return MfmaInput::FP8;
+  if (isa<Bf8Type>(element))
+    return MfmaInput::BF8;
   bool fnuz = chip.fp8 == Fp8Format::FNUZ;
   if (fnuz ? isa<Float8E4M3FNUZType>(element) : isa<Float8E4M3FNType>(element))
     return MfmaInput::FP8;
