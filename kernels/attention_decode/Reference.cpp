@@ -1,0 +1,281 @@
+//===- attention_decode/Reference.cpp - split-KV decode attention ---------===//
+//
+// The problem of --shape B,H,H_kv,q_len,N,D,ragged: B sequences with
+// q_len query tokens each (their last q_len positions), H query heads over
+// H_kv key/value heads, a KV cache of N positions per sequence and head
+// dimension D. ragged = 0 gives every sequence len = N; ragged = 1 draws
+// the lengths from [0, N] and sets the first ones to 0, 1 and N (as far as
+// B allows), so the degenerate lengths are always checked.
+//
+// Tensors: Q and O [B, H, q_len, D] bf16, K and V [B, N, H_kv, D] bf16,
+// seq_lens [B] int32, L [B, H, q_len] f32. The launch allocates the
+// splits' partial O and LSE itself (their size follows the chip's split
+// count) and runs the decode kernel, then the combine kernel.
+//===----------------------------------------------------------------------===//
+
+#include "AttentionSupport.h"
+
+#include "hk/Base/Chip.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hk::kernels {
+
+namespace {
+
+/// Keys per KV block of the decode kernel.
+constexpr int64_t kBlock = 64;
+/// Decode workgroups (one wave each) per compute unit the split count aims
+/// for: several resident waves per CU hide the global loads' latency.
+constexpr int64_t kWorkgroupsPerCU = 4;
+
+struct Dims {
+  int64_t B, H, Hkv, Lq, N, D;
+  int64_t group() const { return H / Hkv; }
+  /// Rows of one KV head's query tile: its G heads' q_len tokens.
+  int64_t rows() const { return group() * Lq; }
+  int64_t q(int64_t b, int64_t h, int64_t t, int64_t d) const {
+    return ((b * H + h) * Lq + t) * D + d;
+  }
+  int64_t kv(int64_t b, int64_t j, int64_t h, int64_t d) const {
+    return ((b * N + j) * Hkv + h / group()) * D + d;
+  }
+};
+
+Dims dimsOf(const Problem &p) {
+  return {p.shape[0], p.shape[1], p.shape[2],
+          p.shape[3], p.shape[4], p.shape[5]};
+}
+
+} // namespace
+
+/// The split count: enough (split, KV head, sequence) workgroups to give
+/// every compute unit kWorkgroupsPerCU of them, but no more splits than KV
+/// blocks of the longest sequence (a split without blocks only writes an
+/// empty result). From the shape and the chip alone, never the lengths.
+int64_t decodeSplits(const std::string &chip, int64_t B, int64_t Hkv,
+                     int64_t maxLen) {
+  const hk::ChipInfo *info = hk::lookupChip(chip);
+  if (!info)
+    throw std::invalid_argument("attention_decode: unknown chip '" + chip +
+                                "'");
+  int64_t slots = info->computeUnits * kWorkgroupsPerCU;
+  int64_t wanted = (slots + B * Hkv - 1) / (B * Hkv);
+  int64_t blocks = (maxLen + kBlock - 1) / kBlock;
+  return std::max<int64_t>(1, std::min(wanted, blocks));
+}
+
+void attentionDecode(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
+                     const hkrt::Buffer &V, const hkrt::Buffer &seqLens,
+                     const hkrt::Buffer &O, const hkrt::Buffer &L, int64_t B,
+                     int64_t H, int64_t Hkv, int64_t Lq, int64_t N, int64_t D) {
+  attention::checkHeads(H, Hkv);
+  if (D != 64 && D != 128)
+    throw std::invalid_argument("attention_decode: D must be 64 or 128, got " +
+                                std::to_string(D));
+  if (Lq < 1)
+    throw std::invalid_argument("attention_decode: q_len must be at least 1");
+  int64_t S = decodeSplits(lib.device().chip(), B, Hkv, N);
+  int64_t R = H / Hkv * Lq;
+  hkrt::Buffer Op = lib.device().alloc(size_t(B * Hkv * S * R * D) * 4);
+  hkrt::Buffer Lp = lib.device().alloc(size_t(B * Hkv * S * R) * 4);
+  std::string d = std::to_string(D);
+  hkrt_arg q = Q.memref(HKRT_DTYPE_BF16, {B, Hkv, R, D});
+  hkrt_arg op = Op.memref(HKRT_DTYPE_F32, {B, Hkv, S, R, D});
+  hkrt_arg lp = Lp.memref(HKRT_DTYPE_F32, {B, Hkv, S, R});
+  using attention::view;
+  lib.kernel("attention_decode", "attention_decode_d" + d)
+      .launch({q, view(K, HKRT_DTYPE_BF16, B, N, Hkv, D),
+               view(V, HKRT_DTYPE_BF16, B, N, Hkv, D),
+               seqLens.memref(HKRT_DTYPE_I32, {B}), op, lp,
+               hkrt_arg_int(HKRT_DTYPE_INDEX, Lq)});
+  lib.kernel("attention_decode", "attention_decode_combine_d" + d)
+      .launch({op, lp, O.memref(HKRT_DTYPE_BF16, {B, Hkv, R, D}),
+               L.memref(HKRT_DTYPE_F32, {B, Hkv, R})});
+}
+
+namespace {
+
+/// Keys query token t of a sequence of length len sees: j <= len - Lq + t.
+int64_t visibleKeys(int64_t len, int64_t Lq, int64_t t) {
+  return std::clamp<int64_t>(len - Lq + t + 1, 0, len);
+}
+
+/// One query row: its scores (natural scale) into s[0, keys), the
+/// probabilities into p, and the error terms of the kernel's scores.
+struct Row {
+  std::vector<double> p;
+  double lse = -INFINITY;
+  attention::ScoreError err{0, 0};
+};
+
+Row decodeRow(const Dims &d, const Problem &pr, int64_t b, int64_t h, int64_t t,
+              int64_t keys) {
+  const std::vector<double> &Q = pr.tensor("Q").values,
+                            &K = pr.tensor("K").values;
+  Row row;
+  row.p.assign(size_t(keys), 0.0);
+  double scale = 1.0 / std::sqrt(double(d.D)), c = M_LOG2E * scale;
+  double mx = -INFINITY, dot = 0;
+  for (int64_t j = 0; j < keys; ++j) {
+    double s = 0, mag = 0;
+    for (int64_t k = 0; k < d.D; ++k) {
+      double x = Q[d.q(b, h, t, k)] * K[d.kv(b, j, h, k)];
+      s += x;
+      mag += std::fabs(x);
+    }
+    row.p[j] = s * scale;
+    mx = std::fmax(mx, row.p[j]);
+    dot = std::fmax(dot, mag);
+    row.err.maxAbs = std::fmax(row.err.maxAbs, std::fabs(s * c));
+  }
+  row.err.delta =
+      c * double(d.D) * std::ldexp(dot, -24) + std::ldexp(row.err.maxAbs, -21);
+  if (keys == 0)
+    return row;
+  double sum = 0;
+  for (int64_t j = 0; j < keys; ++j)
+    sum += std::exp(row.p[j] - mx);
+  row.lse = mx + std::log(sum);
+  for (int64_t j = 0; j < keys; ++j)
+    row.p[j] = std::exp(row.p[j] - row.lse);
+  return row;
+}
+
+/// Per split, the forward kernel's bound (attention_fwd's Reference.cpp)
+/// with N the keys of the row; the combine adds the error of its weights
+/// exp(L_s - L): the splits' LSE errors (twice: L_s and the maximum) and
+/// exp2 and the sum over S splits in f32.
+constexpr const char *kDecodeFormula =
+    "2 x [O: 2^-8 |O| + (2^-8 + 2 eps_i + 2 n 2^-24 + 2 e_L + S 2^-23) "
+    "sum_j p_ij |V_jd|; L: 2 e_L + S 2^-23], eps_i = ln2 delta_i + 2^-23, "
+    "e_L = ln2 delta_i + n 2^-24 + 2^-23 + 2^-22 ln2 (max|s_i| + log2 n), "
+    "delta_i = D 2^-24 log2e/sqrt(D) max_j sum_d |q k| + 2^-21 max_j |s_ij|, "
+    "n the row's keys";
+constexpr const char *kDecodeReason =
+    "attention_fwd's bound per split (bf16 P before P V, f32 scores and "
+    "sums, exp2 via v_exp_f32), f32 partial O and LSE, the combine's "
+    "weights exp(L_s - L) off by the LSE errors and exp2, bf16 O (2^-8); "
+    "first-order bound, factor 2 for second-order terms";
+
+/// Sequence lengths of the problem (file comment).
+std::vector<double> sequenceLengths(int64_t B, int64_t N, bool ragged,
+                                    std::mt19937 &gen) {
+  std::vector<double> lens(static_cast<size_t>(B), static_cast<double>(N));
+  if (!ragged)
+    return lens;
+  std::uniform_int_distribution<int64_t> dist(0, N);
+  for (double &len : lens)
+    len = double(dist(gen));
+  const double fixed[3] = {0, 1, double(N)};
+  for (int64_t b = 0; b < std::min<int64_t>(B, 3); ++b)
+    lens[b] = fixed[b];
+  return lens;
+}
+
+void setup(Problem &p, std::mt19937 &gen) {
+  checkShape(entries::attention_decode(), p);
+  Dims d = dimsOf(p);
+  attention::checkHeads(d.H, d.Hkv);
+  if (d.D != 64 && d.D != 128)
+    throw std::invalid_argument("attention_decode: D must be 64 or 128");
+  if (d.Lq < 1 || d.B < 1 || d.N > INT32_MAX || p.shape[6] > 1)
+    throw std::invalid_argument(
+        "attention_decode: B and q_len at least 1, N fits int32, ragged 0 "
+        "(every length N) or 1 (random lengths, the first 0, 1 and N)");
+  checkTensorSizes(
+      entries::attention_decode(), p,
+      {{"Q", {d.B, d.H, d.Lq, d.D}},
+       {"K", {d.B, d.N, d.Hkv, d.D}},
+       {"Op",
+        {d.B, d.Hkv, std::max<int64_t>(1, (d.N + kBlock - 1) / kBlock),
+         d.rows(), d.D},
+        HKRT_DTYPE_F32}});
+  int64_t nq = d.B * d.H * d.Lq * d.D, nkv = d.B * d.N * d.Hkv * d.D;
+  HostTensor lens =
+      input("seq_lens", {d.B}, sequenceLengths(d.B, d.N, p.shape[6] == 1, gen));
+  lens.dtype = HKRT_DTYPE_I32;
+  // Q, K in [-2, 2) as attention_fwd's: neither flat nor one-hot scores.
+  p.tensors = {input("Q", {d.B, d.H, d.Lq, d.D}, randomBF16(nq, -2, 2, gen)),
+               input("K", {d.B, d.N, d.Hkv, d.D}, randomBF16(nkv, -2, 2, gen)),
+               input("V", {d.B, d.N, d.Hkv, d.D}, randomBF16(nkv, -1, 1, gen)),
+               std::move(lens),
+               output("O", {d.B, d.H, d.Lq, d.D}),
+               output("L", {d.B, d.H, d.Lq})};
+  p.tensor("L").dtype = HKRT_DTYPE_F32;
+}
+
+void launch(Library &lib, const Problem &p,
+            const std::vector<hkrt::Buffer> &b) {
+  Dims d = dimsOf(p);
+  attentionDecode(lib, b[0], b[1], b[2], b[3], b[4], b[5], d.B, d.H, d.Hkv,
+                  d.Lq, d.N, d.D);
+}
+
+/// Fills row (b, h, t) of O and L with the reference and its error scale.
+void referenceRow(Problem &p, const Dims &d, int64_t S, int64_t b, int64_t h,
+                  int64_t t, int64_t keys) {
+  const std::vector<double> &V = p.tensor("V").values;
+  HostTensor &O = p.tensor("O"), &L = p.tensor("L");
+  Row row = decodeRow(d, p, b, h, t, keys);
+  int64_t li = (b * d.H + h) * d.Lq + t;
+  double lseErr = attention::lseError(row.err, keys);
+  double combine = 2 * lseErr + double(S) * std::ldexp(1.0, -23);
+  L.exact[li] = row.lse;
+  L.errorScale[li] = combine;
+  double rel = attention::forwardTermError(row.err, keys) + combine;
+  for (int64_t dd = 0; dd < d.D; ++dd) {
+    double acc = 0, mag = 0;
+    for (int64_t j = 0; j < keys; ++j) {
+      acc += row.p[j] * V[d.kv(b, j, h, dd)];
+      mag += row.p[j] * std::fabs(V[d.kv(b, j, h, dd)]);
+    }
+    int64_t oi = d.q(b, h, t, dd);
+    O.exact[oi] = acc;
+    O.errorScale[oi] = tolerance::kBF16Rounding * std::fabs(acc) + rel * mag;
+  }
+}
+
+void reference(Problem &p) {
+  Dims d = dimsOf(p);
+  // The bound's S term, for the larger of the two chips' split counts.
+  int64_t S = std::max(decodeSplits("gfx942", d.B, d.Hkv, d.N),
+                       decodeSplits("gfx950", d.B, d.Hkv, d.N));
+  const std::vector<double> &lens = p.tensor("seq_lens").values;
+  for (int64_t b = 0; b < d.B; ++b)
+    for (int64_t h = 0; h < d.H; ++h)
+      for (int64_t t = 0; t < d.Lq; ++t)
+        referenceRow(p, d, S, b, h, t, visibleKeys(int64_t(lens[b]), d.Lq, t));
+}
+
+Tolerance toleranceOf(const Problem &) {
+  return {0.0, tolerance::kAttentionMargin, kDecodeFormula, kDecodeReason};
+}
+
+} // namespace
+
+const KernelEntry &entries::attention_decode() {
+  static const KernelEntry entry = [] {
+    KernelEntry e;
+    e.name = "attention_decode";
+    e.entryPoint = "attention_decode_d128";
+    e.summary =
+        "decode attention, KV split across workgroups then a log-sum-exp "
+        "combine: q_len query tokens per sequence (its last positions), "
+        "Q, O: [B,H,q_len,D], K, V: [B,N,H_kv,D] bf16, seq_lens: B int32 "
+        "(<= N), L: [B,H,q_len]; D 64 or 128; ragged 0/1 (random lengths "
+        "with 0, 1 and N among them)";
+    e.shapeNames = "B,H,H_kv,q_len,N,D,ragged";
+    e.defaultShape = {4, 8, 2, 1, 1000, 128, 1};
+    e.testShape = {5, 8, 2, 3, 200, 128, 1};
+    e.setup = setup;
+    e.launch = launch;
+    e.reference = reference;
+    e.tolerance = toleranceOf;
+    return e;
+  }();
+  return entry;
+}
+
+} // namespace hk::kernels
