@@ -67,6 +67,7 @@
 !q128 = memref<?x?x?x128xbf16>
 !kv128 = memref<?x?x?x128xbf16, strided<[?, ?, ?, 1]>>
 !op128 = memref<?x?x?x?x128xf32>
+!v_st128 = !hk.st<64x128xbf16, 16x32>
 
 hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
     %seq_lens: memref<?xi32>, %Op: !op128, %Lp: !lp, %q_len: index)
@@ -89,6 +90,7 @@ hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
   %zero_o = arith.constant dense<0.0> : !o_rt128
   %zero_s = arith.constant dense<0.0> : !st_acc
 
+  %vs = hk.alloc_shared : !v_st128
   %split = hk.block_id x
   %hkv = hk.block_id y
   %b = hk.block_id z
@@ -145,7 +147,7 @@ hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
         iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec)
         -> (!o_rt128, !vec, !vec) {
       %kt = hk.load %Kc[%b, %hkv, %j, %c0] : !kv128 -> !k_rt128
-      %vt = hk.load %Vc[%b, %hkv, %j, %c0] : !kv128 -> !v_rt128
+      %tv = hk.load_async %Vc[%b, %hkv, %j, %c0], %vs : !kv128, !v_st128
       // S^T = K Q^T, relabelled as S (queries as rows).
       %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
       %sr = hk.transpose %st : !st_acc -> !s_rt
@@ -171,6 +173,8 @@ hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
       %la = arith.mulf %l, %alpha : !vec
       %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
       // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
+      hk.wait %tv
+      %vt = hk.load %vs : !v_st128 -> !v_rt128
       %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
       %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
       %pt = hk.transpose %pb : !p_rt -> !pt_rt
@@ -257,6 +261,7 @@ hk.kernel @attention_decode_combine_d128(%Op: !op128, %Lp: !lp, %O: !q128,
 !q64 = memref<?x?x?x64xbf16>
 !kv64 = memref<?x?x?x64xbf16, strided<[?, ?, ?, 1]>>
 !op64 = memref<?x?x?x?x64xf32>
+!v_st64 = !hk.st<64x64xbf16, 16x32>
 
 hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
     %seq_lens: memref<?xi32>, %Op: !op64, %Lp: !lp, %q_len: index)
@@ -279,6 +284,7 @@ hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
   %zero_o = arith.constant dense<0.0> : !o_rt64
   %zero_s = arith.constant dense<0.0> : !st_acc
 
+  %vs = hk.alloc_shared : !v_st64
   %split = hk.block_id x
   %hkv = hk.block_id y
   %b = hk.block_id z
@@ -335,7 +341,7 @@ hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
         iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec)
         -> (!o_rt64, !vec, !vec) {
       %kt = hk.load %Kc[%b, %hkv, %j, %c0] : !kv64 -> !k_rt64
-      %vt = hk.load %Vc[%b, %hkv, %j, %c0] : !kv64 -> !v_rt64
+      %tv = hk.load_async %Vc[%b, %hkv, %j, %c0], %vs : !kv64, !v_st64
       // S^T = K Q^T, relabelled as S (queries as rows).
       %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
       %sr = hk.transpose %st : !st_acc -> !s_rt
@@ -361,6 +367,8 @@ hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
       %la = arith.mulf %l, %alpha : !vec
       %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
       // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
+      hk.wait %tv
+      %vt = hk.load %vs : !v_st64 -> !v_rt64
       %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
       %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
       %pt = hk.transpose %pb : !p_rt -> !pt_rt
