@@ -26,9 +26,9 @@ namespace {
 
 /// Keys per KV block of the decode kernel.
 constexpr int64_t kBlock = 64;
-/// Decode workgroups (one wave each) per compute unit the split count aims
-/// for: several resident waves per CU hide the global loads' latency.
-constexpr int64_t kWorkgroupsPerCU = 4;
+/// Splits (one wave each, four to a workgroup) per compute unit the split
+/// count aims for: a wave on each SIMD keeps loads in flight on all four.
+constexpr int64_t kSplitsPerCU = 4;
 
 struct Dims {
   int64_t B, H, Hkv, Lq, N, D;
@@ -50,8 +50,8 @@ Dims dimsOf(const Problem &p) {
 
 } // namespace
 
-/// The split count: enough (split, KV head, sequence) workgroups to give
-/// every compute unit kWorkgroupsPerCU of them, but no more splits than KV
+/// The split count: enough (split, KV head, sequence) waves to give every
+/// compute unit kSplitsPerCU of them, but no more splits than KV
 /// blocks of the longest sequence (a split without blocks only writes an
 /// empty result). From the shape and the chip alone, never the lengths.
 int64_t decodeSplits(const std::string &chip, int64_t B, int64_t Hkv,
@@ -60,7 +60,7 @@ int64_t decodeSplits(const std::string &chip, int64_t B, int64_t Hkv,
   if (!info)
     throw std::invalid_argument("attention_decode: unknown chip '" + chip +
                                 "'");
-  int64_t slots = info->computeUnits * kWorkgroupsPerCU;
+  int64_t slots = info->computeUnits * kSplitsPerCU;
   int64_t wanted = (slots + B * Hkv - 1) / (B * Hkv);
   int64_t blocks = (maxLen + kBlock - 1) / kBlock;
   return std::max<int64_t>(1, std::min(wanted, blocks));

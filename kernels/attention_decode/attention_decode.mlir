@@ -28,17 +28,24 @@
 // compute unit of the chip, no more splits than KV blocks of the longest
 // sequence) and allocates the partial results to match.
 //
-// Grid: (S, H_kv, B), one wave. Workgroup (s, hk, b) takes KV blocks of
-// 64 [s c, min((s + 1) c, nb)), nb = ceil(len_b / 64), c = ceil(nb / S),
-// and, for each 32-row tile of the G q_len rows (usually one), runs the
-// online softmax of attention_fwd over them: S^T = K Q^T with the 32x32
-// MFMAs, the scores relabelled as a row tile, O^T += V^T P^T. K and V are
-// loaded from global memory straight into the MFMA operand layouts (no
-// LDS); K and V are cut at the split's last key (memref.subview), so the
-// rows past it read zeros. The causal limit of each row (its token's last
-// key, or the split's) is one i32 tile built from hk.iota before the KV
-// loop; a key past it is masked to -inf. A split without keys writes O = 0
-// and L = -inf.
+// Grid: (ceil(S / 4), H_kv, B), 4 waves. Wave w of workgroup (x, hk, b)
+// is split s = 4x + w on its own (a split past S computes nothing and its
+// stores are dropped): it takes KV blocks of 64 [s c, min((s + 1) c, nb)),
+// nb = ceil(len_b / 64), c = ceil(nb / S), and, for each 32-row tile of the
+// G q_len rows (usually one), runs the online softmax of attention_fwd over
+// them: S^T = K Q^T with the 32x32 MFMAs, the scores relabelled as a row
+// tile, O^T += V^T P^T. Four waves rather than one per workgroup: a
+// workgroup of one wave of this size (up to 512 registers) is alone on its
+// compute unit. The waves share nothing and never synchronise, so their
+// loops may have different trip counts.
+// K is loaded from global memory straight into the MFMA operand layout; a
+// V block is loaded in the row layout, stored into the wave's own 64xD LDS
+// tile and read back in the column layout O^T += V^T P^T needs. K and V
+// are cut at the split's last key (memref.subview), so the rows past it
+// read zeros whatever the cache holds there. The causal limit of each row
+// (its token's last key, or the split's) is one i32 tile built from
+// hk.iota before the KV loop; a key past it is masked to -inf. A split
+// without keys writes O = 0 and L = -inf.
 //
 // @attention_decode_combine_d<D>(%Op, %Lp, %O, %L) merges the splits:
 // O [B, H_kv, G q_len, D] bf16 (Q's layout), L [B, H_kv, G q_len] f32 (that
@@ -68,11 +75,14 @@
 !kv128 = memref<?x?x?x128xbf16, strided<[?, ?, ?, 1]>>
 !op128 = memref<?x?x?x?x128xf32>
 !v_st128 = !hk.st<64x128xbf16, 16x32>
+!v_st4128 = !hk.st<256x128xbf16, 16x32>
+!v_row128 = tensor<64x128xbf16, #hk.rt<row, 16x32>>
 
 hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
     %seq_lens: memref<?xi32>, %Op: !op128, %Lp: !lp, %q_len: index)
-    attributes {waves = 1 : i32,
-    grid = #hk.grid<[dim(4, 2), dim(0, 1), dim(0, 0)] -> (s0, s1, s2)>} {
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(4, 2), dim(0, 1), dim(0, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -90,8 +100,13 @@ hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
   %zero_o = arith.constant dense<0.0> : !o_rt128
   %zero_s = arith.constant dense<0.0> : !st_acc
 
-  %vs = hk.alloc_shared : !v_st128
-  %split = hk.block_id x
+  %c4 = arith.constant 4 : index
+  %vs = hk.alloc_shared : !v_st4128
+  %w = hk.wave_id
+  %vw = hk.subtile %vs[%w, %c0] : !v_st4128 -> !v_st128
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
   %hkv = hk.block_id y
   %b = hk.block_id z
   %batch = memref.dim %K, %c0 : !kv128
@@ -147,7 +162,9 @@ hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
         iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec)
         -> (!o_rt128, !vec, !vec) {
       %kt = hk.load %Kc[%b, %hkv, %j, %c0] : !kv128 -> !k_rt128
-      %tv = hk.load_async %Vc[%b, %hkv, %j, %c0], %vs : !kv128, !v_st128
+      %vr = hk.load %Vc[%b, %hkv, %j, %c0] : !kv128 -> !v_row128
+      hk.store %vr, %vw : !v_row128, !v_st128
+      %vt = hk.load %vw : !v_st128 -> !v_rt128
       // S^T = K Q^T, relabelled as S (queries as rows).
       %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
       %sr = hk.transpose %st : !st_acc -> !s_rt
@@ -173,8 +190,6 @@ hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
       %la = arith.mulf %l, %alpha : !vec
       %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
       // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
-      hk.wait %tv
-      %vt = hk.load %vs : !v_st128 -> !v_rt128
       %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
       %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
       %pt = hk.transpose %pb : !p_rt -> !pt_rt
@@ -262,11 +277,14 @@ hk.kernel @attention_decode_combine_d128(%Op: !op128, %Lp: !lp, %O: !q128,
 !kv64 = memref<?x?x?x64xbf16, strided<[?, ?, ?, 1]>>
 !op64 = memref<?x?x?x?x64xf32>
 !v_st64 = !hk.st<64x64xbf16, 16x32>
+!v_st464 = !hk.st<256x64xbf16, 16x32>
+!v_row64 = tensor<64x64xbf16, #hk.rt<row, 16x32>>
 
 hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
     %seq_lens: memref<?xi32>, %Op: !op64, %Lp: !lp, %q_len: index)
-    attributes {waves = 1 : i32,
-    grid = #hk.grid<[dim(4, 2), dim(0, 1), dim(0, 0)] -> (s0, s1, s2)>} {
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(4, 2), dim(0, 1), dim(0, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -284,8 +302,13 @@ hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
   %zero_o = arith.constant dense<0.0> : !o_rt64
   %zero_s = arith.constant dense<0.0> : !st_acc
 
-  %vs = hk.alloc_shared : !v_st64
-  %split = hk.block_id x
+  %c4 = arith.constant 4 : index
+  %vs = hk.alloc_shared : !v_st464
+  %w = hk.wave_id
+  %vw = hk.subtile %vs[%w, %c0] : !v_st464 -> !v_st64
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
   %hkv = hk.block_id y
   %b = hk.block_id z
   %batch = memref.dim %K, %c0 : !kv64
@@ -341,7 +364,9 @@ hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
         iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec)
         -> (!o_rt64, !vec, !vec) {
       %kt = hk.load %Kc[%b, %hkv, %j, %c0] : !kv64 -> !k_rt64
-      %tv = hk.load_async %Vc[%b, %hkv, %j, %c0], %vs : !kv64, !v_st64
+      %vr = hk.load %Vc[%b, %hkv, %j, %c0] : !kv64 -> !v_row64
+      hk.store %vr, %vw : !v_row64, !v_st64
+      %vt = hk.load %vw : !v_st64 -> !v_rt64
       // S^T = K Q^T, relabelled as S (queries as rows).
       %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
       %sr = hk.transpose %st : !st_acc -> !s_rt
@@ -367,8 +392,6 @@ hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
       %la = arith.mulf %l, %alpha : !vec
       %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
       // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
-      hk.wait %tv
-      %vt = hk.load %vs : !v_st64 -> !v_rt64
       %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
       %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
       %pt = hk.transpose %pb : !p_rt -> !pt_rt
