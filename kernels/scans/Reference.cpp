@@ -50,9 +50,10 @@ namespace {
 /// 2. A running mean divides such a sum by n once more: its errorScale is
 /// sum |x| + |mean| (the sum's bound over n, plus 2^-24 |mean|). Maxima,
 /// minima, positions and row ids are exact: errorScale 0, so they must
-/// match exactly. The inputs are multiples of 1/8 in [-2, 2], so every
-/// row has ties for its maximum (the lowest column must win) and the sums
-/// are exact in f32 anyway; the bound does not rely on that.
+/// match exactly. The inputs are multiples of 1/8 in [-2, 2] (every third
+/// row in [-2, -1/8]), so every row has ties for its maximum (the lowest
+/// column must win) and the sums are exact in f32 anyway; the bound does
+/// not rely on that.
 const double kScansArithmetic = std::ldexp(1.0, -23);
 constexpr const char *kScansFormula =
     "2^-23 n sum |x| for sums of n terms, 2^-23 (sum |x| + |mean|) for "
@@ -69,10 +70,13 @@ void setup(Problem &p, std::mt19937 &gen) {
     shapes.push_back({o.name, sizesOf(o.dims, M, N), o.dtype});
   for (const TensorShape &s : shapes)
     checkTensorSizes(entries::scans(), p, {s});
-  std::uniform_int_distribution<int> eighths(-16, 16);
+  // Every third row is negative throughout: the zeros a ragged last tile
+  // reads past N would be its maximum if the kernel's -inf mask failed.
+  std::uniform_int_distribution<int> eighths(-16, 16), negative(-16, -1);
   std::vector<double> x(size_t(M * N));
-  for (double &v : x)
-    v = eighths(gen) / 8.0;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      x[size_t(i * N + j)] = (i % 3 ? eighths(gen) : negative(gen)) / 8.0;
   p.tensors = {input("x", {M, N}, std::move(x))};
   p.tensors[0].dtype = HKRT_DTYPE_F32;
   for (const OutputSpec &o : kOutputs) {
