@@ -6,6 +6,7 @@
 
 #include "hk/Base/Formats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -49,88 +50,100 @@ float hk::fmt::decodeE8M0(uint8_t code) {
   return std::ldexp(1.0f, int(code) - 127);
 }
 
+namespace {
+
+/// The codes of a format that encode() may return besides rounded numbers:
+/// the largest finite magnitude, and inf and NaN of the input's sign (where
+/// the format has none, what stands for them).
+struct SpecialCodes {
+  uint32_t max, inf, nan;
+};
+
+SpecialCodes specialCodes(const Format &f, uint32_t sign) {
+  unsigned n = f.bits(), m = f.manBits;
+  uint32_t expMax = (1u << f.expBits) - 1;
+  switch (f.special) {
+  case Special::Ieee:
+    return {((expMax - 1) << m) | ((1u << m) - 1), sign | (expMax << m),
+            sign | (expMax << m) | (1u << (m - 1))};
+  case Special::AllOnesNan:
+    return {(1u << (n - 1)) - 2, sign | ((1u << (n - 1)) - 1),
+            sign | ((1u << (n - 1)) - 1)};
+  case Special::Fnuz:
+    return {(1u << (n - 1)) - 1, 1u << (n - 1), 1u << (n - 1)};
+  case Special::None:
+    break;
+  }
+  uint32_t max = (1u << (n - 1)) - 1;
+  return {max, sign | max, sign | max};
+}
+
+/// encode() of a NaN or an infinity (f32 `bits`).
+uint32_t encodeNonFinite(uint32_t bits, const Format &f, uint32_t sign,
+                         const SpecialCodes &c, bool saturate,
+                         EncodeStatus *status) {
+  if (status && f.special == Special::None)
+    status->special = true;
+  if ((bits & 0x7FFFFFFF) > 0x7F800000) {
+    unsigned m = f.manBits;
+    if (f.special == Special::Ieee)
+      // Quiet, with the top of the f32 payload.
+      return c.nan | (((bits & 0x7FFFFF) >> (23 - m)) & ((1u << m) - 1));
+    return c.nan;
+  }
+  return saturate ? sign | c.max : c.inf;
+}
+
+/// The magnitude of a finite f32 `absBits` in units of the result's last
+/// place at exponent `re` (the rounded mantissa with its implicit bit),
+/// rounded as `round` says.
+uint64_t roundedUnits(uint32_t absBits, int e, int re, unsigned m, Round round,
+                      uint32_t rng) {
+  // |x| = sig * 2^(e - 23), sig with its implicit bit for normals.
+  uint64_t sig = absBits & 0x7FFFFF;
+  if (absBits >> 23)
+    sig |= 0x800000;
+  unsigned drop = 23 - m;            // bits below the kept mantissa
+  unsigned extra = unsigned(re - e); // denormal result: further bits
+  if (round == Round::Stochastic) {
+    uint64_t t = extra >= 40 ? 0 : sig >> extra;
+    t += rng >> (32 - drop);
+    return t >> drop;
+  }
+  unsigned shift = drop + extra;
+  if (shift > 40)
+    return 0;
+  uint64_t q = sig >> shift;
+  uint64_t rem = sig & ((uint64_t(1) << shift) - 1);
+  uint64_t half = uint64_t(1) << (shift - 1);
+  if (round == Round::NearestEven && (rem > half || (rem == half && (q & 1))))
+    ++q;
+  return q;
+}
+
+} // namespace
+
 uint32_t hk::fmt::encode(float x, const Format &f, Round round, uint32_t rng,
                          bool saturate, EncodeStatus *status) {
   uint32_t bits;
   std::memcpy(&bits, &x, 4);
-  unsigned n = f.bits(), m = f.manBits;
-  uint32_t sign = (bits >> 31) << (n - 1);
-  uint32_t expMax = (1u << f.expBits) - 1;
-  // The largest finite magnitude's code, and the codes of inf and NaN.
-  uint32_t maxCode, infCode, nanCode;
-  switch (f.special) {
-  case Special::Ieee:
-    maxCode = ((expMax - 1) << m) | ((1u << m) - 1);
-    infCode = sign | (expMax << m);
-    nanCode = sign | (expMax << m) | (1u << (m - 1));
-    break;
-  case Special::AllOnesNan:
-    maxCode = (1u << (n - 1)) - 2;
-    nanCode = infCode = sign | ((1u << (n - 1)) - 1);
-    break;
-  case Special::Fnuz:
-    maxCode = (1u << (n - 1)) - 1;
-    nanCode = infCode = 1u << (n - 1);
-    break;
-  case Special::None:
-    maxCode = (1u << (n - 1)) - 1;
-    infCode = nanCode = sign | maxCode;
-    break;
-  }
+  uint32_t sign = (bits >> 31) << (f.bits() - 1);
+  SpecialCodes c = specialCodes(f, sign);
   uint32_t absBits = bits & 0x7FFFFFFF;
-  if (absBits >= 0x7F800000) {
-    bool isNan = absBits > 0x7F800000;
-    if (status && f.special == Special::None)
-      status->special = true;
-    if (isNan) {
-      if (f.special == Special::Ieee)
-        // Quiet, with the top of the f32 payload.
-        return nanCode | (((bits & 0x7FFFFF) >> (23 - m)) & ((1u << m) - 1));
-      return nanCode;
-    }
-    if (!saturate)
-      return infCode;
-    return sign | maxCode;
-  }
-  // |x| = sig * 2^(e - 23), sig with its implicit bit for normals.
-  int e = int(absBits >> 23);
-  uint64_t sig = absBits & 0x7FFFFF;
-  if (e == 0)
-    e = 1;
-  else
-    sig |= 0x800000;
-  e -= 127;
-  int emin = 1 - f.bias;
-  int re = e < emin ? emin : e;
-  unsigned drop = 23 - m;            // bits below the kept mantissa
-  unsigned extra = unsigned(re - e); // denormal result: further bits
-  uint64_t q;
-  if (round == Round::Stochastic) {
-    uint64_t t = extra >= 40 ? 0 : sig >> extra;
-    t += rng >> (32 - drop);
-    q = t >> drop;
-  } else {
-    unsigned shift = drop + extra;
-    if (shift > 40) {
-      q = 0;
-    } else {
-      q = sig >> shift;
-      uint64_t rem = sig & ((uint64_t(1) << shift) - 1), half = uint64_t(1)
-                                                                << (shift - 1);
-      if (round == Round::NearestEven &&
-          (rem > half || (rem == half && (q & 1))))
-        ++q;
-    }
-  }
+  if (absBits >= 0x7F800000)
+    return encodeNonFinite(bits, f, sign, c, saturate, status);
+  int e = std::max(int(absBits >> 23), 1) - 127;
+  int re = std::max(e, 1 - f.bias);
+  uint64_t q = roundedUnits(absBits, e, re, f.manBits, round, rng);
   // The code: exponent field (re + bias - 1) plus q, whose bit m (the
   // implicit bit) carries into the exponent field.
-  int64_t code = (int64_t(re + f.bias - 1) << m) + int64_t(q);
-  if (code > int64_t(maxCode)) {
+  int64_t code = (int64_t(re + f.bias - 1) << f.manBits) + int64_t(q);
+  if (code > int64_t(c.max)) {
     if (status)
       status->overflow = true;
     if (saturate || f.special == Special::None || round == Round::TowardZero)
-      return sign | maxCode;
-    return infCode;
+      return sign | c.max;
+    return c.inf;
   }
   if (code == 0 && f.special == Special::Fnuz)
     return 0;
