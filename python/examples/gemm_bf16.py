@@ -70,6 +70,7 @@ def build():
     # K steps: ceildiv(K, 64).
     k_len = b.memref_dim(A, c1, "k_len")
     nk = b.divui(b.addi(k_len, c63), c64, "nk")
+    nk_loop = b.subi(nk, c1, "nk_loop")
 
     # Prologue: half 0 of step 0 into the stage, half 1 in registers.
     ga0 = b.load(A, [a_row, c0], rt_share)
@@ -82,7 +83,7 @@ def build():
 
     pp = b.ping_pong([acc_t] * 4, name="acc")
     with pp:
-        loop = b.for_(c0, nk, c1,
+        loop = b.for_(c0, nk_loop, c1,
                       iter_args=[zero, zero, zero, zero, ga1, gb1], name="r")
         with loop as (kk, c00, c01, c10, c11, ha1, hb1):
             # Cluster 0: read half 0 of step k; store half 1 of step k;
@@ -137,7 +138,42 @@ def build():
                          b.mma("abt", a11, b11, d11))
             f00, f01, f10, f11 = cl3.results
             b.yield_(f00, f01, f10, f11, fa1, fb1)
-        b.yield_(*loop.results[:4])
+        r = loop.results
+
+        # The last K step: clusters 0-3 without the prefetch and without
+        # storing a next step's half 0.
+        cl0 = b.cluster("memory", [rt_a, rt_a, rt_b, rt_b])
+        with cl0:
+            ra00 = b.load(sa00, None, rt_a)
+            ra10 = b.load(sa10, None, rt_a)
+            rb00 = b.load(sb00, None, rt_b)
+            rb10 = b.load(sb10, None, rt_b)
+            b.store(r[4], as_share1)
+            b.store(r[5], bs_share1)
+            b.yield_(ra00, ra10, rb00, rb10)
+        a00, a10, b00, b10 = cl0.results
+        cl1 = b.cluster("compute", [acc_t] * 4)
+        with cl1:
+            b.yield_(b.mma("abt", a00, b00, r[0]),
+                     b.mma("abt", a00, b10, r[1]),
+                     b.mma("abt", a10, b00, r[2]),
+                     b.mma("abt", a10, b10, r[3]))
+        d00, d01, d10, d11 = cl1.results
+        cl2 = b.cluster("memory", [rt_a, rt_a, rt_b, rt_b])
+        with cl2:
+            ra01 = b.load(sa01, None, rt_a)
+            ra11 = b.load(sa11, None, rt_a)
+            rb01 = b.load(sb01, None, rt_b)
+            rb11 = b.load(sb11, None, rt_b)
+            b.yield_(ra01, ra11, rb01, rb11)
+        a01, a11, b01, b11 = cl2.results
+        cl3 = b.cluster("compute", [acc_t] * 4)
+        with cl3:
+            b.yield_(b.mma("abt", a01, b01, d00),
+                     b.mma("abt", a01, b11, d01),
+                     b.mma("abt", a11, b01, d10),
+                     b.mma("abt", a11, b11, d11))
+        b.yield_(*cl3.results)
     acc = pp.results
 
     # Store: accumulator C[i][j] is the 64x32 tile at row 4*tm + 2*i + wr
