@@ -2,14 +2,17 @@
 
 #include "Optimize.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace hk::target {
 
@@ -94,6 +97,54 @@ struct InvariantArgumentLoads : llvm::PassInfoMixin<InvariantArgumentLoads> {
   }
 };
 
+/// The MMRA tag of a fence that orders accesses to one address space.
+static llvm::MDTuple *synchronizeAs(llvm::LLVMContext &context,
+                                    llvm::StringRef space) {
+  return llvm::MDTuple::get(
+      context, {llvm::MDString::get(context, "amdgpu-synchronize-as"),
+                llvm::MDString::get(context, space)});
+}
+
+/// hk.barrier (amdgpu.lds_barrier) is a workgroup release fence on LDS, the
+/// s_barrier and an acquire fence. On a chip with LDS DMA, LLVM's memory
+/// legalizer makes every such release wait for all of the wave's
+/// outstanding global-to-LDS copies (vmcnt(0)), since they write LDS: each
+/// barrier of a pipelined loop would end the prefetch it should overlap.
+/// hk.barrier promises less (the wave's LDS accesses are done, see
+/// SyncToROCDL.cpp); copies are waited for by hk.wait on their tokens. The
+/// release before each such barrier becomes an explicit wait for the LDS
+/// counter (lgkmcnt(0)) and a release fence on global memory, which costs
+/// no instruction at workgroup scope and still orders every memory access
+/// for LLVM's passes.
+static void barrierReleasesWithoutCopies(llvm::Module &llvmModule,
+                                         unsigned lgkmWait) {
+  llvm::LLVMContext &context = llvmModule.getContext();
+  llvm::MDTuple *local = synchronizeAs(context, "local");
+  std::optional<llvm::SyncScope::ID> workgroup;
+  llvm::SmallVector<llvm::FenceInst *> fences;
+  for (llvm::Function &function : llvmModule)
+    for (llvm::Instruction &inst : llvm::instructions(function)) {
+      auto *fence = llvm::dyn_cast<llvm::FenceInst>(&inst);
+      if (!fence || fence->getOrdering() != llvm::AtomicOrdering::Release ||
+          fence->getMetadata(llvm::LLVMContext::MD_mmra) != local)
+        continue;
+      if (!workgroup)
+        workgroup = context.getOrInsertSyncScopeID("workgroup");
+      auto *next =
+          llvm::dyn_cast_or_null<llvm::IntrinsicInst>(fence->getNextNode());
+      if (fence->getSyncScopeID() == *workgroup && next &&
+          next->getIntrinsicID() == llvm::Intrinsic::amdgcn_s_barrier)
+        fences.push_back(fence);
+    }
+  llvm::MDTuple *global = synchronizeAs(context, "global");
+  for (llvm::FenceInst *fence : fences) {
+    llvm::IRBuilder<> builder(fence);
+    builder.CreateIntrinsic(llvm::Intrinsic::amdgcn_s_waitcnt, {},
+                            {builder.getInt32(lgkmWait)});
+    fence->setMetadata(llvm::LLVMContext::MD_mmra, global);
+  }
+}
+
 void optimizeForTarget(llvm::Module &llvmModule, llvm::TargetMachine &machine,
                        unsigned optLevel) {
   llvmModule.setTargetTriple(machine.getTargetTriple());
@@ -126,6 +177,9 @@ void optimizeForTarget(llvm::Module &llvmModule, llvm::TargetMachine &machine,
           ? builder.buildO0DefaultPipeline(level)
           : builder.buildPerModuleDefaultPipeline(level);
   passes.run(llvmModule, modules);
+  // s_waitcnt's immediate on gfx9: vmcnt (bits 3:0 and 15:14) and expcnt
+  // (6:4) at their maxima, lgkmcnt (11:8) zero.
+  barrierReleasesWithoutCopies(llvmModule, 0xC07F);
 }
 
 } // namespace hk::target

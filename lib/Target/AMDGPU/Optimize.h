@@ -16,7 +16,9 @@ namespace hk::target {
 
 /// Gives `llvmModule` the triple and data layout of `machine`, then runs
 /// LLVM's default module pipeline for `optLevel` (0..3, higher is clamped)
-/// with the machine's target-specific passes and cost models.
+/// with the machine's target-specific passes and cost models. Then the
+/// workgroup release before each hk.barrier's s_barrier waits for the LDS
+/// counter only, not for the wave's copies into LDS (hk.wait's part).
 void optimizeForTarget(llvm::Module &llvmModule, llvm::TargetMachine &machine,
                        unsigned optLevel);
 
