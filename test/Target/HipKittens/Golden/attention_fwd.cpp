@@ -179,6 +179,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     rt_bf<64, 128, row_l, rt_32x16_s> kr;
     load(kr, k_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
+    __builtin_amdgcn_sched_barrier(0);
     G::load<1, false>(v_next, V, {b, j + 1, h / (Q.rows() / K.rows()), 0});
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
@@ -270,6 +271,7 @@ __global__ __launch_bounds__(512, 2) void attention_fwd_d128(const gl<bf16, -1, 
     rt_bf<64, 64, col_l, rt_16x32_s> vr;
     shared_load_cols(vr, v_lo);
     asm volatile("s_waitcnt lgkmcnt(0)");
+    __builtin_amdgcn_sched_barrier(0);
     G::load<1, false>(k_stage, K, {b, j + 2, h / (Q.rows() / K.rows()), 0});
     asm volatile("s_waitcnt vmcnt(0)");
     __builtin_amdgcn_s_barrier();
@@ -447,6 +449,7 @@ __global__ __launch_bounds__(512, 3) void attention_fwd_d64(const gl<bf16, -1, -
     rt_bf<64, 64, col_l, rt_16x32_s> vr;
     shared_load_cols(vr, v_stage);
     asm volatile("s_waitcnt lgkmcnt(0)");
+    __builtin_amdgcn_sched_barrier(0);
     G::load<1, false>(v_next, V, {b, j + 1, h / (Q.rows() / K.rows()), 0});
     __builtin_amdgcn_s_barrier();
     __builtin_amdgcn_sched_barrier(0);
