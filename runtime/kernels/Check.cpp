@@ -2,12 +2,14 @@
 
 #include "hk/Runtime/Kernels.h"
 
+#include "hk/Base/Chip.h"
 #include "hk/Base/Formats.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 namespace hk::kernels {
 namespace {
@@ -25,13 +27,27 @@ size_t elementBytes(hkrt_dtype dtype) {
   case HKRT_DTYPE_I32:
     return 4;
   case HKRT_DTYPE_I8:
+  case HKRT_DTYPE_FP8:
+  case HKRT_DTYPE_BF8:
     return 1;
   default:
     return 2;
   }
 }
 
-std::vector<uint8_t> encode(const HostTensor &t) {
+/// The format of the chip's !hk.fp8 / !hk.bf8 inputs: what the compiler
+/// resolved them to for the code object the device runs.
+const fmt::Format &chipFloat8(hkrt_dtype dtype, const std::string &chip) {
+  const ChipInfo *info = lookupChip(chip);
+  if (!info || info->fp8 == Fp8Format::None)
+    throw std::invalid_argument(chip + " has no 8-bit float formats");
+  bool fnuz = info->fp8 == Fp8Format::FNUZ;
+  if (dtype == HKRT_DTYPE_FP8)
+    return fnuz ? fmt::kE4M3Fnuz : fmt::kE4M3;
+  return fnuz ? fmt::kE5M2Fnuz : fmt::kE5M2;
+}
+
+std::vector<uint8_t> encode(const HostTensor &t, const std::string &chip) {
   std::vector<uint8_t> raw(t.values.size() * elementBytes(t.dtype));
   for (size_t i = 0; i < t.values.size(); ++i) {
     if (t.dtype == HKRT_DTYPE_F32) {
@@ -42,6 +58,9 @@ std::vector<uint8_t> encode(const HostTensor &t) {
       std::memcpy(&raw[i * 4], &v, 4);
     } else if (t.dtype == HKRT_DTYPE_I8) {
       raw[i] = uint8_t(int8_t(t.values[i]));
+    } else if (t.dtype == HKRT_DTYPE_FP8 || t.dtype == HKRT_DTYPE_BF8) {
+      raw[i] =
+          uint8_t(fmt::encode(float(t.values[i]), chipFloat8(t.dtype, chip)));
     } else {
       uint16_t h = fmt::encodeBF16(float(t.values[i]));
       std::memcpy(&raw[i * 2], &h, 2);
@@ -156,7 +175,8 @@ std::vector<hkrt::Buffer> launchProblem(Library &lib, const KernelEntry &entry,
     size_t bytes = size_t(n) * elementBytes(t.dtype);
     // hkrt refuses empty buffers; a zero-sized tensor still gets one byte.
     buffers.push_back(dev.alloc(bytes ? bytes : 1));
-    std::vector<uint8_t> raw = t.output ? sentinelFill(t.dtype, n) : encode(t);
+    std::vector<uint8_t> raw =
+        t.output ? sentinelFill(t.dtype, n) : encode(t, dev.chip());
     if (!raw.empty())
       buffers.back().write(raw.data(), raw.size());
   }

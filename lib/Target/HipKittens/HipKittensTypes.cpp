@@ -25,6 +25,15 @@ FailureOr<std::string> hk::spellElementType(Type type, Operation *user,
     return std::string("half");
   if (type.isF32())
     return std::string("float");
+  // The translation writes one HipKittens tree's API from the tile IR as
+  // written; it does not run hk-resolve-fp8, so the chip's own formats are
+  // refused rather than guessed.
+  if (isChipFloat8(type)) {
+    user->emitError("HipKittens (")
+        << chip.family << ") translation takes 8-bit floats as builtin types; "
+        << type << " is resolved only by hk-resolve-fp8";
+    return failure();
+  }
   // HipKittens' `fp8e4m3` is the E4M3 format each chip's MFMAs take (OCP
   // on CDNA4, FNUZ on CDNA3).
   if (mfmaInputOf(type, chip) == MfmaInput::FP8) {
