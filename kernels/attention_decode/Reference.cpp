@@ -256,9 +256,10 @@ void referenceRow(Problem &p, const Dims &d, int64_t S, int64_t b, int64_t h,
 
 void reference(Problem &p) {
   Dims d = dimsOf(p);
-  // The bound's S term, for the larger of the two chips' split counts.
-  int64_t S = std::max(decodeSplits("gfx942", d.B, d.Hkv, d.N),
-                       decodeSplits("gfx950", d.B, d.Hkv, d.N));
+  // The bound's S term, for the largest split count of the chip table.
+  int64_t S = 1;
+  for (const std::string &chip : hk::supportedChips())
+    S = std::max(S, decodeSplits(chip, d.B, d.Hkv, d.N));
   const std::vector<double> &lens = p.tensor("seq_lens").values;
   for (int64_t b = 0; b < d.B; ++b)
     for (int64_t h = 0; h < d.H; ++h)
