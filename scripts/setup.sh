@@ -2,7 +2,8 @@
 # Installs what hk-mlir needs on Debian 12 (LLVM/MLIR 22, clang, lld, CMake,
 # Ninja, ccache, GoogleTest, pkg-config; NumPy, pytest and PyTorch for the
 # Python package python/hk and its tests; matplotlib for the pictures of
-# scripts/bench-model.sh), then configures and builds the
+# scripts/bench-model.sh; clang's sanitizer and libFuzzer runtimes for
+# scripts/test-sanitizers.sh), then configures and builds the
 # project. cmake/HKRequirements.cmake names the package of anything missing.
 #   BUILD_DIR    build folder (default: <repo>/build)
 #   BUILD_TYPE   CMake build type (default: Release)
@@ -16,7 +17,7 @@ PACKAGES=(cmake ninja-build ccache python3 libgtest-dev pkgconf
           llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
           clang-22 clang-format-22 lld-22 liblld-22-dev zlib1g-dev
           libzstd-dev python3-numpy python3-pytest python3-torch
-          python3-matplotlib)
+          python3-matplotlib libclang-rt-22-dev)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
