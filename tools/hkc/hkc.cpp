@@ -5,6 +5,8 @@
 // (the kernels' metadata and a code object per chip).
 //===----------------------------------------------------------------------===//
 
+#include "CLibrary.h"
+
 #include "hk/Base/Artifact.h"
 #include "hk/Base/Chip.h"
 #include "hk/Base/Error.h"
@@ -33,7 +35,14 @@ namespace cl = llvm::cl;
 
 namespace {
 
-enum class EmitKind { LaneMlir, LlvmIr, Assembly, CodeObject, Artifact };
+enum class EmitKind {
+  LaneMlir,
+  LlvmIr,
+  Assembly,
+  CodeObject,
+  Artifact,
+  CLibrary
+};
 
 cl::OptionCategory hkcCategory("hkc options");
 
@@ -69,7 +78,11 @@ cl::opt<EmitKind> emitOption(
                    "linked ELF code object, loadable by HIP/HSA (.hsaco)"),
         clEnumValN(EmitKind::Artifact, "artifact",
                    "one runtime artifact (.hkrt): kernel metadata and a "
-                   "code object per chip")),
+                   "code object per chip"),
+        clEnumValN(EmitKind::CLibrary, "c-library",
+                   "the artifact as a C library: <prefix>.h (a typed launch "
+                   "function per kernel) and <prefix>.c (the artifact's "
+                   "bytes, loaded through hkrt.h)")),
     cl::init(EmitKind::CodeObject), cl::cat(hkcCategory));
 
 cl::opt<unsigned> optOption("O", cl::Prefix, cl::value_desc("0-3"),
@@ -198,6 +211,7 @@ compiler::Output outputOf(EmitKind kind) {
     return compiler::Output::Assembly;
   case EmitKind::CodeObject:
   case EmitKind::Artifact:
+  case EmitKind::CLibrary:
     return compiler::Output::CodeObject;
   }
   llvm_unreachable("unknown emit kind");
@@ -291,8 +305,15 @@ LogicalResult compileArtifact(ModuleOp input, const Request &request) {
     llvm::errs() << "hkc: cannot write the artifact: " << error.what() << "\n";
     return failure();
   }
-  if (failed(writeOutput(request, "", bytes)))
+  if (request.emit == EmitKind::CLibrary) {
+    if (llvm::Error error = hk::hkc::writeCLibrary(
+            *artifact, bytes, request.outputPrefix, request.input)) {
+      llvm::errs() << "hkc: " << llvm::toString(std::move(error)) << "\n";
+      return failure();
+    }
+  } else if (failed(writeOutput(request, "", bytes))) {
     return failure();
+  }
   bool simulated = true;
   if (request.checkSimulated)
     for (const auto &[chip, elf] : artifact->codeObjects)
@@ -326,10 +347,16 @@ LogicalResult checkRequest(const Request &request) {
     return failure();
   };
   const compiler::Options &options = request.options;
-  if (!options.schedule && request.emit == EmitKind::Artifact)
-    return fail("--no-schedule does not apply to --emit=artifact");
+  bool artifact =
+      request.emit == EmitKind::Artifact || request.emit == EmitKind::CLibrary;
+  if (!options.schedule && artifact)
+    return fail("--no-schedule does not apply to --emit=artifact or "
+                "c-library");
+  if (request.emit == EmitKind::CLibrary && request.outputPrefix == "-")
+    return fail("--emit=c-library writes two files, <prefix>.h and "
+                "<prefix>.c: give -o <prefix>");
   if (request.checkSimulated && request.emit != EmitKind::CodeObject &&
-      request.emit != EmitKind::Artifact)
+      !artifact)
     return fail("--check-simulated needs code objects: --emit=obj or "
                 "--emit=artifact");
   if (options.report && request.emit == EmitKind::LaneMlir)
@@ -397,9 +424,10 @@ int compileInput(const Request &request) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
-  LogicalResult result = request.emit == EmitKind::Artifact
-                             ? compileArtifact(*module, request)
-                             : compileChips(*module, request);
+  LogicalResult result =
+      request.emit == EmitKind::Artifact || request.emit == EmitKind::CLibrary
+          ? compileArtifact(*module, request)
+          : compileChips(*module, request);
   return failed(result) ? 1 : 0;
 }
 
