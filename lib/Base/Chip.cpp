@@ -12,8 +12,11 @@ using I = MfmaInput;
 // Every MFMA shape the lowering selects (layouts in
 // ../shared/amd/mfma-layouts). gfx950 (CDNA4) adds the bf16, f16 and i8
 // MFMAs with twice the K of gfx942's (v_mfma_i32_16x16x64_i8,
-// v_mfma_i32_32x32x32_i8: 16 K values per lane) and drops xf32; the scaled
-// f8f6f4 MFMAs are not here: nothing lowers to them yet.
+// v_mfma_i32_32x32x32_i8: 16 K values per lane) and drops xf32. Its 8-bit
+// floats also go to v_mfma_f32_16x16x128_f8f6f4 and _32x32x64_f8f6f4 (32 K
+// values per lane): four times the K of the _fp8_fp8 forms in twice their
+// cycles (CDNA4 ISA guide; lib/Base/Timing.cpp), so twice the rate. The
+// scaled forms of those two are hk.mma_scaled's (ScaledMma.cpp), not here.
 static constexpr MfmaInstr kGfx942Mfmas[] = {
     {I::BF16, 16, 16, 16}, {I::BF16, 32, 32, 8}, {I::F16, 16, 16, 16},
     {I::F16, 32, 32, 8},   {I::FP8, 16, 16, 32}, {I::FP8, 32, 32, 16},
@@ -25,8 +28,10 @@ static constexpr MfmaInstr kGfx950Mfmas[] = {
     {I::BF16, 32, 32, 16}, {I::F16, 16, 16, 16}, {I::F16, 32, 32, 8},
     {I::F16, 16, 16, 32},  {I::F16, 32, 32, 16}, {I::FP8, 16, 16, 32},
     {I::FP8, 32, 32, 16},  {I::BF8, 16, 16, 32}, {I::BF8, 32, 32, 16},
-    {I::I8, 16, 16, 32},   {I::I8, 32, 32, 16},  {I::I8, 16, 16, 64},
-    {I::I8, 32, 32, 32},   {I::F32, 16, 16, 4},  {I::F32, 32, 32, 2}};
+    {I::FP8, 16, 16, 128}, {I::FP8, 32, 32, 64}, {I::BF8, 16, 16, 128},
+    {I::BF8, 32, 32, 64},  {I::I8, 16, 16, 32},  {I::I8, 32, 32, 16},
+    {I::I8, 16, 16, 64},   {I::I8, 32, 32, 32},  {I::F32, 16, 16, 4},
+    {I::F32, 32, 32, 2}};
 
 // Sources: AMD's CDNA3 and CDNA4 ISA guides (registers, LDS, s_waitcnt
 // fields, "LDS Allocation and Clamping"), the MI300X and MI355X data sheets
@@ -138,14 +143,26 @@ const MfmaInstr *findMfma(const ChipInfo &chip, MfmaInput input, int m, int n,
   return nullptr;
 }
 
+/// Whether an MFMA may take its operands from several K base tiles at once.
+/// Only the 8-bit floats need it: every other input has a base tile holding
+/// the K values per lane of its widest MFMA, but the 8-bit floats' usual
+/// 16x32 and 32x16 tiles hold 8, and the f8f6f4 MFMAs take 32.
+static bool gathersKTiles(MfmaInput input) {
+  return input == I::FP8 || input == I::BF8;
+}
+
 const MfmaInstr *selectMfma(const ChipInfo &chip, MfmaInput input, int m,
-                            int kPerLane) {
+                            int kPerLane, int kTiles) {
   const MfmaInstr *best = nullptr;
-  for (const MfmaInstr &mfma : chip.mfmas)
-    if (mfma.input == input && mfma.m == m && mfma.n == m &&
-        kPerLane % mfma.kPerLane() == 0 &&
-        (!best || mfma.kPerLane() > best->kPerLane()))
+  for (const MfmaInstr &mfma : chip.mfmas) {
+    int per = mfma.kPerLane();
+    bool fits =
+        kPerLane % per == 0 || (gathersKTiles(input) && per % kPerLane == 0 &&
+                                (kPerLane * kTiles) % per == 0);
+    if (mfma.input == input && mfma.m == m && mfma.n == m && fits &&
+        (!best || per > best->kPerLane()))
       best = &mfma;
+  }
   return best;
 }
 

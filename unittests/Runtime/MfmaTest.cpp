@@ -43,7 +43,8 @@ TEST(MfmaTest, Gfx942TableMatchesTheCalculator) {
 }
 
 // The lowering's choice: the MFMA that takes the most of the K values a lane
-// keeps, among those whose per-lane K divides them.
+// keeps, among those whose per-lane K divides them (or, for the 8-bit
+// floats, a multiple of them that divides those of all the K base tiles).
 TEST(MfmaTest, SelectMfmaFromTheTable) {
   const hk::ChipInfo &gfx942 = *hk::lookupChip("gfx942");
   const hk::ChipInfo &gfx950 = *hk::lookupChip("gfx950");
@@ -59,4 +60,17 @@ TEST(MfmaTest, SelectMfmaFromTheTable) {
   EXPECT_EQ(k(hk::selectMfma(gfx950, I::XF32, 16, 2)), 0);
   EXPECT_EQ(k(hk::selectMfma(gfx942, I::XF32, 16, 2)), 8);
   EXPECT_EQ(k(hk::selectMfma(gfx942, I::BF16, 16, 6)), 0);
+  // gfx950's f8f6f4 MFMAs take 32 K values per lane: a 16x128 base tile's,
+  // or those of four base tiles of 8 along K together;
+  // with too few along K the _fp8_fp8 forms stay. Only the 8-bit floats
+  // gather K base tiles, and gfx942 has no f8f6f4 form.
+  EXPECT_EQ(k(hk::selectMfma(gfx950, I::FP8, 16, 32)), 128);
+  EXPECT_EQ(k(hk::selectMfma(gfx950, I::BF8, 32, 32)), 64);
+  EXPECT_EQ(k(hk::selectMfma(gfx950, I::FP8, 16, 8, 4)), 128);
+  EXPECT_EQ(k(hk::selectMfma(gfx950, I::FP8, 32, 8, 8)), 64);
+  EXPECT_EQ(k(hk::selectMfma(gfx950, I::FP8, 16, 8, 2)), 32);
+  EXPECT_EQ(k(hk::selectMfma(gfx950, I::FP8, 16, 8, 6)), 32);
+  EXPECT_EQ(k(hk::selectMfma(gfx942, I::FP8, 16, 8, 4)), 32);
+  EXPECT_EQ(k(hk::selectMfma(gfx942, I::FP8, 16, 32)), 32);
+  EXPECT_EQ(k(hk::selectMfma(gfx950, I::BF16, 16, 4, 2)), 16);
 }

@@ -115,11 +115,14 @@ const MfmaInstr *findMfma(const ChipInfo &chip, MfmaInput input, int m, int n,
                           int k);
 
 /// For an m x m product whose operands keep `kPerLane` K values in each
-/// lane: the MFMA of `chip` taking `input` that consumes the most of them
-/// per instruction, among those whose per-lane K divides `kPerLane`; null if
-/// there is none.
+/// lane of each of their `kTiles` base tiles along K: the MFMA of `chip`
+/// taking `input` that consumes the most of them per instruction, among
+/// those whose per-lane K divides `kPerLane` and, for the 8-bit floats,
+/// those whose per-lane K is a multiple of `kPerLane` that divides
+/// `kPerLane * kTiles` (one MFMA over several base tiles: the sum over K is
+/// the same for any order of K alike in A and B); null if there is none.
 const MfmaInstr *selectMfma(const ChipInfo &chip, MfmaInput input, int m,
-                            int kPerLane);
+                            int kPerLane, int kTiles = 1);
 
 /// The LDS of the supported chip that has the most: what a kernel may
 /// allocate before any chip is chosen.

@@ -7,6 +7,9 @@
 // fewer per lane (gfx942's 16x16x16 and 32x32x8 take 4, the others 8) gets
 // them in consecutive chunks. That permutes K identically in A and B, which
 // leaves the sum unchanged: this is what lets one tile IR serve both chips.
+// For the same reason an MFMA that takes more K values per lane than a base
+// tile holds (gfx950's f8f6f4 MFMAs, 32 per lane, on 8-bit float tiles of
+// 8) gets the registers of consecutive K base tiles, concatenated.
 // f32 inputs use the 16x16x4 and 32x32x2 MFMAs (one K value per lane, a
 // scalar operand), i8 inputs the 16x16x32 and 32x32x16 ones into i32.
 //===----------------------------------------------------------------------===//
@@ -64,7 +67,7 @@ static MmaTiling tilingOf(MmaOp op) {
 /// values per lane, from the chip's table; or why there is none.
 static FailureOr<hk::MfmaInstr> chooseMfma(const hk::ChipInfo &chip, Type elt,
                                            int64_t base, int64_t kPerLane,
-                                           std::string &why) {
+                                           int64_t kTiles, std::string &why) {
   std::optional<hk::MfmaInput> input = mfmaInputOf(elt, chip);
   if (!input) {
     llvm::raw_string_ostream(why)
@@ -78,7 +81,8 @@ static FailureOr<hk::MfmaInstr> chooseMfma(const hk::ChipInfo &chip, Type elt,
         << "the lowering emits no " << hk::mfmaInputName(*input) << " MFMA yet";
     return failure();
   }
-  if (const hk::MfmaInstr *mfma = hk::selectMfma(chip, *input, base, kPerLane))
+  if (const hk::MfmaInstr *mfma =
+          hk::selectMfma(chip, *input, base, kPerLane, kTiles))
     return *mfma;
   llvm::raw_string_ostream os(why);
   os << "operands keep " << kPerLane << " K values per lane; no " << base << "x"
@@ -101,7 +105,7 @@ static std::string mmaReason(Operation *op, const hk::ChipInfo &chip) {
   MmaTiling t = tilingOf(mma);
   Type elt = cast<RankedTensorType>(mma.getA().getType()).getElementType();
   std::string why;
-  (void)chooseMfma(chip, elt, t.baseM, t.kPerLane, why);
+  (void)chooseMfma(chip, elt, t.baseM, t.kPerLane, t.kTiles, why);
   return why;
 }
 
@@ -120,6 +124,37 @@ static Value sourceSlice(OpBuilder &b, Location loc, Value v, int64_t offset,
   return slice(b, loc, v, offset, size);
 }
 
+/// The `size` K values per lane from position `pos` of an operand's K values
+/// taken base tile after base tile (`perTile` each, base tile `ki` at
+/// register `tileOf(ki) * perTile`): one slice, or slices of consecutive
+/// base tiles concatenated where they are not adjacent in the registers.
+static Value kSlice(OpBuilder &b, Location loc, Value v, int64_t perTile,
+                    llvm::function_ref<int64_t(int64_t)> tileOf, int64_t pos,
+                    int64_t size) {
+  SmallVector<std::pair<int64_t, int64_t>> runs; // (register, count)
+  for (int64_t p = pos; p < pos + size;) {
+    int64_t take = std::min(perTile - p % perTile, pos + size - p);
+    int64_t reg = tileOf(p / perTile) * perTile + p % perTile;
+    if (!runs.empty() && runs.back().first + runs.back().second == reg)
+      runs.back().second += take;
+    else
+      runs.push_back({reg, take});
+    p += take;
+  }
+  if (runs.size() == 1)
+    return sourceSlice(b, loc, v, runs[0].first, size);
+  Value joined = slice(b, loc, v, runs[0].first, runs[0].second);
+  int64_t have = runs[0].second;
+  for (auto [reg, count] : ArrayRef(runs).drop_front()) {
+    SmallVector<int64_t> mask =
+        llvm::to_vector(llvm::seq<int64_t>(0, have + count));
+    joined = vector::ShuffleOp::create(b, loc, joined,
+                                       slice(b, loc, v, reg, count), mask);
+    have += count;
+  }
+  return joined;
+}
+
 namespace {
 
 struct MmaLowering : OpConversionPattern<MmaOp> {
@@ -133,7 +168,7 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     Type elt = cast<RankedTensorType>(op.getA().getType()).getElementType();
     std::string why;
     FailureOr<hk::MfmaInstr> mfma =
-        chooseMfma(state.chip, elt, t.baseM, t.kPerLane, why);
+        chooseMfma(state.chip, elt, t.baseM, t.kPerLane, t.kTiles, why);
     if (failed(mfma))
       return rewriter.notifyMatchFailure(op, why);
 
@@ -150,19 +185,20 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
     // (columns) outermost lets each base tile of it die after its last
     // MFMA, and the accumulators of a fresh C be born one row (column) at a
     // time, instead of holding all of A (B) and C at once. Otherwise K is
-    // outermost.
-    int64_t chunks = t.kPerLane / mfma->kPerLane();
-    auto aSlice = [&](int64_t mi, int64_t ki, int64_t chunk) {
-      return sourceSlice(rewriter, loc, adaptor.getA(),
-                         t.aTile(mi, ki) * t.kPerLane +
-                             chunk * mfma->kPerLane(),
-                         mfma->kPerLane());
+    // outermost. K is walked in steps of the MFMA's K values per lane:
+    // `chunks` steps per base tile, or one step over several base tiles.
+    int64_t per = mfma->kPerLane();
+    int64_t chunks = std::max<int64_t>(1, t.kPerLane / per);
+    int64_t kOuter = t.kTiles * t.kPerLane / per / chunks;
+    auto aSlice = [&](int64_t mi, int64_t step) {
+      return kSlice(
+          rewriter, loc, adaptor.getA(), t.kPerLane,
+          [&](int64_t ki) { return t.aTile(mi, ki); }, step * per, per);
     };
-    auto bSlice = [&](int64_t ki, int64_t ni, int64_t chunk) {
-      return sourceSlice(rewriter, loc, adaptor.getB(),
-                         t.bTile(ki, ni) * t.kPerLane +
-                             chunk * mfma->kPerLane(),
-                         mfma->kPerLane());
+    auto bSlice = [&](int64_t step, int64_t ni) {
+      return kSlice(
+          rewriter, loc, adaptor.getB(), t.kPerLane,
+          [&](int64_t ki) { return t.bTile(ki, ni); }, step * per, per);
     };
     auto emit = [&](int64_t mi, int64_t ni, Value a, Value b) {
       Value &acc = accs[t.cTile(mi, ni)];
@@ -172,28 +208,28 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
                                    rewriter.getI32IntegerAttr(mfma->k),
                                    rewriter.getI32IntegerAttr(1), a, b, acc);
     };
-    // One row of A (all N tiles) per (mi, ki, chunk).
-    auto row = [&](int64_t mi, int64_t ki, int64_t chunk) {
-      Value a = aSlice(mi, ki, chunk);
+    // One row of A (all N tiles) per (mi, K step).
+    auto row = [&](int64_t mi, int64_t step) {
+      Value a = aSlice(mi, step);
       for (int64_t ni = 0; ni < t.nTiles; ++ni)
-        emit(mi, ni, a, bSlice(ki, ni, chunk));
+        emit(mi, ni, a, bSlice(step, ni));
     };
     if (op.getA().hasOneUse() || !op.getB().hasOneUse()) {
       bool kOutermost = !op.getA().hasOneUse();
-      int64_t outer = kOutermost ? t.kTiles : t.mTiles;
-      int64_t inner = kOutermost ? t.mTiles : t.kTiles;
+      int64_t outer = kOutermost ? kOuter : t.mTiles;
+      int64_t inner = kOutermost ? t.mTiles : kOuter;
       for (int64_t o = 0; o < outer; ++o)
         for (int64_t i = 0; i < inner; ++i)
           for (int64_t chunk = 0; chunk < chunks; ++chunk)
-            kOutermost ? row(i, o, chunk) : row(o, i, chunk);
+            kOutermost ? row(i, o * chunks + chunk)
+                       : row(o, i * chunks + chunk);
     } else {
       for (int64_t ni = 0; ni < t.nTiles; ++ni)
-        for (int64_t ki = 0; ki < t.kTiles; ++ki)
-          for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-            Value b = bSlice(ki, ni, chunk);
-            for (int64_t mi = 0; mi < t.mTiles; ++mi)
-              emit(mi, ni, aSlice(mi, ki, chunk), b);
-          }
+        for (int64_t step = 0; step < kOuter * chunks; ++step) {
+          Value b = bSlice(step, ni);
+          for (int64_t mi = 0; mi < t.mTiles; ++mi)
+            emit(mi, ni, aSlice(mi, step), b);
+        }
     }
 
     Value result = adaptor.getC();
