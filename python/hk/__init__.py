@@ -11,12 +11,14 @@ docs/python.md is the guide.
 from . import artifact, bf16, fp8, ir
 from .compiler import (Unsimulated, cache_dir, cache_enabled, cache_key,
                        check_simulated, compile, verify, version)
-from .errors import (ArgumentError, CompileError, DeviceUnavailable, Error,
-                     HkrtError, KernelFault)
+from .errors import (ArgumentError, ArtifactFormatError, CacheWarning,
+                     CompileError, DeviceUnavailable, Error, FileError,
+                     HkrtError, KernelFault, KernelNotFound, OutOfMemoryError)
 from .runtime import Device, Kernel, Module, device, load, set_device
 
 __all__ = [
-    "ArgumentError", "CompileError", "Device", "DeviceUnavailable", "Error",
+    "ArgumentError", "ArtifactFormatError", "CacheWarning", "FileError",
+    "KernelNotFound", "OutOfMemoryError", "CompileError", "Device", "DeviceUnavailable", "Error",
     "HkrtError", "Unsimulated", "artifact", "check_simulated",
     "Kernel", "KernelFault", "Module", "bf16", "cache_dir", "fp8",
     "cache_enabled", "cache_key", "compile", "device", "ir", "load",

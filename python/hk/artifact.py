@@ -12,10 +12,7 @@ import ctypes
 import json
 
 from . import _capi
-
-
-class ArtifactFormatError(ValueError):
-    pass
+from .errors import ArtifactFormatError
 
 
 def _call(name, data, *args):
@@ -33,7 +30,10 @@ def read_metadata(data):
     """The metadata document of artifact bytes, as parsed JSON."""
     text = ctypes.c_char_p()
     _call("hkrt_artifact_metadata", data, ctypes.byref(text))
-    return json.loads(text.value.decode("utf-8"))
+    try:
+        return json.loads(text.value.decode("utf-8"))
+    except ValueError as e:  # the runtime wrote it: never expected
+        raise ArtifactFormatError(f"artifact metadata: {e}") from None
 
 
 def chips(data):

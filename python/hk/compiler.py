@@ -11,9 +11,14 @@ one's output. Where it lives:
   HK_CACHE=0     no cache: every compile runs the compiler, nothing is
                  read or written (also hk.compile(..., cache=False))
 
-Entries are written atomically (a temporary file renamed into place); an
-entry that does not read back as an artifact is compiled again and
-replaced. Compile errors are never cached.
+Entries are written atomically (a temporary file renamed into place). What
+is read is checked: anything in an entry's place that is not a regular file
+(a directory, a FIFO, a device, a symbolic link) is never opened for
+reading, and an entry that does not check as an artifact (its hashes
+included) is compiled again and replaced. A cache directory that cannot be
+written costs only the caching: the module is compiled and returned
+uncached, with a CacheWarning once per directory. Compile errors are never
+cached.
 """
 
 import collections
@@ -21,17 +26,24 @@ import ctypes
 import hashlib
 import json
 import os
+import stat
 import tempfile
+import warnings
 
 from . import _capi
 from .artifact import ArtifactFormatError, code_objects, read_metadata
-from .errors import CompileError, Error
+from .errors import CacheWarning, CompileError, Error, file_error
 from .runtime import Module
 
 _library_hash = None
 # The first bytes of an artifact (include/hk/Base/Artifact.h): what tells
 # one from a bare code object.
 _ARTIFACT_MAGIC = b"HKRTART\0"
+# Far more than any artifact the compiler writes: a larger cache entry is
+# not read.
+_MAX_ENTRY_BYTES = 1 << 30
+# The cache directories already warned about (CacheWarning).
+_warned_dirs = set()
 
 
 def version():
@@ -43,8 +55,12 @@ def _compiler_identity():
     global _library_hash
     if _library_hash is None:
         path = os.path.join(_capi._config.LIBDIR, "libhkc.so")
-        with open(path, "rb") as f:
-            _library_hash = hashlib.sha256(f.read()).hexdigest()
+        try:
+            with open(path, "rb") as f:
+                _library_hash = hashlib.sha256(f.read()).hexdigest()
+        except OSError as e:
+            raise file_error("hk: cannot read the compiler library", path,
+                             e) from None
     return version(), _library_hash
 
 
@@ -106,30 +122,93 @@ def _run_compiler(source, name, options, output=_capi.HKC_OUTPUT_ARTIFACT):
         lib.hkc_result_free(result)
 
 
-def _read_entry(path):
+def _open_regular(path):
+    """A descriptor of `path` if it is a regular file, else None. Neither
+    a symbolic link is followed nor a FIFO or device waited on: lstat
+    rules them out before opening, and since the entry can be swapped in
+    between, the open refuses a link (O_NOFOLLOW) and does not block
+    (O_NONBLOCK), and fstat checks what was opened."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-        read_metadata(data)
-        return data
-    except (OSError, ArtifactFormatError, ValueError):
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
         return None
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def _read_entry(path):
+    """The artifact cached at `path`, or None (a miss) for anything that is
+    not a regular file, cannot be read, is larger than any artifact or
+    does not check as an artifact, hashes included."""
+    fd = _open_regular(path)
+    if fd is None:
+        return None
+    chunks, total = [], 0
+    try:
+        while total <= _MAX_ENTRY_BYTES:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if total > _MAX_ENTRY_BYTES:
+        return None
+    data = b"".join(chunks)
+    try:
+        read_metadata(data)
+    except (ArtifactFormatError, Error):
+        return None
+    return data
+
+
+def _warn_unwritable(directory, error):
+    if directory in _warned_dirs:
+        return
+    _warned_dirs.add(directory)
+    warnings.warn(
+        f"hk: the compile cache in '{directory}' cannot be written "
+        f"({error.strerror or error}); modules compiled now are not cached "
+        "(HK_CACHE_DIR moves the cache, HK_CACHE=0 turns it off)",
+        CacheWarning, stacklevel=4)
 
 
 def _write_entry(path, data):
+    """Stores `data` at `path` atomically: a temporary file renamed over
+    whatever is there (a damaged entry, a FIFO, a link). Returns `path`,
+    or None, with a CacheWarning once per directory, when it cannot be
+    written."""
     directory = os.path.dirname(path)
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
+    tmp = None
     try:
+        os.makedirs(directory, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        return path
+    except BaseException as e:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        if not isinstance(e, OSError):
+            raise
+        _warn_unwritable(directory, e)
+        return None
 
 
 def compile(path=None, *, source=None, chips=None, opt_level=3,
@@ -147,8 +226,11 @@ def compile(path=None, *, source=None, chips=None, opt_level=3,
     if (path is None) == (source is None):
         raise TypeError("hk.compile takes a path or source=, not both")
     if path is not None:
-        with open(path, "rb") as f:
-            text = f.read()
+        try:
+            with open(path, "rb") as f:
+                text = f.read()
+        except OSError as e:
+            raise file_error("hk.compile: cannot read", path, e) from None
         name = name or str(path)
     else:
         text = source.encode() if isinstance(source, str) else bytes(source)
@@ -166,7 +248,7 @@ def compile(path=None, *, source=None, chips=None, opt_level=3,
             return Module(data, name=name, cache_hit=True, cache_path=entry)
     data = _run_compiler(text, name, options)
     if entry is not None:
-        _write_entry(entry, data)
+        entry = _write_entry(entry, data)
     return Module(data, name=name, cache_hit=False, cache_path=entry)
 
 
@@ -198,8 +280,12 @@ def check_simulated(code_object, chip=None):
     if isinstance(code_object, (bytes, bytearray, memoryview)):
         data = bytes(code_object)
     else:
-        with open(code_object, "rb") as f:
-            data = f.read()
+        try:
+            with open(code_object, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise file_error("hk.check_simulated: cannot read", code_object,
+                             e) from None
     if data[:len(_ARTIFACT_MAGIC)] == _ARTIFACT_MAGIC:
         try:
             objects = [(key, payload)

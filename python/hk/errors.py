@@ -14,6 +14,18 @@ Every error the package raises is an ``hk.Error``:
   (``HKRT_ERROR_KERNEL_FAULT``), with the simulator's report.
 * ``DeviceUnavailable`` (an ``HkrtError``): the requested device cannot be
   opened, or this build of the runtime does not have it.
+* ``FileError`` (also an ``OSError``): a file the package was asked to read
+  (a source, an artifact) cannot be read; ``errno`` and ``filename`` as
+  ``OSError`` has them.
+* ``ArtifactFormatError`` (also a ``ValueError``): bytes that are not a valid
+  artifact, with the runtime's reason.
+* ``KernelNotFound`` (also a ``KeyError``): a module has no kernel of that
+  name.
+* ``OutOfMemoryError`` (also a ``MemoryError``): the host could not allocate
+  the copy of an argument that a launch makes.
+
+``CacheWarning`` (a ``UserWarning``) is warned, once per cache directory,
+when the disk cache cannot be written and compiled modules are not cached.
 """
 
 import builtins
@@ -51,6 +63,44 @@ class CompileError(Error):
 
 class ArgumentError(Error, ValueError):
     """A launch's arguments do not match the kernel's metadata."""
+
+
+class FileError(Error, OSError):
+    """A file the package reads cannot be read."""
+
+    def __init__(self, message, errno=None, filename=None):
+        super().__init__(message)
+        self.errno = errno
+        self.filename = filename
+
+    def __str__(self):
+        return self.args[0]
+
+
+def file_error(what, path, error):
+    """The FileError for OSError `error` raised while doing `what` to
+    `path`."""
+    reason = error.strerror or str(error)
+    return FileError(f"{what} '{path}': {reason}", error.errno, str(path))
+
+
+class ArtifactFormatError(Error, ValueError):
+    """Bytes that are not a valid artifact (the runtime's reason)."""
+
+
+class KernelNotFound(Error, KeyError):
+    """A module has no kernel of the name asked for."""
+
+    def __str__(self):
+        return self.args[0]
+
+
+class OutOfMemoryError(Error, MemoryError):
+    """The host could not allocate a copy a launch needs."""
+
+
+class CacheWarning(UserWarning):
+    """The disk cache cannot be written: modules are compiled uncached."""
 
 
 # hkrt_status (include/hk/Runtime/hkrt.h).

@@ -13,9 +13,18 @@ type):
 
 Nothing is converted silently: an array of another type is an ArgumentError
 naming the argument and both types.
+
+Every memref argument gets a device buffer of its own, filled from the
+array before the launch, so the kernel reads each input as it was before
+the call even when arrays share memory. Afterwards the arguments whose
+buffers the kernel changed are copied back, after checks that leave every
+array untouched if one fails: a written argument must be writeable, not a
+torch tensor that requires grad, and without elements sharing memory (a
+stride 0); two written arguments must not share memory.
 """
 
 import ctypes
+import itertools
 import json
 import math
 import threading
@@ -25,7 +34,8 @@ import numpy as np
 from . import _capi, _config
 from . import grid as _grid
 from .artifact import read_metadata
-from .errors import ArgumentError, DeviceUnavailable
+from .errors import (ArgumentError, DeviceUnavailable, KernelNotFound,
+                     OutOfMemoryError, file_error)
 
 # Host element type of each memref dtype.
 _HOST_DTYPE = {
@@ -48,6 +58,17 @@ _HOST_DTYPE = {
 
 _INT_BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
 
+# Float scalar types narrower than a Python float: a value that rounds to
+# infinity in them is out of their range.
+_FLOAT_HOST = {"f16": np.float16, "f32": np.float32}
+
+# The most bytes a memref argument may reach (HKRT_MAX_MEMREF_BYTES,
+# include/hk/Base/CTypes.h): refused before anything is copied.
+_MAX_MEMREF_BYTES = (1 << 32) - 4
+
+# np.shares_memory's work bound: past it, two arrays count as overlapping.
+_OVERLAP_WORK = 1 << 20
+
 _DEVICE_NAMES = ("auto", "hip", "isa")
 
 _lock = threading.RLock()
@@ -59,6 +80,9 @@ class Device:
     """An open hkrt device."""
 
     def __init__(self, name, chip=None, index=0):
+        if name not in _DEVICE_NAMES:
+            raise ArgumentError(f"unknown device '{name}': expected one of "
+                                + ", ".join(_DEVICE_NAMES))
         lib = _capi.hkrt()
         handle = ctypes.c_void_p()
         if name == "isa" and chip is not None:
@@ -117,15 +141,15 @@ def set_device(name="auto", chip=None, index=0):
     DeviceUnavailable here."""
     global _device, _requested
     if name == "emulator":
-        raise ValueError("device 'emulator': the CPU emulator was removed; "
-                         "the ISA simulator (set_device(\"isa\")) replaces "
-                         "it")
+        raise ArgumentError("device 'emulator': the CPU emulator was "
+                            "removed; the ISA simulator "
+                            "(set_device(\"isa\")) replaces it")
     if name not in _DEVICE_NAMES:
-        raise ValueError(f"unknown device '{name}': expected one of "
-                         + ", ".join(_DEVICE_NAMES))
+        raise ArgumentError(f"unknown device '{name}': expected one of "
+                            + ", ".join(_DEVICE_NAMES))
     if chip is not None and name != "isa":
-        raise ValueError("chip= selects the ISA simulator's chip; device "
-                         f"'{name}' takes none")
+        raise ArgumentError("chip= selects the ISA simulator's chip; device "
+                            f"'{name}' takes none")
     with _lock:
         new = Device(name, chip, index)
         if _device is not None:
@@ -150,7 +174,8 @@ def _torch_tensor(value):
 
 
 def _as_host_array(value, spec, position):
-    """A NumPy view of a memref argument (sharing memory when it can)."""
+    """A NumPy view of a memref argument (sharing memory when it can), its
+    type's name, and whether it is a torch tensor that requires grad."""
     label = _label(spec, position)
     if _torch_tensor(value):
         import torch
@@ -159,11 +184,13 @@ def _as_host_array(value, spec, position):
                                 f"'{value.device}'; only CPU tensors are "
                                 "accepted")
         t = value.detach()
+        grad = bool(value.requires_grad)
         if t.dtype == torch.bfloat16:
-            return t.view(torch.int16).numpy().view(np.uint16), "bfloat16"
-        return t.numpy(), str(t.dtype)
+            return (t.view(torch.int16).numpy().view(np.uint16), "bfloat16",
+                    grad)
+        return t.numpy(), str(t.dtype), grad
     if isinstance(value, np.ndarray):
-        return value, str(value.dtype)
+        return value, str(value.dtype), False
     raise ArgumentError(f"{label}: expected a numpy array or torch tensor "
                         f"for a {_type_text(spec)}, got "
                         f"{type(value).__name__}")
@@ -188,6 +215,42 @@ def _type_text(spec):
     return f"memref<{dims}x{spec['dtype']}{layout}>"
 
 
+def _self_overlapping(a):
+    """Whether two elements of `a` may share memory (a stride of 0, or
+    strides too small for the dimensions inside them)."""
+    dims = sorted((abs(stride), size)
+                  for stride, size in zip(a.strides, a.shape) if size > 1)
+    extent = a.itemsize  # bytes spanned by the dimensions inside
+    for stride, size in dims:
+        if stride < extent:
+            return True
+        extent += stride * (size - 1)
+    return False
+
+
+def _overlapping(a, b):
+    """Whether arrays `a` and `b` share memory; True when NumPy cannot tell
+    within its work bound."""
+    if a.size == 0 or b.size == 0 or not np.may_share_memory(a, b):
+        return False
+    too_hard = getattr(getattr(np, "exceptions", np), "TooHardError")
+    try:
+        return bool(np.shares_memory(a, b, max_work=_OVERLAP_WORK))
+    except too_hard:
+        return True
+
+
+def _staged(host, spec, position):
+    """The row-major copy of `host` that fills its device buffer (`host`
+    itself when it is contiguous already)."""
+    try:
+        return np.ascontiguousarray(host)
+    except MemoryError:
+        raise OutOfMemoryError(
+            f"{_label(spec, position)}: cannot allocate a {host.nbytes}-byte "
+            "contiguous copy on the host") from None
+
+
 def _expected_host(spec):
     dtype = spec["dtype"]
     if dtype == "bf16":
@@ -198,6 +261,32 @@ def _expected_host(spec):
         return (f"uint8 (bit patterns of the chip's {dtype[4:]}, "
                 f"hk.fp8.from_float)")
     return str(_HOST_DTYPE[dtype])
+
+
+def _float_scalar(value, dtype, label):
+    """`value` as a float scalar of `dtype`: finite, and within the type's
+    range (it does not round to infinity there)."""
+    if not isinstance(value, (int, float, np.integer, np.floating)) \
+            or isinstance(value, (bool, np.bool_)):
+        raise ArgumentError(f"{label}: {dtype} takes a number, got "
+                            f"{value!r}")
+    try:
+        f = float(value)
+    except OverflowError:  # a Python int past the largest float
+        f = math.inf
+    if isinstance(value, (float, np.floating)) and not math.isfinite(f):
+        raise ArgumentError(f"{label}: {value} is not finite")
+    narrow = _FLOAT_HOST.get(dtype)
+    if narrow is not None:
+        with np.errstate(over="ignore"):
+            f_narrow = narrow(f)
+        out = math.isinf(f_narrow)
+    else:
+        out = math.isinf(f)
+    if out:
+        raise ArgumentError(f"{label}: {value} is out of the range of "
+                            f"{dtype} (it would round to infinity)")
+    return f
 
 
 class Kernel:
@@ -239,53 +328,63 @@ class Kernel:
                                     f"of {dtype}")
             arg.i = int(value)
         else:
-            if not isinstance(value, (int, float, np.integer, np.floating)) \
-                    or isinstance(value, (bool, np.bool_)):
-                raise ArgumentError(f"{label}: {dtype} takes a number, got "
-                                    f"{value!r}")
-            if not math.isfinite(float(value)):
-                raise ArgumentError(f"{label}: {value} is not finite")
-            arg.f = float(value)
+            arg.f = _float_scalar(value, dtype, label)
         return arg
 
     def _check(self, values):
         """Checks `values` against the metadata before anything is
         allocated: (host arrays by argument, scalar args by argument, the
-        grid)."""
+        grid, the arguments that are torch tensors requiring grad)."""
         if len(values) != len(self.args):
             raise ArgumentError(
                 f"kernel '{self.name}' takes {len(self.args)} arguments, "
                 f"got {len(values)}")
-        hosts, scalars, sizes, ints = {}, {}, {}, {}
+        hosts, scalars, sizes, ints, grads = {}, {}, {}, {}, set()
         for i, (value, spec) in enumerate(zip(values, self.args)):
             if spec["kind"] == "scalar":
                 scalars[i] = self._scalar(value, spec, i)
                 ints[i] = scalars[i].i
                 continue
-            host, host_type = _as_host_array(value, spec, i)
-            want = _HOST_DTYPE[spec["dtype"]]
-            if host.dtype != want:
-                raise ArgumentError(
-                    f"{_label(spec, i)}: {_type_text(spec)} takes "
-                    f"{_expected_host(spec)}, got {host_type}")
-            if host.ndim != spec["rank"]:
-                raise ArgumentError(
-                    f"{_label(spec, i)}: {_type_text(spec)} has rank "
-                    f"{spec['rank']}, got an array of shape "
-                    f"{tuple(host.shape)}")
-            for d, size in enumerate(spec.get("shape") or []):
-                if size is not None and host.shape[d] != size:
-                    raise ArgumentError(
-                        f"{_label(spec, i)}: dimension {d} of "
-                        f"{_type_text(spec)} must be {size}, got "
-                        f"{host.shape[d]}")
+            host, host_type, grad = _as_host_array(value, spec, i)
+            self._check_array(host, host_type, spec, i)
+            if grad:
+                grads.add(i)
             hosts[i] = host
             sizes[i] = host.shape
         try:
             launch_grid = _grid.grid(self.info, sizes, ints)
         except _grid.GridError as e:
             raise ArgumentError(f"kernel '{self.name}': {e}") from None
-        return hosts, scalars, launch_grid
+        return hosts, scalars, launch_grid, grads
+
+    @staticmethod
+    def _check_array(host, host_type, spec, i):
+        """An array's element type, rank, fixed sizes and byte size against
+        memref argument `spec`."""
+        want = _HOST_DTYPE[spec["dtype"]]
+        if host.dtype != want:
+            raise ArgumentError(
+                f"{_label(spec, i)}: {_type_text(spec)} takes "
+                f"{_expected_host(spec)}, got {host_type}")
+        if host.ndim != spec["rank"]:
+            raise ArgumentError(
+                f"{_label(spec, i)}: {_type_text(spec)} has rank "
+                f"{spec['rank']}, got an array of shape "
+                f"{tuple(host.shape)}")
+        for d, size in enumerate(spec.get("shape") or []):
+            if size is not None and host.shape[d] != size:
+                raise ArgumentError(
+                    f"{_label(spec, i)}: dimension {d} of "
+                    f"{_type_text(spec)} must be {size}, got "
+                    f"{host.shape[d]}")
+        # Python integers: the product of a broadcast view's sizes cannot
+        # wrap.
+        nbytes = math.prod(int(n) for n in host.shape) * host.itemsize
+        if nbytes > _MAX_MEMREF_BYTES:
+            raise ArgumentError(
+                f"{_label(spec, i)}: an array of {nbytes} bytes (shape "
+                f"{tuple(host.shape)}); a memref argument holds at most "
+                f"{_MAX_MEMREF_BYTES} (2^32 - 4)")
 
     def grid(self, *values):
         """The (x, y, z) workgroup grid a launch with `values` would use,
@@ -294,61 +393,108 @@ class Kernel:
         return self._check(values)[2]
 
     def __call__(self, *values):
-        hosts, scalars, launch_grid = self._check(values)
+        hosts, scalars, launch_grid, grads = self._check(values)
         self.last_grid = launch_grid
         with _lock:
             dev = device()
             handle = self.module._kernel_handle(dev, self.name)
-            lib = _capi.hkrt()
-            args = (_capi.hkrt_arg * max(1, len(values)))()
-            buffers = []  # (buffer, original, contiguous copy)
-            try:
-                for i, spec in enumerate(self.args):
-                    if i in scalars:
-                        args[i] = scalars[i]
-                        continue
-                    host = hosts[i]
-                    data = np.ascontiguousarray(host)
-                    buf = ctypes.c_void_p()
-                    _capi.check_rt(
-                        lib.hkrt_buffer_alloc(dev.handle, data.nbytes,
-                                              ctypes.byref(buf)),
-                        f"{_label(spec, i)}: allocating {data.nbytes} bytes")
-                    buffers.append((buf, host, data))
-                    _capi.check_rt(
-                        lib.hkrt_buffer_write(buf, 0, data.ctypes.data,
-                                              data.nbytes),
-                        f"{_label(spec, i)}: writing")
-                    arg = _capi.hkrt_arg()
-                    arg.kind = _capi.HKRT_ARG_MEMREF
-                    arg.dtype = _capi.DTYPE_CODE[spec["dtype"]]
-                    arg.buffer = buf
-                    arg.rank = host.ndim
-                    stride = 1
-                    for d in reversed(range(host.ndim)):
-                        arg.sizes[d] = host.shape[d]
-                        arg.strides[d] = stride
-                        stride *= max(1, host.shape[d])
-                    args[i] = arg
-                _capi.check_rt(lib.hkrt_launch(handle, args, len(values)),
-                               f"kernel '{self.name}'")
-                _capi.check_rt(lib.hkrt_synchronize(dev.handle),
-                               f"kernel '{self.name}'")
-                for buf, host, data in buffers:
-                    out = np.empty_like(data)
-                    _capi.check_rt(
-                        lib.hkrt_buffer_read(buf, 0, out.ctypes.data,
-                                             out.nbytes), "reading back")
-                    if host.flags.writeable:
-                        np.copyto(host, out)
-                    elif not np.array_equal(out.view(np.uint8),
-                                            data.view(np.uint8)):
-                        raise ArgumentError(
-                            f"kernel '{self.name}' wrote into a read-only "
-                            "array")
-            finally:
-                for buf, _, _ in buffers:
-                    lib.hkrt_buffer_free(buf)
+            staged = {i: _staged(host, self.args[i], i)
+                      for i, host in hosts.items()}
+            results = self._run(dev, handle, staged, scalars, len(values))
+        written = [
+            i for i in sorted(results)
+            if not np.array_equal(np.ravel(results[i]).view(np.uint8),
+                                  np.ravel(staged[i]).view(np.uint8))]
+        self._check_written(written, hosts, grads)
+        for i in written:
+            np.copyto(hosts[i], results[i])
+
+    def _run(self, dev, handle, staged, scalars, count):
+        """Fills a device buffer per memref from `staged`, launches, waits
+        and reads the buffers back: {argument: contents after the
+        launch}."""
+        lib = _capi.hkrt()
+        args = (_capi.hkrt_arg * max(1, count))()
+        buffers = {}
+        try:
+            for i in range(count):
+                if i in scalars:
+                    args[i] = scalars[i]
+                    continue
+                args[i] = self._buffer_arg(dev, staged[i], i, buffers)
+            _capi.check_rt(lib.hkrt_launch(handle, args, count),
+                           f"kernel '{self.name}'")
+            _capi.check_rt(lib.hkrt_synchronize(dev.handle),
+                           f"kernel '{self.name}'")
+            results = {}
+            for i, buf in buffers.items():
+                try:
+                    out = np.empty_like(staged[i])
+                except MemoryError:
+                    raise OutOfMemoryError(
+                        f"{_label(self.args[i], i)}: cannot allocate "
+                        f"{staged[i].nbytes} bytes to read it back") from None
+                _capi.check_rt(
+                    lib.hkrt_buffer_read(buf, 0, out.ctypes.data,
+                                         out.nbytes), "reading back")
+                results[i] = out
+            return results
+        finally:
+            for buf in buffers.values():
+                lib.hkrt_buffer_free(buf)
+
+    def _buffer_arg(self, dev, data, i, buffers):
+        """The hkrt_arg of memref argument `i`, in a new device buffer
+        holding `data` (recorded in `buffers` to be freed)."""
+        lib = _capi.hkrt()
+        spec = self.args[i]
+        buf = ctypes.c_void_p()
+        _capi.check_rt(
+            lib.hkrt_buffer_alloc(dev.handle, data.nbytes, ctypes.byref(buf)),
+            f"{_label(spec, i)}: allocating {data.nbytes} bytes")
+        buffers[i] = buf
+        _capi.check_rt(
+            lib.hkrt_buffer_write(buf, 0, data.ctypes.data, data.nbytes),
+            f"{_label(spec, i)}: writing")
+        arg = _capi.hkrt_arg()
+        arg.kind = _capi.HKRT_ARG_MEMREF
+        arg.dtype = _capi.DTYPE_CODE[spec["dtype"]]
+        arg.buffer = buf
+        arg.rank = data.ndim
+        stride = 1
+        for d in reversed(range(data.ndim)):
+            arg.sizes[d] = data.shape[d]
+            arg.strides[d] = stride
+            stride *= max(1, data.shape[d])
+        return arg
+
+    def _check_written(self, written, hosts, grads):
+        """Refuses, before anything is copied back, a write the arrays
+        cannot take: into a read-only array, a tensor that requires grad,
+        an array whose elements share memory, or two arrays that share
+        memory."""
+        def refuse(what):
+            raise ArgumentError(f"kernel '{self.name}' wrote {what}; no "
+                                "argument was copied back")
+
+        for i in written:
+            label = _label(self.args[i], i)
+            if not hosts[i].flags.writeable:
+                refuse(f"into a read-only array ({label})")
+            if i in grads:
+                refuse(f"into {label}, a torch tensor that requires grad "
+                       "(autograd would not see the write; pass a tensor "
+                       "without grad, or .detach() it)")
+            if _self_overlapping(hosts[i]):
+                refuse(f"into {label}, whose elements share memory (a "
+                       f"stride of 0 or overlapping strides: "
+                       f"{hosts[i].strides} bytes)")
+        for i, j in itertools.combinations(written, 2):
+            if _overlapping(hosts[i], hosts[j]):
+                refuse(f"into {_label(self.args[i], i)} and "
+                       f"{_label(self.args[j], j)}, which share memory "
+                       "(the result would depend on the order of the "
+                       "copies)")
 
 
 class Module:
@@ -374,8 +520,9 @@ class Module:
         try:
             return self._kernels[name]
         except KeyError:
-            raise KeyError(f"module '{self.name}' has no kernel '{name}' "
-                           f"(it has: {', '.join(self._kernels)})") from None
+            raise KernelNotFound(
+                f"module '{self.name}' has no kernel '{name}' (it has: "
+                f"{', '.join(self._kernels)})") from None
 
     def __getattr__(self, name):
         if name.startswith("_"):
@@ -429,5 +576,9 @@ class Module:
 
 def load(path):
     """A Module from a compiled artifact file (hkc --emit=artifact)."""
-    with open(path, "rb") as f:
-        return Module(f.read(), name=str(path))
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise file_error("hk.load: cannot read", path, e) from None
+    return Module(data, name=str(path))
