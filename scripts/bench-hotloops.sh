@@ -2,8 +2,10 @@
 # The hot loops of hk-mlir's kernels next to HipKittens' own (issue 11): a
 # benchmark, not a test. Compiles every library kernel (kernels/<name>/) with
 # hkc for gfx950 and gfx942, and HipKittens' bf16 GEMM (mi350x, gfx950; mi325x
-# of the cdna3 branch, gfx942) and GQA attention forward (d128 and d64,
-# gfx950) from /work/shared/third_party with clang-22, then prints one table:
+# of the cdna3 branch, gfx942), its FP8 GEMMs (FP8_8wave and FP8_4wave,
+# gfx950; HipKittens has no fp8 kernel for CDNA3) and GQA attention forward
+# (d128 and d64, gfx950) from /work/shared/third_party with clang-22, then
+# prints one table:
 # per kernel and chip, the hot loop's instructions, MFMAs, MFMA-equivalents,
 # instructions per MFMA-equivalent, LDS reads/writes, global loads, barriers,
 # waits, and the kernel's registers, spills, scratch and waves per SIMD; then
@@ -17,12 +19,22 @@
 # One MFMA-equivalent is the work of one v_mfma_f32_16x16x32_bf16 (16,384
 # FLOP): an MFMA of shape MxNxK counts M*N*K/8192 (32x32x16 = 2, gfx942's
 # 16x16x16 = 1/2, 32x32x8 = 1), read from the mnemonic of every v_mfma in the
-# hot loop's assembly lines.
+# hot loop's assembly lines. The K of the mnemonic is the K one instruction
+# covers, so 8-bit MFMAs compare by work whatever their form: gfx950's
+# v_mfma_f32_16x16x128_f8f6f4 counts 4 and v_mfma_f32_32x32x64_f8f6f4 16,
+# the older v_mfma_f32_16x16x32_fp8_fp8 1 (on gfx942 as on gfx950). A hot
+# loop on the f8f6f4 form issues a quarter of the MFMAs of one on the
+# 16x16x32 form for the same FLOPs, and is compared per FLOP, not per MFMA.
 #
 # HipKittens is compiled device-only as third_party/README.md describes, from
 # a temporary copy of each source with the pyutils include and the
 # PYBIND11_MODULE block removed (and, for the attention template, an explicit
-# instantiation of attend_ker<ATTN_D>); the ockl functions the kernels call
+# instantiation of attend_ker<ATTN_D>), the source's own folder on the
+# include path (the FP8 kernels include ./utils.cpp and ../profile_utils.cpp)
+# and, for the FP8 kernels, their `#include <omp.h>` dropped: clang-22 has
+# no OpenMP header here, and without -fopenmp their host-side
+# `#pragma omp` lines are ignored anyway (the FP8 sources instantiate
+# matmul_device<8192, 8192, 8192> from main); the ockl functions the kernels call
 # are defined in a small C file compiled to bitcode for the chip and linked
 # with -mlink-builtin-bitcode. Nothing under third_party is modified.
 #
@@ -157,12 +169,14 @@ hipkittens() {
   [[ $branch == hipkittens-cdna3 ]] && define=KITTENS_CDNA3
   local copy="$WORK/hk-$name.cpp"
   awk '/^#include "pyutils\/pyutils.cuh"/ { next }
+       /^#include <omp.h>/ { next }
        /^PYBIND11_MODULE/ { exit }
        { print }' "$TP/$branch/$source" >"$copy"
   [[ -n $extra ]] && echo "$extra" >>"$copy"
   local flags=(-x hip -std=c++20 --offload-arch="$chip" --offload-device-only
     --no-gpu-bundle-output -nogpulib --rocm-path="$TP/hip"
     -D__AMDGCN_WAVEFRONT_SIZE=64 -D"$define" -I "$TP/$branch/include"
+    -I "$TP/$branch/$(dirname "$source")"
     -I "$TP/hip/include/hip" -Wno-invalid-constexpr -O3
     -Xclang -mlink-builtin-bitcode -Xclang "$WORK/ockl-$chip.bc")
   if "$CLANG" "${flags[@]}" -S "$copy" -o "$WORK/hk-$name.s" 2>"$WORK/err" &&
@@ -182,6 +196,10 @@ hipkittens gemm_mi350x gfx950 hipkittens-main \
   kernels/gemm/bf16fp32/mi350x/256_256_64_32_with16x32.cpp
 hipkittens gemm_mi325x gfx942 hipkittens-cdna3 \
   kernels/gemm/bf16fp32/mi325x/8192_256_256_64_16/256_256_64_16.cpp
+hipkittens fp8_8wave gfx950 hipkittens-main \
+  kernels/gemm/fp8fp32/FP8_8wave/8_wave.cu
+hipkittens fp8_4wave gfx950 hipkittens-main \
+  kernels/gemm/fp8fp32/FP8_4wave/4_wave.cu
 hipkittens gqa_fwd_d128 gfx950 hipkittens-main kernels/attn/gqa/kernel.cpp \
   'template __global__ void attend_ker<ATTN_D>(const attn_globals<ATTN_D> g);'
 hipkittens gqa_fwd_d64 gfx950 hipkittens-main kernels/attn/gqa/kernel_d64.cpp \
@@ -223,5 +241,23 @@ pair() {
 }
 pair gfx950 gemm_bf16 gemm_mi350x
 pair gfx942 gemm_bf16 gemm_mi325x
+pair gfx950 gemm_fp8 fp8_8wave
+pair gfx950 gemm_fp8 fp8_4wave
+pair gfx950 gemm_fp8_tensor fp8_8wave
 pair gfx950 attention_fwd_d128 gqa_fwd_d128
 pair gfx950 attention_fwd_d64 gqa_fwd_d64
+
+# HipKittens has no fp8 GEMM for CDNA3: on gfx942 the fp8 GEMM is set beside
+# our bf16 GEMM (the same tile and schedule, twice the K per MFMA-equivalent).
+echo
+echo "=== gfx942 fp8 against bf16 (ours; HipKittens has no CDNA3 fp8 kernel)"
+echo
+echo "| chip | fp8 kernel | bf16 kernel | fp8 instr/mfma-eq | bf16 instr/mfma-eq | fp8 / bf16 |"
+echo "|---|---|---|---|---|---|"
+awk -F'\t' '
+  $1 == "hk-mlir" && $2 == "gfx942" && $3 == "gemm_fp8" { f = $5 / $4 }
+  $1 == "hk-mlir" && $2 == "gfx942" && $3 == "gemm_bf16" { b = $5 / $4 }
+  END {
+    if (f && b) printf "| gfx942 | gemm_fp8 | gemm_bf16 | %.2f | %.2f | %.2f |\n", f, b, f / b
+    else print "| gfx942 | gemm_fp8 | gemm_bf16 | not built | | |"
+  }' "$ROWS"
