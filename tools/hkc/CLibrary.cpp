@@ -91,6 +91,31 @@ std::string sanitize(StringRef text) {
   return id;
 }
 
+/// `text` as a C string literal (kernel names are MLIR symbols, which may
+/// hold any character).
+std::string cString(StringRef text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\')
+      out += {'\\', char(c)};
+    else if (llvm::isPrint(c) && c != '?') // '?' could start a trigraph
+      out += char(c);
+    else
+      out += {'\\', char('0' + (c >> 6)), char('0' + ((c >> 3) & 7)),
+              char('0' + (c & 7))};
+  }
+  return out + "\"";
+}
+
+/// `text` safe inside a C comment.
+std::string commentText(StringRef text) {
+  std::string out = text.str();
+  for (size_t at = out.find("*/"); at != std::string::npos;
+       at = out.find("*/", at))
+    out.replace(at, 2, "* /");
+  return out;
+}
+
 /// The C name of argument `i`: its name in the source, else arg<i>.
 std::string argName(const rt::ArgInfo &arg, size_t i) {
   std::string name = sanitize(arg.name.empty() ? "arg" + std::to_string(i)
@@ -250,8 +275,9 @@ void writeKernelDeclarations(llvm::raw_ostream &os, const Kernel &k,
   std::vector<std::string> types;
   for (const rt::ArgInfo &arg : k.info->args)
     types.push_back(arg.name + ": " + rt::argTypeText(arg));
-  os << "\n/* " << k.info->name << "(" << llvm::join(types, ", ") << ")\n"
-     << " * grid " << gridText(*k.info) << " */\n";
+  os << "\n/* "
+     << commentText(k.info->name + "(" + llvm::join(types, ", ") + ")")
+     << "\n * grid " << commentText(gridText(*k.info)) << " */\n";
   os << prototype("hkrt_status " + k.function + "_grid", "", gridParams(k),
                   "int64_t grid[3]")
      << ";\n"
@@ -518,7 +544,7 @@ void writeGridFunction(llvm::raw_ostream &os, const Kernel &k) {
   if (values.empty())
     values.push_back("0");
   os << "  const int64_t symbols[] = {" << llvm::join(values, ", ")
-     << "};\n  return evaluate_grid(\"" << info.name << "\", exprs, "
+     << "};\n  return evaluate_grid(" << cString(info.name) << ", exprs, "
      << info.grid.size() << ", symbols, " << info.gridSymbols.size()
      << ", grid);\n}\n";
 }
@@ -570,8 +596,8 @@ void writeLaunchFunction(llvm::raw_ostream &os, const Kernel &k,
        << "] = " << (isFloat(arg.dtype) ? "hkrt_arg_float(" : "hkrt_arg_int(")
        << cType(arg.dtype).enumerator << ", " << k.argNames[i] << ");\n";
   }
-  os << "  return run(library, \"" << info.name << "\", args, hosts, bytes, "
-     << info.args.size() << ");\n}\n";
+  os << "  return run(library, " << cString(info.name)
+     << ", args, hosts, bytes, " << info.args.size() << ");\n}\n";
 }
 
 } // namespace
