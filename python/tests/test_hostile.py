@@ -378,3 +378,32 @@ def test_oversized_entry_is_not_read(private_cache, monkeypatch):
     monkeypatch.setattr(hk.compiler, "_MAX_ENTRY_BYTES", 1000)
     assert os.path.getsize(path) > 1000
     assert not compile_softmax().cache_hit
+
+
+def test_read_only_cache_directory(private_cache, monkeypatch):
+    """A directory that refuses new files (EACCES from mkstemp, as a
+    read-only directory gives anyone but root): the entry already there is
+    still a hit, a new compile is returned uncached with a warning."""
+    hit = compile_softmax()
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(hk.compiler.tempfile, "mkstemp", refuse)
+    assert compile_softmax().cache_hit
+    with pytest.warns(hk.CacheWarning, match="Permission denied"):
+        other = hk.compile(kernel_path("softmax"), chips=["gfx942"])
+    assert other.cache_path is None and not other.cache_hit
+    assert os.listdir(private_cache) == [os.path.basename(hit.cache_path)]
+
+
+def test_unreadable_entry_is_a_miss(private_cache, monkeypatch):
+    """An entry that cannot be opened (EACCES, as for anyone but root) is
+    compiled again and replaced, not raised."""
+    path = entry_path()
+    real_open = os.open
+    def refuse(p, *args, **kwargs):
+        if os.fspath(p) == path:
+            raise PermissionError(13, "Permission denied", p)
+        return real_open(p, *args, **kwargs)
+    monkeypatch.setattr(hk.compiler.os, "open", refuse)
+    mod = compile_softmax()
+    assert not mod.cache_hit and mod.cache_path == path and runs(mod)
