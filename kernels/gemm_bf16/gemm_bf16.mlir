@@ -73,21 +73,47 @@
 // hk-peel-bounds). With K = 0 (nk = 0) the loop runs no trip and the last
 // step multiplies the zeros the prologue loaded.
 
-!st_stage = !hk.st<256x64xbf16, 16x32>
-!st_share = !hk.st<32x32xbf16, 16x32>
+// hk.template: !st_stage_a = !hk.st<${BM}x64xbf16, 16x32>
+!st_stage_a = !hk.st<256x64xbf16, 16x32>
+// hk.template: !st_stage_b = !hk.st<${BN}x64xbf16, 16x32>
+!st_stage_b = !hk.st<256x64xbf16, 16x32>
+// hk.template: !st_share_a = !hk.st<${BM / 8}x32xbf16, 16x32>
+!st_share_a = !hk.st<32x32xbf16, 16x32>
+// hk.template: !st_share_b = !hk.st<${BN / 8}x32xbf16, 16x32>
+!st_share_b = !hk.st<32x32xbf16, 16x32>
+// hk.template: !st_a = !hk.st<${BM / 4}x32xbf16, 16x32>
 !st_a = !hk.st<64x32xbf16, 16x32>
+// hk.template: !st_b = !hk.st<${BN / 8}x32xbf16, 16x32>
 !st_b = !hk.st<32x32xbf16, 16x32>
-!rt_share = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+// hk.template: !rt_share_a = tensor<${BM / 8}x32xbf16, #hk.rt<row, 16x32>>
+!rt_share_a = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+// hk.template: !rt_share_b = tensor<${BN / 8}x32xbf16, #hk.rt<row, 16x32>>
+!rt_share_b = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+// hk.template: !rt_a = tensor<${BM / 4}x32xbf16, #hk.rt<row, 16x32>>
 !rt_a = tensor<64x32xbf16, #hk.rt<row, 16x32>>
+// hk.template: !rt_b = tensor<${BN / 8}x32xbf16, #hk.rt<row, 16x32>>
 !rt_b = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+// hk.template: !acc = tensor<${BM / 4}x${BN / 8}xf32, #hk.rt<col, 16x16>>
 !acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
+// hk.template: !out = tensor<${BM / 4}x${BN / 8}xbf16, #hk.rt<col, 16x16>>
 !out = tensor<64x32xbf16, #hk.rt<col, 16x16>>
+
+// The template's parameters (docs/kernels.md, "Templates"): hkc --param,
+// hk.compile(..., params=...), hk.autotune. The defaults are the kernel
+// described above.
+module attributes {hk.params = {
+    BM = {values = [128, 256], default = 256,
+          doc = "rows of C per workgroup"},
+    BN = {values = [128, 256], default = 256,
+          doc = "columns of C per workgroup"},
+    WGM = {values = [1, 2, 4, 8, 16], default = 8,
+           doc = "row group of the workgroup order (hk.group_remap)"}}} {
 
 hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
                      %C: memref<?x?xbf16>) attributes {
     waves = 8 : i32,
-    grid = #hk.grid<[dim(2, 0), dim(2, 1)] ->
-                    ((s0 ceildiv 256) * (s1 ceildiv 256))>} {
+    // hk.template: grid = #hk.grid<[dim(2, 0), dim(2, 1)] -> ((s0 ceildiv ${BM}) * (s1 ceildiv ${BN}))>} {
+    grid = #hk.grid<[dim(2, 0), dim(2, 1)] -> ((s0 ceildiv 256) * (s1 ceildiv 256))>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -96,21 +122,25 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %c8 = arith.constant 8 : index
   %c63 = arith.constant 63 : index
   %c64 = arith.constant 64 : index
-  %c256 = arith.constant 256 : index
+  // hk.template: %bm = arith.constant ${BM} : index
+  %bm = arith.constant 256 : index
+  // hk.template: %bn = arith.constant ${BN} : index
+  %bn = arith.constant 256 : index
   %zero = arith.constant dense<0.0> : !acc
 
   // One stage of each operand.
-  %as = hk.alloc_shared : !st_stage
-  %bs = hk.alloc_shared : !st_stage
+  %as = hk.alloc_shared : !st_stage_a
+  %bs = hk.alloc_shared : !st_stage_b
 
   // Tile order: the linear workgroup id, XCD chunking, then WGM = 8 grouping.
   %m_len = memref.dim %C, %c0 : memref<?x?xbf16>
   %n_len = memref.dim %C, %c1 : memref<?x?xbf16>
-  %tiles_m = arith.ceildivui %m_len, %c256 : index
-  %tiles_n = arith.ceildivui %n_len, %c256 : index
+  %tiles_m = arith.ceildivui %m_len, %bm : index
+  %tiles_n = arith.ceildivui %n_len, %bn : index
   %wg = hk.block_id x
   %count = hk.num_blocks x
   %wg2 = hk.xcd_remap %wg, %count xcds = 8, chunk = 64
+  // hk.template: %tm, %tn = hk.group_remap %wg2, %tiles_m, %tiles_n group = ${WGM}
   %tm, %tn = hk.group_remap %wg2, %tiles_m, %tiles_n group = 8
 
   %w = hk.wave_id
@@ -123,24 +153,24 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   %a_row = arith.addi %a_row_base, %w : index
   %b_row_base = arith.muli %tn, %c8 : index
   %b_row = arith.addi %b_row_base, %w : index
-  %as_share0 = hk.subtile %as[%w, %c0] : !st_stage -> !st_share
-  %as_share1 = hk.subtile %as[%w, %c1] : !st_stage -> !st_share
-  %bs_share0 = hk.subtile %bs[%w, %c0] : !st_stage -> !st_share
-  %bs_share1 = hk.subtile %bs[%w, %c1] : !st_stage -> !st_share
+  %as_share0 = hk.subtile %as[%w, %c0] : !st_stage_a -> !st_share_a
+  %as_share1 = hk.subtile %as[%w, %c1] : !st_stage_a -> !st_share_a
+  %bs_share0 = hk.subtile %bs[%w, %c0] : !st_stage_b -> !st_share_b
+  %bs_share1 = hk.subtile %bs[%w, %c1] : !st_stage_b -> !st_share_b
 
   // This wave's slices of each half of the stage: A rows 64*wr and
   // 64*(wr + 2), B rows 32*wc and 32*(wc + 4); columns 0-31 (half 0) and
   // 32-63 (half 1).
   %ri1 = arith.addi %wr, %c2 : index
   %cj1 = arith.addi %wc, %c4 : index
-  %sa00 = hk.subtile %as[%wr, %c0] : !st_stage -> !st_a
-  %sa10 = hk.subtile %as[%ri1, %c0] : !st_stage -> !st_a
-  %sb00 = hk.subtile %bs[%wc, %c0] : !st_stage -> !st_b
-  %sb10 = hk.subtile %bs[%cj1, %c0] : !st_stage -> !st_b
-  %sa01 = hk.subtile %as[%wr, %c1] : !st_stage -> !st_a
-  %sa11 = hk.subtile %as[%ri1, %c1] : !st_stage -> !st_a
-  %sb01 = hk.subtile %bs[%wc, %c1] : !st_stage -> !st_b
-  %sb11 = hk.subtile %bs[%cj1, %c1] : !st_stage -> !st_b
+  %sa00 = hk.subtile %as[%wr, %c0] : !st_stage_a -> !st_a
+  %sa10 = hk.subtile %as[%ri1, %c0] : !st_stage_a -> !st_a
+  %sb00 = hk.subtile %bs[%wc, %c0] : !st_stage_b -> !st_b
+  %sb10 = hk.subtile %bs[%cj1, %c0] : !st_stage_b -> !st_b
+  %sa01 = hk.subtile %as[%wr, %c1] : !st_stage_a -> !st_a
+  %sa11 = hk.subtile %as[%ri1, %c1] : !st_stage_a -> !st_a
+  %sb01 = hk.subtile %bs[%wc, %c1] : !st_stage_b -> !st_b
+  %sb11 = hk.subtile %bs[%cj1, %c1] : !st_stage_b -> !st_b
 
   // K steps: ceildiv(K, 64); the global loads address 32-column halves.
   %k_len = memref.dim %A, %c1 : memref<?x?xbf16>
@@ -151,35 +181,35 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   // Prologue: half 0 of K step 0 through registers into the stage, visible
   // to every wave before the loop reads it; half 1 stays in registers and
   // is stored by the first cluster of the loop.
-  %ga0 = hk.load %A[%a_row, %c0] : memref<?x?xbf16> -> !rt_share
-  %gb0 = hk.load %B[%b_row, %c0] : memref<?x?xbf16> -> !rt_share
-  %ga1 = hk.load %A[%a_row, %c1] : memref<?x?xbf16> -> !rt_share
-  %gb1 = hk.load %B[%b_row, %c1] : memref<?x?xbf16> -> !rt_share
-  hk.store %ga0, %as_share0 : !rt_share, !st_share
-  hk.store %gb0, %bs_share0 : !rt_share, !st_share
+  %ga0 = hk.load %A[%a_row, %c0] : memref<?x?xbf16> -> !rt_share_a
+  %gb0 = hk.load %B[%b_row, %c0] : memref<?x?xbf16> -> !rt_share_b
+  %ga1 = hk.load %A[%a_row, %c1] : memref<?x?xbf16> -> !rt_share_a
+  %gb1 = hk.load %B[%b_row, %c1] : memref<?x?xbf16> -> !rt_share_b
+  hk.store %ga0, %as_share0 : !rt_share_a, !st_share_a
+  hk.store %gb0, %bs_share0 : !rt_share_b, !st_share_b
   hk.barrier
 
   %acc:4 = hk.ping_pong -> !acc, !acc, !acc, !acc {
     %r:6 = scf.for %k = %c0 to %nk_loop step %c1
         iter_args(%c00 = %zero, %c01 = %zero, %c10 = %zero, %c11 = %zero,
                   %ha1 = %ga1, %hb1 = %gb1)
-        -> (!acc, !acc, !acc, !acc, !rt_share, !rt_share) {
+        -> (!acc, !acc, !acc, !acc, !rt_share_a, !rt_share_b) {
       // Cluster 0: half 0 of the stage holds K step k; read it. Store half
       // 1 of step k, prefetch half 0 of step k + 1.
       %a00, %a10, %b00, %b10, %fa0, %fb0 = hk.cluster memory
-          -> !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share {
+          -> !rt_a, !rt_a, !rt_b, !rt_b, !rt_share_a, !rt_share_b {
         %ra00 = hk.load %sa00 : !st_a -> !rt_a
         %ra10 = hk.load %sa10 : !st_a -> !rt_a
         %rb00 = hk.load %sb00 : !st_b -> !rt_b
         %rb10 = hk.load %sb10 : !st_b -> !rt_b
-        hk.store %ha1, %as_share1 : !rt_share, !st_share
-        hk.store %hb1, %bs_share1 : !rt_share, !st_share
+        hk.store %ha1, %as_share1 : !rt_share_a, !st_share_a
+        hk.store %hb1, %bs_share1 : !rt_share_b, !st_share_b
         %k2 = arith.muli %k, %c2 : index
         %kn0 = arith.addi %k2, %c2 : index
-        %pa0 = hk.load %A[%a_row, %kn0] : memref<?x?xbf16> -> !rt_share
-        %pb0 = hk.load %B[%b_row, %kn0] : memref<?x?xbf16> -> !rt_share
+        %pa0 = hk.load %A[%a_row, %kn0] : memref<?x?xbf16> -> !rt_share_a
+        %pb0 = hk.load %B[%b_row, %kn0] : memref<?x?xbf16> -> !rt_share_b
         hk.yield %ra00, %ra10, %rb00, %rb10, %pa0, %pb0
-            : !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share
+            : !rt_a, !rt_a, !rt_b, !rt_b, !rt_share_a, !rt_share_b
       }
 
       // Cluster 1: K columns 0-31 of every accumulator.
@@ -195,19 +225,19 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       // two clusters back); read it. Every wave has read half 0 (cluster 0):
       // overwrite it with step k + 1; prefetch half 1 of step k + 1.
       %a01, %a11, %b01, %b11, %fa1, %fb1 = hk.cluster memory
-          -> !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share {
+          -> !rt_a, !rt_a, !rt_b, !rt_b, !rt_share_a, !rt_share_b {
         %ra01 = hk.load %sa01 : !st_a -> !rt_a
         %ra11 = hk.load %sa11 : !st_a -> !rt_a
         %rb01 = hk.load %sb01 : !st_b -> !rt_b
         %rb11 = hk.load %sb11 : !st_b -> !rt_b
-        hk.store %fa0, %as_share0 : !rt_share, !st_share
-        hk.store %fb0, %bs_share0 : !rt_share, !st_share
+        hk.store %fa0, %as_share0 : !rt_share_a, !st_share_a
+        hk.store %fb0, %bs_share0 : !rt_share_b, !st_share_b
         %k2 = arith.muli %k, %c2 : index
         %kn1 = arith.addi %k2, %c3 : index
-        %pa1 = hk.load %A[%a_row, %kn1] : memref<?x?xbf16> -> !rt_share
-        %pb1 = hk.load %B[%b_row, %kn1] : memref<?x?xbf16> -> !rt_share
+        %pa1 = hk.load %A[%a_row, %kn1] : memref<?x?xbf16> -> !rt_share_a
+        %pb1 = hk.load %B[%b_row, %kn1] : memref<?x?xbf16> -> !rt_share_b
         hk.yield %ra01, %ra11, %rb01, %rb11, %pa1, %pb1
-            : !rt_a, !rt_a, !rt_b, !rt_b, !rt_share, !rt_share
+            : !rt_a, !rt_a, !rt_b, !rt_b, !rt_share_a, !rt_share_b
       }
 
       // Cluster 3: K columns 32-63 of every accumulator.
@@ -219,7 +249,7 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
         hk.yield %e00, %e01, %e10, %e11 : !acc, !acc, !acc, !acc
       }
       scf.yield %f00, %f01, %f10, %f11, %fa1, %fb1
-          : !acc, !acc, !acc, !acc, !rt_share, !rt_share
+          : !acc, !acc, !acc, !acc, !rt_share_a, !rt_share_b
     }
 
     // The last K step: clusters 0-3 of the loop without the prefetch and
@@ -230,8 +260,8 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
       %ra10 = hk.load %sa10 : !st_a -> !rt_a
       %rb00 = hk.load %sb00 : !st_b -> !rt_b
       %rb10 = hk.load %sb10 : !st_b -> !rt_b
-      hk.store %r#4, %as_share1 : !rt_share, !st_share
-      hk.store %r#5, %bs_share1 : !rt_share, !st_share
+      hk.store %r#4, %as_share1 : !rt_share_a, !st_share_a
+      hk.store %r#5, %bs_share1 : !rt_share_b, !st_share_b
       hk.yield %ra00, %ra10, %rb00, %rb10 : !rt_a, !rt_a, !rt_b, !rt_b
     }
     %d00, %d01, %d10, %d11 = hk.cluster compute -> !acc, !acc, !acc, !acc {
@@ -277,3 +307,5 @@ hk.kernel @gemm_bf16(%A: memref<?x?xbf16>, %B: memref<?x?xbf16>,
   hk.store %o11, %C[%row1, %col1] : !out, memref<?x?xbf16>
   hk.return
 }
+
+} // module

@@ -14,6 +14,7 @@
 #include "hk/Base/InputLimits.h"
 #include "hk/Compiler/Compiler.h"
 #include "hk/Compiler/hkc.h"
+#include "hk/Dialect/HK/Template.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -169,6 +170,42 @@ LogicalResult compileInto(llvm::StringRef source, llvm::StringRef name,
   });
 }
 
+/// The text of the instance of `source` at `given` (a template's parameters,
+/// checked), verified by parsing it, into `result`.
+LogicalResult instantiateInto(llvm::StringRef source, llvm::StringRef name,
+                              const hk::ParamValues &given,
+                              hkc_result_t &result, std::string &diagnostics) {
+  DialectRegistry registry;
+  compiler::registerDialects(registry);
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  llvm::raw_string_ostream os(diagnostics);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, name), llvm::SMLoc());
+  if (!hk::checkNestingDepth(sourceMgr, maxNestingDepth,
+                             "hkc_set_max_nesting_depth", os))
+    return failure();
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return failure();
+  FailureOr<hk::KernelTemplate> tmpl = hk::readTemplate(*module, sourceMgr);
+  if (failed(tmpl))
+    return failure();
+  FailureOr<hk::ParamValues> values =
+      hk::resolveParams(*tmpl, given, module->getLoc());
+  if (failed(values))
+    return failure();
+  FailureOr<std::string> text =
+      hk::instantiateText(sourceMgr, *tmpl, *values, &context);
+  if (failed(text))
+    return failure();
+  result.chips.push_back("");
+  result.outputs.push_back(std::move(*text));
+  return success();
+}
+
 /// Runs `body`, which returns a status and fills `message` on failure,
 /// where the nesting limit's text cannot overflow the stack, with
 /// exceptions and LLVM fatal errors turned into statuses; sets the calling
@@ -321,6 +358,42 @@ hkc_status hkc_verify(const char *source, size_t size, const char *name) {
                                 [](ModuleOp) { return success(); }))) {
       message = diagnostics.empty() ? "verification failed" : diagnostics;
       return HKC_ERROR_COMPILE;
+    }
+    return HKC_SUCCESS;
+  });
+}
+
+hkc_status hkc_instantiate(const char *source, size_t size, const char *name,
+                           const char *const *param_names,
+                           const char *const *param_values, size_t num_params,
+                           hkc_result *out) {
+  if ((!source && size) || !out ||
+      (num_params && (!param_names || !param_values)))
+    return fail(HKC_ERROR_INVALID_ARGUMENT,
+                "null source, names, values or out");
+  hk::ParamValues given;
+  for (size_t i = 0; i < num_params; ++i) {
+    if (!param_names[i] || !param_values[i])
+      return fail(HKC_ERROR_INVALID_ARGUMENT, "null parameter name or value");
+    if (!given.emplace(param_names[i], param_values[i]).second)
+      return fail(HKC_ERROR_INVALID_ARGUMENT, std::string("parameter '") +
+                                                  param_names[i] +
+                                                  "' given twice");
+  }
+  llvm::StringRef sourceName = name ? name : "<source>";
+  return runGuarded(sourceName, [&](std::string &message) {
+    auto result = std::make_unique<hkc_result_t>();
+    std::string diagnostics;
+    llvm::StringRef text(source ? source : "", size);
+    if (failed(
+            instantiateInto(text, sourceName, given, *result, diagnostics))) {
+      message = diagnostics.empty() ? "instantiation failed" : diagnostics;
+      return HKC_ERROR_COMPILE;
+    }
+    *out = results().add(std::move(result));
+    if (!*out) {
+      message = "no result handles left";
+      return HKC_ERROR_OUT_OF_MEMORY;
     }
     return HKC_SUCCESS;
   });

@@ -102,6 +102,11 @@ def hkc():
         _declare(lib, "hkc_version", ctypes.c_char_p)
         _declare(lib, "hkc_verify", ctypes.c_int, ctypes.c_char_p,
                  ctypes.c_size_t, ctypes.c_char_p)
+        _declare(lib, "hkc_instantiate", ctypes.c_int, ctypes.c_char_p,
+                 ctypes.c_size_t, ctypes.c_char_p,
+                 ctypes.POINTER(ctypes.c_char_p),
+                 ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t,
+                 ctypes.POINTER(P))
         _hkc = lib
     return _hkc
 

@@ -211,8 +211,33 @@ def _write_entry(path, data):
         return None
 
 
+def _instantiate(text, name, params):
+    """The source of the instance of template `text` at `params` (a dict
+    of parameter name to value), through hkc_instantiate."""
+    lib = _capi.hkc()
+    names = [str(k).encode() for k in params]
+    values = [str(v).encode() for v in params.values()]
+    name_array = (ctypes.c_char_p * max(len(names), 1))(*names)
+    value_array = (ctypes.c_char_p * max(len(values), 1))(*values)
+    result = ctypes.c_void_p()
+    status = lib.hkc_instantiate(text, len(text), name.encode(), name_array,
+                                 value_array, len(names),
+                                 ctypes.byref(result))
+    if status != _capi.HKC_SUCCESS:
+        message = lib.hkc_last_error().decode("utf-8", "replace")
+        if status == _capi.HKC_ERROR_COMPILE:
+            raise CompileError(message)
+        raise Error(f"hk.compile: {message}")
+    try:
+        size = ctypes.c_size_t()
+        data = lib.hkc_result_data(result, 0, ctypes.byref(size))
+        return ctypes.string_at(data, size.value)
+    finally:
+        lib.hkc_result_free(result)
+
+
 def compile(path=None, *, source=None, chips=None, opt_level=3,
-            code_object_version=5, name=None, cache=None):
+            code_object_version=5, name=None, cache=None, params=None):
     """Compiles a tile program (a file `path`, or `source` text) for
     `chips` (default: hkc's default chip) into a Module: an artifact
     holding the kernels' metadata and each chip's code object, with the
@@ -222,7 +247,13 @@ def compile(path=None, *, source=None, chips=None, opt_level=3,
 
     Compiler diagnostics raise CompileError with the located messages,
     named after `path` (or `name`, default "<source>").
-    `cache=False` bypasses the disk cache for this call."""
+    `cache=False` bypasses the disk cache for this call.
+
+    `params` ({name: value}) instantiates a kernel template as hkc's
+    --param does (docs/kernels.md, "Templates"): unnamed parameters keep
+    their defaults; an unknown name, a value outside its parameter's set
+    or a failed constraint raises CompileError located at the
+    declaration. The parameters are part of the cache key."""
     if (path is None) == (source is None):
         raise TypeError("hk.compile takes a path or source=, not both")
     if path is not None:
@@ -239,6 +270,10 @@ def compile(path=None, *, source=None, chips=None, opt_level=3,
         chips = [chips]
     options = {"chips": list(chips or []), "opt_level": int(opt_level),
                "code_object_version": int(code_object_version)}
+    if params:
+        params = {str(k): str(v) for k, v in params.items()}
+        text = _instantiate(text, name, params)
+        options["params"] = params
     use_cache = cache_enabled() if cache is None else bool(cache)
     entry = None
     if use_cache:

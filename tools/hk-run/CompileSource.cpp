@@ -5,6 +5,7 @@
 #include "hk/Base/Chip.h"
 #include "hk/Base/Error.h"
 #include "hk/Compiler/Compiler.h"
+#include "hk/Dialect/HK/Template.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -37,7 +38,15 @@ static std::vector<std::string> &temporaries() {
   return *paths;
 }
 
-std::string compileSource(const std::string &path) {
+void addParam(const std::string &assignment,
+              std::map<std::string, std::string> &params) {
+  std::string error;
+  if (!hk::addParamAssignment(assignment, params, error))
+    throw std::invalid_argument("--param: " + error);
+}
+
+std::string compileSource(const std::string &path,
+                          const std::map<std::string, std::string> &params) {
   mlir::DialectRegistry registry;
   compiler::registerDialects(registry);
   mlir::MLIRContext context(registry);
@@ -50,7 +59,7 @@ std::string compileSource(const std::string &path) {
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+      hk::parseInstance(sourceMgr, &context, params);
   compiler::Options options;
   options.chips = supportedChips();
   mlir::FailureOr<rt::Artifact> artifact =

@@ -8,6 +8,7 @@
 #ifndef HK_TOOLS_HKRUN_COMPILESOURCE_H
 #define HK_TOOLS_HKRUN_COMPILESOURCE_H
 
+#include <map>
 #include <string>
 
 namespace hk::run {
@@ -18,7 +19,16 @@ bool isSource(const std::string &path);
 /// Compiles the MLIR file at `path` to an artifact in a temporary file,
 /// removed when the program exits, and returns its path. Throws
 /// std::runtime_error after printing the compiler's located diagnostics.
-std::string compileSource(const std::string &path);
+/// Adds `NAME=VALUE` to `params`; std::invalid_argument when malformed or
+/// repeated.
+void addParam(const std::string &assignment,
+              std::map<std::string, std::string> &params);
+
+/// Compiles the tile program at `path` (the instance at `params` of a
+/// template) into a temporary artifact for every chip; its path.
+std::string
+compileSource(const std::string &path,
+              const std::map<std::string, std::string> &params = {});
 
 } // namespace hk::run
 

@@ -19,6 +19,7 @@
 #include "CodeObjectRun.h"
 #include "CompileSource.h"
 #include "LaunchOnly.h"
+#include "Tuned.h"
 
 #include "hk/Base/Chip.h"
 #include "hk/Runtime/Kernels.h"
@@ -30,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -74,6 +76,13 @@ Options:
                          FILE.mlir (tile program) is compiled first, in
                          process, for every chip, as hkc --emit=artifact does
   --kernel NAME          see --artifact
+  --param NAME=VALUE     instantiate the kernel's template (the library's
+                         source, or --artifact FILE.mlir) with NAME at VALUE;
+                         repeatable (docs/kernels.md, "Templates")
+  --no-tuned             run a template's default instance even when a tuned
+                         table names one for the shape's bucket (by default
+                         $HK_TUNED_DIR/<kernel>/<chip>.json, then
+                         kernels/<kernel>/tuned/<chip>.json, are read)
   --kernel-dir DIR       where the library's artifacts are (default
                          $HK_KERNELS_DIR, else %s)
   --tolerance-scale X    multiply every tolerance by X > 0 (to show that
@@ -153,6 +162,9 @@ struct Options {
   /// --timing, --trace FILE: the ISA simulator's cycle model.
   bool timing = false;
   std::string trace;
+  /// --param: a template instance chosen by hand; --no-tuned.
+  std::map<std::string, std::string> params;
+  bool noTuned = false;
 };
 
 /// Turns on the device's timing mode when --timing asks for it.
@@ -296,6 +308,10 @@ Options parseArgs(int argc, char **argv) {
       o.artifact = value();
     } else if (a == "--kernel") {
       o.kernel = value();
+    } else if (a == "--param") {
+      hk::run::addParam(value(), o.params);
+    } else if (a == "--no-tuned") {
+      o.noTuned = true;
     } else if (a == "--kernel-dir") {
       o.kernelDir = value();
     } else if (a == "--launch-only") {
@@ -416,6 +432,39 @@ int runCodeObject(const Options &o) {
   return hk::run::runCodeObject(c);
 }
 
+std::string describeParams(const std::map<std::string, std::string> &params) {
+  std::string s;
+  for (const auto &[name, value] : params)
+    s += (s.empty() ? "" : ", ") + name + "=" + value;
+  return s;
+}
+
+/// The template instance `o` asks for, or the one a tuned table names for
+/// `shape`: compiled and put in place of the library's artifact. What ran,
+/// for the `instance:` line.
+std::string chooseInstance(const Options &o, const KernelEntry &entry,
+                           const std::string &chip,
+                           const std::vector<int64_t> &shape, Library &lib) {
+  if (!o.artifact.empty())
+    return o.params.empty() ? "the artifact's"
+                            : describeParams(o.params) + " (--param)";
+  std::string source = hk::run::kernelSourcePath(entry.name);
+  if (!o.params.empty()) {
+    lib.overrideArtifact(entry.name, hk::run::compileSource(source, o.params));
+    return describeParams(o.params) + " (--param)";
+  }
+  if (o.noTuned)
+    return "default (--no-tuned)";
+  std::optional<hk::run::TunedChoice> tuned =
+      hk::run::findTuned(entry.name, chip, shape);
+  if (!tuned)
+    return "default";
+  lib.overrideArtifact(entry.name,
+                       hk::run::compileSource(source, tuned->params));
+  return describeParams(tuned->params) + " (tuned: " + tuned->table +
+         ", bucket " + joinShape(tuned->bucket) + ")";
+}
+
 int run(const Options &o) {
   if (o.codeObject)
     return runCodeObject(o);
@@ -462,8 +511,11 @@ int run(const Options &o) {
   std::mt19937 gen(o.seed);
   entry->setup(problem, gen);
 
+  std::string instance =
+      chooseInstance(o, *entry, dev.chip(), problem.shape, lib);
   std::printf("kernel:    %s (%s in %s)\n", entry->name, entry->symbol(),
               lib.artifactPath(entry->name).c_str());
+  std::printf("instance:  %s\n", instance.c_str());
   std::printf("device:    %s %s\n", device, dev.chip().c_str());
   std::printf("shape:     %s, seed %u\n", shapeText(*entry, problem).c_str(),
               o.seed);
@@ -514,7 +566,11 @@ int main(int argc, char **argv) {
   try {
     Options options = parseArgs(argc, argv);
     if (hk::run::isSource(options.artifact))
-      options.artifact = hk::run::compileSource(options.artifact);
+      options.artifact =
+          hk::run::compileSource(options.artifact, options.params);
+    else if (!options.artifact.empty() && !options.params.empty())
+      throw std::invalid_argument("--param instantiates a template: a "
+                                  "library kernel or --artifact FILE.mlir");
     return run(options);
   } catch (const hkrt::Error &e) {
     std::fprintf(stderr, "hk-run: error: %s\n", e.what());

@@ -12,6 +12,7 @@
 #include "hk/Base/Error.h"
 #include "hk/Base/InputLimits.h"
 #include "hk/Compiler/Compiler.h"
+#include "hk/Dialect/HK/Template.h"
 #include "hk/Runtime/hkrt.h"
 #include "hk/Target/AMDGPU/Report.h"
 #include "hk/Target/AMDGPU/ResourceUsage.h"
@@ -153,6 +154,14 @@ const std::string nestingHelp =
     "with a located error, before parsing it (default " +
     std::to_string(hk::kDefaultMaxNestingDepth) + ", at most " +
     std::to_string(hk::kMaxNestingDepthLimit) + ")";
+cl::list<std::string> paramOption(
+    "param", cl::value_desc("NAME=VALUE"),
+    cl::desc("Instantiate a kernel template with parameter NAME at VALUE "
+             "(repeatable; the others keep their defaults). A value outside "
+             "the parameter's declared set, or one breaking a constraint, "
+             "is an error located at the declaration"),
+    cl::cat(hkcCategory));
+
 cl::opt<unsigned> maxNestingOption("max-nesting-depth", cl::value_desc("N"),
                                    cl::desc(nestingHelp),
                                    cl::init(hk::kDefaultMaxNestingDepth),
@@ -167,6 +176,7 @@ struct Request {
   compiler::Options options;
   bool checkSimulated = false;
   unsigned maxNesting = hk::kDefaultMaxNestingDepth;
+  hk::ParamValues params;
 };
 
 const char *overview = R"(hkc: compiles hk kernels to AMD GPU code objects
@@ -421,7 +431,8 @@ int compileInput(const Request &request) {
                              "--max-nesting-depth=N", llvm::errs()))
     return 1;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      hk::parseInstance(sourceMgr, &context, request.params);
   if (!module)
     return 1;
   LogicalResult result =
@@ -461,6 +472,13 @@ int main(int argc, char **argv) {
   request.options.schedule = !noScheduleOption;
   request.checkSimulated = checkSimulatedOption;
   request.maxNesting = maxNestingOption;
+  for (const std::string &assignment : paramOption) {
+    std::string error;
+    if (!hk::addParamAssignment(assignment, request.params, error)) {
+      llvm::errs() << "hkc: --param: " << error << "\n";
+      return 1;
+    }
+  }
   if (lineTablesOption.getNumOccurrences())
     request.options.lineTables = lineTablesOption;
   if (failed(checkRequest(request)))

@@ -80,6 +80,18 @@ const char *hkc_version(void);
  * accept it, else HKC_ERROR_COMPILE with the located diagnostics. */
 hkc_status hkc_verify(const char *source, size_t size, const char *name);
 
+/* The text of an instance of the template in `size` bytes of `source`
+ * (docs/kernels.md, "Templates"): `num_params` parameters by name and value
+ * as hkc --param takes them, the others at their defaults. The one output of
+ * the result is the instance's source, for hkc_compile. A name the template
+ * does not declare, a value outside its parameter's set or a failed
+ * constraint is HKC_ERROR_COMPILE, located in `source`; so is any parameter
+ * given for a source that is not a template. */
+hkc_status hkc_instantiate(const char *source, size_t size, const char *name,
+                           const char *const *param_names,
+                           const char *const *param_values, size_t num_params,
+                           hkc_result *out);
+
 /* The nesting limit of hkc_compile and hkc_verify, for the whole process:
  * source text with more than `depth` levels of brackets ({, (, [, <) open
  * at once is refused with a located error. Default 256 (hkc's
