@@ -17,7 +17,8 @@ PACKAGES=(cmake ninja-build ccache python3 libgtest-dev pkgconf
           llvm-22 llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
           clang-22 clang-format-22 lld-22 liblld-22-dev zlib1g-dev
           libzstd-dev python3-numpy python3-pytest python3-torch
-          python3-matplotlib libclang-rt-22-dev)
+          python3-matplotlib libclang-rt-22-dev
+          python3-distributed)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
