@@ -64,7 +64,7 @@ extern "C" {
 const char *hkrt_last_error(void) { return lastError.c_str(); }
 
 const char *hkrt_status_name(hkrt_status s) {
-  switch (s) {
+  switch (rawValue(s)) {
   case HKRT_SUCCESS:
     return "success";
   case HKRT_ERROR_INVALID_ARGUMENT:
@@ -89,12 +89,23 @@ const char *hkrt_status_name(hkrt_status s) {
   return "unknown status";
 }
 
+} // extern "C"
+
+/// Stores the caller's dtype as given, without reading it as the C++ enum
+/// (undefined for a value outside its range): hkrt_launch refuses an
+/// unknown one with the argument's name.
+static void setDtype(hkrt_arg &a, const hkrt_dtype &dtype) {
+  std::memcpy(&a.dtype, &dtype, sizeof dtype);
+}
+
+extern "C" {
+
 hkrt_arg hkrt_arg_memref(hkrt_buffer buffer, hkrt_dtype dtype, int32_t rank,
                          const int64_t *sizes, const int64_t *strides) {
   hkrt_arg a;
   memset(&a, 0, sizeof(a));
   a.kind = HKRT_ARG_MEMREF;
-  a.dtype = dtype;
+  setDtype(a, dtype);
   a.buffer = buffer;
   a.rank = rank;
   int32_t r = rank < 0 ? 0 : rank > HKRT_MAX_RANK ? HKRT_MAX_RANK : rank;
@@ -114,7 +125,7 @@ hkrt_arg hkrt_arg_int(hkrt_dtype dtype, int64_t value) {
   hkrt_arg a;
   memset(&a, 0, sizeof(a));
   a.kind = HKRT_ARG_SCALAR;
-  a.dtype = dtype;
+  setDtype(a, dtype);
   a.i = value;
   a.f = double(value);
   return a;
@@ -124,7 +135,7 @@ hkrt_arg hkrt_arg_float(hkrt_dtype dtype, double value) {
   hkrt_arg a;
   memset(&a, 0, sizeof(a));
   a.kind = HKRT_ARG_SCALAR;
-  a.dtype = dtype;
+  setDtype(a, dtype);
   a.f = value;
   return a;
 }
@@ -138,8 +149,7 @@ static std::unique_ptr<Device> openIsaFromEnvironment() {
 /// Kind 2 was the CPU emulator, removed: the ISA simulator replaces it.
 constexpr int kRemovedEmulatorKind = 2;
 
-static std::unique_ptr<Device> openDeviceOfKind(hkrt_device_kind kind,
-                                                int index) {
+static std::unique_ptr<Device> openDeviceOfKind(int kind, int index) {
   switch (kind) {
   case HKRT_DEVICE_HIP:
     return openHipDevice(index);
@@ -152,12 +162,12 @@ static std::unique_ptr<Device> openDeviceOfKind(hkrt_device_kind kind,
       return openIsaFromEnvironment();
     }
   }
-  if (int(kind) == kRemovedEmulatorKind)
+  if (kind == kRemovedEmulatorKind)
     throw Error(HKRT_ERROR_INVALID_ARGUMENT,
                 "device kind 2 was the CPU emulator, which was removed: the "
                 "ISA simulator (HKRT_DEVICE_ISA) replaces it");
   throw Error(HKRT_ERROR_INVALID_ARGUMENT,
-              "unknown device kind " + std::to_string(int(kind)));
+              "unknown device kind " + std::to_string(kind));
 }
 
 static void openDevice(std::unique_ptr<Device> impl, hkrt_device *out) {
@@ -171,7 +181,7 @@ hkrt_status hkrt_device_open(hkrt_device_kind kind, int index,
   return guard([&] {
     require(out, "output handle");
     *out = nullptr;
-    openDevice(openDeviceOfKind(kind, index), out);
+    openDevice(openDeviceOfKind(rawValue(kind), index), out);
   });
 }
 

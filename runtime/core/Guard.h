@@ -10,9 +10,11 @@
 
 #include "hk/Base/Error.h"
 
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
+#include <type_traits>
 
 namespace hk::rt {
 
@@ -44,6 +46,16 @@ template <typename T, typename F> T guardValue(T fallback, F &&body) {
   T result = fallback;
   guard([&] { result = body(); });
   return result;
+}
+
+/// The value a caller put in a C enum, as its underlying integer. A C caller
+/// may pass any integer where hkrt.h says enum, and loading a value outside
+/// the enumerators as the C++ enum type is undefined, so the entry points
+/// read it this way (the bytes, not a load of the enum) and check it first.
+template <typename E> std::underlying_type_t<E> rawValue(const E &e) {
+  std::underlying_type_t<E> v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
 }
 
 inline void require(const void *p, const char *what) {

@@ -1,5 +1,6 @@
 //===- Launch.cpp - argument checks and grid computation ------------------===//
 
+#include "Guard.h"
 #include "Objects.h"
 
 #include "hk/Base/Error.h"
@@ -204,6 +205,20 @@ static LaunchArg checkMemref(size_t i, const ArgInfo &info, const hkrt_arg &arg,
   return out;
 }
 
+/// The argument's kind and dtype name enumerators. A C caller may store any
+/// integer in them, and reading one outside the enum's range as the C++ enum
+/// is undefined, so they are read as integers (rawValue) before anything
+/// else looks at them.
+static void checkEnumerators(size_t i, const ArgInfo &info,
+                             const hkrt_arg &arg) {
+  auto kind = rawValue(arg.kind);
+  if (kind != HKRT_ARG_MEMREF && kind != HKRT_ARG_SCALAR)
+    mismatch(i, info, "unknown argument kind " + std::to_string(int(kind)));
+  auto dtype = rawValue(arg.dtype);
+  if (dtype >= HKRT_DTYPE_COUNT || !dtypeBytes(hkrt_dtype(dtype)))
+    mismatch(i, info, "unknown dtype " + std::to_string(int(dtype)));
+}
+
 std::vector<LaunchArg> hk::rt::checkLaunchArguments(const KernelInfo &kernel,
                                                     const hkrt_arg *args,
                                                     size_t numArgs,
@@ -219,6 +234,7 @@ std::vector<LaunchArg> hk::rt::checkLaunchArguments(const KernelInfo &kernel,
   for (size_t i = 0; i < numArgs; ++i) {
     const ArgInfo &info = kernel.args[i];
     const hkrt_arg &arg = args[i];
+    checkEnumerators(i, info, arg);
     if (info.kind == HKRT_ARG_MEMREF) {
       out.push_back(checkMemref(i, info, arg, device));
       continue;

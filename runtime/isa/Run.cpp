@@ -247,7 +247,10 @@ void Dispatch::checkLds() {
 /// touch: the device's buffers and these two.
 void Dispatch::buildSegments() {
   kernarg.assign((launch.kernarg.size() + 7) / 8 + 1, 0);
-  memcpy(kernarg.data(), launch.kernarg.data(), launch.kernarg.size());
+  // A kernel without arguments has no bytes, and possibly no buffer: memcpy
+  // from a null pointer is undefined even for 0 bytes.
+  if (!launch.kernarg.empty())
+    memcpy(kernarg.data(), launch.kernarg.data(), launch.kernarg.size());
   auto *p = reinterpret_cast<uint8_t *>(packet);
   uint16_t block[3] = {uint16_t(launch.block[0]), uint16_t(launch.block[1]),
                        uint16_t(launch.block[2])};

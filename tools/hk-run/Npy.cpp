@@ -106,14 +106,18 @@ uint32_t readLittle(const std::string &bytes, size_t at, size_t n) {
   return v;
 }
 
+/// The element size a descr such as "<f4" names; 0 (an unsupported type)
+/// for anything else, including sizes of more than 16 bytes, which no
+/// kernel argument has and whose digits could overflow an integer.
 int64_t descrBytes(const std::string &descr) {
-  if (descr.size() < 3)
+  if (descr.size() < 3 || descr.size() > 4)
     return 0;
   std::string digits = descr.substr(2);
   for (char c : digits)
     if (!std::isdigit((unsigned char)c))
       return 0;
-  return std::stoll(digits);
+  int64_t bytes = std::stoll(digits);
+  return bytes <= 16 ? bytes : 0;
 }
 
 } // namespace

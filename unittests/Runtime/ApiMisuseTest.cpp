@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -281,6 +282,28 @@ TEST(ApiMisuse, TheRemovedEmulatorKindIsRefused) {
                "device kind 2 was the CPU emulator, which was removed: the "
                "ISA simulator (HKRT_DEVICE_ISA) replaces it");
   EXPECT_EQ(d, nullptr);
+}
+
+/// hkrt.h's enums come from C callers as any integer: values outside the
+/// enumerators are refused (or named unknown) before anything reads them as
+/// the C++ enums, which the sanitizer build reported as undefined.
+TEST(ApiMisuse, EnumValuesOutsideTheEnumerators) {
+  EXPECT_STREQ(hkrt_status_name(hkrt_status(99)), "unknown status");
+  Loaded s;
+  int64_t n = 64;
+  hkrt_arg arg = hkrt_arg_memref(s.buf, hkrt_dtype(99), 1, &n, nullptr);
+  EXPECT_FAILS(hkrt_launch(s.kernel, &arg, 1), HKRT_ERROR_INVALID_ARGUMENT,
+               "argument 0 'out': unknown dtype 99");
+  arg = hkrt_arg_int(hkrt_dtype(-1), 1);
+  EXPECT_FAILS(hkrt_launch(s.kernel, &arg, 1), HKRT_ERROR_INVALID_ARGUMENT,
+               "argument 0 'out': unknown dtype -1");
+  arg = hkrt_arg_memref(s.buf, HKRT_DTYPE_F32, 1, &n, nullptr);
+  int kind = 7;
+  std::memcpy(&arg.kind, &kind, sizeof kind);
+  EXPECT_FAILS(hkrt_launch(s.kernel, &arg, 1), HKRT_ERROR_INVALID_ARGUMENT,
+               "argument 0 'out': unknown argument kind 7");
+  arg = hkrt_arg_memref(s.buf, HKRT_DTYPE_F32, 1, &n, nullptr);
+  EXPECT_EQ(hkrt_launch(s.kernel, &arg, 1), HKRT_SUCCESS) << hkrt_last_error();
 }
 
 /// Threads racing to free the same buffers: each is freed exactly once,

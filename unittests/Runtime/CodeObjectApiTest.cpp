@@ -167,6 +167,22 @@ TEST(CodeObjectApi, Misuse) {
   EXPECT_EQ(m, nullptr);
 }
 
+// A kernel without arguments has an empty kernarg segment, passed as a null
+// pointer: the launch copies nothing from it (a null memcpy source was
+// undefined behaviour, which the sanitizer build reported).
+TEST(CodeObjectApi, LaunchWithoutArguments) {
+  std::string elf =
+      assembleWith(kChip, "  s_endpgm\n", "  .amdhsa_kernarg_size 0\n");
+  hkrt::Device dev = hkrt::Device::isa(kChip);
+  hkrt::CodeObject code = dev.loadCodeObject(elf.data(), elf.size());
+  EXPECT_EQ(code.kernelInfo("k").kernarg_bytes, 0u);
+  hkrt_dispatch dispatch = oneWave();
+  EXPECT_EQ(hkrt_launch_code_object(code.get(), "k", &dispatch, nullptr, 0,
+                                    nullptr, 0),
+            HKRT_SUCCESS)
+      << hkrt_last_error();
+}
+
 // In the timing mode the launch runs the cycle model and keeps its report,
 // as JSON and as text.
 TEST(CodeObjectApi, TimedLaunchKeepsItsReport) {
