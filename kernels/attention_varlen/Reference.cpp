@@ -23,6 +23,8 @@
 
 #include "AttentionSupport.h"
 
+#include "hk/Base/Chip.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -94,21 +96,38 @@ Varlen varlenOf(const Problem &p) {
   return v;
 }
 
-/// Launches @attention_varlen_d<D>; window < 0: none.
+/// Workgroups of the persistent grid: one per compute unit (8 waves of up
+/// to 256 registers fill one), no more than a bound on the tiles from the
+/// shapes alone, ((total_q ceildiv 256) + B) H; any positive count is
+/// correct.
+int64_t varlenWorkgroups(const std::string &chip, int64_t B, int64_t H,
+                         int64_t totalQ) {
+  const hk::ChipInfo *info = hk::lookupChip(chip);
+  if (!info)
+    throw std::invalid_argument("attention_varlen: unknown chip '" + chip +
+                                "'");
+  int64_t tiles = ((totalQ + 255) / 256 + B) * H;
+  return std::max<int64_t>(1, std::min<int64_t>(info->computeUnits, tiles));
+}
+
+/// Launches @attention_varlen_d<D> on `workgroups` workgroups (0: the
+/// chip's choice, varlenWorkgroups); window < 0: none.
 void attentionVarlen(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
                      const hkrt::Buffer &V, const hkrt::Buffer &cuQ,
                      const hkrt::Buffer &cuK, const hkrt::Buffer &O,
                      const hkrt::Buffer &L, int64_t B, int64_t H, int64_t Hkv,
-                     int64_t totalQ, int64_t totalK, int64_t maxQ, int64_t D,
-                     bool causal, int64_t window) {
+                     int64_t totalQ, int64_t totalK, int64_t D, bool causal,
+                     int64_t window, int64_t workgroups) {
   attention::checkHeads(H, Hkv);
   if (D != 64 && D != 128)
     throw std::invalid_argument("attention_varlen: D must be 64 or 128, got " +
                                 std::to_string(D));
-  if (B < 1 || maxQ < 0 || window >= INT32_MAX)
+  if (B < 1 || workgroups < 0 || window >= INT32_MAX)
     throw std::invalid_argument(
-        "attention_varlen: B at least 1, max_seqlen_q at least 0, the window "
+        "attention_varlen: B at least 1, workgroups at least 0, the window "
         "below 2^31 (negative: none)");
+  if (workgroups == 0)
+    workgroups = varlenWorkgroups(lib.device().chip(), B, H, totalQ);
   // [rows, heads, D] seen as [heads, rows, D]: the kernel's views.
   auto view = [](const hkrt::Buffer &buf, int64_t rows, int64_t heads,
                  int64_t d) {
@@ -122,7 +141,7 @@ void attentionVarlen(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
                L.memref(HKRT_DTYPE_F32, {H, totalQ}),
                cuQ.memref(HKRT_DTYPE_I32, {B + 1}),
                cuK.memref(HKRT_DTYPE_I32, {B + 1}),
-               hkrt_arg_int(HKRT_DTYPE_INDEX, maxQ),
+               hkrt_arg_int(HKRT_DTYPE_INDEX, workgroups),
                attention::causalFlag(causal),
                hkrt_arg_int(HKRT_DTYPE_I32, window < 0 ? -1 : window)});
 }
@@ -183,14 +202,9 @@ void setup(Problem &p, std::mt19937 &gen) {
 void launch(Library &lib, const Problem &p,
             const std::vector<hkrt::Buffer> &b) {
   Varlen v = varlenOf(p);
-  // The grid's bound on a sequence's queries: the caller's maximum, as
-  // FlashAttention's max_seqlen_q (any bound at least the longest works).
-  int64_t maxQ = 0;
-  for (int64_t i = 0; i < v.B; ++i)
-    maxQ = std::max(maxQ, v.lenQ(i));
   attentionVarlen(lib, b[0], b[1], b[2], b[3], b[4], b[5], b[6], v.B, v.H,
-                  v.Hkv, v.totalQ(), v.totalK(), std::max(maxQ, v.Nq), v.D,
-                  v.causal, v.windowed ? v.W : -1);
+                  v.Hkv, v.totalQ(), v.totalK(), v.D, v.causal,
+                  v.windowed ? v.W : -1, 0);
 }
 
 /// Query i of sequence b, head h: O, L and their error scales.

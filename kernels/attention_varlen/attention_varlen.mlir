@@ -30,26 +30,56 @@
 //   %O : bf16 output, [total_q, H, D] seen as [H, total_q, D]
 //   %L : memref<?x?xf32>  [H, total_q] (FlashAttention's varlen LSE layout)
 //   %cu_q, %cu_k : memref<?xi32>  [B + 1] offsets, read by the kernel
-//        (memref.load); 0 = cu[0] <= cu[1] <= ... (empty sequences allowed)
-//   %max_q : index  a bound on the sequences' len_q, for the grid only
+//        (memref.load); cu[0] <= cu[1] <= ... (empty sequences allowed)
+//   %workgroups : index  the number of workgroups to launch (Grid)
 //   %causal : i1
 //   %window : i32  the left window W, negative for none
 // Every sequence is a memref.subview of the packed tensors at the offsets
 // read from memory, so tile loads past a sequence's last row read zeros and
 // tile stores past it are dropped, as at the ragged end of attention_fwd.
 //
-// Grid: (ceildiv(max_q, 256), H, B), 8 waves: an upper bound with early
-// exit, as FlashAttention's varlen grid (max_seqlen_q comes from the
-// caller). Workgroup (x, h, b) takes rows [256x, 256x + 256) of sequence b
-// and head h, wave w rows [256x + 32w, +32); a workgroup whose first row is
-// at or past len_q does nothing (a uniform branch around the whole body).
-// The bound rather than a persistent scheduler (gemm_grouped's): a tile's
-// coordinates come straight from the block ids, one scalar load pair per
-// workgroup instead of a walk over the offsets, and the schedule inside a
-// tile is exactly attention_fwd's; the cost is ceildiv(max_q, 256) H B
-// workgroups, those past their sequence's end leaving after four scalar
-// loads.
+// Grid: a persistent 1-D grid of %workgroups workgroups (P), 8 waves
+// each; the host chooses P from the chip alone (one per compute unit, no
+// more than a bound on the tiles from the shapes, ((total_q ceildiv 256)
+// + B) H) and any positive P is correct.
 //
+// Tile scheduler. A tile is 256 query rows of one sequence and head, wave
+// w its rows [32w, 32w + 32). The query tiles of all sequences are
+// numbered in sequence order, U = sum_b ceildiv(len_q(b), 256) of them (one
+// pass over cu_q, one scalar load per sequence), and tile t of the U H is
+// query tile t / H of head t mod H. Tiles are dealt in rounds of 2P, zigzag:
+// in round r workgroup wg takes 2P r + wg and 2P r + 2P - 1 - wg, one from
+// each end of the round. For each of its tiles a workgroup finds the
+// sequence with another pass over the offsets (two scalar loads per
+// sequence and selects, no branch); a turn past the last tile does nothing
+// (a uniform branch around the tile). Every wave of a workgroup takes the
+// same tiles, so the barriers of a tile match across its waves.
+// Between tiles: the ping-pong region ends with every wave past its last
+// cluster (waves 0-3 wait at the closing barrier for waves 4-7), so no
+// wave still reads a stage when the next tile's prologue copies into it;
+// the one copy left in flight, K block nkv + 1, is the wave's own and is
+// waited for before the epilogue, and every wave copies the same rows of
+// a stage in every copy, so the next prologue's copies into that stage
+// follow it in the wave's own order.
+// Why this grid:
+//   * not FlashAttention's (ceildiv(max_seqlen_q, 256), H, B) with early
+//     exit: that needs the longest length from the caller, and with
+//     unbalanced lengths most of its workgroups are empty (a ramp of 16
+//     lengths from 1/8 to 15/8 of the mean leaves half of them empty);
+//     one workgroup per tile over a bound on the tile count (tried second)
+//     still has up to B spare workgroups per head at the end of the grid;
+//     the timing model samples six workgroups along the grid, the last one
+//     included, and deals their times out to all, so either grid's spare
+//     workgroups skewed its figures by a sixth or more (docs/timing.md,
+//     "Sampling"); a persistent grid's workgroups all carry a share of
+//     the tiles;
+//   * zigzag rather than gemm_grouped's steps of P (tried first): with
+//     causal masking a tile's cost grows with its query block, and a P
+//     that is a multiple of a sequence's tile count hands one workgroup
+//     the same query block of every sequence (modelled gfx950, 16 x 8192
+//     causal: 66% of the dense kernel); the two ends of each round pair a
+//     late, heavy query block with an early, light one.
+// The cost: the passes over the offsets, B iterations per tile.
 // Skipped and masked tiles. The workgroup's KV blocks of 64 are
 // [blk_lo, blk_hi): blk_hi from its last row's last visible key (causal:
 // p of its last row; otherwise len_k - 1), blk_lo from its first row's
@@ -74,7 +104,10 @@
 // copies issued after the reads, the register budget) is attention_fwd's;
 // its header explains each. The KV loop runs over jj = j - blk_lo, the
 // stages alternate with jj, and the prologue copies blocks blk_lo and
-// blk_lo + 1.
+// blk_lo + 1. The D = 64 kernel does not ask for attention_fwd_d64's three
+// waves per SIMD: under that cap of 168 registers the tile scheduler's
+// state spilled, and a persistent grid runs one workgroup per compute unit
+// whatever the residency.
 
 // Register tiles shared by both head sizes.
 !st_acc = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
@@ -104,11 +137,10 @@
 !s128 = memref<?x?x128xbf16, strided<[?, ?, 1], offset: ?>>
 
 hk.kernel @attention_varlen_d128(%Q: !g128, %K: !g128, %V: !g128,
-    %O: !g128, %L: !lse, %cu_q: !cu, %cu_k: !cu, %max_q: index,
+    %O: !g128, %L: !lse, %cu_q: !cu, %cu_k: !cu, %workgroups: index,
     %causal: i1, %window: i32) attributes {
     waves = 8 : i32,
-    grid = #hk.grid<[arg(7), dim(0, 0), dim(5, 0)]
-                    -> (s0 ceildiv 256, s1, s2 - 1)>} {
+    grid = #hk.grid<[arg(7)] -> (s0)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -134,230 +166,297 @@ hk.kernel @attention_varlen_d128(%Q: !g128, %K: !g128, %V: !g128,
   %ks = hk.alloc_shared : !k_st2_128
   %vs = hk.alloc_shared : !kv_st2_128
 
-  %qblk = hk.block_id x
-  %h = hk.block_id y
-  %b = hk.block_id z
+  %wg = hk.block_id x
+  %count = hk.num_blocks x
   %w = hk.wave_id
+  %heads = memref.dim %Q, %c0 : !g128
+  %kv_heads = memref.dim %K, %c0 : !g128
+  // In 32 bits, as attention_fwd's: a 64-bit division is about 40 scalar
+  // instructions.
+  %heads32 = arith.index_cast %heads : index to i32
+  %kv_heads32 = arith.index_cast %kv_heads : index to i32
+  %group = arith.divui %heads32, %kv_heads32 : i32
+  %cu_len = memref.dim %cu_q, %c0 : !cu
+  %batch = arith.subi %cu_len, %c1 : index
 
-  // Sequence b: its queries [q_lo, q_lo + len_q) and keys [k_lo, k_lo + len_k)
-  // of the packed tensors, read from device memory.
-  %b1 = arith.addi %b, %c1 : index
-  %q_lo_i = memref.load %cu_q[%b] : !cu
-  %q_hi_i = memref.load %cu_q[%b1] : !cu
-  %k_lo_i = memref.load %cu_k[%b] : !cu
-  %k_hi_i = memref.load %cu_k[%b1] : !cu
-  %q_lo = arith.index_castui %q_lo_i : i32 to index
-  %q_hi = arith.index_castui %q_hi_i : i32 to index
-  %k_lo = arith.index_castui %k_lo_i : i32 to index
-  %k_hi = arith.index_castui %k_hi_i : i32 to index
-  %len_q = arith.subi %q_hi, %q_lo : index
-  %len_k = arith.subi %k_hi, %k_lo : index
+  // The query tiles of all sequences, U = sum_b ceildiv(len_q(b), 256),
+  // one scalar load per sequence.
+  %cu0_i = memref.load %cu_q[%c0] : !cu
+  %cu0 = arith.index_castui %cu0_i : i32 to index
+  %count_q:2 = scf.for %b = %c0 to %batch step %c1
+      iter_args(%u = %c0, %lo = %cu0) -> (index, index) {
+    %b1 = arith.addi %b, %c1 : index
+    %hi_i = memref.load %cu_q[%b1] : !cu
+    %hi = arith.index_castui %hi_i : i32 to index
+    %n = arith.subi %hi, %lo : index
+    %nt = arith.ceildivui %n, %c256 : index
+    %u1 = arith.addi %u, %nt : index
+    scf.yield %u1, %hi : index, index
+  }
+  %all = arith.muli %count_q#0, %heads : index
 
-  // The workgroup's query rows [r0, r0 + 256) of the sequence; none left:
-  // nothing to do.
-  %r0 = arith.muli %qblk, %c256 : index
-  %active = arith.cmpi ult, %r0, %len_q : index
-  scf.if %active {
-    %heads = memref.dim %Q, %c0 : !g128
-    %kv_heads = memref.dim %K, %c0 : !g128
-    %heads32 = arith.index_cast %heads : index to i32
-    %kv_heads32 = arith.index_cast %kv_heads : index to i32
-    %group = arith.divui %heads32, %kv_heads32 : i32
-    %h32 = arith.index_cast %h : index to i32
+  // Zigzag over the %all tiles (tile t: query tile t / H of head t mod H):
+  // in round r the workgroups take the 2P tiles [2P r, 2P r + 2P), wg the
+  // tile 2P r + wg and 2P r + 2P - 1 - wg, one from each end.
+  %period = arith.muli %count, %c2 : index
+  %period1 = arith.subi %period, %c1 : index
+  %wg_b = arith.subi %period1, %wg : index
+  %rounds = arith.ceildivui %all, %period : index
+  %turns = arith.muli %rounds, %c2 : index
+  scf.for %i = %c0 to %turns step %c1 {
+    %round = arith.divui %i, %c2 : index
+    %odd = arith.remui %i, %c2 : index
+    %second = arith.cmpi ne, %odd, %c0 : index
+    %pick = arith.select %second, %wg_b, %wg : index
+    %first_t = arith.muli %round, %period : index
+    %t = arith.addi %first_t, %pick : index
+    %t_in = arith.cmpi ult, %t, %all : index
+    %t32 = arith.index_cast %t : index to i32
+    %tile32 = arith.divui %t32, %heads32 : i32
+    %h32 = arith.remui %t32, %heads32 : i32
+    %tile = arith.index_castui %tile32 : i32 to index
+    %h = arith.index_castui %h32 : i32 to index
     %hkv32 = arith.divui %h32, %group : i32
     %hkv = arith.index_castui %hkv32 : i32 to index
 
-    %Qs = memref.subview %Q[0, %q_lo, 0] [%heads, %len_q, 128] [1, 1, 1]
-        : !g128 to !s128
-    %Os = memref.subview %O[0, %q_lo, 0] [%heads, %len_q, 128] [1, 1, 1]
-        : !g128 to !s128
-    %Ks = memref.subview %K[0, %k_lo, 0] [%kv_heads, %len_k, 128] [1, 1, 1]
-        : !g128 to !s128
-    %Vs = memref.subview %V[0, %k_lo, 0] [%kv_heads, %len_k, 128] [1, 1, 1]
-        : !g128 to !s128
-    %Ls = memref.subview %L[0, %q_lo] [%heads, %len_q] [1, 1]
-        : !lse to !lse_s
+    // Which sequence holds query tile %tile: the sequences' tiles of 256
+    // rows are numbered in order, sequence b's from %before, the tiles of
+    // the sequences before it. One pass over the offsets (two scalar loads
+    // per sequence) keeps the sequence whose tiles [before, before + n)
+    // hold %tile: its rows, its keys and its first tile's number.
+    %q_lo0_i = memref.load %cu_q[%c0] : !cu
+    %k_lo0_i = memref.load %cu_k[%c0] : !cu
+    %q_lo0 = arith.index_castui %q_lo0_i : i32 to index
+    %k_lo0 = arith.index_castui %k_lo0_i : i32 to index
+    %scan:8 = scf.for %b = %c0 to %batch step %c1
+        iter_args(%before = %c0, %q_lo = %q_lo0, %k_lo = %k_lo0,
+                  %sq_lo = %c0, %sq_hi = %c0, %sk_lo = %c0, %sk_hi = %c0,
+                  %s_first = %c0)
+        -> (index, index, index, index, index, index, index, index) {
+      %b1 = arith.addi %b, %c1 : index
+      %q_hi_i = memref.load %cu_q[%b1] : !cu
+      %k_hi_i = memref.load %cu_k[%b1] : !cu
+      %q_hi = arith.index_castui %q_hi_i : i32 to index
+      %k_hi = arith.index_castui %k_hi_i : i32 to index
+      %n_q = arith.subi %q_hi, %q_lo : index
+      %n_tiles = arith.ceildivui %n_q, %c256 : index
+      %after = arith.addi %before, %n_tiles : index
+      %from = arith.cmpi uge, %tile, %before : index
+      %until = arith.cmpi ult, %tile, %after : index
+      %here = arith.andi %from, %until : i1
+      %nq_lo = arith.select %here, %q_lo, %sq_lo : index
+      %nq_hi = arith.select %here, %q_hi, %sq_hi : index
+      %nk_lo = arith.select %here, %k_lo, %sk_lo : index
+      %nk_hi = arith.select %here, %k_hi, %sk_hi : index
+      %n_first = arith.select %here, %before, %s_first : index
+      scf.yield %after, %q_hi, %k_hi, %nq_lo, %nq_hi, %nk_lo, %nk_hi, %n_first
+          : index, index, index, index, index, index, index, index
+    }
 
-    // Query row i sits at key position i + off (bottom-right alignment).
-    %off = arith.subi %len_k, %len_q : index
-    %win_i = arith.index_cast %window : i32 to index
-    %windowed = arith.cmpi sge, %window, %c0_i32 : i32
-    %win = arith.select %windowed, %win_i, %far : index
-    %slack = arith.select %causal, %c0, %far : index
+    // %scan: the tiles of all sequences; the rows [#3, #4) and keys [#5, #6)
+    // of the sequence holding %tile, and its first tile's number #7. Tiles
+    // past the last sequence's (the grid is a bound) do nothing.
+    %in_seq = arith.cmpi ult, %tile, %scan#0 : index
+    %active = arith.andi %t_in, %in_seq : i1
+    scf.if %active {
+      %len_q = arith.subi %scan#4, %scan#3 : index
+      %len_k = arith.subi %scan#6, %scan#5 : index
+      %qblk = arith.subi %tile, %scan#7 : index
+      %r0 = arith.muli %qblk, %c256 : index
 
-    // KV blocks [blk_lo, blk_hi) of the workgroup.
-    %r_end = arith.addi %r0, %c256 : index
-    %r_last_raw = arith.minui %r_end, %len_q : index
-    %r_last = arith.subi %r_last_raw, %c1 : index
-    %p_last = arith.addi %r_last, %off : index
-    %p_last_s = arith.addi %p_last, %slack : index
-    %len_k1 = arith.subi %len_k, %c1 : index
-    %key_hi = arith.minsi %p_last_s, %len_k1 : index
-    %key_hi1 = arith.addi %key_hi, %c1 : index
-    %key_hi1c = arith.maxsi %key_hi1, %c0 : index
-    %blk_hi = arith.ceildivui %key_hi1c, %c64 : index
-    %p_first = arith.addi %r0, %off : index
-    %key_lo_raw = arith.subi %p_first, %win : index
-    %key_lo = arith.maxsi %key_lo_raw, %c0 : index
-    %blk_lo_raw = arith.divui %key_lo, %c64 : index
-    %blk_lo = arith.minui %blk_lo_raw, %blk_hi : index
-    %nkv = arith.subi %blk_hi, %blk_lo : index
+      // The sequence's rows of the packed tensors.
+      %Qs = memref.subview %Q[0, %scan#3, 0] [%heads, %len_q, 128] [1, 1, 1]
+          : !g128 to !s128
+      %Os = memref.subview %O[0, %scan#3, 0] [%heads, %len_q, 128] [1, 1, 1]
+          : !g128 to !s128
+      %Ks = memref.subview %K[0, %scan#5, 0] [%kv_heads, %len_k, 128] [1, 1, 1]
+          : !g128 to !s128
+      %Vs = memref.subview %V[0, %scan#5, 0] [%kv_heads, %len_k, 128] [1, 1, 1]
+          : !g128 to !s128
+      %Ls = memref.subview %L[0, %scan#3] [%heads, %len_q] [1, 1]
+          : !lse to !lse_s
 
-    // This wave's 32 query rows.
-    %qblk8 = arith.muli %qblk, %c8 : index
-    %qtile = arith.addi %qblk8, %w : index
-    %q0 = arith.muli %qtile, %c32 : index
-    // The wave's first row's position and last row's window start.
-    %wp0 = arith.addi %q0, %off : index
-    %q_end = arith.addi %q0, %c32 : index
-    %wstart = arith.subi %wp0, %win : index
-    // Element bounds: row r of the wave sees keys [pos - win, pos + slack]
-    // within [0, len_k), pos = q0 + off + r.
+      // Query row i sits at key position i + off (bottom-right alignment).
+      %off = arith.subi %len_k, %len_q : index
+      %win_i = arith.index_cast %window : i32 to index
+      %windowed = arith.cmpi sge, %window, %c0_i32 : i32
+      %win = arith.select %windowed, %win_i, %far : index
+      %slack = arith.select %causal, %c0, %far : index
 
-    %q = hk.load %Qs[%h, %qtile, %c0] : !s128 -> !q_rt128
+      // KV blocks [blk_lo, blk_hi) of the workgroup.
+      %r_end = arith.addi %r0, %c256 : index
+      %r_last_raw = arith.minui %r_end, %len_q : index
+      %r_last = arith.subi %r_last_raw, %c1 : index
+      %p_last = arith.addi %r_last, %off : index
+      %p_last_s = arith.addi %p_last, %slack : index
+      %len_k1 = arith.subi %len_k, %c1 : index
+      %key_hi = arith.minsi %p_last_s, %len_k1 : index
+      %key_hi1 = arith.addi %key_hi, %c1 : index
+      %key_hi1c = arith.maxsi %key_hi1, %c0 : index
+      %blk_hi = arith.ceildivui %key_hi1c, %c64 : index
+      %p_first = arith.addi %r0, %off : index
+      %key_lo_raw = arith.subi %p_first, %win : index
+      %key_lo = arith.maxsi %key_lo_raw, %c0 : index
+      %blk_lo_raw = arith.divui %key_lo, %c64 : index
+      %blk_lo = arith.minui %blk_lo_raw, %blk_hi : index
+      %nkv = arith.subi %blk_hi, %blk_lo : index
 
-    %ks0 = hk.subtile %ks[%c0, %c0] : !k_st2_128 -> !k_st128
-    %vs0 = hk.subtile %vs[%c0, %c0] : !kv_st2_128 -> !kv_st128
-    %ks1 = hk.subtile %ks[%c1, %c0] : !k_st2_128 -> !k_st128
-    %blk_lo1 = arith.addi %blk_lo, %c1 : index
-    %tk0 = hk.load_async %Ks[%hkv, %blk_lo, %c0], %ks0 : !s128, !k_st128
-    %tv0 = hk.load_async %Vs[%hkv, %blk_lo, %c0], %vs0 : !s128, !kv_st128
-    %tk1 = hk.load_async %Ks[%hkv, %blk_lo1, %c0], %ks1 : !s128, !k_st128
-    hk.wait %tk0, %tv0
-    hk.barrier
+      // This wave's 32 query rows.
+      %qblk8 = arith.muli %qblk, %c8 : index
+      %qtile = arith.addi %qblk8, %w : index
+      %q0 = arith.muli %qtile, %c32 : index
+      // The wave's first row's position and last row's window start.
+      %wp0 = arith.addi %q0, %off : index
+      %q_end = arith.addi %q0, %c32 : index
+      %wstart = arith.subi %wp0, %win : index
+      // Element bounds: row r of the wave sees keys [pos - win, pos + slack]
+      // within [0, len_k), pos = q0 + off + r.
 
-    %res:5 = hk.ping_pong -> !oh_rt128, !oh_rt128, !vec, !vec, !hk.token {
-      %r:5 = scf.for %jj = %c0 to %nkv step %c1
-          iter_args(%o0 = %zero_o, %o1 = %zero_o, %m = %m_init,
-                    %l = %zero_vec, %tkn = %tk1)
-          -> (!oh_rt128, !oh_rt128, !vec, !vec, !hk.token) {
-        %j = arith.addi %blk_lo, %jj : index
-        %s = arith.remui %jj, %c2 : index
-        %j1 = arith.addi %j, %c1 : index
-        %s1 = arith.subi %c1, %s : index
-        %k_stage = hk.subtile %ks[%s, %c0] : !k_st2_128 -> !k_st128
-        %v_next = hk.subtile %vs[%s1, %c0] : !kv_st2_128 -> !kv_st128
-        %v_lo = hk.subtile %vs[%s, %c0] : !kv_st2_128 -> !vh_st128
-        %v_hi = hk.subtile %vs[%s, %c1] : !kv_st2_128 -> !vh_st128
-        %k0 = arith.muli %j, %c64 : index
+      %q = hk.load %Qs[%h, %qtile, %c0] : !s128 -> !q_rt128
 
-        %kt, %nv = hk.cluster memory -> !k_rt128, !hk.token {
-          %kr = hk.load %k_stage : !k_st128 -> !k_rt128
-          hk.sched_barrier 0
-          %t1 = hk.load_async %Vs[%hkv, %j1, %c0], %v_next
-              : !s128, !kv_st128
-          hk.yield %kr, %t1 : !k_rt128, !hk.token
-        }
+      %ks0 = hk.subtile %ks[%c0, %c0] : !k_st2_128 -> !k_st128
+      %vs0 = hk.subtile %vs[%c0, %c0] : !kv_st2_128 -> !kv_st128
+      %ks1 = hk.subtile %ks[%c1, %c0] : !k_st2_128 -> !k_st128
+      %blk_lo1 = arith.addi %blk_lo, %c1 : index
+      %tk0 = hk.load_async %Ks[%hkv, %blk_lo, %c0], %ks0 : !s128, !k_st128
+      %tv0 = hk.load_async %Vs[%hkv, %blk_lo, %c0], %vs0 : !s128, !kv_st128
+      %tk1 = hk.load_async %Ks[%hkv, %blk_lo1, %c0], %ks1 : !s128, !k_st128
+      hk.wait %tk0, %tv0
+      hk.barrier
 
-        %pt, %mn, %ln, %alpha, %rescale = hk.cluster compute pair = mfma_exp
-            -> !pt_rt, !vec, !vec, !vec, i1 {
-          %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
-          %sr = hk.transpose %st : !st_acc -> !s_rt
-          %s3 = hk.bounds_mask %sr at [%q0, %k0] within [%q_end, %len_k]
-              fill %neginf : !s_rt
-          %s3c = scf.if %causal -> !s_rt {
-            %sc = hk.tril %s3 at [%wp0, %k0] fill %neginf : !s_rt
-            scf.yield %sc : !s_rt
-          } else {
-            scf.yield %s3 : !s_rt
+      %res:5 = hk.ping_pong -> !oh_rt128, !oh_rt128, !vec, !vec, !hk.token {
+        %r:5 = scf.for %jj = %c0 to %nkv step %c1
+            iter_args(%o0 = %zero_o, %o1 = %zero_o, %m = %m_init,
+                      %l = %zero_vec, %tkn = %tk1)
+            -> (!oh_rt128, !oh_rt128, !vec, !vec, !hk.token) {
+          %j = arith.addi %blk_lo, %jj : index
+          %s = arith.remui %jj, %c2 : index
+          %j1 = arith.addi %j, %c1 : index
+          %s1 = arith.subi %c1, %s : index
+          %k_stage = hk.subtile %ks[%s, %c0] : !k_st2_128 -> !k_st128
+          %v_next = hk.subtile %vs[%s1, %c0] : !kv_st2_128 -> !kv_st128
+          %v_lo = hk.subtile %vs[%s, %c0] : !kv_st2_128 -> !vh_st128
+          %v_hi = hk.subtile %vs[%s, %c1] : !kv_st2_128 -> !vh_st128
+          %k0 = arith.muli %j, %c64 : index
+
+          %kt, %nv = hk.cluster memory -> !k_rt128, !hk.token {
+            %kr = hk.load %k_stage : !k_st128 -> !k_rt128
+            hk.sched_barrier 0
+            %t1 = hk.load_async %Vs[%hkv, %j1, %c0], %v_next
+                : !s128, !kv_st128
+            hk.yield %kr, %t1 : !k_rt128, !hk.token
           }
-          %s4 = scf.if %windowed -> !s_rt {
-            %sw = hk.triu %s3c at [%wstart, %k0] fill %neginf : !s_rt
-            scf.yield %sw : !s_rt
-          } else {
-            scf.yield %s3c : !s_rt
-          }
-          %rm = hk.row_reduce max %s4 : !s_rt -> !vec
-          %rms = arith.mulf %rm, %scale_v : !vec
-          %grow = arith.subf %rms, %m : !vec
-          %grew = arith.cmpf ogt, %grow, %threshold : !vec
-          %re = hk.any %grew expect false : !vec_mask
-          %mx, %al, %la = scf.if %re -> (!vec, !vec, !vec) {
-            %mxr = arith.maxnumf %m, %rms : !vec
-            %nk0 = arith.cmpf oeq, %mxr, %m_init : !vec
-            %mxs = arith.select %nk0, %zero_vec, %mxr : !vec_mask, !vec
-            %dm = arith.subf %m, %mxs : !vec
-            %alr = math.exp2 %dm : !vec
-            %lar = arith.mulf %l, %alr : !vec
-            scf.yield %mxr, %alr, %lar : !vec, !vec, !vec
-          } else {
-            scf.yield %m, %one_vec, %l : !vec, !vec, !vec
-          }
-          // A row without a key so far keeps m = -inf and subtracts 0, so
-          // that its P is exp2(-inf) = 0 rather than NaN.
-          %none = arith.cmpf oeq, %mx, %m_init : !vec
-          %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
-          %s5 = arith.mulf %s4, %scale fastmath<contract> : !s_rt
-          %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
-          %e = math.exp2 %sd : !s_rt
-          %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
-          %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
-          %ptr = hk.transpose %pb : !p_rt -> !pt_rt
-          hk.yield %ptr, %mx, %sum, %al, %re : !pt_rt, !vec, !vec, !vec, i1
-        }
 
-        %vt0, %nk = hk.cluster memory -> !vh_rt128, !hk.token {
-          %vr = hk.load %v_lo : !vh_st128 -> !vh_rt128
-          hk.sched_barrier 0
-          %j2 = arith.addi %j, %c2 : index
-          %t0 = hk.load_async %Ks[%hkv, %j2, %c0], %k_stage
-              : !s128, !k_st128
-          hk.wait %tkn
-          hk.yield %vr, %t0 : !vh_rt128, !hk.token
-        }
-
-        %o0n = hk.cluster compute -> !oh_rt128 {
-          %oa = scf.if %rescale -> !oh_rt128 {
-            %os = hk.row_broadcast mul %o0, %alpha : !oh_rt128, !vec
-            scf.yield %os : !oh_rt128
-          } else {
-            scf.yield %o0 : !oh_rt128
+          %pt, %mn, %ln, %alpha, %rescale = hk.cluster compute pair = mfma_exp
+              -> !pt_rt, !vec, !vec, !vec, i1 {
+            %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
+            %sr = hk.transpose %st : !st_acc -> !s_rt
+            %s3 = hk.bounds_mask %sr at [%q0, %k0] within [%q_end, %len_k]
+                fill %neginf : !s_rt
+            %s3c = scf.if %causal -> !s_rt {
+              %sc = hk.tril %s3 at [%wp0, %k0] fill %neginf : !s_rt
+              scf.yield %sc : !s_rt
+            } else {
+              scf.yield %s3 : !s_rt
+            }
+            %s4 = scf.if %windowed -> !s_rt {
+              %sw = hk.triu %s3c at [%wstart, %k0] fill %neginf : !s_rt
+              scf.yield %sw : !s_rt
+            } else {
+              scf.yield %s3c : !s_rt
+            }
+            %rm = hk.row_reduce max %s4 : !s_rt -> !vec
+            %rms = arith.mulf %rm, %scale_v : !vec
+            %grow = arith.subf %rms, %m : !vec
+            %grew = arith.cmpf ogt, %grow, %threshold : !vec
+            %re = hk.any %grew expect false : !vec_mask
+            %mx, %al, %la = scf.if %re -> (!vec, !vec, !vec) {
+              %mxr = arith.maxnumf %m, %rms : !vec
+              %nk0 = arith.cmpf oeq, %mxr, %m_init : !vec
+              %mxs = arith.select %nk0, %zero_vec, %mxr : !vec_mask, !vec
+              %dm = arith.subf %m, %mxs : !vec
+              %alr = math.exp2 %dm : !vec
+              %lar = arith.mulf %l, %alr : !vec
+              scf.yield %mxr, %alr, %lar : !vec, !vec, !vec
+            } else {
+              scf.yield %m, %one_vec, %l : !vec, !vec, !vec
+            }
+            // A row without a key so far keeps m = -inf and subtracts 0, so
+            // that its P is exp2(-inf) = 0 rather than NaN.
+            %none = arith.cmpf oeq, %mx, %m_init : !vec
+            %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+            %s5 = arith.mulf %s4, %scale fastmath<contract> : !s_rt
+            %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+            %e = math.exp2 %sd : !s_rt
+            %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+            %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+            %ptr = hk.transpose %pb : !p_rt -> !pt_rt
+            hk.yield %ptr, %mx, %sum, %al, %re : !pt_rt, !vec, !vec, !vec, i1
           }
-          %ot = hk.transpose %oa : !oh_rt128 -> !oth_acc128
-          %ot2 = hk.mma atb %vt0, %pt, %ot
-              : !vh_rt128, !pt_rt, !oth_acc128
-          %on = hk.transpose %ot2 : !oth_acc128 -> !oh_rt128
-          hk.yield %on : !oh_rt128
-        }
 
-        %vt1 = hk.cluster memory -> !vh_rt128 {
-          %vr = hk.load %v_hi : !vh_st128 -> !vh_rt128
-          hk.wait %nv
-          hk.yield %vr : !vh_rt128
-        }
-
-        %o1n = hk.cluster compute -> !oh_rt128 {
-          %oa = scf.if %rescale -> !oh_rt128 {
-            %os = hk.row_broadcast mul %o1, %alpha : !oh_rt128, !vec
-            scf.yield %os : !oh_rt128
-          } else {
-            scf.yield %o1 : !oh_rt128
+          %vt0, %nk = hk.cluster memory -> !vh_rt128, !hk.token {
+            %vr = hk.load %v_lo : !vh_st128 -> !vh_rt128
+            hk.sched_barrier 0
+            %j2 = arith.addi %j, %c2 : index
+            %t0 = hk.load_async %Ks[%hkv, %j2, %c0], %k_stage
+                : !s128, !k_st128
+            hk.wait %tkn
+            hk.yield %vr, %t0 : !vh_rt128, !hk.token
           }
-          %ot = hk.transpose %oa : !oh_rt128 -> !oth_acc128
-          %ot2 = hk.mma atb %vt1, %pt, %ot
-              : !vh_rt128, !pt_rt, !oth_acc128
-          %on = hk.transpose %ot2 : !oth_acc128 -> !oh_rt128
-          hk.yield %on : !oh_rt128
+
+          %o0n = hk.cluster compute -> !oh_rt128 {
+            %oa = scf.if %rescale -> !oh_rt128 {
+              %os = hk.row_broadcast mul %o0, %alpha : !oh_rt128, !vec
+              scf.yield %os : !oh_rt128
+            } else {
+              scf.yield %o0 : !oh_rt128
+            }
+            %ot = hk.transpose %oa : !oh_rt128 -> !oth_acc128
+            %ot2 = hk.mma atb %vt0, %pt, %ot
+                : !vh_rt128, !pt_rt, !oth_acc128
+            %on = hk.transpose %ot2 : !oth_acc128 -> !oh_rt128
+            hk.yield %on : !oh_rt128
+          }
+
+          %vt1 = hk.cluster memory -> !vh_rt128 {
+            %vr = hk.load %v_hi : !vh_st128 -> !vh_rt128
+            hk.wait %nv
+            hk.yield %vr : !vh_rt128
+          }
+
+          %o1n = hk.cluster compute -> !oh_rt128 {
+            %oa = scf.if %rescale -> !oh_rt128 {
+              %os = hk.row_broadcast mul %o1, %alpha : !oh_rt128, !vec
+              scf.yield %os : !oh_rt128
+            } else {
+              scf.yield %o1 : !oh_rt128
+            }
+            %ot = hk.transpose %oa : !oh_rt128 -> !oth_acc128
+            %ot2 = hk.mma atb %vt1, %pt, %ot
+                : !vh_rt128, !pt_rt, !oth_acc128
+            %on = hk.transpose %ot2 : !oth_acc128 -> !oh_rt128
+            hk.yield %on : !oh_rt128
+          }
+          scf.yield %o0n, %o1n, %mn, %ln, %nk
+              : !oh_rt128, !oh_rt128, !vec, !vec, !hk.token
         }
-        scf.yield %o0n, %o1n, %mn, %ln, %nk
+        hk.yield %r#0, %r#1, %r#2, %r#3, %r#4
             : !oh_rt128, !oh_rt128, !vec, !vec, !hk.token
       }
-      hk.yield %r#0, %r#1, %r#2, %r#3, %r#4
-          : !oh_rt128, !oh_rt128, !vec, !vec, !hk.token
-    }
-    hk.wait %res#4
+      hk.wait %res#4
 
-    %l_safe = arith.maximumf %res#3, %tiny : !vec
-    %of0 = hk.row_broadcast div %res#0, %l_safe : !oh_rt128, !vec
-    %ob0 = arith.truncf %of0 : !oh_rt128 to !oh_out128
-    hk.store %ob0, %Os[%h, %qtile, %c0] : !oh_out128, !s128
-    %of1 = hk.row_broadcast div %res#1, %l_safe : !oh_rt128, !vec
-    %ob1 = arith.truncf %of1 : !oh_rt128 to !oh_out128
-    hk.store %ob1, %Os[%h, %qtile, %c1] : !oh_out128, !s128
-    %log_l = math.log2 %res#3 : !vec
-    %lse2 = arith.addf %res#2, %log_l : !vec
-    %lse = arith.mulf %lse2, %ln2 : !vec
-    hk.store %lse, %Ls[%h, %qtile] : !vec, !lse_s
+      %l_safe = arith.maximumf %res#3, %tiny : !vec
+      %of0 = hk.row_broadcast div %res#0, %l_safe : !oh_rt128, !vec
+      %ob0 = arith.truncf %of0 : !oh_rt128 to !oh_out128
+      hk.store %ob0, %Os[%h, %qtile, %c0] : !oh_out128, !s128
+      %of1 = hk.row_broadcast div %res#1, %l_safe : !oh_rt128, !vec
+      %ob1 = arith.truncf %of1 : !oh_rt128 to !oh_out128
+      hk.store %ob1, %Os[%h, %qtile, %c1] : !oh_out128, !s128
+      %log_l = math.log2 %res#3 : !vec
+      %lse2 = arith.addf %res#2, %log_l : !vec
+      %lse = arith.mulf %lse2, %ln2 : !vec
+      hk.store %lse, %Ls[%h, %qtile] : !vec, !lse_s
+    }
   }
   hk.return
 }
@@ -379,11 +478,10 @@ hk.kernel @attention_varlen_d128(%Q: !g128, %K: !g128, %V: !g128,
 !s64 = memref<?x?x64xbf16, strided<[?, ?, 1], offset: ?>>
 
 hk.kernel @attention_varlen_d64(%Q: !g64, %K: !g64, %V: !g64,
-    %O: !g64, %L: !lse, %cu_q: !cu, %cu_k: !cu, %max_q: index,
+    %O: !g64, %L: !lse, %cu_q: !cu, %cu_k: !cu, %workgroups: index,
     %causal: i1, %window: i32) attributes {
-    waves = 8 : i32, min_waves_per_simd = 3 : i32,
-    grid = #hk.grid<[arg(7), dim(0, 0), dim(5, 0)]
-                    -> (s0 ceildiv 256, s1, s2 - 1)>} {
+    waves = 8 : i32,
+    grid = #hk.grid<[arg(7)] -> (s0)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -409,206 +507,273 @@ hk.kernel @attention_varlen_d64(%Q: !g64, %K: !g64, %V: !g64,
   %ks = hk.alloc_shared : !k_st2_64
   %vs = hk.alloc_shared : !kv_st2_64
 
-  %qblk = hk.block_id x
-  %h = hk.block_id y
-  %b = hk.block_id z
+  %wg = hk.block_id x
+  %count = hk.num_blocks x
   %w = hk.wave_id
+  %heads = memref.dim %Q, %c0 : !g64
+  %kv_heads = memref.dim %K, %c0 : !g64
+  // In 32 bits, as attention_fwd's: a 64-bit division is about 40 scalar
+  // instructions.
+  %heads32 = arith.index_cast %heads : index to i32
+  %kv_heads32 = arith.index_cast %kv_heads : index to i32
+  %group = arith.divui %heads32, %kv_heads32 : i32
+  %cu_len = memref.dim %cu_q, %c0 : !cu
+  %batch = arith.subi %cu_len, %c1 : index
 
-  // Sequence b: its queries [q_lo, q_lo + len_q) and keys [k_lo, k_lo + len_k)
-  // of the packed tensors, read from device memory.
-  %b1 = arith.addi %b, %c1 : index
-  %q_lo_i = memref.load %cu_q[%b] : !cu
-  %q_hi_i = memref.load %cu_q[%b1] : !cu
-  %k_lo_i = memref.load %cu_k[%b] : !cu
-  %k_hi_i = memref.load %cu_k[%b1] : !cu
-  %q_lo = arith.index_castui %q_lo_i : i32 to index
-  %q_hi = arith.index_castui %q_hi_i : i32 to index
-  %k_lo = arith.index_castui %k_lo_i : i32 to index
-  %k_hi = arith.index_castui %k_hi_i : i32 to index
-  %len_q = arith.subi %q_hi, %q_lo : index
-  %len_k = arith.subi %k_hi, %k_lo : index
+  // The query tiles of all sequences, U = sum_b ceildiv(len_q(b), 256),
+  // one scalar load per sequence.
+  %cu0_i = memref.load %cu_q[%c0] : !cu
+  %cu0 = arith.index_castui %cu0_i : i32 to index
+  %count_q:2 = scf.for %b = %c0 to %batch step %c1
+      iter_args(%u = %c0, %lo = %cu0) -> (index, index) {
+    %b1 = arith.addi %b, %c1 : index
+    %hi_i = memref.load %cu_q[%b1] : !cu
+    %hi = arith.index_castui %hi_i : i32 to index
+    %n = arith.subi %hi, %lo : index
+    %nt = arith.ceildivui %n, %c256 : index
+    %u1 = arith.addi %u, %nt : index
+    scf.yield %u1, %hi : index, index
+  }
+  %all = arith.muli %count_q#0, %heads : index
 
-  // The workgroup's query rows [r0, r0 + 256) of the sequence; none left:
-  // nothing to do.
-  %r0 = arith.muli %qblk, %c256 : index
-  %active = arith.cmpi ult, %r0, %len_q : index
-  scf.if %active {
-    %heads = memref.dim %Q, %c0 : !g64
-    %kv_heads = memref.dim %K, %c0 : !g64
-    %heads32 = arith.index_cast %heads : index to i32
-    %kv_heads32 = arith.index_cast %kv_heads : index to i32
-    %group = arith.divui %heads32, %kv_heads32 : i32
-    %h32 = arith.index_cast %h : index to i32
+  // Zigzag over the %all tiles (tile t: query tile t / H of head t mod H):
+  // in round r the workgroups take the 2P tiles [2P r, 2P r + 2P), wg the
+  // tile 2P r + wg and 2P r + 2P - 1 - wg, one from each end.
+  %period = arith.muli %count, %c2 : index
+  %period1 = arith.subi %period, %c1 : index
+  %wg_b = arith.subi %period1, %wg : index
+  %rounds = arith.ceildivui %all, %period : index
+  %turns = arith.muli %rounds, %c2 : index
+  scf.for %i = %c0 to %turns step %c1 {
+    %round = arith.divui %i, %c2 : index
+    %odd = arith.remui %i, %c2 : index
+    %second = arith.cmpi ne, %odd, %c0 : index
+    %pick = arith.select %second, %wg_b, %wg : index
+    %first_t = arith.muli %round, %period : index
+    %t = arith.addi %first_t, %pick : index
+    %t_in = arith.cmpi ult, %t, %all : index
+    %t32 = arith.index_cast %t : index to i32
+    %tile32 = arith.divui %t32, %heads32 : i32
+    %h32 = arith.remui %t32, %heads32 : i32
+    %tile = arith.index_castui %tile32 : i32 to index
+    %h = arith.index_castui %h32 : i32 to index
     %hkv32 = arith.divui %h32, %group : i32
     %hkv = arith.index_castui %hkv32 : i32 to index
 
-    %Qs = memref.subview %Q[0, %q_lo, 0] [%heads, %len_q, 64] [1, 1, 1]
-        : !g64 to !s64
-    %Os = memref.subview %O[0, %q_lo, 0] [%heads, %len_q, 64] [1, 1, 1]
-        : !g64 to !s64
-    %Ks = memref.subview %K[0, %k_lo, 0] [%kv_heads, %len_k, 64] [1, 1, 1]
-        : !g64 to !s64
-    %Vs = memref.subview %V[0, %k_lo, 0] [%kv_heads, %len_k, 64] [1, 1, 1]
-        : !g64 to !s64
-    %Ls = memref.subview %L[0, %q_lo] [%heads, %len_q] [1, 1]
-        : !lse to !lse_s
-
-    // Query row i sits at key position i + off (bottom-right alignment).
-    %off = arith.subi %len_k, %len_q : index
-    %win_i = arith.index_cast %window : i32 to index
-    %windowed = arith.cmpi sge, %window, %c0_i32 : i32
-    %win = arith.select %windowed, %win_i, %far : index
-    %slack = arith.select %causal, %c0, %far : index
-
-    // KV blocks [blk_lo, blk_hi) of the workgroup.
-    %r_end = arith.addi %r0, %c256 : index
-    %r_last_raw = arith.minui %r_end, %len_q : index
-    %r_last = arith.subi %r_last_raw, %c1 : index
-    %p_last = arith.addi %r_last, %off : index
-    %p_last_s = arith.addi %p_last, %slack : index
-    %len_k1 = arith.subi %len_k, %c1 : index
-    %key_hi = arith.minsi %p_last_s, %len_k1 : index
-    %key_hi1 = arith.addi %key_hi, %c1 : index
-    %key_hi1c = arith.maxsi %key_hi1, %c0 : index
-    %blk_hi = arith.ceildivui %key_hi1c, %c64 : index
-    %p_first = arith.addi %r0, %off : index
-    %key_lo_raw = arith.subi %p_first, %win : index
-    %key_lo = arith.maxsi %key_lo_raw, %c0 : index
-    %blk_lo_raw = arith.divui %key_lo, %c64 : index
-    %blk_lo = arith.minui %blk_lo_raw, %blk_hi : index
-    %nkv = arith.subi %blk_hi, %blk_lo : index
-
-    // This wave's 32 query rows.
-    %qblk8 = arith.muli %qblk, %c8 : index
-    %qtile = arith.addi %qblk8, %w : index
-    %q0 = arith.muli %qtile, %c32 : index
-    // The wave's first row's position and last row's window start.
-    %wp0 = arith.addi %q0, %off : index
-    %q_end = arith.addi %q0, %c32 : index
-    %wstart = arith.subi %wp0, %win : index
-    // Element bounds: row r of the wave sees keys [pos - win, pos + slack]
-    // within [0, len_k), pos = q0 + off + r.
-
-    %q = hk.load %Qs[%h, %qtile, %c0] : !s64 -> !q_rt64
-
-    %ks0 = hk.subtile %ks[%c0, %c0] : !k_st2_64 -> !k_st64
-    %vs0 = hk.subtile %vs[%c0, %c0] : !kv_st2_64 -> !kv_st64
-    %ks1 = hk.subtile %ks[%c1, %c0] : !k_st2_64 -> !k_st64
-    %blk_lo1 = arith.addi %blk_lo, %c1 : index
-    %tk0 = hk.load_async %Ks[%hkv, %blk_lo, %c0], %ks0 : !s64, !k_st64
-    %tv0 = hk.load_async %Vs[%hkv, %blk_lo, %c0], %vs0 : !s64, !kv_st64
-    %tk1 = hk.load_async %Ks[%hkv, %blk_lo1, %c0], %ks1 : !s64, !k_st64
-    hk.wait %tk0, %tv0
-    hk.barrier
-
-    %res:4 = hk.ping_pong -> !o_rt64, !vec, !vec, !hk.token {
-      %r:4 = scf.for %jj = %c0 to %nkv step %c1
-          iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec,
-                    %tkn = %tk1)
-          -> (!o_rt64, !vec, !vec, !hk.token) {
-        %j = arith.addi %blk_lo, %jj : index
-        %s = arith.remui %jj, %c2 : index
-        %j1 = arith.addi %j, %c1 : index
-        %s1 = arith.subi %c1, %s : index
-        %k_stage = hk.subtile %ks[%s, %c0] : !k_st2_64 -> !k_st64
-        %v_stage = hk.subtile %vs[%s, %c0] : !kv_st2_64 -> !kv_st64
-        %v_next = hk.subtile %vs[%s1, %c0] : !kv_st2_64 -> !kv_st64
-        %k0 = arith.muli %j, %c64 : index
-
-        // 4j: read block j; refill V stage s1 with block j + 1.
-        %kt, %vt, %nv = hk.cluster memory -> !k_rt64, !v_rt64, !hk.token {
-          %kr = hk.load %k_stage : !k_st64 -> !k_rt64
-          %vr = hk.load %v_stage : !kv_st64 -> !v_rt64
-          hk.sched_barrier 0
-          %t1 = hk.load_async %Vs[%hkv, %j1, %c0], %v_next
-              : !s64, !kv_st64
-          hk.yield %kr, %vr, %t1 : !k_rt64, !v_rt64, !hk.token
-        }
-
-        // 4j+1: scores, the mask, online softmax.
-        %p, %mn, %ln, %alpha, %rescale = hk.cluster compute pair = mfma_exp
-            -> !s_rt, !vec, !vec, !vec, i1 {
-          %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
-          %sr = hk.transpose %st : !st_acc -> !s_rt
-          %s3 = hk.bounds_mask %sr at [%q0, %k0] within [%q_end, %len_k]
-              fill %neginf : !s_rt
-          %s3c = scf.if %causal -> !s_rt {
-            %sc = hk.tril %s3 at [%wp0, %k0] fill %neginf : !s_rt
-            scf.yield %sc : !s_rt
-          } else {
-            scf.yield %s3 : !s_rt
-          }
-          %s4 = scf.if %windowed -> !s_rt {
-            %sw = hk.triu %s3c at [%wstart, %k0] fill %neginf : !s_rt
-            scf.yield %sw : !s_rt
-          } else {
-            scf.yield %s3c : !s_rt
-          }
-          %rm = hk.row_reduce max %s4 : !s_rt -> !vec
-          %rms = arith.mulf %rm, %scale_v : !vec
-          %grow = arith.subf %rms, %m : !vec
-          %grew = arith.cmpf ogt, %grow, %threshold : !vec
-          %re = hk.any %grew expect false : !vec_mask
-          %mx, %al, %la = scf.if %re -> (!vec, !vec, !vec) {
-            %mxr = arith.maxnumf %m, %rms : !vec
-            %nk0 = arith.cmpf oeq, %mxr, %m_init : !vec
-            %mxs = arith.select %nk0, %zero_vec, %mxr : !vec_mask, !vec
-            %dm = arith.subf %m, %mxs : !vec
-            %alr = math.exp2 %dm : !vec
-            %lar = arith.mulf %l, %alr : !vec
-            scf.yield %mxr, %alr, %lar : !vec, !vec, !vec
-          } else {
-            scf.yield %m, %one_vec, %l : !vec, !vec, !vec
-          }
-          // A row without a key so far keeps m = -inf and subtracts 0, so
-          // that its P is exp2(-inf) = 0 rather than NaN.
-          %none = arith.cmpf oeq, %mx, %m_init : !vec
-          %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
-          %s5 = arith.mulf %s4, %scale fastmath<contract> : !s_rt
-          %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
-          %e = math.exp2 %sd : !s_rt
-          %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
-          hk.yield %e, %mx, %sum, %al, %re : !s_rt, !vec, !vec, !vec, i1
-        }
-
-        // 4j+2: refill K stage s with block j + 2; wait for this wave's
-        // copies of K and V block j + 1.
-        %nk = hk.cluster memory -> !hk.token {
-          %j2 = arith.addi %j, %c2 : index
-          %t0 = hk.load_async %Ks[%hkv, %j2, %c0], %k_stage : !s64, !k_st64
-          hk.wait %tkn, %nv
-          hk.yield %t0 : !hk.token
-        }
-
-        // 4j+3: O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
-        %o2 = hk.cluster compute -> !o_rt64 {
-          %oa = scf.if %rescale -> !o_rt64 {
-            %os = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
-            scf.yield %os : !o_rt64
-          } else {
-            scf.yield %o : !o_rt64
-          }
-          %pb = arith.truncf %p fastmath<nnan> : !s_rt to !p_rt
-          %pt = hk.transpose %pb : !p_rt -> !pt_rt
-          %ot = hk.transpose %oa : !o_rt64 -> !ot_acc64
-          %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt64, !pt_rt, !ot_acc64
-          %on = hk.transpose %ot2 : !ot_acc64 -> !o_rt64
-          hk.yield %on : !o_rt64
-        }
-        scf.yield %o2, %mn, %ln, %nk : !o_rt64, !vec, !vec, !hk.token
-      }
-      hk.yield %r#0, %r#1, %r#2, %r#3 : !o_rt64, !vec, !vec, !hk.token
+    // Which sequence holds query tile %tile: the sequences' tiles of 256
+    // rows are numbered in order, sequence b's from %before, the tiles of
+    // the sequences before it. One pass over the offsets (two scalar loads
+    // per sequence) keeps the sequence whose tiles [before, before + n)
+    // hold %tile: its rows, its keys and its first tile's number.
+    %q_lo0_i = memref.load %cu_q[%c0] : !cu
+    %k_lo0_i = memref.load %cu_k[%c0] : !cu
+    %q_lo0 = arith.index_castui %q_lo0_i : i32 to index
+    %k_lo0 = arith.index_castui %k_lo0_i : i32 to index
+    %scan:8 = scf.for %b = %c0 to %batch step %c1
+        iter_args(%before = %c0, %q_lo = %q_lo0, %k_lo = %k_lo0,
+                  %sq_lo = %c0, %sq_hi = %c0, %sk_lo = %c0, %sk_hi = %c0,
+                  %s_first = %c0)
+        -> (index, index, index, index, index, index, index, index) {
+      %b1 = arith.addi %b, %c1 : index
+      %q_hi_i = memref.load %cu_q[%b1] : !cu
+      %k_hi_i = memref.load %cu_k[%b1] : !cu
+      %q_hi = arith.index_castui %q_hi_i : i32 to index
+      %k_hi = arith.index_castui %k_hi_i : i32 to index
+      %n_q = arith.subi %q_hi, %q_lo : index
+      %n_tiles = arith.ceildivui %n_q, %c256 : index
+      %after = arith.addi %before, %n_tiles : index
+      %from = arith.cmpi uge, %tile, %before : index
+      %until = arith.cmpi ult, %tile, %after : index
+      %here = arith.andi %from, %until : i1
+      %nq_lo = arith.select %here, %q_lo, %sq_lo : index
+      %nq_hi = arith.select %here, %q_hi, %sq_hi : index
+      %nk_lo = arith.select %here, %k_lo, %sk_lo : index
+      %nk_hi = arith.select %here, %k_hi, %sk_hi : index
+      %n_first = arith.select %here, %before, %s_first : index
+      scf.yield %after, %q_hi, %k_hi, %nq_lo, %nq_hi, %nk_lo, %nk_hi, %n_first
+          : index, index, index, index, index, index, index, index
     }
-    hk.wait %res#3
 
-    %l_safe = arith.maximumf %res#2, %tiny : !vec
-    %of = hk.row_broadcast div %res#0, %l_safe : !o_rt64, !vec
-    %ob = arith.truncf %of : !o_rt64 to !o_out64
-    hk.store %ob, %Os[%h, %qtile, %c0] : !o_out64, !s64
-    %log_l = math.log2 %res#2 : !vec
-    %lse2 = arith.addf %res#1, %log_l : !vec
-    %lse = arith.mulf %lse2, %ln2 : !vec
-    hk.store %lse, %Ls[%h, %qtile] : !vec, !lse_s
+    // %scan: the tiles of all sequences; the rows [#3, #4) and keys [#5, #6)
+    // of the sequence holding %tile, and its first tile's number #7. Tiles
+    // past the last sequence's (the grid is a bound) do nothing.
+    %in_seq = arith.cmpi ult, %tile, %scan#0 : index
+    %active = arith.andi %t_in, %in_seq : i1
+    scf.if %active {
+      %len_q = arith.subi %scan#4, %scan#3 : index
+      %len_k = arith.subi %scan#6, %scan#5 : index
+      %qblk = arith.subi %tile, %scan#7 : index
+      %r0 = arith.muli %qblk, %c256 : index
+
+      // The sequence's rows of the packed tensors.
+      %Qs = memref.subview %Q[0, %scan#3, 0] [%heads, %len_q, 64] [1, 1, 1]
+          : !g64 to !s64
+      %Os = memref.subview %O[0, %scan#3, 0] [%heads, %len_q, 64] [1, 1, 1]
+          : !g64 to !s64
+      %Ks = memref.subview %K[0, %scan#5, 0] [%kv_heads, %len_k, 64] [1, 1, 1]
+          : !g64 to !s64
+      %Vs = memref.subview %V[0, %scan#5, 0] [%kv_heads, %len_k, 64] [1, 1, 1]
+          : !g64 to !s64
+      %Ls = memref.subview %L[0, %scan#3] [%heads, %len_q] [1, 1]
+          : !lse to !lse_s
+
+      // Query row i sits at key position i + off (bottom-right alignment).
+      %off = arith.subi %len_k, %len_q : index
+      %win_i = arith.index_cast %window : i32 to index
+      %windowed = arith.cmpi sge, %window, %c0_i32 : i32
+      %win = arith.select %windowed, %win_i, %far : index
+      %slack = arith.select %causal, %c0, %far : index
+
+      // KV blocks [blk_lo, blk_hi) of the workgroup.
+      %r_end = arith.addi %r0, %c256 : index
+      %r_last_raw = arith.minui %r_end, %len_q : index
+      %r_last = arith.subi %r_last_raw, %c1 : index
+      %p_last = arith.addi %r_last, %off : index
+      %p_last_s = arith.addi %p_last, %slack : index
+      %len_k1 = arith.subi %len_k, %c1 : index
+      %key_hi = arith.minsi %p_last_s, %len_k1 : index
+      %key_hi1 = arith.addi %key_hi, %c1 : index
+      %key_hi1c = arith.maxsi %key_hi1, %c0 : index
+      %blk_hi = arith.ceildivui %key_hi1c, %c64 : index
+      %p_first = arith.addi %r0, %off : index
+      %key_lo_raw = arith.subi %p_first, %win : index
+      %key_lo = arith.maxsi %key_lo_raw, %c0 : index
+      %blk_lo_raw = arith.divui %key_lo, %c64 : index
+      %blk_lo = arith.minui %blk_lo_raw, %blk_hi : index
+      %nkv = arith.subi %blk_hi, %blk_lo : index
+
+      // This wave's 32 query rows.
+      %qblk8 = arith.muli %qblk, %c8 : index
+      %qtile = arith.addi %qblk8, %w : index
+      %q0 = arith.muli %qtile, %c32 : index
+      // The wave's first row's position and last row's window start.
+      %wp0 = arith.addi %q0, %off : index
+      %q_end = arith.addi %q0, %c32 : index
+      %wstart = arith.subi %wp0, %win : index
+      // Element bounds: row r of the wave sees keys [pos - win, pos + slack]
+      // within [0, len_k), pos = q0 + off + r.
+
+      %q = hk.load %Qs[%h, %qtile, %c0] : !s64 -> !q_rt64
+
+      %ks0 = hk.subtile %ks[%c0, %c0] : !k_st2_64 -> !k_st64
+      %vs0 = hk.subtile %vs[%c0, %c0] : !kv_st2_64 -> !kv_st64
+      %ks1 = hk.subtile %ks[%c1, %c0] : !k_st2_64 -> !k_st64
+      %blk_lo1 = arith.addi %blk_lo, %c1 : index
+      %tk0 = hk.load_async %Ks[%hkv, %blk_lo, %c0], %ks0 : !s64, !k_st64
+      %tv0 = hk.load_async %Vs[%hkv, %blk_lo, %c0], %vs0 : !s64, !kv_st64
+      %tk1 = hk.load_async %Ks[%hkv, %blk_lo1, %c0], %ks1 : !s64, !k_st64
+      hk.wait %tk0, %tv0
+      hk.barrier
+
+      %res:4 = hk.ping_pong -> !o_rt64, !vec, !vec, !hk.token {
+        %r:4 = scf.for %jj = %c0 to %nkv step %c1
+            iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec,
+                      %tkn = %tk1)
+            -> (!o_rt64, !vec, !vec, !hk.token) {
+          %j = arith.addi %blk_lo, %jj : index
+          %s = arith.remui %jj, %c2 : index
+          %j1 = arith.addi %j, %c1 : index
+          %s1 = arith.subi %c1, %s : index
+          %k_stage = hk.subtile %ks[%s, %c0] : !k_st2_64 -> !k_st64
+          %v_stage = hk.subtile %vs[%s, %c0] : !kv_st2_64 -> !kv_st64
+          %v_next = hk.subtile %vs[%s1, %c0] : !kv_st2_64 -> !kv_st64
+          %k0 = arith.muli %j, %c64 : index
+
+          // 4j: read block j; refill V stage s1 with block j + 1.
+          %kt, %vt, %nv = hk.cluster memory -> !k_rt64, !v_rt64, !hk.token {
+            %kr = hk.load %k_stage : !k_st64 -> !k_rt64
+            %vr = hk.load %v_stage : !kv_st64 -> !v_rt64
+            hk.sched_barrier 0
+            %t1 = hk.load_async %Vs[%hkv, %j1, %c0], %v_next
+                : !s64, !kv_st64
+            hk.yield %kr, %vr, %t1 : !k_rt64, !v_rt64, !hk.token
+          }
+
+          // 4j+1: scores, the mask, online softmax.
+          %p, %mn, %ln, %alpha, %rescale = hk.cluster compute pair = mfma_exp
+              -> !s_rt, !vec, !vec, !vec, i1 {
+            %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
+            %sr = hk.transpose %st : !st_acc -> !s_rt
+            %s3 = hk.bounds_mask %sr at [%q0, %k0] within [%q_end, %len_k]
+                fill %neginf : !s_rt
+            %s3c = scf.if %causal -> !s_rt {
+              %sc = hk.tril %s3 at [%wp0, %k0] fill %neginf : !s_rt
+              scf.yield %sc : !s_rt
+            } else {
+              scf.yield %s3 : !s_rt
+            }
+            %s4 = scf.if %windowed -> !s_rt {
+              %sw = hk.triu %s3c at [%wstart, %k0] fill %neginf : !s_rt
+              scf.yield %sw : !s_rt
+            } else {
+              scf.yield %s3c : !s_rt
+            }
+            %rm = hk.row_reduce max %s4 : !s_rt -> !vec
+            %rms = arith.mulf %rm, %scale_v : !vec
+            %grow = arith.subf %rms, %m : !vec
+            %grew = arith.cmpf ogt, %grow, %threshold : !vec
+            %re = hk.any %grew expect false : !vec_mask
+            %mx, %al, %la = scf.if %re -> (!vec, !vec, !vec) {
+              %mxr = arith.maxnumf %m, %rms : !vec
+              %nk0 = arith.cmpf oeq, %mxr, %m_init : !vec
+              %mxs = arith.select %nk0, %zero_vec, %mxr : !vec_mask, !vec
+              %dm = arith.subf %m, %mxs : !vec
+              %alr = math.exp2 %dm : !vec
+              %lar = arith.mulf %l, %alr : !vec
+              scf.yield %mxr, %alr, %lar : !vec, !vec, !vec
+            } else {
+              scf.yield %m, %one_vec, %l : !vec, !vec, !vec
+            }
+            // A row without a key so far keeps m = -inf and subtracts 0, so
+            // that its P is exp2(-inf) = 0 rather than NaN.
+            %none = arith.cmpf oeq, %mx, %m_init : !vec
+            %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+            %s5 = arith.mulf %s4, %scale fastmath<contract> : !s_rt
+            %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+            %e = math.exp2 %sd : !s_rt
+            %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+            hk.yield %e, %mx, %sum, %al, %re : !s_rt, !vec, !vec, !vec, i1
+          }
+
+          // 4j+2: refill K stage s with block j + 2; wait for this wave's
+          // copies of K and V block j + 1.
+          %nk = hk.cluster memory -> !hk.token {
+            %j2 = arith.addi %j, %c2 : index
+            %t0 = hk.load_async %Ks[%hkv, %j2, %c0], %k_stage : !s64, !k_st64
+            hk.wait %tkn, %nv
+            hk.yield %t0 : !hk.token
+          }
+
+          // 4j+3: O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
+          %o2 = hk.cluster compute -> !o_rt64 {
+            %oa = scf.if %rescale -> !o_rt64 {
+              %os = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
+              scf.yield %os : !o_rt64
+            } else {
+              scf.yield %o : !o_rt64
+            }
+            %pb = arith.truncf %p fastmath<nnan> : !s_rt to !p_rt
+            %pt = hk.transpose %pb : !p_rt -> !pt_rt
+            %ot = hk.transpose %oa : !o_rt64 -> !ot_acc64
+            %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt64, !pt_rt, !ot_acc64
+            %on = hk.transpose %ot2 : !ot_acc64 -> !o_rt64
+            hk.yield %on : !o_rt64
+          }
+          scf.yield %o2, %mn, %ln, %nk : !o_rt64, !vec, !vec, !hk.token
+        }
+        hk.yield %r#0, %r#1, %r#2, %r#3 : !o_rt64, !vec, !vec, !hk.token
+      }
+      hk.wait %res#3
+
+      %l_safe = arith.maximumf %res#2, %tiny : !vec
+      %of = hk.row_broadcast div %res#0, %l_safe : !o_rt64, !vec
+      %ob = arith.truncf %of : !o_rt64 to !o_out64
+      hk.store %ob, %Os[%h, %qtile, %c0] : !o_out64, !s64
+      %log_l = math.log2 %res#2 : !vec
+      %lse2 = arith.addf %res#1, %log_l : !vec
+      %lse = arith.mulf %lse2, %ln2 : !vec
+      hk.store %lse, %Ls[%h, %qtile] : !vec, !lse_s
+    }
   }
   hk.return
 }
