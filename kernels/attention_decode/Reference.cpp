@@ -1,16 +1,27 @@
 //===- attention_decode/Reference.cpp - split-KV decode attention ---------===//
 //
-// The problem of --shape B,H,H_kv,q_len,N,D,ragged: B sequences with
+// The problem of --shape B,H,H_kv,q_len,N,D,ragged,page: B sequences with
 // q_len query tokens each (their last q_len positions), H query heads over
-// H_kv key/value heads, a KV cache of N positions per sequence and head
-// dimension D. ragged = 0 gives every sequence len = N; ragged = 1 draws
-// the lengths from [0, N] and sets the first ones to 0, 1 and N (as far as
-// B allows), so the degenerate lengths are always checked.
+// H_kv key/value heads, up to N positions per sequence and head dimension
+// D. ragged = 0 gives every sequence len = N; ragged = 1 draws the lengths
+// from [0, N] and sets the first ones to 0, 1 and N (as far as B allows),
+// so the degenerate lengths are always checked.
 //
-// Tensors: Q and O [B, H, q_len, D] bf16, K and V [B, N, H_kv, D] bf16,
-// seq_lens [B] int32, L [B, H, q_len] f32. The launch allocates the
-// splits' partial O and LSE itself (their size follows the chip's split
-// count) and runs the decode kernel, then the combine kernel.
+// The KV cache is paged as vLLM's and SGLang's are: K and V are pools of
+// pages [num_pages, page, H_kv, D] bf16, and the block table
+// [B, max_blocks] int32 lists each sequence's pages in order (key j of
+// sequence b is row j mod page of page table[b, j / page]). page = 0 is the
+// contiguous cache [B, N, H_kv, D]: the pool of B pages of N rows, each
+// sequence's one page its own (table [B, 1], entry b). A page size > 0
+// takes ceil(N / page) pages per sequence, in a shuffled order, with one
+// more page that no table lists; the rows of a page past its sequence's
+// length and the unlisted page hold NaN, which the kernel must never read
+// into a result.
+//
+// Tensors: Q and O [B, H, q_len, D] bf16, seq_lens [B] int32, L [B, H,
+// q_len] f32. The launch allocates the splits' partial O and LSE itself
+// (their size follows the chip's split count) and runs the decode kernel,
+// then the combine kernel.
 //===----------------------------------------------------------------------===//
 
 #include "AttentionSupport.h"
@@ -30,22 +41,41 @@ constexpr int64_t kBlock = 64;
 /// count aims for: a wave on each SIMD keeps loads in flight on all four.
 constexpr int64_t kSplitsPerCU = 4;
 
+/// Keys per chunk the kernel reads from one page: page sizes are multiples
+/// of it (or one page holds a whole sequence).
+constexpr int64_t kChunk = 16;
+
 struct Dims {
-  int64_t B, H, Hkv, Lq, N, D;
+  int64_t B, H, Hkv, Lq, N, D, page;
   int64_t group() const { return H / Hkv; }
   /// Rows of one KV head's query tile: its G heads' q_len tokens.
   int64_t rows() const { return group() * Lq; }
+  /// Rows of a page of the pools: the page size, or N for the contiguous
+  /// cache (one page per sequence).
+  int64_t pageRows() const { return page ? page : N; }
+  /// Entries per row of the block table.
+  int64_t maxBlocks() const {
+    return page ? std::max<int64_t>(1, (N + page - 1) / page) : 1;
+  }
+  /// Pages of the pools: every sequence's table row, and one page more that
+  /// no table lists.
+  int64_t numPages() const { return page ? B * maxBlocks() + 1 : B; }
   int64_t q(int64_t b, int64_t h, int64_t t, int64_t d) const {
     return ((b * H + h) * Lq + t) * D + d;
   }
-  int64_t kv(int64_t b, int64_t j, int64_t h, int64_t d) const {
-    return ((b * N + j) * Hkv + h / group()) * D + d;
+  /// Element d of key j of sequence b for query head h, in the pool: row
+  /// j mod P of the page the table lists at j / P.
+  int64_t kv(const std::vector<double> &table, int64_t b, int64_t j, int64_t h,
+             int64_t d) const {
+    int64_t P = pageRows();
+    int64_t pg = int64_t(table[size_t(b * maxBlocks() + j / P)]);
+    return ((pg * P + j % P) * Hkv + h / group()) * D + d;
   }
 };
 
 Dims dimsOf(const Problem &p) {
-  return {p.shape[0], p.shape[1], p.shape[2],
-          p.shape[3], p.shape[4], p.shape[5]};
+  return {p.shape[0], p.shape[1], p.shape[2], p.shape[3],
+          p.shape[4], p.shape[5], p.shape[7]};
 }
 
 } // namespace
@@ -79,13 +109,32 @@ bool decodeWasTimed(Library &lib) {
   return hkrt_device_timing_report(lib.device().get(), &json) == HKRT_SUCCESS;
 }
 
-} // namespace
+/// Whether the launch takes the entry point that reads 16-key chunks
+/// (one lookup each, K through LDS) rather than whole 64-key blocks (one
+/// lookup per block, K straight into registers). Blocks need pages of a
+/// multiple of 64 rows or one page per sequence. Where both work, the
+/// modelled times choose (docs/report.md): at D = 128 on gfx950 the chunks
+/// keep more loads in flight (64 x 8k: 36.1 against 38.3 us), elsewhere
+/// the blocks are faster (gfx942: 56.2 against 71.0 us; D = 64 on gfx950:
+/// 19.9 against 22.4 us).
+bool readsChunks(const std::string &chip, const Dims &dims) {
+  bool blockPages = dims.pageRows() % kBlock == 0 || dims.maxBlocks() == 1;
+  return !blockPages || (chip == "gfx950" && dims.D == 128);
+}
 
+/// The decode launch over the page pools K and V ([pages, P, H_kv, D]) and
+/// the block table ([B, blocks] int32); N bounds the lengths.
 void attentionDecode(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
-                     const hkrt::Buffer &V, const hkrt::Buffer &seqLens,
-                     const hkrt::Buffer &O, const hkrt::Buffer &L, int64_t B,
-                     int64_t H, int64_t Hkv, int64_t Lq, int64_t N, int64_t D) {
+                     const hkrt::Buffer &V, const hkrt::Buffer &table,
+                     const hkrt::Buffer &seqLens, const hkrt::Buffer &O,
+                     const hkrt::Buffer &L, const Dims &dims) {
+  int64_t B = dims.B, H = dims.H, Hkv = dims.Hkv, Lq = dims.Lq, N = dims.N,
+          D = dims.D, P = dims.pageRows();
   attention::checkHeads(H, Hkv);
+  if (dims.page % kChunk != 0)
+    throw std::invalid_argument(
+        "attention_decode: the page size must be a multiple of 16, got " +
+        std::to_string(dims.page));
   if (D != 64 && D != 128)
     throw std::invalid_argument("attention_decode: D must be 64 or 128, got " +
                                 std::to_string(D));
@@ -100,9 +149,13 @@ void attentionDecode(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
   hkrt_arg op = Op.memref(HKRT_DTYPE_F32, {B, Hkv, S, R, D});
   hkrt_arg lp = Lp.memref(HKRT_DTYPE_F32, {B, Hkv, S, R});
   using attention::view;
-  lib.kernel("attention_decode", "attention_decode_d" + d)
-      .launch({q, view(K, HKRT_DTYPE_BF16, B, N, Hkv, D),
-               view(V, HKRT_DTYPE_BF16, B, N, Hkv, D),
+  std::string entry = readsChunks(lib.device().chip(), dims)
+                          ? "attention_decode_p16_d"
+                          : "attention_decode_d";
+  lib.kernel("attention_decode", entry + d)
+      .launch({q, view(K, HKRT_DTYPE_BF16, dims.numPages(), P, Hkv, D),
+               view(V, HKRT_DTYPE_BF16, dims.numPages(), P, Hkv, D),
+               table.memref(HKRT_DTYPE_I32, {B, dims.maxBlocks()}),
                seqLens.memref(HKRT_DTYPE_I32, {B}), op, lp,
                hkrt_arg_int(HKRT_DTYPE_INDEX, Lq)});
   if (decodeWasTimed(lib))
@@ -111,8 +164,6 @@ void attentionDecode(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
       .launch({op, lp, O.memref(HKRT_DTYPE_BF16, {B, Hkv, R, D}),
                L.memref(HKRT_DTYPE_F32, {B, Hkv, R})});
 }
-
-namespace {
 
 /// Keys query token t of a sequence of length len sees: j <= len - Lq + t.
 int64_t visibleKeys(int64_t len, int64_t Lq, int64_t t) {
@@ -130,7 +181,8 @@ struct Row {
 Row decodeRow(const Dims &d, const Problem &pr, int64_t b, int64_t h, int64_t t,
               int64_t keys) {
   const std::vector<double> &Q = pr.tensor("Q").values,
-                            &K = pr.tensor("K").values;
+                            &K = pr.tensor("K").values,
+                            &table = pr.tensor("block_table").values;
   Row row;
   row.p.assign(size_t(keys), 0.0);
   double scale = 1.0 / std::sqrt(double(d.D)), c = M_LOG2E * scale;
@@ -138,7 +190,7 @@ Row decodeRow(const Dims &d, const Problem &pr, int64_t b, int64_t h, int64_t t,
   for (int64_t j = 0; j < keys; ++j) {
     double s = 0, mag = 0;
     for (int64_t k = 0; k < d.D; ++k) {
-      double x = Q[d.q(b, h, t, k)] * K[d.kv(b, j, h, k)];
+      double x = Q[d.q(b, h, t, k)] * K[d.kv(table, b, j, h, k)];
       s += x;
       mag += std::fabs(x);
     }
@@ -191,33 +243,85 @@ std::vector<double> sequenceLengths(int64_t B, int64_t N, bool ragged,
   return lens;
 }
 
+/// The block table: sequence b's pages in order, drawn from a shuffled
+/// order of the pool's pages, the last of which no row lists; entries past
+/// a sequence's last page are -1 (the kernel must not read them).
+std::vector<double> blockTable(const Dims &d, const std::vector<double> &lens,
+                               std::mt19937 &gen) {
+  if (!d.page) {
+    std::vector<double> table(size_t(d.B));
+    for (int64_t b = 0; b < d.B; ++b)
+      table[size_t(b)] = double(b);
+    return table;
+  }
+  std::vector<int64_t> ids(size_t(d.numPages()));
+  for (size_t i = 0; i < ids.size(); ++i)
+    ids[i] = int64_t(i);
+  std::shuffle(ids.begin(), ids.end(), gen);
+  std::vector<double> table(size_t(d.B * d.maxBlocks()), -1.0);
+  for (int64_t b = 0; b < d.B; ++b) {
+    int64_t used = (int64_t(lens[size_t(b)]) + d.page - 1) / d.page;
+    for (int64_t i = 0; i < used; ++i)
+      table[size_t(b * d.maxBlocks() + i)] =
+          double(ids[size_t(b * d.maxBlocks() + i)]);
+  }
+  return table;
+}
+
+/// A pool of pages: random bf16 in [lo, hi) at every key a sequence holds
+/// (through the table), NaN everywhere else (the rows of a last page past
+/// the length, pages no sequence lists), which a read into a result would
+/// turn into NaN.
+std::vector<double> pagePool(const Dims &d, const std::vector<double> &lens,
+                             const std::vector<double> &table, double lo,
+                             double hi, std::mt19937 &gen) {
+  int64_t row = d.Hkv * d.D;
+  std::vector<double> pool(size_t(d.numPages() * d.pageRows() * row), NAN);
+  std::vector<double> keys = randomBF16(d.B * d.N * row, lo, hi, gen);
+  for (int64_t b = 0; b < d.B; ++b)
+    for (int64_t j = 0; j < int64_t(lens[size_t(b)]); ++j) {
+      int64_t at = d.kv(table, b, j, 0, 0);
+      std::copy_n(keys.begin() + (b * d.N + j) * row, row, pool.begin() + at);
+    }
+  return pool;
+}
+
 void setup(Problem &p, std::mt19937 &gen) {
   checkShape(entries::attention_decode(), p);
   Dims d = dimsOf(p);
   attention::checkHeads(d.H, d.Hkv);
   if (d.D != 64 && d.D != 128)
     throw std::invalid_argument("attention_decode: D must be 64 or 128");
-  if (d.Lq < 1 || d.B < 1 || d.N > INT32_MAX || p.shape[6] > 1)
+  if (d.Lq < 1 || d.B < 1 || d.N > INT32_MAX || p.shape[6] > 1 ||
+      d.page % kChunk != 0)
     throw std::invalid_argument(
         "attention_decode: B and q_len at least 1, N fits int32, ragged 0 "
-        "(every length N) or 1 (random lengths, the first 0, 1 and N)");
+        "(every length N) or 1 (random lengths, the first 0, 1 and N), page "
+        "0 (contiguous) or a multiple of 16");
   checkTensorSizes(
       entries::attention_decode(), p,
       {{"Q", {d.B, d.H, d.Lq, d.D}},
-       {"K", {d.B, d.N, d.Hkv, d.D}},
+       {"K", {d.numPages(), d.pageRows(), d.Hkv, d.D}},
        {"Op",
         {d.B, d.Hkv, std::max<int64_t>(1, (d.N + kBlock - 1) / kBlock),
          d.rows(), d.D},
         HKRT_DTYPE_F32}});
-  int64_t nq = d.B * d.H * d.Lq * d.D, nkv = d.B * d.N * d.Hkv * d.D;
-  HostTensor lens =
-      input("seq_lens", {d.B}, sequenceLengths(d.B, d.N, p.shape[6] == 1, gen));
-  lens.dtype = HKRT_DTYPE_I32;
+  int64_t nq = d.B * d.H * d.Lq * d.D;
+  std::vector<double> lens = sequenceLengths(d.B, d.N, p.shape[6] == 1, gen);
+  HostTensor table =
+      input("block_table", {d.B, d.maxBlocks()}, blockTable(d, lens, gen));
+  table.dtype = HKRT_DTYPE_I32;
+  std::vector<int64_t> pool = {d.numPages(), d.pageRows(), d.Hkv, d.D};
   // Q, K in [-2, 2) as attention_fwd's: neither flat nor one-hot scores.
+  std::vector<double> K = pagePool(d, lens, table.values, -2, 2, gen),
+                      V = pagePool(d, lens, table.values, -1, 1, gen);
+  HostTensor seqLens = input("seq_lens", {d.B}, std::move(lens));
+  seqLens.dtype = HKRT_DTYPE_I32;
   p.tensors = {input("Q", {d.B, d.H, d.Lq, d.D}, randomBF16(nq, -2, 2, gen)),
-               input("K", {d.B, d.N, d.Hkv, d.D}, randomBF16(nkv, -2, 2, gen)),
-               input("V", {d.B, d.N, d.Hkv, d.D}, randomBF16(nkv, -1, 1, gen)),
-               std::move(lens),
+               input("K", pool, std::move(K)),
+               input("V", pool, std::move(V)),
+               std::move(table),
+               std::move(seqLens),
                output("O", {d.B, d.H, d.Lq, d.D}),
                output("L", {d.B, d.H, d.Lq})};
   p.tensor("L").dtype = HKRT_DTYPE_F32;
@@ -226,14 +330,14 @@ void setup(Problem &p, std::mt19937 &gen) {
 void launch(Library &lib, const Problem &p,
             const std::vector<hkrt::Buffer> &b) {
   Dims d = dimsOf(p);
-  attentionDecode(lib, b[0], b[1], b[2], b[3], b[4], b[5], d.B, d.H, d.Hkv,
-                  d.Lq, d.N, d.D);
+  attentionDecode(lib, b[0], b[1], b[2], b[3], b[4], b[5], b[6], d);
 }
 
 /// Fills row (b, h, t) of O and L with the reference and its error scale.
 void referenceRow(Problem &p, const Dims &d, int64_t S, int64_t b, int64_t h,
                   int64_t t, int64_t keys) {
-  const std::vector<double> &V = p.tensor("V").values;
+  const std::vector<double> &V = p.tensor("V").values,
+                            &table = p.tensor("block_table").values;
   HostTensor &O = p.tensor("O"), &L = p.tensor("L");
   Row row = decodeRow(d, p, b, h, t, keys);
   int64_t li = (b * d.H + h) * d.Lq + t;
@@ -245,8 +349,9 @@ void referenceRow(Problem &p, const Dims &d, int64_t S, int64_t b, int64_t h,
   for (int64_t dd = 0; dd < d.D; ++dd) {
     double acc = 0, mag = 0;
     for (int64_t j = 0; j < keys; ++j) {
-      acc += row.p[j] * V[d.kv(b, j, h, dd)];
-      mag += row.p[j] * std::fabs(V[d.kv(b, j, h, dd)]);
+      double v = V[d.kv(table, b, j, h, dd)];
+      acc += row.p[j] * v;
+      mag += row.p[j] * std::fabs(v);
     }
     int64_t oi = d.q(b, h, t, dd);
     O.exact[oi] = acc;
@@ -281,12 +386,14 @@ const KernelEntry &entries::attention_decode() {
     e.summary =
         "decode attention, KV split across workgroups then a log-sum-exp "
         "combine: q_len query tokens per sequence (its last positions), "
-        "Q, O: [B,H,q_len,D], K, V: [B,N,H_kv,D] bf16, seq_lens: B int32 "
-        "(<= N), L: [B,H,q_len]; D 64 or 128; ragged 0/1 (random lengths "
-        "with 0, 1 and N among them)";
-    e.shapeNames = "B,H,H_kv,q_len,N,D,ragged";
-    e.defaultShape = {4, 8, 2, 1, 1000, 128, 1};
-    e.testShape = {5, 8, 2, 3, 200, 128, 1};
+        "Q, O: [B,H,q_len,D] bf16, K, V: page pools [pages,page,H_kv,D] "
+        "bf16 through a block table [B,ceil(N/page)] int32 (page 0: the "
+        "contiguous cache [B,N,H_kv,D]), seq_lens: B int32 (<= N), L: "
+        "[B,H,q_len]; D 64 or 128; ragged 0/1 (random lengths with 0, 1 and "
+        "N among them); page 0 or a multiple of 16, shuffled pages";
+    e.shapeNames = "B,H,H_kv,q_len,N,D,ragged,page";
+    e.defaultShape = {4, 8, 2, 1, 1000, 128, 1, 16};
+    e.testShape = {5, 8, 2, 3, 200, 128, 1, 16};
     e.setup = setup;
     e.launch = launch;
     e.reference = reference;

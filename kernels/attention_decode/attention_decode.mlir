@@ -1,9 +1,10 @@
-// Attention decode (split KV): a few query tokens per sequence against a
-// long KV cache, the KV length split across workgroups, then a combine.
+// Attention decode (split KV) over a paged KV cache: a few query tokens per
+// sequence against a long cache, the KV length split across workgroups,
+// then a combine.
 //
 // For query head h, query token t (0 <= t < q_len) of sequence b,
-//   O[b, h, t, :] = sum_j P[j] V[b, j, hk, :],  P = softmax_j(S),
-//   S[j] = Q[b, h, t, :] . K[b, j, hk, :] / sqrt(D),
+//   O[b, h, t, :] = sum_j P[j] V_b[j, hk, :],  P = softmax_j(S),
+//   S[j] = Q[b, h, t, :] . K_b[j, hk, :] / sqrt(D),
 //   L[b, h, t]    = log sum_j exp(S[j])           (natural log),
 // with hk = h / (H / H_kv) (GQA; MQA when H_kv = 1) and j running over the
 // keys 0 <= j <= len_b - q_len + t, len_b = seq_lens[b]: the query tokens
@@ -11,14 +12,24 @@
 // seeing the keys up to its own. A query token without any key
 // (len_b < q_len, len_b = 0) gets O = 0 and L = -inf.
 //
-// Arguments of @attention_decode_d<D> (D = 64 or 128, part of the types):
+// The cache is paged (vLLM's and SGLang's layout): K and V are pools of
+// pages of P rows, [num_pages, P, H_kv, D], and key j of sequence b is row
+// j mod P of page table[b, j / P]. A contiguous cache [B, N, H_kv, D] is
+// the pool of B pages of N rows with the table [[0], [1], ..., [B - 1]]:
+// the same kernel.
+//
+// Arguments of @attention_decode_d<D> and @attention_decode_p16_d<D> (D = 64
+// or 128, part of the types):
 //   %Q : memref<?x?x?xDxbf16>  [B, H_kv, G q_len, D]: Q held as
 //        [B, H, q_len, D] (G = H / H_kv), whose G heads of one KV head are
 //        G q_len consecutive rows; row r is head hk G + r / q_len, token
 //        r mod q_len
-//   %K, %V : [B, H_kv, N, D] views of the cache, strided (a cache held as
-//        [B, N, H_kv, D] is the view with strides [N H_kv D, D, H_kv D, 1]);
-//        N >= max_b len_b
+//   %K, %V : [num_pages, H_kv, P, D] views of the pools, strided (a pool
+//        held as [num_pages, P, H_kv, D] is the view with strides
+//        [P H_kv D, D, H_kv D, 1]); P as the entry point needs (below)
+//   %table : memref<?x?xi32> [B, max_blocks], the pages of each sequence;
+//        entries past ceil(len_b / P) are never read. Page ids must be
+//        below num_pages: a scalar load is not bounds checked
 //   %seq_lens : memref<?xi32> [B], read by the kernel (memref.load)
 //   %Op : memref<?x?x?x?xDxf32>  [B, H_kv, S, G q_len, D], the splits' O
 //   %Lp : memref<?x?x?x?xf32>    [B, H_kv, S, G q_len], the splits' LSE
@@ -38,14 +49,25 @@
 // workgroup of one wave of this size (up to 512 registers) is alone on its
 // compute unit. The waves share nothing and never synchronise, so their
 // loops may have different trip counts.
-// K is loaded from global memory straight into the MFMA operand layout; a
-// V block is loaded in the row layout, stored into the wave's own 64xD LDS
-// tile and read back in the column layout O^T += V^T P^T needs. K and V
-// are cut at the split's last key (memref.subview), so the rows past it
-// read zeros whatever the cache holds there. The causal limit of each row
-// (its token's last key, or the split's) is one i32 tile built from
-// hk.iota before the KV loop; a key past it is masked to -inf. A split
-// without keys writes O = 0 and L = -inf.
+//
+// The indirection, in two entry points per D. The page's id is a scalar
+// load from the table (memref.load, an s_load at a uniform address), and
+// the keys are read through a view of the pool (memref.subview at the page
+// and row, cut at the split's last key, so that rows past it read zeros
+// whatever the pool holds there: a P of 0 times a NaN would be NaN).
+//   @attention_decode_d<D>: P a multiple of 64 (or one page per sequence,
+//     the contiguous cache): a 64-key block lies in one page, one lookup
+//     per block; K is loaded from global memory straight into the MFMA
+//     operand layout, V in the row layout, stored into the wave's own 64xD
+//     LDS tile and read back in the column layout O^T += V^T P^T needs.
+//   @attention_decode_p16_d<D>: P a multiple of 16: a block is four chunks
+//     of 16 keys, each in one page, one lookup each; the chunks are loaded
+//     in the row layout and stored into the wave's LDS tile, from which K
+//     is read in the MFMA operand layout and then V, over the same tile, in
+//     the column layout.
+// The causal limit of each row (its token's last key, or the split's) is
+// one i32 tile built from hk.iota before the KV loop; a key past it is
+// masked to -inf. A split without keys writes O = 0 and L = -inf.
 //
 // @attention_decode_combine_d<D>(%Op, %Lp, %O, %L) merges the splits:
 // O [B, H_kv, G q_len, D] bf16 (Q's layout), L [B, H_kv, G q_len] f32 (that
@@ -74,21 +96,26 @@
 !q128 = memref<?x?x?x128xbf16>
 !kv128 = memref<?x?x?x128xbf16, strided<[?, ?, ?, 1]>>
 !op128 = memref<?x?x?x?x128xf32>
-!v_st128 = !hk.st<64x128xbf16, 16x32>
-!v_st4128 = !hk.st<256x128xbf16, 16x32>
+!kv_st128 = !hk.st<64x128xbf16, 16x32>
+!kv_st4128 = !hk.st<256x128xbf16, 16x32>
 !v_row128 = tensor<64x128xbf16, #hk.rt<row, 16x32>>
+!chunk_rt128 = tensor<16x128xbf16, #hk.rt<row, 16x32>>
+!chunk_st128 = !hk.st<16x128xbf16, 16x32>
 
 hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
-    %seq_lens: memref<?xi32>, %Op: !op128, %Lp: !lp, %q_len: index)
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op128, %Lp: !lp,
+    %q_len: index)
     attributes {waves = 4 : i32,
-    grid = #hk.grid<[dim(4, 2), dim(0, 1), dim(0, 0)]
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
                     -> (s0 ceildiv 4, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
   %cD = arith.constant 128 : index
+  %zero_bf = arith.constant 0.0 : bf16
   %one32 = arith.constant 1 : i32
   %scale = arith.constant dense<0.127517432> : !s_rt
   %scale_v = arith.constant dense<0.127517432> : !vec
@@ -100,17 +127,18 @@ hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
   %zero_o = arith.constant dense<0.0> : !o_rt128
   %zero_s = arith.constant dense<0.0> : !st_acc
 
-  %c4 = arith.constant 4 : index
-  %vs = hk.alloc_shared : !v_st4128
+  // Each wave's own 64xD LDS tile, through which V goes from the row
+  // layout of its load to the column layout of O^T += V^T P^T.
+  %kvs = hk.alloc_shared : !kv_st4128
   %w = hk.wave_id
-  %vw = hk.subtile %vs[%w, %c0] : !v_st4128 -> !v_st128
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st4128 -> !kv_st128
   %bx = hk.block_id x
   %bx4 = arith.muli %bx, %c4 : index
   %split = arith.addi %bx4, %w : index
   %hkv = hk.block_id y
   %b = hk.block_id z
-  %batch = memref.dim %K, %c0 : !kv128
   %kv_heads = memref.dim %K, %c1 : !kv128
+  %page = memref.dim %K, %c2 : !kv128
   %splits = memref.dim %Op, %c2 : !op128
   %rows = memref.dim %Q, %c2 : !q128
   %row_tiles = arith.ceildivui %rows, %c32 : index
@@ -126,13 +154,188 @@ hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
   %hi = arith.minui %hi_raw, %blocks : index
   %hi_keys = arith.muli %hi, %c64 : index
   %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages, and entry 0 for an empty sequence (whose
+  // loop does not run; P is at least 1 there, as the table's width).
+  %len1 = arith.maxui %len, %c1 : index
+  %last_key = arith.subi %len1, %c1 : index
+  %page1 = arith.maxui %page, %c1 : index
+  %last_pi = arith.divui %last_key, %page1 : index
+  %lo_keys = arith.muli %lo, %c64 : index
+  %lo_pi = arith.divui %lo_keys, %page1 : index
+  %lo_ps = arith.muli %lo_pi, %page1 : index
+  %lo_row = arith.subi %lo_keys, %lo_ps : index
+  %lo_pi_c = arith.minui %lo_pi, %last_pi : index
+  %lo_pid_i32 = memref.load %table[%b, %lo_pi_c] : memref<?x?xi32>
+  %lo_pid = arith.index_castui %lo_pid_i32 : i32 to index
 
-  // K and V cut at key_hi: rows past the split's last key read as zero,
-  // whatever the cache holds there (a P of 0 times a NaN would be NaN).
-  %Kc = memref.subview %K[0, 0, 0, 0] [%batch, %kv_heads, %key_hi, 128]
-      [1, 1, 1, 1] : !kv128 to !kv128
-  %Vc = memref.subview %V[0, 0, 0, 0] [%batch, %kv_heads, %key_hi, 128]
-      [1, 1, 1, 1] : !kv128 to !kv128
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+  %qlen_t = tensor.splat %qlen32 : !s_i32
+  %first_t = tensor.splat %first32 : !s_i32
+  %last_t = tensor.splat %last32 : !s_i32
+  %row_pos = hk.iota row : !s_i32
+  %col_pos = hk.iota col : !s_i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %r0_t = tensor.splat %r0_32 : !s_i32
+    %r = arith.addi %row_pos, %r0_t : !s_i32
+    %tok = arith.remui %r, %qlen_t : !s_i32
+    %causal_last = arith.addi %tok, %first_t : !s_i32
+    %limit = arith.minsi %causal_last, %last_t : !s_i32
+    %q = hk.load %Q[%b, %hkv, %rt, %c0] : !q128 -> !q_rt128
+
+    %res:6 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec, %pid = %lo_pid,
+                  %pi = %lo_pi, %row = %lo_row)
+        -> (!o_rt128, !vec, !vec, index, index, index) {
+      %k0 = arith.muli %j, %c64 : index
+      // The block, keys k0 .. k0 + 63: rows k0 mod P .. + 63 of page %pid
+      // (looked up one block ahead, so that the scalar load's latency is
+      // not the block's).
+      %row_tile = arith.divui %row, %c64 : index
+      // The next block's page and row, without a division: P is a
+      // multiple of 64 or holds the whole sequence.
+      %kn = arith.addi %k0, %c64 : index
+      %row_n = arith.addi %row, %c64 : index
+      %wrap = arith.cmpi uge, %row_n, %page1 : index
+      %pi_inc = arith.addi %pi, %c1 : index
+      %pi_next = arith.select %wrap, %pi_inc, %pi : index
+      %row_next = arith.select %wrap, %c0, %row_n : index
+      %pi_load = arith.minui %pi_next, %last_pi : index
+      %pid_next_i32 = memref.load %table[%b, %pi_load] : memref<?x?xi32>
+      %pid_next = arith.index_castui %pid_next_i32 : i32 to index
+      %kt = hk.load %K[%pid, %hkv, %row_tile, %c0] : !kv128 -> !k_rt128
+      %vr = hk.load %V[%pid, %hkv, %row_tile, %c0] : !kv128 -> !v_row128
+      // The last block of the sequence: its rows past the length hold
+      // whatever the page does (a P of 0 times a NaN would be NaN), so they
+      // are zeroed. K's are masked to -inf with the scores.
+      %partial = arith.cmpi ugt, %kn, %len : index
+      %vz = scf.if %partial -> (!v_row128) {
+        %vm = hk.bounds_mask %vr at [%k0, %c0] within [%len, %cD]
+            fill %zero_bf : !v_row128
+        scf.yield %vm : !v_row128
+      } else {
+        scf.yield %vr : !v_row128
+      }
+      hk.store %vz, %kvw : !v_row128, !kv_st128
+      %vt = hk.load %kvw : !kv_st128 -> !v_rt128
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      %k0_32 = arith.index_cast %k0 : index to i32
+      %k0_t = tensor.splat %k0_32 : !s_i32
+      %key = arith.addi %col_pos, %k0_t : !s_i32
+      %seen = arith.cmpi sle, %key, %limit : !s_i32
+      %sm = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
+      %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      %ot = hk.transpose %oa : !o_rt128 -> !ot_acc128
+      %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt128, !pt_rt, !ot_acc128
+      %on = hk.transpose %ot2 : !ot_acc128 -> !o_rt128
+      scf.yield %on, %mx, %sum, %pid_next, %pi_next, %row_next
+          : !o_rt128, !vec, !vec, index, index, index
+    }
+
+    // The split's O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#2, %tiny : !vec
+    %of = hk.row_broadcast div %res#0, %l_safe : !o_rt128, !vec
+    hk.store %of, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt128, !op128
+    %log_l = math.log2 %res#2 : !vec
+    %lse2 = arith.addf %res#1, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
+hk.kernel @attention_decode_p16_d128(%Q: !q128, %K: !kv128, %V: !kv128,
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op128, %Lp: !lp,
+    %q_len: index)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c48 = arith.constant 48 : index
+  %c64 = arith.constant 64 : index
+  %cD = arith.constant 128 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %scale = arith.constant dense<0.127517432> : !s_rt
+  %scale_v = arith.constant dense<0.127517432> : !vec
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64xD LDS tile: K's four 16-key chunks are stored into
+  // it and read back in the MFMA operand layout, then V's likewise in the
+  // column layout. One wave's LDS accesses execute in order, so V's stores
+  // need no wait for K's reads.
+  %kvs = hk.alloc_shared : !kv_st4128
+  %w = hk.wave_id
+  %w4 = arith.muli %w, %c4 : index
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st4128 -> !kv_st128
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  %kv_heads = memref.dim %K, %c1 : !kv128
+  %page = memref.dim %K, %c2 : !kv128
+  %splits = memref.dim %Op, %c2 : !op128
+  %rows = memref.dim %Q, %c2 : !q128
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages (the loop runs only when len > 0, so P > 0).
+  %last_key = arith.subi %len, %c1 : index
 
   // Query row r is token r mod q_len of its head; the sequence's last
   // q_len positions are the query tokens, so token t sees the keys
@@ -161,14 +364,98 @@ hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
     %res:3 = scf.for %j = %lo to %hi step %c1
         iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec)
         -> (!o_rt128, !vec, !vec) {
-      %kt = hk.load %Kc[%b, %hkv, %j, %c0] : !kv128 -> !k_rt128
-      %vr = hk.load %Vc[%b, %hkv, %j, %c0] : !kv128 -> !v_row128
-      hk.store %vr, %vw : !v_row128, !v_st128
-      %vt = hk.load %vw : !v_st128 -> !v_rt128
+      %k0 = arith.muli %j, %c64 : index
+      // Chunk 0: keys k0 + 0 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc0 = arith.addi %k0, %c0 : index
+      %kl0 = arith.minui %kc0, %last_key : index
+      %pi0 = arith.divui %kl0, %page : index
+      %ps0 = arith.muli %pi0, %page : index
+      %row0 = arith.subi %kc0, %ps0 : index
+      %rt0 = arith.divui %row0, %c16 : index
+      %pid0_i32 = memref.load %table[%b, %pi0] : memref<?x?xi32>
+      %pid0 = arith.index_castui %pid0_i32 : i32 to index
+      %kr0 = hk.load %K[%pid0, %hkv, %rt0, %c0] : !kv128 -> !chunk_rt128
+      %vr0 = hk.load %V[%pid0, %hkv, %rt0, %c0] : !kv128 -> !chunk_rt128
+      // Chunk 1: keys k0 + 16 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc1 = arith.addi %k0, %c16 : index
+      %kl1 = arith.minui %kc1, %last_key : index
+      %pi1 = arith.divui %kl1, %page : index
+      %ps1 = arith.muli %pi1, %page : index
+      %row1 = arith.subi %kc1, %ps1 : index
+      %rt1 = arith.divui %row1, %c16 : index
+      %pid1_i32 = memref.load %table[%b, %pi1] : memref<?x?xi32>
+      %pid1 = arith.index_castui %pid1_i32 : i32 to index
+      %kr1 = hk.load %K[%pid1, %hkv, %rt1, %c0] : !kv128 -> !chunk_rt128
+      %vr1 = hk.load %V[%pid1, %hkv, %rt1, %c0] : !kv128 -> !chunk_rt128
+      // Chunk 2: keys k0 + 32 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc2 = arith.addi %k0, %c32 : index
+      %kl2 = arith.minui %kc2, %last_key : index
+      %pi2 = arith.divui %kl2, %page : index
+      %ps2 = arith.muli %pi2, %page : index
+      %row2 = arith.subi %kc2, %ps2 : index
+      %rt2 = arith.divui %row2, %c16 : index
+      %pid2_i32 = memref.load %table[%b, %pi2] : memref<?x?xi32>
+      %pid2 = arith.index_castui %pid2_i32 : i32 to index
+      %kr2 = hk.load %K[%pid2, %hkv, %rt2, %c0] : !kv128 -> !chunk_rt128
+      %vr2 = hk.load %V[%pid2, %hkv, %rt2, %c0] : !kv128 -> !chunk_rt128
+      // Chunk 3: keys k0 + 48 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc3 = arith.addi %k0, %c48 : index
+      %kl3 = arith.minui %kc3, %last_key : index
+      %pi3 = arith.divui %kl3, %page : index
+      %ps3 = arith.muli %pi3, %page : index
+      %row3 = arith.subi %kc3, %ps3 : index
+      %rt3 = arith.divui %row3, %c16 : index
+      %pid3_i32 = memref.load %table[%b, %pi3] : memref<?x?xi32>
+      %pid3 = arith.index_castui %pid3_i32 : i32 to index
+      %kr3 = hk.load %K[%pid3, %hkv, %rt3, %c0] : !kv128 -> !chunk_rt128
+      %vr3 = hk.load %V[%pid3, %hkv, %rt3, %c0] : !kv128 -> !chunk_rt128
+      // The last block of the sequence: its rows past the length hold
+      // whatever the pages do (a P of 0 times a NaN would be NaN), so V's
+      // are zeroed. K's are masked to -inf with the scores.
+      %kn = arith.addi %k0, %c64 : index
+      %partial = arith.cmpi ugt, %kn, %len : index
+      %vz:4 = scf.if %partial
+          -> (!chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128) {
+        %vm0 = hk.bounds_mask %vr0 at [%kc0, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        %vm1 = hk.bounds_mask %vr1 at [%kc1, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        %vm2 = hk.bounds_mask %vr2 at [%kc2, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        %vm3 = hk.bounds_mask %vr3 at [%kc3, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        scf.yield %vm0, %vm1, %vm2, %vm3
+            : !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128
+      } else {
+        scf.yield %vr0, %vr1, %vr2, %vr3
+            : !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128
+      }
+      // K, then V, through the wave's LDS tile.
+      %ksub0 = arith.addi %w4, %c0 : index
+      %kst0 = hk.subtile %kvs[%ksub0, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr0, %kst0 : !chunk_rt128, !chunk_st128
+      %ksub1 = arith.addi %w4, %c1 : index
+      %kst1 = hk.subtile %kvs[%ksub1, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr1, %kst1 : !chunk_rt128, !chunk_st128
+      %ksub2 = arith.addi %w4, %c2 : index
+      %kst2 = hk.subtile %kvs[%ksub2, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr2, %kst2 : !chunk_rt128, !chunk_st128
+      %ksub3 = arith.addi %w4, %c3 : index
+      %kst3 = hk.subtile %kvs[%ksub3, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr3, %kst3 : !chunk_rt128, !chunk_st128
+      %kt = hk.load %kvw : !kv_st128 -> !k_rt128
+      hk.store %vz#0, %kst0 : !chunk_rt128, !chunk_st128
+      hk.store %vz#1, %kst1 : !chunk_rt128, !chunk_st128
+      hk.store %vz#2, %kst2 : !chunk_rt128, !chunk_st128
+      hk.store %vz#3, %kst3 : !chunk_rt128, !chunk_st128
+      %vt = hk.load %kvw : !kv_st128 -> !v_rt128
       // S^T = K Q^T, relabelled as S (queries as rows).
       %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
       %sr = hk.transpose %st : !st_acc -> !s_rt
-      %k0 = arith.muli %j, %c64 : index
       %k0_32 = arith.index_cast %k0 : index to i32
       %k0_t = tensor.splat %k0_32 : !s_i32
       %key = arith.addi %col_pos, %k0_t : !s_i32
@@ -276,21 +563,26 @@ hk.kernel @attention_decode_combine_d128(%Op: !op128, %Lp: !lp, %O: !q128,
 !q64 = memref<?x?x?x64xbf16>
 !kv64 = memref<?x?x?x64xbf16, strided<[?, ?, ?, 1]>>
 !op64 = memref<?x?x?x?x64xf32>
-!v_st64 = !hk.st<64x64xbf16, 16x32>
-!v_st464 = !hk.st<256x64xbf16, 16x32>
+!kv_st64 = !hk.st<64x64xbf16, 16x32>
+!kv_st464 = !hk.st<256x64xbf16, 16x32>
 !v_row64 = tensor<64x64xbf16, #hk.rt<row, 16x32>>
+!chunk_rt64 = tensor<16x64xbf16, #hk.rt<row, 16x32>>
+!chunk_st64 = !hk.st<16x64xbf16, 16x32>
 
 hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
-    %seq_lens: memref<?xi32>, %Op: !op64, %Lp: !lp, %q_len: index)
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op64, %Lp: !lp,
+    %q_len: index)
     attributes {waves = 4 : i32,
-    grid = #hk.grid<[dim(4, 2), dim(0, 1), dim(0, 0)]
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
                     -> (s0 ceildiv 4, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
   %cD = arith.constant 64 : index
+  %zero_bf = arith.constant 0.0 : bf16
   %one32 = arith.constant 1 : i32
   %scale = arith.constant dense<0.180336878> : !s_rt
   %scale_v = arith.constant dense<0.180336878> : !vec
@@ -302,17 +594,18 @@ hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
   %zero_o = arith.constant dense<0.0> : !o_rt64
   %zero_s = arith.constant dense<0.0> : !st_acc
 
-  %c4 = arith.constant 4 : index
-  %vs = hk.alloc_shared : !v_st464
+  // Each wave's own 64xD LDS tile, through which V goes from the row
+  // layout of its load to the column layout of O^T += V^T P^T.
+  %kvs = hk.alloc_shared : !kv_st464
   %w = hk.wave_id
-  %vw = hk.subtile %vs[%w, %c0] : !v_st464 -> !v_st64
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st464 -> !kv_st64
   %bx = hk.block_id x
   %bx4 = arith.muli %bx, %c4 : index
   %split = arith.addi %bx4, %w : index
   %hkv = hk.block_id y
   %b = hk.block_id z
-  %batch = memref.dim %K, %c0 : !kv64
   %kv_heads = memref.dim %K, %c1 : !kv64
+  %page = memref.dim %K, %c2 : !kv64
   %splits = memref.dim %Op, %c2 : !op64
   %rows = memref.dim %Q, %c2 : !q64
   %row_tiles = arith.ceildivui %rows, %c32 : index
@@ -328,13 +621,188 @@ hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
   %hi = arith.minui %hi_raw, %blocks : index
   %hi_keys = arith.muli %hi, %c64 : index
   %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages, and entry 0 for an empty sequence (whose
+  // loop does not run; P is at least 1 there, as the table's width).
+  %len1 = arith.maxui %len, %c1 : index
+  %last_key = arith.subi %len1, %c1 : index
+  %page1 = arith.maxui %page, %c1 : index
+  %last_pi = arith.divui %last_key, %page1 : index
+  %lo_keys = arith.muli %lo, %c64 : index
+  %lo_pi = arith.divui %lo_keys, %page1 : index
+  %lo_ps = arith.muli %lo_pi, %page1 : index
+  %lo_row = arith.subi %lo_keys, %lo_ps : index
+  %lo_pi_c = arith.minui %lo_pi, %last_pi : index
+  %lo_pid_i32 = memref.load %table[%b, %lo_pi_c] : memref<?x?xi32>
+  %lo_pid = arith.index_castui %lo_pid_i32 : i32 to index
 
-  // K and V cut at key_hi: rows past the split's last key read as zero,
-  // whatever the cache holds there (a P of 0 times a NaN would be NaN).
-  %Kc = memref.subview %K[0, 0, 0, 0] [%batch, %kv_heads, %key_hi, 64]
-      [1, 1, 1, 1] : !kv64 to !kv64
-  %Vc = memref.subview %V[0, 0, 0, 0] [%batch, %kv_heads, %key_hi, 64]
-      [1, 1, 1, 1] : !kv64 to !kv64
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+  %qlen_t = tensor.splat %qlen32 : !s_i32
+  %first_t = tensor.splat %first32 : !s_i32
+  %last_t = tensor.splat %last32 : !s_i32
+  %row_pos = hk.iota row : !s_i32
+  %col_pos = hk.iota col : !s_i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %r0_t = tensor.splat %r0_32 : !s_i32
+    %r = arith.addi %row_pos, %r0_t : !s_i32
+    %tok = arith.remui %r, %qlen_t : !s_i32
+    %causal_last = arith.addi %tok, %first_t : !s_i32
+    %limit = arith.minsi %causal_last, %last_t : !s_i32
+    %q = hk.load %Q[%b, %hkv, %rt, %c0] : !q64 -> !q_rt64
+
+    %res:6 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec, %pid = %lo_pid,
+                  %pi = %lo_pi, %row = %lo_row)
+        -> (!o_rt64, !vec, !vec, index, index, index) {
+      %k0 = arith.muli %j, %c64 : index
+      // The block, keys k0 .. k0 + 63: rows k0 mod P .. + 63 of page %pid
+      // (looked up one block ahead, so that the scalar load's latency is
+      // not the block's).
+      %row_tile = arith.divui %row, %c64 : index
+      // The next block's page and row, without a division: P is a
+      // multiple of 64 or holds the whole sequence.
+      %kn = arith.addi %k0, %c64 : index
+      %row_n = arith.addi %row, %c64 : index
+      %wrap = arith.cmpi uge, %row_n, %page1 : index
+      %pi_inc = arith.addi %pi, %c1 : index
+      %pi_next = arith.select %wrap, %pi_inc, %pi : index
+      %row_next = arith.select %wrap, %c0, %row_n : index
+      %pi_load = arith.minui %pi_next, %last_pi : index
+      %pid_next_i32 = memref.load %table[%b, %pi_load] : memref<?x?xi32>
+      %pid_next = arith.index_castui %pid_next_i32 : i32 to index
+      %kt = hk.load %K[%pid, %hkv, %row_tile, %c0] : !kv64 -> !k_rt64
+      %vr = hk.load %V[%pid, %hkv, %row_tile, %c0] : !kv64 -> !v_row64
+      // The last block of the sequence: its rows past the length hold
+      // whatever the page does (a P of 0 times a NaN would be NaN), so they
+      // are zeroed. K's are masked to -inf with the scores.
+      %partial = arith.cmpi ugt, %kn, %len : index
+      %vz = scf.if %partial -> (!v_row64) {
+        %vm = hk.bounds_mask %vr at [%k0, %c0] within [%len, %cD]
+            fill %zero_bf : !v_row64
+        scf.yield %vm : !v_row64
+      } else {
+        scf.yield %vr : !v_row64
+      }
+      hk.store %vz, %kvw : !v_row64, !kv_st64
+      %vt = hk.load %kvw : !kv_st64 -> !v_rt64
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      %k0_32 = arith.index_cast %k0 : index to i32
+      %k0_t = tensor.splat %k0_32 : !s_i32
+      %key = arith.addi %col_pos, %k0_t : !s_i32
+      %seen = arith.cmpi sle, %key, %limit : !s_i32
+      %sm = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
+      %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      %ot = hk.transpose %oa : !o_rt64 -> !ot_acc64
+      %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt64, !pt_rt, !ot_acc64
+      %on = hk.transpose %ot2 : !ot_acc64 -> !o_rt64
+      scf.yield %on, %mx, %sum, %pid_next, %pi_next, %row_next
+          : !o_rt64, !vec, !vec, index, index, index
+    }
+
+    // The split's O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#2, %tiny : !vec
+    %of = hk.row_broadcast div %res#0, %l_safe : !o_rt64, !vec
+    hk.store %of, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt64, !op64
+    %log_l = math.log2 %res#2 : !vec
+    %lse2 = arith.addf %res#1, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
+hk.kernel @attention_decode_p16_d64(%Q: !q64, %K: !kv64, %V: !kv64,
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op64, %Lp: !lp,
+    %q_len: index)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c48 = arith.constant 48 : index
+  %c64 = arith.constant 64 : index
+  %cD = arith.constant 64 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %scale = arith.constant dense<0.180336878> : !s_rt
+  %scale_v = arith.constant dense<0.180336878> : !vec
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt64
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64xD LDS tile: K's four 16-key chunks are stored into
+  // it and read back in the MFMA operand layout, then V's likewise in the
+  // column layout. One wave's LDS accesses execute in order, so V's stores
+  // need no wait for K's reads.
+  %kvs = hk.alloc_shared : !kv_st464
+  %w = hk.wave_id
+  %w4 = arith.muli %w, %c4 : index
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st464 -> !kv_st64
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  %kv_heads = memref.dim %K, %c1 : !kv64
+  %page = memref.dim %K, %c2 : !kv64
+  %splits = memref.dim %Op, %c2 : !op64
+  %rows = memref.dim %Q, %c2 : !q64
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages (the loop runs only when len > 0, so P > 0).
+  %last_key = arith.subi %len, %c1 : index
 
   // Query row r is token r mod q_len of its head; the sequence's last
   // q_len positions are the query tokens, so token t sees the keys
@@ -363,14 +831,98 @@ hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
     %res:3 = scf.for %j = %lo to %hi step %c1
         iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec)
         -> (!o_rt64, !vec, !vec) {
-      %kt = hk.load %Kc[%b, %hkv, %j, %c0] : !kv64 -> !k_rt64
-      %vr = hk.load %Vc[%b, %hkv, %j, %c0] : !kv64 -> !v_row64
-      hk.store %vr, %vw : !v_row64, !v_st64
-      %vt = hk.load %vw : !v_st64 -> !v_rt64
+      %k0 = arith.muli %j, %c64 : index
+      // Chunk 0: keys k0 + 0 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc0 = arith.addi %k0, %c0 : index
+      %kl0 = arith.minui %kc0, %last_key : index
+      %pi0 = arith.divui %kl0, %page : index
+      %ps0 = arith.muli %pi0, %page : index
+      %row0 = arith.subi %kc0, %ps0 : index
+      %rt0 = arith.divui %row0, %c16 : index
+      %pid0_i32 = memref.load %table[%b, %pi0] : memref<?x?xi32>
+      %pid0 = arith.index_castui %pid0_i32 : i32 to index
+      %kr0 = hk.load %K[%pid0, %hkv, %rt0, %c0] : !kv64 -> !chunk_rt64
+      %vr0 = hk.load %V[%pid0, %hkv, %rt0, %c0] : !kv64 -> !chunk_rt64
+      // Chunk 1: keys k0 + 16 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc1 = arith.addi %k0, %c16 : index
+      %kl1 = arith.minui %kc1, %last_key : index
+      %pi1 = arith.divui %kl1, %page : index
+      %ps1 = arith.muli %pi1, %page : index
+      %row1 = arith.subi %kc1, %ps1 : index
+      %rt1 = arith.divui %row1, %c16 : index
+      %pid1_i32 = memref.load %table[%b, %pi1] : memref<?x?xi32>
+      %pid1 = arith.index_castui %pid1_i32 : i32 to index
+      %kr1 = hk.load %K[%pid1, %hkv, %rt1, %c0] : !kv64 -> !chunk_rt64
+      %vr1 = hk.load %V[%pid1, %hkv, %rt1, %c0] : !kv64 -> !chunk_rt64
+      // Chunk 2: keys k0 + 32 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc2 = arith.addi %k0, %c32 : index
+      %kl2 = arith.minui %kc2, %last_key : index
+      %pi2 = arith.divui %kl2, %page : index
+      %ps2 = arith.muli %pi2, %page : index
+      %row2 = arith.subi %kc2, %ps2 : index
+      %rt2 = arith.divui %row2, %c16 : index
+      %pid2_i32 = memref.load %table[%b, %pi2] : memref<?x?xi32>
+      %pid2 = arith.index_castui %pid2_i32 : i32 to index
+      %kr2 = hk.load %K[%pid2, %hkv, %rt2, %c0] : !kv64 -> !chunk_rt64
+      %vr2 = hk.load %V[%pid2, %hkv, %rt2, %c0] : !kv64 -> !chunk_rt64
+      // Chunk 3: keys k0 + 48 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc3 = arith.addi %k0, %c48 : index
+      %kl3 = arith.minui %kc3, %last_key : index
+      %pi3 = arith.divui %kl3, %page : index
+      %ps3 = arith.muli %pi3, %page : index
+      %row3 = arith.subi %kc3, %ps3 : index
+      %rt3 = arith.divui %row3, %c16 : index
+      %pid3_i32 = memref.load %table[%b, %pi3] : memref<?x?xi32>
+      %pid3 = arith.index_castui %pid3_i32 : i32 to index
+      %kr3 = hk.load %K[%pid3, %hkv, %rt3, %c0] : !kv64 -> !chunk_rt64
+      %vr3 = hk.load %V[%pid3, %hkv, %rt3, %c0] : !kv64 -> !chunk_rt64
+      // The last block of the sequence: its rows past the length hold
+      // whatever the pages do (a P of 0 times a NaN would be NaN), so V's
+      // are zeroed. K's are masked to -inf with the scores.
+      %kn = arith.addi %k0, %c64 : index
+      %partial = arith.cmpi ugt, %kn, %len : index
+      %vz:4 = scf.if %partial
+          -> (!chunk_rt64, !chunk_rt64, !chunk_rt64, !chunk_rt64) {
+        %vm0 = hk.bounds_mask %vr0 at [%kc0, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt64
+        %vm1 = hk.bounds_mask %vr1 at [%kc1, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt64
+        %vm2 = hk.bounds_mask %vr2 at [%kc2, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt64
+        %vm3 = hk.bounds_mask %vr3 at [%kc3, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt64
+        scf.yield %vm0, %vm1, %vm2, %vm3
+            : !chunk_rt64, !chunk_rt64, !chunk_rt64, !chunk_rt64
+      } else {
+        scf.yield %vr0, %vr1, %vr2, %vr3
+            : !chunk_rt64, !chunk_rt64, !chunk_rt64, !chunk_rt64
+      }
+      // K, then V, through the wave's LDS tile.
+      %ksub0 = arith.addi %w4, %c0 : index
+      %kst0 = hk.subtile %kvs[%ksub0, %c0] : !kv_st464 -> !chunk_st64
+      hk.store %kr0, %kst0 : !chunk_rt64, !chunk_st64
+      %ksub1 = arith.addi %w4, %c1 : index
+      %kst1 = hk.subtile %kvs[%ksub1, %c0] : !kv_st464 -> !chunk_st64
+      hk.store %kr1, %kst1 : !chunk_rt64, !chunk_st64
+      %ksub2 = arith.addi %w4, %c2 : index
+      %kst2 = hk.subtile %kvs[%ksub2, %c0] : !kv_st464 -> !chunk_st64
+      hk.store %kr2, %kst2 : !chunk_rt64, !chunk_st64
+      %ksub3 = arith.addi %w4, %c3 : index
+      %kst3 = hk.subtile %kvs[%ksub3, %c0] : !kv_st464 -> !chunk_st64
+      hk.store %kr3, %kst3 : !chunk_rt64, !chunk_st64
+      %kt = hk.load %kvw : !kv_st64 -> !k_rt64
+      hk.store %vz#0, %kst0 : !chunk_rt64, !chunk_st64
+      hk.store %vz#1, %kst1 : !chunk_rt64, !chunk_st64
+      hk.store %vz#2, %kst2 : !chunk_rt64, !chunk_st64
+      hk.store %vz#3, %kst3 : !chunk_rt64, !chunk_st64
+      %vt = hk.load %kvw : !kv_st64 -> !v_rt64
       // S^T = K Q^T, relabelled as S (queries as rows).
       %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
       %sr = hk.transpose %st : !st_acc -> !s_rt
-      %k0 = arith.muli %j, %c64 : index
       %k0_32 = arith.index_cast %k0 : index to i32
       %k0_t = tensor.splat %k0_32 : !s_i32
       %key = arith.addi %col_pos, %k0_t : !s_i32
