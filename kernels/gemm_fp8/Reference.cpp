@@ -120,7 +120,7 @@ const KernelEntry &entries::gemm_fp8() {
                 "fp8 (!hk.fp8) MFMAs, one source for both chips";
     e.shapeNames = "M,N,K";
     e.defaultShape = {1024, 1024, 1024};
-    e.testShape = {200, 150, 200};
+    e.testShape = {300, 200, 520};
     e.setup = setup;
     e.launch = launch;
     e.reference = reference;
