@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Modelled TFLOP/s of attention_varlen against attention_forward at the
+same total work (docs/report.md, "Variable-length prefill").
+
+Runs `hk-run <kernel> --shape S --chip C --device isa --timing` for each row
+and divides the useful FLOPs, counted from the shape, by the modelled
+microseconds: 4 D H per (query, visible key) pair, so causal and windowed
+rows count only the unmasked work, and the ragged tiles' padding counts
+nothing. (The report's own `flops` is the MFMA work the sampled workgroups
+issued, masked halves of diagonal blocks included.) The varlen lengths are
+Reference.cpp's `lens` modes 0 (all N) and 2 (the ramp round(2 N (b + 1) /
+(B + 1))), both deterministic.
+
+    python3 kernels/attention_varlen/figures.py --chip gfx950 [--hk-run PATH]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# (label, kernel, shape): B = 16 sequences of 8192 tokens (or the ramp with
+# the same total), H = 8 query heads over 2 KV heads, D = 128.
+ROWS = [
+    ("dense", "attention_fwd", [16, 8, 2, 8192, 128, 0]),
+    ("varlen, balanced", "attention_varlen", [16, 8, 2, 8192, 8192, 128, 0, 0, 0, 0]),
+    ("varlen, ramp", "attention_varlen", [16, 8, 2, 8192, 8192, 128, 0, 0, 0, 2]),
+    ("dense causal", "attention_fwd", [16, 8, 2, 8192, 128, 1]),
+    ("varlen causal, balanced", "attention_varlen", [16, 8, 2, 8192, 8192, 128, 1, 0, 0, 0]),
+    ("varlen causal, ramp", "attention_varlen", [16, 8, 2, 8192, 8192, 128, 1, 0, 0, 2]),
+    ("varlen causal, window 4095", "attention_varlen", [16, 8, 2, 8192, 8192, 128, 1, 1, 4095, 0]),
+]
+
+
+def lengths(mode, b, n):
+    if mode == 0:
+        return [n] * b
+    return [(2 * n * (i + 1) + (b + 1) // 2) // (b + 1) for i in range(b)]
+
+
+def visible(lq, lk, causal, window):
+    """Sum over the queries of one sequence of the keys each sees."""
+    total = 0
+    for i in range(lq):
+        p = i + lk - lq
+        last = min(p, lk - 1) if causal else lk - 1
+        first = max(0, p - window) if window >= 0 else 0
+        total += max(0, last - first + 1)
+    return total
+
+
+def useful_flops(kernel, s):
+    if kernel == "attention_fwd":
+        b, h, _, n, d, causal = s
+        pairs = b * (n * (n + 1) // 2 if causal else n * n)
+        return 4 * d * h * pairs
+    b, h, _, nq, nk, d, causal, windowed, w, mode = s
+    window = w if windowed else -1
+    pairs = sum(visible(lq, lk, causal, window)
+                for lq, lk in zip(lengths(mode, b, nq), lengths(mode, b, nk)))
+    return 4 * d * h * pairs
+
+
+def timing(hk_run, kernel, shape, chip):
+    out = subprocess.run(
+        [hk_run, kernel, "--shape", ",".join(map(str, shape)), "--chip", chip,
+         "--device", "isa", "--timing"],
+        check=True, capture_output=True, text=True).stdout
+    line = next(l for l in out.splitlines() if l.startswith("TIMING "))
+    return json.loads(line[len("TIMING "):])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--chip", default="gfx950")
+    ap.add_argument("--hk-run", default=os.path.join(ROOT, "build", "bin", "hk-run"))
+    args = ap.parse_args()
+    print("| row | shape | modelled us | useful TFLOP/s | model's TFLOP/s |")
+    print("|---|---|---|---|---|")
+    for label, kernel, shape in ROWS:
+        rep = timing(args.hk_run, kernel, shape, args.chip)
+        us = rep["microseconds"]
+        tflops = useful_flops(kernel, shape) / us * 1e-6
+        print("| %s | `%s %s` | %.1f | %.1f | %.1f |" % (
+            label, kernel, ",".join(map(str, shape)), us, tflops, rep["tflops"]))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
