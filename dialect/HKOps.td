@@ -725,5 +725,6 @@ def HK_YieldOp : HK_Op<"yield", [Pure, ReturnLike, Terminator,
 }
 
 include "HKPositionOps.td"
+include "HKScaledMmaOps.td"
 
 #endif // HK_OPS_TD

@@ -16,7 +16,7 @@ using I = MfmaInput;
 // floats also go to v_mfma_f32_16x16x128_f8f6f4 and _32x32x64_f8f6f4 (32 K
 // values per lane): four times the K of the _fp8_fp8 forms in twice their
 // cycles (CDNA4 ISA guide; lib/Base/Timing.cpp), so twice the rate. The
-// scaled forms of those two are hk.mma_scaled's (ScaledMma.cpp), not here.
+// scaled forms of those two are hk.mma_scaled's (MmaToMFMA.cpp), not here.
 static constexpr MfmaInstr kGfx942Mfmas[] = {
     {I::BF16, 16, 16, 16}, {I::BF16, 32, 32, 8}, {I::F16, 16, 16, 16},
     {I::F16, 32, 32, 8},   {I::FP8, 16, 16, 32}, {I::FP8, 32, 32, 16},

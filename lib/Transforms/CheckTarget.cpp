@@ -29,6 +29,13 @@ struct CheckTarget : hk::impl::HKCheckTargetBase<CheckTarget> {
     getOperation().walk(
         [&](KernelOp kernel) { ok &= checkLds(kernel, *info); });
     getOperation().walk([&](MmaOp mma) { ok &= checkMma(mma, *info); });
+    getOperation().walk([&](MmaScaledOp mma) {
+      if (info->hasScaledMfma)
+        return;
+      mma.emitOpError("needs the scaled f8f6f4 MFMAs (OCP MX), which ")
+          << info->name << " does not have";
+      ok = false;
+    });
     if (!ok)
       signalPassFailure();
   }

@@ -1,4 +1,4 @@
-//===- MmaToMFMA.cpp - hk.mma to amdgpu.mfma ------------------------------===//
+//===- MmaToMFMA.cpp - hk.mma, hk.mma_scaled to amdgpu.(scaled_)mfma ------===//
 //
 // The register layouts of hk.mma's operands are the MFMA operand layouts
 // (see HKAttrs.td), so an MMA is a loop over base tiles of M, N and K that
@@ -244,11 +244,79 @@ struct MmaLowering : OpConversionPattern<MmaOp> {
   LoweringState &state;
 };
 
+/// Why this hk.mma_scaled cannot be lowered on `chip`, or "".
+static std::string mmaScaledReason(Operation *, const hk::ChipInfo &chip) {
+  if (chip.hasScaledMfma)
+    return "";
+  return std::string("the scaled f8f6f4 MFMAs are not on ") + chip.name;
+}
+
+/// The scale of register `reg` of a scale tile's registers `v`, as the
+/// scaled MFMA takes it: the aligned group of four scales holding it and its
+/// byte in the 32-bit operand (op_sel), so that LLVM can keep four scales
+/// in one VGPR; a lone scale where the tile has fewer than four per lane.
+static std::pair<Value, int32_t> scaleOperand(OpBuilder &b, Location loc,
+                                              Value v, int64_t reg) {
+  int64_t regs = cast<VectorType>(v.getType()).getNumElements();
+  if (regs % 4 != 0)
+    return {vector::ExtractOp::create(b, loc, v, reg), 0};
+  return {slice(b, loc, v, reg - reg % 4, 4), int32_t(reg % 4)};
+}
+
+/// hk.mma_scaled: one v_mfma_scale_f32_16x16x128_f8f6f4 per (M, N, K) base
+/// tile. The operands are already in the MFMA's layouts (the verifier), and
+/// base tile (i, k) of an operand and of its scale tile have the same index
+/// (both are (rows/16) x (K/128) grids), so each MFMA takes one slice of 32
+/// elements of A and of B, one scale of each, and one accumulator.
+struct MmaScaledLowering : OpConversionPattern<MmaScaledOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MmaScaledOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto cT = cast<RankedTensorType>(op.getC().getType());
+    auto aT = cast<RankedTensorType>(op.getA().getType());
+    int64_t mTiles = cT.getDimSize(0) / 16, nTiles = cT.getDimSize(1) / 16;
+    int64_t kTiles = aT.getDimSize(1) / 128;
+    SmallVector<Value> accs;
+    for (int64_t c = 0; c < mTiles * nTiles; ++c)
+      accs.push_back(slice(rewriter, loc, adaptor.getC(), c * 4, 4));
+    // K outermost: consecutive MFMAs write different accumulators.
+    for (int64_t ki = 0; ki < kTiles; ++ki)
+      for (int64_t mi = 0; mi < mTiles; ++mi) {
+        int64_t at = mi * kTiles + ki;
+        Value a = slice(rewriter, loc, adaptor.getA(), at * 32, 32);
+        auto [sa, ia] = scaleOperand(rewriter, loc, adaptor.getAScale(), at);
+        for (int64_t ni = 0; ni < nTiles; ++ni) {
+          int64_t bt = ni * kTiles + ki;
+          Value b = slice(rewriter, loc, adaptor.getB(), bt * 32, 32);
+          auto [sb, ib] = scaleOperand(rewriter, loc, adaptor.getBScale(), bt);
+          Value &acc = accs[mi * nTiles + ni];
+          acc = amdgpu::ScaledMFMAOp::create(
+              rewriter, loc, acc.getType(), rewriter.getI32IntegerAttr(16),
+              rewriter.getI32IntegerAttr(16), rewriter.getI32IntegerAttr(128),
+              a, b, acc, sa, sb, rewriter.getI32IntegerAttr(ia),
+              rewriter.getI32IntegerAttr(ib));
+        }
+      }
+    Value result = adaptor.getC();
+    for (auto [c, acc] : llvm::enumerate(accs))
+      result = vector::InsertStridedSliceOp::create(
+          rewriter, loc, acc, result, ArrayRef<int64_t>{int64_t(c) * 4},
+          ArrayRef<int64_t>{1});
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void hk::populateMmaToMFMAPatterns(TypeConverter &converter,
                                    RewritePatternSet &patterns,
                                    LoweringState &state) {
   patterns.add<MmaLowering>(converter, patterns.getContext(), state);
+  patterns.add<MmaScaledLowering>(converter, patterns.getContext());
   state.support.add<MmaOp>(mmaReason);
+  state.support.add<MmaScaledOp>(mmaScaledReason);
 }

@@ -125,14 +125,18 @@ LogicalResult RegTileLayoutAttr::verifyEncoding(
                        << shape.size();
   if (ShapedType::isDynamicShape(shape))
     return emitError() << "register tile must have a static shape";
-  if (!isTileElementType(elementType))
+  // The 6- and 4-bit floats of OCP MX are operands of hk.mma_scaled only.
+  bool narrow =
+      isa<Float6E2M3FNType, Float6E3M2FNType, Float4E2M1FNType>(elementType);
+  if (!isTileElementType(elementType) && !narrow)
     return emitError() << "register tile element type must be f32, f16, "
-                          "bf16, an 8-bit float, i8, i32 or i1 (a mask), got "
+                          "bf16, an 8-bit float, f6E2M3FN, f6E3M2FN, "
+                          "f4E2M1FN, i8, i32 or i1 (a mask), got "
                        << elementType;
   int64_t bits = elementType.getIntOrFloatBitWidth();
-  if ((getBaseRows() == 128 || getBaseCols() == 128) && bits != 8)
+  if ((getBaseRows() == 128 || getBaseCols() == 128) && bits > 8)
     return emitError() << "base tile " << getBaseRows() << "x" << getBaseCols()
-                       << " is only for 8-bit element types, got "
+                       << " is only for 8-, 6- and 4-bit element types, got "
                        << elementType;
   hk::TileLayout layout{shape[0],
                         shape[1],

@@ -12,10 +12,11 @@ std::string BaseTileLayout::validate() const {
   auto shape = std::to_string(rows) + "x" + std::to_string(cols);
   bool known = (rows == 16 && cols == 16) || (rows == 16 && cols == 32) ||
                (rows == 32 && cols == 16) || (rows == 32 && cols == 32) ||
-               (rows == 16 && cols == 128) || (rows == 128 && cols == 16);
+               (rows == 16 && cols == 128) || (rows == 128 && cols == 16) ||
+               (rows == 16 && cols == 4);
   if (!known)
     return "base tile " + shape +
-           " is not one of 16x16, 16x32, 32x16, 32x32, 16x128, 128x16";
+           " is not one of 16x16, 16x32, 32x16, 32x32, 16x128, 128x16, 16x4";
   if (laneExtent() > kWaveSize)
     return "base tile " + shape + " spreads " + std::to_string(laneExtent()) +
            " lanes along its " + (major == Major::Row ? "rows" : "columns") +

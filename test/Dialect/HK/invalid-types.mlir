@@ -58,17 +58,17 @@ func.func private @f(tensor<?x16xf32, #hk.rt<row, 16x16>>)
 
 // -----
 
-// expected-error @+1 {{register tile element type must be f32, f16, bf16, an 8-bit float, i8, i32 or i1 (a mask), got 'f64'}}
+// expected-error @+1 {{register tile element type must be f32, f16, bf16, an 8-bit float, f6E2M3FN, f6E3M2FN, f4E2M1FN, i8, i32 or i1 (a mask), got 'f64'}}
 func.func private @f(tensor<16x16xf64, #hk.rt<row, 16x16>>)
 
 // -----
 
-// expected-error @+1 {{register tile element type must be f32, f16, bf16, an 8-bit float, i8, i32 or i1 (a mask), got 'i16'}}
+// expected-error @+1 {{register tile element type must be f32, f16, bf16, an 8-bit float, f6E2M3FN, f6E3M2FN, f4E2M1FN, i8, i32 or i1 (a mask), got 'i16'}}
 func.func private @f(tensor<16x16xi16, #hk.rt<row, 16x16>>)
 
 // -----
 
-// expected-error @+1 {{base tile 16x128 is only for 8-bit element types, got 'bf16'}}
+// expected-error @+1 {{base tile 16x128 is only for 8-, 6- and 4-bit element types, got 'bf16'}}
 func.func private @f(tensor<16x128xbf16, #hk.rt<row, 16x128>>)
 
 // -----

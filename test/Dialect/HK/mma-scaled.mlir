@@ -1,0 +1,94 @@
+// RUN: hk-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// hk.mma_scaled: OCP MX operands (8-, 6- and 4-bit floats, A and B of
+// different formats) with one e8m0 scale per 32 elements along K of each
+// row of A and of B, round-tripped; then each verifier rule.
+
+// CHECK-LABEL: func.func @mixed
+// CHECK: hk.mma_scaled %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} : tensor<32x256xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<32x8xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x256xf8E4M3FN, #hk.rt<row, 16x128, group = 16>>, tensor<16x8xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<32x16xf32, #hk.rt<col, 16x16>>
+func.func @mixed(%a: tensor<32x256xf4E2M1FN, #hk.rt<row, 16x128>>, %sa: tensor<32x8xf8E8M0FNU, #hk.rt<row, 16x4>>, %b: tensor<16x256xf8E4M3FN, #hk.rt<row, 16x128, group = 16>>, %sb: tensor<16x8xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<32x16xf32, #hk.rt<col, 16x16>>) -> tensor<32x16xf32, #hk.rt<col, 16x16>> {
+  %d = hk.mma_scaled %a[%sa], %b[%sb], %c : tensor<32x256xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<32x8xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x256xf8E4M3FN, #hk.rt<row, 16x128, group = 16>>, tensor<16x8xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<32x16xf32, #hk.rt<col, 16x16>>
+  return %d : tensor<32x16xf32, #hk.rt<col, 16x16>>
+}
+
+// CHECK-LABEL: func.func @fp6
+// CHECK: hk.mma_scaled
+func.func @fp6(%a: tensor<16x128xf6E2M3FN, #hk.rt<row, 16x128>>, %b: tensor<16x128xf6E3M2FN, #hk.rt<row, 16x128>>, %s: tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<16x16xf32, #hk.rt<col, 16x16>>) -> tensor<16x16xf32, #hk.rt<col, 16x16>> {
+  %d = hk.mma_scaled %a[%s], %b[%s], %c : tensor<16x128xf6E2M3FN, #hk.rt<row, 16x128>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x128xf6E3M2FN, #hk.rt<row, 16x128>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+  return %d : tensor<16x16xf32, #hk.rt<col, 16x16>>
+}
+
+// -----
+
+func.func @bf16_operand(%a: tensor<16x128xbf16, #hk.rt<row, 16x32>>, %b: tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, %s: tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<16x16xf32, #hk.rt<col, 16x16>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op expects A of f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN or f4E2M1FN, got 'bf16'}}
+  %d = hk.mma_scaled %a[%s], %b[%s], %c : tensor<16x128xbf16, #hk.rt<row, 16x32>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+  return
+}
+
+// -----
+
+// 8-bit operands need group = 16: with the default 32, a lane's values of
+// a row would straddle the MFMA's scale blocks.
+func.func @fp8_group(%a: tensor<16x128xf8E4M3FN, #hk.rt<row, 16x128>>, %s: tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<16x16xf32, #hk.rt<col, 16x16>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op expects A in row layout with 16x128 base tiles and group = 16 for 'f8E4M3FN', got #hk.rt<row, 16x128>}}
+  %d = hk.mma_scaled %a[%s], %a[%s], %c : tensor<16x128xf8E4M3FN, #hk.rt<row, 16x128>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x128xf8E4M3FN, #hk.rt<row, 16x128>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+  return
+}
+
+// -----
+
+func.func @fp4_group(%a: tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128, group = 16>>, %s: tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<16x16xf32, #hk.rt<col, 16x16>>) {
+  // expected-error @+1 {{expects A in row layout with 16x128 base tiles and group = 32 for 'f4E2M1FN', got #hk.rt<row, 16x128, group = 16>}}
+  %d = hk.mma_scaled %a[%s], %a[%s], %c : tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128, group = 16>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128, group = 16>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+  return
+}
+
+// -----
+
+func.func @k_mismatch(%a: tensor<16x256xf4E2M1FN, #hk.rt<row, 16x128>>, %sa: tensor<16x8xf8E8M0FNU, #hk.rt<row, 16x4>>, %b: tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, %sb: tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<16x16xf32, #hk.rt<col, 16x16>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op A has K = 256 but B has K = 128}}
+  %d = hk.mma_scaled %a[%sa], %b[%sb], %c : tensor<16x256xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<16x8xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+  return
+}
+
+// -----
+
+func.func @m_mismatch(%a: tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, %sa: tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %s: tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %b: tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, %c: tensor<16x16xf32, #hk.rt<col, 16x16>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op expects A with 16 rows, got 32}}
+  %d = hk.mma_scaled %a[%sa], %b[%s], %c : tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+  return
+}
+
+// -----
+
+// One scale per 32 elements: a 16x256 operand has 16x8 scales.
+func.func @scale_shape(%a: tensor<16x256xf4E2M1FN, #hk.rt<row, 16x128>>, %sa: tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<16x16xf32, #hk.rt<col, 16x16>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op expects A's scales of 16x8 (one scale per 32 elements along K), got 16x4}}
+  %d = hk.mma_scaled %a[%sa], %a[%sa], %c : tensor<16x256xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x256xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+  return
+}
+
+// -----
+
+func.func @scale_type(%a: tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, %s: tensor<16x4xi8, #hk.rt<row, 16x4>>, %c: tensor<16x16xf32, #hk.rt<col, 16x16>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op expects A's scales of f8E8M0FNU, got 'i8'}}
+  %d = hk.mma_scaled %a[%s], %a[%s], %c : tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<16x4xi8, #hk.rt<row, 16x4>>, tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<16x4xi8, #hk.rt<row, 16x4>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+  return
+}
+
+// -----
+
+func.func @scale_layout(%a: tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, %s: tensor<16x16xf8E8M0FNU, #hk.rt<row, 16x16>>, %c: tensor<16x16xf32, #hk.rt<col, 16x16>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op expects A's scales in row layout with 16x4 base tiles, got #hk.rt<row, 16x16>}}
+  %d = hk.mma_scaled %a[%s], %a[%s], %c : tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<16x16xf8E8M0FNU, #hk.rt<row, 16x16>>, tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<16x16xf8E8M0FNU, #hk.rt<row, 16x16>>, tensor<16x16xf32, #hk.rt<col, 16x16>>
+  return
+}
+
+// -----
+
+func.func @acc(%a: tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, %s: tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op expects an f32 accumulator in col layout with 16x16 base tiles, got 'tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>'}}
+  %d = hk.mma_scaled %a[%s], %a[%s], %c : tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>
+  return
+}
