@@ -1,0 +1,124 @@
+"""hk.mx: OCP MX quantization on the host, checked against the formats'
+definitions (OCP MX v1.0, OCP 8-bit floating point), and hk.mma_scaled on
+the ISA simulator against float64 on data it quantized (gfx950; gfx942 has
+no scaled MFMAs and refuses the kernel at the op)."""
+
+import os
+
+import numpy as np
+import pytest
+
+import hk
+import hk.mx
+
+MMA_SCALED = os.path.join(os.path.dirname(__file__), "Inputs",
+                          "mma_scaled.mlir")
+
+# Largest finite value and smallest subnormal of each element format.
+FORMATS = {
+    "fp8": (448.0, 2.0**-9),
+    "bf8": (57344.0, 2.0**-16),
+    "fp6": (7.5, 2.0**-3),
+    "bf6": (28.0, 2.0**-4),
+    "fp4": (6.0, 0.5),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_format_constants(fmt):
+    big, tiny = FORMATS[fmt]
+    assert hk.mx.largest(fmt) == big
+    assert hk.mx.decode([1], fmt)[0] == tiny
+    # Every finite code decodes and encodes back to itself (-0 to -0).
+    codes = np.arange(len(hk.mx._table(fmt)), dtype=np.uint8)
+    values = hk.mx.decode(codes, fmt)
+    finite = np.isfinite(values)
+    assert (hk.mx.encode(values[finite], fmt) == codes[finite]).all()
+
+
+def test_fp4_values():
+    assert hk.mx.decode(np.arange(8), "fp4").tolist() == [
+        0, 0.5, 1, 1.5, 2, 3, 4, 6]
+    assert hk.mx.decode(np.arange(8, 16), "fp4").tolist() == [
+        -0.0, -0.5, -1, -1.5, -2, -3, -4, -6]
+
+
+def test_rounding_ties_to_even_and_saturation():
+    # E2M1: 2.5 lies between 2 (code 4) and 3 (code 5): to 2; 5 between 4
+    # and 6: to 4 (code 6); 1.25: to 1 (code 2); past 6: 6.
+    assert hk.mx.encode([2.5, 5.0, 1.25, 7.0, -100.0], "fp4").tolist() == [
+        4, 6, 2, 7, 15]
+    assert hk.mx.encode([np.nan], "fp8")[0] == 0x7F
+    with pytest.raises(ValueError, match="fp4 has no NaN"):
+        hk.mx.encode([np.nan], "fp4")
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_quantize_scales_and_error(fmt, rng):
+    x = rng.standard_normal((6, 128)) * np.exp2(rng.integers(-20, 20, (6, 1)))
+    x[2, 32:64] = 0.0  # a block of zeros gets the scale 1
+    codes, scales = hk.mx.quantize(x, fmt)
+    assert codes.shape == x.shape and scales.shape == (6, 4)
+    blocks = np.abs(x).reshape(6, 4, 32).max(axis=-1)
+    emax = np.floor(np.log2(hk.mx.largest(fmt)))
+    want = np.where(blocks > 0, np.floor(np.log2(np.where(blocks > 0, blocks,
+                                                          1))) - emax, 0)
+    assert (scales.astype(int) - 127 == want).all()
+    assert scales[2, 1] == 127
+    y = hk.mx.dequantize(codes, scales, fmt)
+    # Within half a unit in the last place of the element's binade (the
+    # smallest normal's, for subnormals), or saturated to the largest value.
+    s = np.repeat(hk.mx.scale_values(scales), 32, axis=-1)
+    mbits = {"fp8": 3, "bf8": 2, "fp6": 3, "bf6": 2, "fp4": 1}[fmt]
+    tiny_normal = FORMATS[fmt][1] * 2**mbits
+    binade = np.exp2(np.floor(np.log2(np.maximum(np.abs(x) / s,
+                                                  tiny_normal))))
+    saturated = np.abs(y) == hk.mx.largest(fmt) * s
+    err = np.abs(y - x) / s
+    assert ((err <= binade * 2.0**-(mbits + 1)) | saturated).all()
+
+
+def test_quantize_needs_whole_blocks():
+    with pytest.raises(ValueError, match="multiple of 32"):
+        hk.mx.quantize(np.ones((2, 48)), "fp8")
+
+
+def test_pack_fp4():
+    codes = np.array([[1, 2, 3, 15]], dtype=np.uint8)
+    packed = hk.mx.pack_fp4(codes)
+    assert packed.tolist() == [[0x21, 0xF3]]
+    assert (hk.mx.unpack_fp4(packed) == codes).all()
+
+
+def test_mma_scaled_on_the_simulator(rng):
+    hk.set_device("isa", chip="gfx950")
+    try:
+        mod = hk.compile(MMA_SCALED, chips=["gfx950"])
+        x = rng.standard_normal((32, 256)) * np.exp2(
+            rng.integers(-8, 8, (32, 8))).repeat(32, axis=1)
+        w = rng.standard_normal((16, 256)) * np.exp2(
+            rng.integers(-8, 8, (16, 8))).repeat(32, axis=1)
+        a, sa = hk.mx.quantize(x, "fp8")
+        b, sb = hk.mx.quantize(w, "bf8")
+        c = np.full((32, 16), np.nan, np.float32)
+        mod.mma_scaled(a, sa.view(np.int8), b, sb.view(np.int8), c)
+    finally:
+        hk.set_device("isa")
+    xa = hk.mx.dequantize(a, sa, "fp8")
+    wb = hk.mx.dequantize(b, sb, "bf8")
+    ref = xa @ wb.T
+    # Exact products, summed in f32: 256 roundings of at most 2^-24 of the
+    # running sum, bounded by the sum of magnitudes.
+    bound = 256 * 2.0**-24 * (np.abs(xa) @ np.abs(wb).T)
+    assert (np.abs(c - ref) <= bound).all()
+    # The scales matter: without them the product is far off.
+    unscaled = hk.mx.decode(a, "fp8") @ hk.mx.decode(b, "bf8").T
+    assert np.abs(unscaled - ref).max() > 1e3 * bound.max()
+
+
+def test_mma_scaled_refused_on_gfx942():
+    with pytest.raises(hk.CompileError) as info:
+        hk.compile(MMA_SCALED, chips=["gfx942"], cache=False)
+    assert "needs the scaled f8f6f4 MFMAs (OCP MX), which gfx942 does not " \
+           "have" in str(info.value)
+    assert info.value.locations()[0][:2] == (MMA_SCALED, 21)
