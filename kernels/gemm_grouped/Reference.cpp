@@ -4,7 +4,10 @@
 // M, shared N and K. ragged = 0 splits M evenly (the first M mod G groups
 // get one row more); ragged = 1 cuts M at G - 1 random points and then
 // empties group 1 (its rows go to group 0), so that a ragged problem always
-// has an empty group when G >= 2.
+// has an empty group when G >= 2. The same problem runs twice: in bf16
+// (@gemm_grouped, A, B, C) and in fp8 with per-row scales of A and
+// per-group, per-column scales of B (@gemm_grouped_fp8, A8, B8, sa, sb,
+// C8), on the same offsets.
 //===----------------------------------------------------------------------===//
 
 #include "ProblemSupport.h"
@@ -55,6 +58,34 @@ void gemmGrouped(Library &lib, const hkrt::Buffer &A, const hkrt::Buffer &B,
                hkrt_arg_int(HKRT_DTYPE_INDEX, workgroups)});
 }
 
+void gemmGroupedFp8(Library &lib, const std::vector<hkrt::Buffer> &b, int64_t G,
+                    int64_t M, int64_t N, int64_t K) {
+  int64_t workgroups = persistentWorkgroups(lib.device().chip(), G, M, N);
+  lib.kernel("gemm_grouped", "gemm_grouped_fp8")
+      .launch({b[4].memref(HKRT_DTYPE_FP8, {M, K}),
+               b[5].memref(HKRT_DTYPE_FP8, {G, N, K}),
+               b[6].memref(HKRT_DTYPE_F32, {M}),
+               b[7].memref(HKRT_DTYPE_F32, {G, N}),
+               b[8].memref(HKRT_DTYPE_BF16, {M, N}),
+               b[3].memref(HKRT_DTYPE_I32, {G + 1}),
+               hkrt_arg_int(HKRT_DTYPE_INDEX, workgroups)});
+}
+
+/// +-(1 + m/8) 2^e, e in [-4, 3]: normal E4M3 numbers in both chips'
+/// formats, so one set of values serves both (kernels/gemm_fp8).
+std::vector<double> randomE4M3(int64_t n, std::mt19937 &gen) {
+  std::uniform_int_distribution<int> mant(0, 7), exp(-4, 3), sign(0, 1);
+  std::vector<double> v(static_cast<size_t>(n));
+  for (double &x : v)
+    x = (sign(gen) ? -1 : 1) * std::ldexp(1 + mant(gen) / 8.0, exp(gen));
+  return v;
+}
+
+HostTensor typed(HostTensor t, hkrt_dtype dtype) {
+  t.dtype = dtype;
+  return t;
+}
+
 void gemmGroupedReference(const double *A, const double *B, double *C,
                           const int32_t *offsets, int64_t G, int64_t N,
                           int64_t K) {
@@ -67,9 +98,14 @@ void gemmGroupedReference(const double *A, const double *B, double *C,
 /// f32, rounded once to bf16.
 const double kGemmAccumulation = std::ldexp(1.0, -23);
 constexpr const char *kGemmFormula = "2^-8 |c| + 2^-23 K sum_k |a_k b_k|";
+/// The fp8 outputs (C8) hold to the same bound, scaled: E4M3 products are
+/// exact in f32 like bf16 ones, and the two f32 scalings after the loop
+/// (2 2^-24 |c|) sit well inside the 2^-8 |c| of the output rounding
+/// (kernels/gemm_fp8).
 constexpr const char *kGemmReason =
-    "bf16 inputs (exact products), f32 accumulation of K products "
-    "(<= (K-1) 2^-24 sum|ab|), bf16 output rounding (2^-8)";
+    "bf16 or E4M3 inputs (exact products), f32 accumulation of K products "
+    "(<= (K-1) 2^-24 sum|ab|), f32 scaling (fp8), bf16 output rounding "
+    "(2^-8)";
 
 /// The group offsets o_0 = 0, ..., o_G = M of the problem (file comment).
 std::vector<double> groupOffsets(int64_t G, int64_t M, bool ragged,
@@ -106,27 +142,42 @@ void setup(Problem &p, std::mt19937 &gen) {
                    {{"A", {M, K}},
                     {"B", {G, N, K}},
                     {"C", {M, N}},
-                    {"offsets", {G + 1}, HKRT_DTYPE_I32}});
+                    {"offsets", {G + 1}, HKRT_DTYPE_I32},
+                    {"A8", {M, K}, HKRT_DTYPE_FP8},
+                    {"B8", {G, N, K}, HKRT_DTYPE_FP8},
+                    {"sa", {M}, HKRT_DTYPE_F32},
+                    {"sb", {G, N}, HKRT_DTYPE_F32},
+                    {"C8", {M, N}, HKRT_DTYPE_BF16}});
   HostTensor offsets =
       input("offsets", {G + 1}, groupOffsets(G, M, p.shape[4] == 1, gen));
   offsets.dtype = HKRT_DTYPE_I32;
-  p.tensors = {input("A", {M, K}, randomBF16(M * K, -1, 1, gen)),
-               input("B", {G, N, K}, randomBF16(G * N * K, -1, 1, gen)),
-               output("C", {M, N}), std::move(offsets)};
+  p.tensors = {
+      input("A", {M, K}, randomBF16(M * K, -1, 1, gen)),
+      input("B", {G, N, K}, randomBF16(G * N * K, -1, 1, gen)),
+      output("C", {M, N}),
+      std::move(offsets),
+      typed(input("A8", {M, K}, randomE4M3(M * K, gen)), HKRT_DTYPE_FP8),
+      typed(input("B8", {G, N, K}, randomE4M3(G * N * K, gen)), HKRT_DTYPE_FP8),
+      typed(input("sa", {M}, randomBF16(M, 0.5, 2.0, gen)), HKRT_DTYPE_F32),
+      typed(input("sb", {G, N}, randomBF16(G * N, 0.5, 2.0, gen)),
+            HKRT_DTYPE_F32),
+      output("C8", {M, N})};
 }
 
 void launch(Library &lib, const Problem &p,
             const std::vector<hkrt::Buffer> &b) {
   gemmGrouped(lib, b[0], b[1], b[2], b[3], p.shape[0], p.shape[1], p.shape[2],
               p.shape[3]);
+  gemmGroupedFp8(lib, b, p.shape[0], p.shape[1], p.shape[2], p.shape[3]);
 }
 
-/// K sum_k |a_k b_k| for every element of group g's rows.
+/// K sum_k |a_k b_k| for every element of group g's rows, of the operands
+/// named a and b.
 void errorScales(const Problem &p, int64_t g, const std::vector<int32_t> &o,
-                 double *scale) {
+                 double *scale, const char *a = "A", const char *b = "B") {
   int64_t N = p.shape[2], K = p.shape[3];
-  const double *A = p.tensor("A").values.data() + o[g] * K;
-  const double *B = p.tensor("B").values.data() + g * N * K;
+  const double *A = p.tensor(a).values.data() + o[g] * K;
+  const double *B = p.tensor(b).values.data() + g * N * K;
   for (int64_t i = 0; i < o[g + 1] - o[g]; ++i)
     for (int64_t j = 0; j < N; ++j) {
       double magnitude = 0;
@@ -134,6 +185,28 @@ void errorScales(const Problem &p, int64_t g, const std::vector<int32_t> &o,
         magnitude += std::fabs(A[i * K + k] * B[j * K + k]);
       scale[(o[g] + i) * N + j] = double(K) * magnitude;
     }
+}
+
+/// C8: the fp8 problem's products, each scaled by sa of its row and sb of
+/// its group and column; the error scale is scaled alike. Rows no group
+/// covers are not written.
+void referenceFp8(Problem &p, const std::vector<int32_t> &offsets) {
+  int64_t G = p.shape[0], N = p.shape[2], K = p.shape[3];
+  HostTensor &C = p.tensor("C8");
+  gemmGroupedReference(p.tensor("A8").values.data(),
+                       p.tensor("B8").values.data(), C.exact.data(),
+                       offsets.data(), G, N, K);
+  const std::vector<double> &sa = p.tensor("sa").values;
+  const std::vector<double> &sb = p.tensor("sb").values;
+  for (int64_t g = 0; g < G; ++g) {
+    errorScales(p, g, offsets, C.errorScale.data(), "A8", "B8");
+    for (int64_t i = offsets[g]; i < offsets[g + 1]; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        double s = sa[i] * sb[g * N + j];
+        C.exact[i * N + j] *= s;
+        C.errorScale[i * N + j] *= s;
+      }
+  }
 }
 
 void reference(Problem &p) {
@@ -145,6 +218,7 @@ void reference(Problem &p) {
                        C.exact.data(), offsets.data(), G, N, K);
   for (int64_t g = 0; g < G; ++g)
     errorScales(p, g, offsets, C.errorScale.data());
+  referenceFp8(p, offsets);
 }
 
 Tolerance toleranceFor(const Problem &) {
@@ -157,9 +231,11 @@ const KernelEntry &entries::gemm_grouped() {
   static const KernelEntry entry = [] {
     KernelEntry e;
     e.name = "gemm_grouped";
-    e.summary = "grouped bf16 GEMM C_g = A_g * B_g^T over G groups of rows "
+    e.entryPoint = "gemm_grouped";
+    e.summary = "grouped GEMM C_g = A_g * B_g^T over G groups of rows "
                 "(A: MxK packed, B: GxNxK, C: MxN packed, offsets: G+1 int32), "
-                "one persistent launch";
+                "one persistent launch, in bf16 and in fp8 with per-row and "
+                "per-group column scales";
     e.shapeNames = "G,M,N,K,ragged";
     e.defaultShape = {4, 1024, 256, 128, 1};
     e.testShape = {5, 700, 200, 136, 1};

@@ -65,3 +65,30 @@ def test_all_groups_empty(mod, simulator, rng):
     c, _ = run_grouped(mod, rng, [0, 0, 0, 0], n=80, k=64, workgroups=3,
                        covered=20)
     assert np.all(c == FILL)
+
+
+def test_fp8_groups_with_scales(mod, simulator, rng):
+    """@gemm_grouped_fp8: the chip's E4M3 operands, a scale per row of A and
+    per group and column of B, ragged groups with an empty one, 2 persistent
+    workgroups for 2 + 0 + 1 + 2 row tiles (K 200: two K steps, the second
+    partial)."""
+    chip = simulator.chip
+    sizes = [300, 0, 17, 400]
+    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32)
+    g, m, n, k = len(sizes), int(offsets[-1]), 130, 200
+    a = hk.fp8.from_float(rng.standard_normal((m, k)) * 4, chip)
+    b = hk.fp8.from_float(rng.standard_normal((g, n, k)) * 4, chip)
+    sa = rng.uniform(0.5, 2, m).astype(np.float32)
+    sb = rng.uniform(0.5, 2, (g, n)).astype(np.float32)
+    c = np.full((m, n), FILL, dtype=np.uint16)
+    mod.gemm_grouped_fp8(a, b, sa, sb, c, offsets, 2)
+    af = hk.fp8.to_float(a, chip).astype(np.float64)
+    bf = hk.fp8.to_float(b, chip).astype(np.float64)
+    got = hk.bf16.to_float(c).astype(np.float64)
+    for i in range(g):
+        lo, hi = offsets[i], offsets[i + 1]
+        s = np.outer(sa[lo:hi], sb[i]).astype(np.float64)
+        ref = s * (af[lo:hi] @ bf[i].T)
+        scale = s * (np.abs(af[lo:hi]) @ np.abs(bf[i]).T)
+        bound = 2.0**-8 * np.abs(ref) + 2.0**-23 * k * scale
+        assert np.all(np.abs(got[lo:hi] - ref) <= bound), f"group {i}"
