@@ -5,7 +5,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CLANG_FORMAT="${CLANG_FORMAT:-/usr/lib/llvm-22/bin/clang-format}"
 cd "$ROOT"
-mapfile -t files < <(find include lib tools runtime unittests test kernels \
+mapfile -t files < <(find include lib tools runtime unittests test kernels fuzz \
   -type f \( -name '*.cpp' -o -name '*.h' -o -name '*.hpp' -o -name '*.c' \) \
   -not -path '*/Golden/*' | sort)
 if [[ "${1:-}" == "--check" ]]; then

@@ -28,7 +28,8 @@ import sys
 LIMIT = 100
 # The project's C and C++, as scripts/format.sh finds it; the HipKittens
 # goldens are the translator's output, kept for comparison.
-DIRS = ["include", "lib", "tools", "runtime", "unittests", "test", "kernels"]
+DIRS = ["include", "lib", "tools", "runtime", "unittests", "test", "kernels",
+        "fuzz"]
 EXCLUDED_DIRS = {"Golden"}
 SUFFIXES = (".cpp", ".c", ".h", ".hpp", ".def")
 

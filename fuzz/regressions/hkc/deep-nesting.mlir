@@ -1,0 +1,600 @@
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+module {
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}

@@ -1,0 +1,1 @@
+hk.kernel @k(%A: memref<?x?xbf16>) attributes {waves = 1 : i32
