@@ -18,6 +18,11 @@
 // length and the unlisted page hold NaN, which the kernel must never read
 // into a result.
 //
+// kv = 0 gives bf16 pools; kv = 1 and 2 fp8 pools (the chip's E4M3, values
+// common to both chips' formats) with f32 scales k_scale and v_scale of one
+// element (per tensor, kv = 1) or H_kv (per KV head, kv = 2): the keys and
+// values are k_scale[hk] K and v_scale[hk] V.
+//
 // Tensors: Q and O [B, H, q_len, D] bf16, seq_lens [B] int32, L [B, H,
 // q_len] f32. The launch allocates the splits' partial O and LSE itself
 // (their size follows the chip's split count) and runs the decode kernel,
@@ -46,7 +51,9 @@ constexpr int64_t kSplitsPerCU = 4;
 constexpr int64_t kChunk = 16;
 
 struct Dims {
-  int64_t B, H, Hkv, Lq, N, D, page;
+  /// kv: 0 bf16 pools, 1 fp8 (E4M3) pools with one scale per tensor, 2 fp8
+  /// pools with one scale per KV head.
+  int64_t B, H, Hkv, Lq, N, D, page, kvFormat;
   int64_t group() const { return H / Hkv; }
   /// Rows of one KV head's query tile: its G heads' q_len tokens.
   int64_t rows() const { return group() * Lq; }
@@ -60,6 +67,8 @@ struct Dims {
   /// Pages of the pools: every sequence's table row, and one page more that
   /// no table lists.
   int64_t numPages() const { return page ? B * maxBlocks() + 1 : B; }
+  /// Elements of k_scale and v_scale: none for bf16 pools.
+  int64_t scales() const { return kvFormat == 0 ? 0 : kvFormat == 1 ? 1 : Hkv; }
   int64_t q(int64_t b, int64_t h, int64_t t, int64_t d) const {
     return ((b * H + h) * Lq + t) * D + d;
   }
@@ -75,7 +84,7 @@ struct Dims {
 
 Dims dimsOf(const Problem &p) {
   return {p.shape[0], p.shape[1], p.shape[2], p.shape[3],
-          p.shape[4], p.shape[5], p.shape[7]};
+          p.shape[4], p.shape[5], p.shape[7], p.shape[8]};
 }
 
 } // namespace
@@ -117,17 +126,37 @@ bool decodeWasTimed(Library &lib) {
 /// keep more loads in flight (64 x 8k: 36.1 against 38.3 us), elsewhere
 /// the blocks are faster (gfx942: 56.2 against 71.0 us; D = 64 on gfx950:
 /// 19.9 against 22.4 us).
+bool blockPages(const Dims &dims) {
+  return dims.pageRows() % kBlock == 0 || dims.maxBlocks() == 1;
+}
 bool readsChunks(const std::string &chip, const Dims &dims) {
-  bool blockPages = dims.pageRows() % kBlock == 0 || dims.maxBlocks() == 1;
-  return !blockPages || (chip == "gfx950" && dims.D == 128);
+  return !blockPages(dims) || (chip == "gfx950" && dims.D == 128);
+}
+
+/// The decode kernel's entry point for the pools and the chip.
+std::string decodeEntry(const std::string &chip, const Dims &dims) {
+  std::string d = std::to_string(dims.D);
+  if (dims.kvFormat) {
+    if (!blockPages(dims))
+      throw std::invalid_argument(
+          "attention_decode: fp8 pools need pages of a multiple of 64 rows "
+          "(or one page per sequence), got " +
+          std::to_string(dims.page));
+    return "attention_decode_fp8_d" + d;
+  }
+  return (readsChunks(chip, dims) ? "attention_decode_p16_d"
+                                  : "attention_decode_d") +
+         d;
 }
 
 /// The decode launch over the page pools K and V ([pages, P, H_kv, D]) and
-/// the block table ([B, blocks] int32); N bounds the lengths.
+/// the block table ([B, blocks] int32); N bounds the lengths. scales: k_scale
+/// and v_scale of fp8 pools, nothing for bf16 ones.
 void attentionDecode(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
                      const hkrt::Buffer &V, const hkrt::Buffer &table,
                      const hkrt::Buffer &seqLens, const hkrt::Buffer &O,
-                     const hkrt::Buffer &L, const Dims &dims) {
+                     const hkrt::Buffer &L, const Dims &dims,
+                     const std::vector<const hkrt::Buffer *> &scales) {
   int64_t B = dims.B, H = dims.H, Hkv = dims.Hkv, Lq = dims.Lq, N = dims.N,
           D = dims.D, P = dims.pageRows();
   attention::checkHeads(H, Hkv);
@@ -149,15 +178,20 @@ void attentionDecode(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
   hkrt_arg op = Op.memref(HKRT_DTYPE_F32, {B, Hkv, S, R, D});
   hkrt_arg lp = Lp.memref(HKRT_DTYPE_F32, {B, Hkv, S, R});
   using attention::view;
-  std::string entry = readsChunks(lib.device().chip(), dims)
-                          ? "attention_decode_p16_d"
-                          : "attention_decode_d";
-  lib.kernel("attention_decode", entry + d)
-      .launch({q, view(K, HKRT_DTYPE_BF16, dims.numPages(), P, Hkv, D),
-               view(V, HKRT_DTYPE_BF16, dims.numPages(), P, Hkv, D),
-               table.memref(HKRT_DTYPE_I32, {B, dims.maxBlocks()}),
-               seqLens.memref(HKRT_DTYPE_I32, {B}), op, lp,
-               hkrt_arg_int(HKRT_DTYPE_INDEX, Lq)});
+  hkrt_dtype kv = dims.kvFormat ? HKRT_DTYPE_FP8 : HKRT_DTYPE_BF16;
+  std::vector<hkrt_arg> args = {
+      q,
+      view(K, kv, dims.numPages(), P, Hkv, D),
+      view(V, kv, dims.numPages(), P, Hkv, D),
+      table.memref(HKRT_DTYPE_I32, {B, dims.maxBlocks()}),
+      seqLens.memref(HKRT_DTYPE_I32, {B}),
+      op,
+      lp,
+      hkrt_arg_int(HKRT_DTYPE_INDEX, Lq)};
+  for (const hkrt::Buffer *scale : scales)
+    args.push_back(scale->memref(HKRT_DTYPE_F32, {dims.scales()}));
+  lib.kernel("attention_decode", decodeEntry(lib.device().chip(), dims))
+      .launch(args);
   if (decodeWasTimed(lib))
     return;
   lib.kernel("attention_decode", "attention_decode_combine_d" + d)
@@ -178,11 +212,21 @@ struct Row {
   attention::ScoreError err{0, 0};
 };
 
+/// The scale of query head h's KV head in the tensor `name` (k_scale or
+/// v_scale), 1 for bf16 pools.
+double kvScale(const Dims &d, const Problem &p, const char *name, int64_t h) {
+  if (!d.kvFormat)
+    return 1.0;
+  const std::vector<double> &s = p.tensor(name).values;
+  return s[size_t(d.kvFormat == 1 ? 0 : h / d.group())];
+}
+
 Row decodeRow(const Dims &d, const Problem &pr, int64_t b, int64_t h, int64_t t,
               int64_t keys) {
   const std::vector<double> &Q = pr.tensor("Q").values,
                             &K = pr.tensor("K").values,
                             &table = pr.tensor("block_table").values;
+  double ks = kvScale(d, pr, "k_scale", h);
   Row row;
   row.p.assign(size_t(keys), 0.0);
   double scale = 1.0 / std::sqrt(double(d.D)), c = M_LOG2E * scale;
@@ -190,7 +234,7 @@ Row decodeRow(const Dims &d, const Problem &pr, int64_t b, int64_t h, int64_t t,
   for (int64_t j = 0; j < keys; ++j) {
     double s = 0, mag = 0;
     for (int64_t k = 0; k < d.D; ++k) {
-      double x = Q[d.q(b, h, t, k)] * K[d.kv(table, b, j, h, k)];
+      double x = Q[d.q(b, h, t, k)] * ks * K[d.kv(table, b, j, h, k)];
       s += x;
       mag += std::fabs(x);
     }
@@ -268,22 +312,45 @@ std::vector<double> blockTable(const Dims &d, const std::vector<double> &lens,
   return table;
 }
 
-/// A pool of pages: random bf16 in [lo, hi) at every key a sequence holds
+/// +-(1 + m/8) 2^e, e in [-4, 0], below hi (a power of two up to 2):
+/// normal E4M3 numbers in both chips' formats (FNUZ from 2^-7, OCP from
+/// 2^-6), so that one set of values serves both, whatever bytes encode them.
+std::vector<double> randomE4M3(int64_t n, double hi, std::mt19937 &gen) {
+  int top = int(std::log2(hi)) - 1;
+  std::uniform_int_distribution<int> mant(0, 7), exp(top - 4, top), sign(0, 1);
+  std::vector<double> v(static_cast<size_t>(n));
+  for (double &x : v)
+    x = (sign(gen) ? -1 : 1) * std::ldexp(1 + mant(gen) / 8.0, exp(gen));
+  return v;
+}
+
+/// A pool of pages: random bf16 in [-hi, hi) (fp8 pools: E4M3 values below
+/// hi) at every key a sequence holds
 /// (through the table), NaN everywhere else (the rows of a last page past
 /// the length, pages no sequence lists), which a read into a result would
 /// turn into NaN.
 std::vector<double> pagePool(const Dims &d, const std::vector<double> &lens,
-                             const std::vector<double> &table, double lo,
-                             double hi, std::mt19937 &gen) {
+                             const std::vector<double> &table, double hi,
+                             std::mt19937 &gen) {
   int64_t row = d.Hkv * d.D;
   std::vector<double> pool(size_t(d.numPages() * d.pageRows() * row), NAN);
-  std::vector<double> keys = randomBF16(d.B * d.N * row, lo, hi, gen);
+  std::vector<double> keys = d.kvFormat
+                                 ? randomE4M3(d.B * d.N * row, hi, gen)
+                                 : randomBF16(d.B * d.N * row, -hi, hi, gen);
   for (int64_t b = 0; b < d.B; ++b)
     for (int64_t j = 0; j < int64_t(lens[size_t(b)]); ++j) {
       int64_t at = d.kv(table, b, j, 0, 0);
       std::copy_n(keys.begin() + (b * d.N + j) * row, row, pool.begin() + at);
     }
   return pool;
+}
+
+/// A pool as its tensor: bf16, or the chip's E4M3 for fp8 pools.
+HostTensor kvInput(const char *name, std::vector<int64_t> sizes,
+                   std::vector<double> values, const Dims &d) {
+  HostTensor t = input(name, std::move(sizes), std::move(values));
+  t.dtype = d.kvFormat ? HKRT_DTYPE_FP8 : HKRT_DTYPE_BF16;
+  return t;
 }
 
 void setup(Problem &p, std::mt19937 &gen) {
@@ -293,11 +360,16 @@ void setup(Problem &p, std::mt19937 &gen) {
   if (d.D != 64 && d.D != 128)
     throw std::invalid_argument("attention_decode: D must be 64 or 128");
   if (d.Lq < 1 || d.B < 1 || d.N > INT32_MAX || p.shape[6] > 1 ||
-      d.page % kChunk != 0)
+      d.page % kChunk != 0 || d.kvFormat > 2)
     throw std::invalid_argument(
         "attention_decode: B and q_len at least 1, N fits int32, ragged 0 "
         "(every length N) or 1 (random lengths, the first 0, 1 and N), page "
-        "0 (contiguous) or a multiple of 16");
+        "0 (contiguous) or a multiple of 16, kv 0 (bf16), 1 (fp8, one scale) "
+        "or 2 (fp8, a scale per KV head)");
+  if (d.kvFormat && !blockPages(d))
+    throw std::invalid_argument(
+        "attention_decode: fp8 pools need pages of a multiple of 64 rows (or "
+        "page 0)");
   checkTensorSizes(
       entries::attention_decode(), p,
       {{"Q", {d.B, d.H, d.Lq, d.D}},
@@ -313,24 +385,34 @@ void setup(Problem &p, std::mt19937 &gen) {
   table.dtype = HKRT_DTYPE_I32;
   std::vector<int64_t> pool = {d.numPages(), d.pageRows(), d.Hkv, d.D};
   // Q, K in [-2, 2) as attention_fwd's: neither flat nor one-hot scores.
-  std::vector<double> K = pagePool(d, lens, table.values, -2, 2, gen),
-                      V = pagePool(d, lens, table.values, -1, 1, gen);
+  std::vector<double> K = pagePool(d, lens, table.values, 2, gen),
+                      V = pagePool(d, lens, table.values, 1, gen);
   HostTensor seqLens = input("seq_lens", {d.B}, std::move(lens));
   seqLens.dtype = HKRT_DTYPE_I32;
   p.tensors = {input("Q", {d.B, d.H, d.Lq, d.D}, randomBF16(nq, -2, 2, gen)),
-               input("K", pool, std::move(K)),
-               input("V", pool, std::move(V)),
+               kvInput("K", pool, std::move(K), d),
+               kvInput("V", pool, std::move(V), d),
                std::move(table),
                std::move(seqLens),
                output("O", {d.B, d.H, d.Lq, d.D}),
                output("L", {d.B, d.H, d.Lq})};
   p.tensor("L").dtype = HKRT_DTYPE_F32;
+  // Scales in [0.5, 2), bf16 values (exact in f32).
+  for (const char *name : {"k_scale", "v_scale"})
+    if (d.kvFormat) {
+      p.tensors.push_back(
+          input(name, {d.scales()}, randomBF16(d.scales(), 0.5, 2.0, gen)));
+      p.tensors.back().dtype = HKRT_DTYPE_F32;
+    }
 }
 
 void launch(Library &lib, const Problem &p,
             const std::vector<hkrt::Buffer> &b) {
   Dims d = dimsOf(p);
-  attentionDecode(lib, b[0], b[1], b[2], b[3], b[4], b[5], b[6], d);
+  std::vector<const hkrt::Buffer *> scales;
+  for (size_t i = 7; i < b.size(); ++i)
+    scales.push_back(&b[i]);
+  attentionDecode(lib, b[0], b[1], b[2], b[3], b[4], b[5], b[6], d, scales);
 }
 
 /// Fills row (b, h, t) of O and L with the reference and its error scale.
@@ -338,6 +420,7 @@ void referenceRow(Problem &p, const Dims &d, int64_t S, int64_t b, int64_t h,
                   int64_t t, int64_t keys) {
   const std::vector<double> &V = p.tensor("V").values,
                             &table = p.tensor("block_table").values;
+  double vs = kvScale(d, p, "v_scale", h);
   HostTensor &O = p.tensor("O"), &L = p.tensor("L");
   Row row = decodeRow(d, p, b, h, t, keys);
   int64_t li = (b * d.H + h) * d.Lq + t;
@@ -349,7 +432,7 @@ void referenceRow(Problem &p, const Dims &d, int64_t S, int64_t b, int64_t h,
   for (int64_t dd = 0; dd < d.D; ++dd) {
     double acc = 0, mag = 0;
     for (int64_t j = 0; j < keys; ++j) {
-      double v = V[d.kv(table, b, j, h, dd)];
+      double v = vs * V[d.kv(table, b, j, h, dd)];
       acc += row.p[j] * v;
       mag += row.p[j] * std::fabs(v);
     }
@@ -390,10 +473,11 @@ const KernelEntry &entries::attention_decode() {
         "bf16 through a block table [B,ceil(N/page)] int32 (page 0: the "
         "contiguous cache [B,N,H_kv,D]), seq_lens: B int32 (<= N), L: "
         "[B,H,q_len]; D 64 or 128; ragged 0/1 (random lengths with 0, 1 and "
-        "N among them); page 0 or a multiple of 16, shuffled pages";
-    e.shapeNames = "B,H,H_kv,q_len,N,D,ragged,page";
-    e.defaultShape = {4, 8, 2, 1, 1000, 128, 1, 16};
-    e.testShape = {5, 8, 2, 3, 200, 128, 1, 16};
+        "N among them); page 0 or a multiple of 16, shuffled pages; kv 0 bf16, "
+        "1/2 fp8 (E4M3) pools with k_scale, v_scale: [1] or [H_kv] f32";
+    e.shapeNames = "B,H,H_kv,q_len,N,D,ragged,page,kv";
+    e.defaultShape = {4, 8, 2, 1, 1000, 128, 1, 16, 0};
+    e.testShape = {5, 8, 2, 3, 200, 128, 1, 16, 0};
     e.setup = setup;
     e.launch = launch;
     e.reference = reference;

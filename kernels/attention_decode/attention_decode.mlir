@@ -101,6 +101,9 @@
 !v_row128 = tensor<64x128xbf16, #hk.rt<row, 16x32>>
 !chunk_rt128 = tensor<16x128xbf16, #hk.rt<row, 16x32>>
 !chunk_st128 = !hk.st<16x128xbf16, 16x32>
+!kv8_128 = memref<?x?x?x128x!hk.fp8, strided<[?, ?, ?, 1]>>
+!k8_rt128 = tensor<64x128x!hk.fp8, #hk.rt<row, 32x16>>
+!v8_row128 = tensor<64x128x!hk.fp8, #hk.rt<row, 16x32>>
 
 hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
     %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op128, %Lp: !lp,
@@ -499,6 +502,197 @@ hk.kernel @attention_decode_p16_d128(%Q: !q128, %K: !kv128, %V: !kv128,
   hk.return
 }
 
+hk.kernel @attention_decode_fp8_d128(%Q: !q128, %K: !kv8_128, %V: !kv8_128,
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op128, %Lp: !lp,
+    %q_len: index, %k_scale: memref<?xf32>, %v_scale: memref<?xf32>)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %cD = arith.constant 128 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %score_scale = arith.constant 0.127517432 : f32
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64xD LDS tile, through which V goes from the row
+  // layout of its load to the column layout of O^T += V^T P^T.
+  %kvs = hk.alloc_shared : !kv_st4128
+  %w = hk.wave_id
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st4128 -> !kv_st128
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  // The KV head's scales: k_scale[hk] and v_scale[hk] of per-head arrays
+  // ([H_kv]), or element 0 of per-tensor ones ([1]). K's multiplies the
+  // scores (with log2(e) / sqrt(D)), V's the output.
+  %ks_n = memref.dim %k_scale, %c0 : memref<?xf32>
+  %ks_last = arith.subi %ks_n, %c1 : index
+  %ks_i = arith.minui %hkv, %ks_last : index
+  %sk = memref.load %k_scale[%ks_i] : memref<?xf32>
+  %vs_n = memref.dim %v_scale, %c0 : memref<?xf32>
+  %vs_last = arith.subi %vs_n, %c1 : index
+  %vs_i = arith.minui %hkv, %vs_last : index
+  %sv = memref.load %v_scale[%vs_i] : memref<?xf32>
+  %skc = arith.mulf %sk, %score_scale : f32
+  %scale = tensor.splat %skc : !s_rt
+  %scale_v = tensor.splat %skc : !vec
+  %sv_v = tensor.splat %sv : !vec
+  %kv_heads = memref.dim %K, %c1 : !kv8_128
+  %page = memref.dim %K, %c2 : !kv8_128
+  %splits = memref.dim %Op, %c2 : !op128
+  %rows = memref.dim %Q, %c2 : !q128
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages, and entry 0 for an empty sequence (whose
+  // loop does not run; P is at least 1 there, as the table's width).
+  %len1 = arith.maxui %len, %c1 : index
+  %last_key = arith.subi %len1, %c1 : index
+  %page1 = arith.maxui %page, %c1 : index
+  %last_pi = arith.divui %last_key, %page1 : index
+  %lo_keys = arith.muli %lo, %c64 : index
+  %lo_pi = arith.divui %lo_keys, %page1 : index
+  %lo_ps = arith.muli %lo_pi, %page1 : index
+  %lo_row = arith.subi %lo_keys, %lo_ps : index
+  %lo_pi_c = arith.minui %lo_pi, %last_pi : index
+  %lo_pid_i32 = memref.load %table[%b, %lo_pi_c] : memref<?x?xi32>
+  %lo_pid = arith.index_castui %lo_pid_i32 : i32 to index
+
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+  %qlen_t = tensor.splat %qlen32 : !s_i32
+  %first_t = tensor.splat %first32 : !s_i32
+  %last_t = tensor.splat %last32 : !s_i32
+  %row_pos = hk.iota row : !s_i32
+  %col_pos = hk.iota col : !s_i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %r0_t = tensor.splat %r0_32 : !s_i32
+    %r = arith.addi %row_pos, %r0_t : !s_i32
+    %tok = arith.remui %r, %qlen_t : !s_i32
+    %causal_last = arith.addi %tok, %first_t : !s_i32
+    %limit = arith.minsi %causal_last, %last_t : !s_i32
+    %q = hk.load %Q[%b, %hkv, %rt, %c0] : !q128 -> !q_rt128
+
+    %res:6 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec, %pid = %lo_pid,
+                  %pi = %lo_pi, %row = %lo_row)
+        -> (!o_rt128, !vec, !vec, index, index, index) {
+      %k0 = arith.muli %j, %c64 : index
+      // The block, keys k0 .. k0 + 63: rows k0 mod P .. + 63 of page %pid
+      // (looked up one block ahead, so that the scalar load's latency is
+      // not the block's).
+      %row_tile = arith.divui %row, %c64 : index
+      // The next block's page and row, without a division: P is a
+      // multiple of 64 or holds the whole sequence.
+      %kn = arith.addi %k0, %c64 : index
+      %row_n = arith.addi %row, %c64 : index
+      %wrap = arith.cmpi uge, %row_n, %page1 : index
+      %pi_inc = arith.addi %pi, %c1 : index
+      %pi_next = arith.select %wrap, %pi_inc, %pi : index
+      %row_next = arith.select %wrap, %c0, %row_n : index
+      %pi_load = arith.minui %pi_next, %last_pi : index
+      %pid_next_i32 = memref.load %table[%b, %pi_load] : memref<?x?xi32>
+      %pid_next = arith.index_castui %pid_next_i32 : i32 to index
+      // fp8 K and V, widened to bf16 (exact: E4M3 values are bf16 values).
+      %kt8 = hk.load %K[%pid, %hkv, %row_tile, %c0] : !kv8_128 -> !k8_rt128
+      %vr8 = hk.load %V[%pid, %hkv, %row_tile, %c0] : !kv8_128 -> !v8_row128
+      %kt = arith.extf %kt8 : !k8_rt128 to !k_rt128
+      %vr = arith.extf %vr8 : !v8_row128 to !v_row128
+      // The last block of the sequence: its rows past the length hold
+      // whatever the page does (a P of 0 times a NaN would be NaN), so they
+      // are zeroed. K's are masked to -inf with the scores.
+      %partial = arith.cmpi ugt, %kn, %len : index
+      %vz = scf.if %partial -> (!v_row128) {
+        %vm = hk.bounds_mask %vr at [%k0, %c0] within [%len, %cD]
+            fill %zero_bf : !v_row128
+        scf.yield %vm : !v_row128
+      } else {
+        scf.yield %vr : !v_row128
+      }
+      hk.store %vz, %kvw : !v_row128, !kv_st128
+      %vt = hk.load %kvw : !kv_st128 -> !v_rt128
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      %k0_32 = arith.index_cast %k0 : index to i32
+      %k0_t = tensor.splat %k0_32 : !s_i32
+      %key = arith.addi %col_pos, %k0_t : !s_i32
+      %seen = arith.cmpi sle, %key, %limit : !s_i32
+      %sm = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
+      %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      %ot = hk.transpose %oa : !o_rt128 -> !ot_acc128
+      %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt128, !pt_rt, !ot_acc128
+      %on = hk.transpose %ot2 : !ot_acc128 -> !o_rt128
+      scf.yield %on, %mx, %sum, %pid_next, %pi_next, %row_next
+          : !o_rt128, !vec, !vec, index, index, index
+    }
+
+    // The split's v_scale O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#2, %tiny : !vec
+    %l_sv = arith.divf %l_safe, %sv_v : !vec
+    %of = hk.row_broadcast div %res#0, %l_sv : !o_rt128, !vec
+    hk.store %of, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt128, !op128
+    %log_l = math.log2 %res#2 : !vec
+    %lse2 = arith.addf %res#1, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
 // Merges the splits of @attention_decode_d128: for every row,
 //   L = log sum_s exp(L_s),  O = sum_s exp(L_s - L) O_s,
 // as an online merge over s with a running maximum that starts at -1e30
@@ -568,6 +762,9 @@ hk.kernel @attention_decode_combine_d128(%Op: !op128, %Lp: !lp, %O: !q128,
 !v_row64 = tensor<64x64xbf16, #hk.rt<row, 16x32>>
 !chunk_rt64 = tensor<16x64xbf16, #hk.rt<row, 16x32>>
 !chunk_st64 = !hk.st<16x64xbf16, 16x32>
+!kv8_64 = memref<?x?x?x64x!hk.fp8, strided<[?, ?, ?, 1]>>
+!k8_rt64 = tensor<64x64x!hk.fp8, #hk.rt<row, 32x16>>
+!v8_row64 = tensor<64x64x!hk.fp8, #hk.rt<row, 16x32>>
 
 hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
     %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op64, %Lp: !lp,
@@ -957,6 +1154,197 @@ hk.kernel @attention_decode_p16_d64(%Q: !q64, %K: !kv64, %V: !kv64,
     // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
     %l_safe = arith.maximumf %res#2, %tiny : !vec
     %of = hk.row_broadcast div %res#0, %l_safe : !o_rt64, !vec
+    hk.store %of, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt64, !op64
+    %log_l = math.log2 %res#2 : !vec
+    %lse2 = arith.addf %res#1, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
+hk.kernel @attention_decode_fp8_d64(%Q: !q64, %K: !kv8_64, %V: !kv8_64,
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op64, %Lp: !lp,
+    %q_len: index, %k_scale: memref<?xf32>, %v_scale: memref<?xf32>)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %cD = arith.constant 64 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %score_scale = arith.constant 0.180336878 : f32
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt64
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64xD LDS tile, through which V goes from the row
+  // layout of its load to the column layout of O^T += V^T P^T.
+  %kvs = hk.alloc_shared : !kv_st464
+  %w = hk.wave_id
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st464 -> !kv_st64
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  // The KV head's scales: k_scale[hk] and v_scale[hk] of per-head arrays
+  // ([H_kv]), or element 0 of per-tensor ones ([1]). K's multiplies the
+  // scores (with log2(e) / sqrt(D)), V's the output.
+  %ks_n = memref.dim %k_scale, %c0 : memref<?xf32>
+  %ks_last = arith.subi %ks_n, %c1 : index
+  %ks_i = arith.minui %hkv, %ks_last : index
+  %sk = memref.load %k_scale[%ks_i] : memref<?xf32>
+  %vs_n = memref.dim %v_scale, %c0 : memref<?xf32>
+  %vs_last = arith.subi %vs_n, %c1 : index
+  %vs_i = arith.minui %hkv, %vs_last : index
+  %sv = memref.load %v_scale[%vs_i] : memref<?xf32>
+  %skc = arith.mulf %sk, %score_scale : f32
+  %scale = tensor.splat %skc : !s_rt
+  %scale_v = tensor.splat %skc : !vec
+  %sv_v = tensor.splat %sv : !vec
+  %kv_heads = memref.dim %K, %c1 : !kv8_64
+  %page = memref.dim %K, %c2 : !kv8_64
+  %splits = memref.dim %Op, %c2 : !op64
+  %rows = memref.dim %Q, %c2 : !q64
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages, and entry 0 for an empty sequence (whose
+  // loop does not run; P is at least 1 there, as the table's width).
+  %len1 = arith.maxui %len, %c1 : index
+  %last_key = arith.subi %len1, %c1 : index
+  %page1 = arith.maxui %page, %c1 : index
+  %last_pi = arith.divui %last_key, %page1 : index
+  %lo_keys = arith.muli %lo, %c64 : index
+  %lo_pi = arith.divui %lo_keys, %page1 : index
+  %lo_ps = arith.muli %lo_pi, %page1 : index
+  %lo_row = arith.subi %lo_keys, %lo_ps : index
+  %lo_pi_c = arith.minui %lo_pi, %last_pi : index
+  %lo_pid_i32 = memref.load %table[%b, %lo_pi_c] : memref<?x?xi32>
+  %lo_pid = arith.index_castui %lo_pid_i32 : i32 to index
+
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+  %qlen_t = tensor.splat %qlen32 : !s_i32
+  %first_t = tensor.splat %first32 : !s_i32
+  %last_t = tensor.splat %last32 : !s_i32
+  %row_pos = hk.iota row : !s_i32
+  %col_pos = hk.iota col : !s_i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %r0_t = tensor.splat %r0_32 : !s_i32
+    %r = arith.addi %row_pos, %r0_t : !s_i32
+    %tok = arith.remui %r, %qlen_t : !s_i32
+    %causal_last = arith.addi %tok, %first_t : !s_i32
+    %limit = arith.minsi %causal_last, %last_t : !s_i32
+    %q = hk.load %Q[%b, %hkv, %rt, %c0] : !q64 -> !q_rt64
+
+    %res:6 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec, %pid = %lo_pid,
+                  %pi = %lo_pi, %row = %lo_row)
+        -> (!o_rt64, !vec, !vec, index, index, index) {
+      %k0 = arith.muli %j, %c64 : index
+      // The block, keys k0 .. k0 + 63: rows k0 mod P .. + 63 of page %pid
+      // (looked up one block ahead, so that the scalar load's latency is
+      // not the block's).
+      %row_tile = arith.divui %row, %c64 : index
+      // The next block's page and row, without a division: P is a
+      // multiple of 64 or holds the whole sequence.
+      %kn = arith.addi %k0, %c64 : index
+      %row_n = arith.addi %row, %c64 : index
+      %wrap = arith.cmpi uge, %row_n, %page1 : index
+      %pi_inc = arith.addi %pi, %c1 : index
+      %pi_next = arith.select %wrap, %pi_inc, %pi : index
+      %row_next = arith.select %wrap, %c0, %row_n : index
+      %pi_load = arith.minui %pi_next, %last_pi : index
+      %pid_next_i32 = memref.load %table[%b, %pi_load] : memref<?x?xi32>
+      %pid_next = arith.index_castui %pid_next_i32 : i32 to index
+      // fp8 K and V, widened to bf16 (exact: E4M3 values are bf16 values).
+      %kt8 = hk.load %K[%pid, %hkv, %row_tile, %c0] : !kv8_64 -> !k8_rt64
+      %vr8 = hk.load %V[%pid, %hkv, %row_tile, %c0] : !kv8_64 -> !v8_row64
+      %kt = arith.extf %kt8 : !k8_rt64 to !k_rt64
+      %vr = arith.extf %vr8 : !v8_row64 to !v_row64
+      // The last block of the sequence: its rows past the length hold
+      // whatever the page does (a P of 0 times a NaN would be NaN), so they
+      // are zeroed. K's are masked to -inf with the scores.
+      %partial = arith.cmpi ugt, %kn, %len : index
+      %vz = scf.if %partial -> (!v_row64) {
+        %vm = hk.bounds_mask %vr at [%k0, %c0] within [%len, %cD]
+            fill %zero_bf : !v_row64
+        scf.yield %vm : !v_row64
+      } else {
+        scf.yield %vr : !v_row64
+      }
+      hk.store %vz, %kvw : !v_row64, !kv_st64
+      %vt = hk.load %kvw : !kv_st64 -> !v_rt64
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      %k0_32 = arith.index_cast %k0 : index to i32
+      %k0_t = tensor.splat %k0_32 : !s_i32
+      %key = arith.addi %col_pos, %k0_t : !s_i32
+      %seen = arith.cmpi sle, %key, %limit : !s_i32
+      %sm = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
+      %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      %ot = hk.transpose %oa : !o_rt64 -> !ot_acc64
+      %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt64, !pt_rt, !ot_acc64
+      %on = hk.transpose %ot2 : !ot_acc64 -> !o_rt64
+      scf.yield %on, %mx, %sum, %pid_next, %pi_next, %row_next
+          : !o_rt64, !vec, !vec, index, index, index
+    }
+
+    // The split's v_scale O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#2, %tiny : !vec
+    %l_sv = arith.divf %l_safe, %sv_v : !vec
+    %of = hk.row_broadcast div %res#0, %l_sv : !o_rt64, !vec
     hk.store %of, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt64, !op64
     %log_l = math.log2 %res#2 : !vec
     %lse2 = arith.addf %res#1, %log_l : !vec
