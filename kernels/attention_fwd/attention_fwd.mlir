@@ -182,6 +182,27 @@
 !oh_out128 = tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
 !gmem128 = memref<?x?x?x128xbf16, strided<[?, ?, ?, 1]>>
 
+// D = 64 (its kernel is the second below).
+!q_rt64 = tensor<32x64xbf16, #hk.rt<row, 32x16>>
+!kv_st2_64 = !hk.st<128x64xbf16, 16x32>
+!kv_st64 = !hk.st<64x64xbf16, 16x32>
+!k_st2_64 = !hk.st<128x64xbf16, 32x16>
+!k_st64 = !hk.st<64x64xbf16, 32x16>
+!k_rt64 = tensor<64x64xbf16, #hk.rt<row, 32x16>>
+!v_rt64 = tensor<64x64xbf16, #hk.rt<col, 32x32, group = 4>>
+!o_rt64 = tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>>
+!ot_acc64 = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
+!o_out64 = tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
+!gmem64 = memref<?x?x?x64xbf16, strided<[?, ?, ?, 1]>>
+
+// The template's parameters (docs/kernels.md, "Templates"); the defaults are
+// the kernels described above.
+module attributes {hk.params = {
+    THRESHOLD = {values = [0, 4, 8, 16], default = 8,
+                 doc = "lazy rescaling: how far (log2) a row maximum may pass the reference before O and l are rescaled"},
+    MWPS64 = {values = [2, 3, 4], default = 3,
+              doc = "min_waves_per_simd of the D = 64 kernel"}}} {
+
 hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
                              %O: !gmem128, %L: memref<?x?x?xf32>,
                              %causal: i1) attributes {
@@ -203,6 +224,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   %m_init = arith.constant dense<0xFF800000> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
   %one_vec = arith.constant dense<1.0> : !vec
+  // hk.template: %threshold = arith.constant dense<${THRESHOLD}.0> : !vec
   %threshold = arith.constant dense<8.0> : !vec
   %zero_o = arith.constant dense<0.0> : !oh_rt128
   %zero_s = arith.constant dense<0.0> : !st_acc
@@ -412,18 +434,6 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
 // ---------------------------------------------------------------------------
 // D = 64: scale = log2(e) / sqrt(64) = 0.18033688011112042
 // ---------------------------------------------------------------------------
-!q_rt64 = tensor<32x64xbf16, #hk.rt<row, 32x16>>
-!kv_st2_64 = !hk.st<128x64xbf16, 16x32>
-!kv_st64 = !hk.st<64x64xbf16, 16x32>
-!k_st2_64 = !hk.st<128x64xbf16, 32x16>
-!k_st64 = !hk.st<64x64xbf16, 32x16>
-!k_rt64 = tensor<64x64xbf16, #hk.rt<row, 32x16>>
-!v_rt64 = tensor<64x64xbf16, #hk.rt<col, 32x32, group = 4>>
-!o_rt64 = tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>>
-!ot_acc64 = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
-!o_out64 = tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
-!gmem64 = memref<?x?x?x64xbf16, strided<[?, ?, ?, 1]>>
-
 // Three waves per SIMD, as HipKittens' D = 64 kernel has: at most 168
 // VGPRs per lane. The kernel fits them without spills, but the code
 // generator, asked only for the two a workgroup of 8 waves needs, may take
@@ -431,6 +441,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
 hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
                              %O: !gmem64, %L: memref<?x?x?xf32>,
                              %causal: i1) attributes {
+    // hk.template: waves = 8 : i32, min_waves_per_simd = ${MWPS64} : i32,
     waves = 8 : i32, min_waves_per_simd = 3 : i32,
     grid = #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)]
                     -> (s0 ceildiv 256, s1, s2)>} {
@@ -449,6 +460,7 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   %m_init = arith.constant dense<0xFF800000> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
   %one_vec = arith.constant dense<1.0> : !vec
+  // hk.template: %threshold = arith.constant dense<${THRESHOLD}.0> : !vec
   %threshold = arith.constant dense<8.0> : !vec
   %zero_o = arith.constant dense<0.0> : !o_rt64
   %zero_s = arith.constant dense<0.0> : !st_acc
@@ -614,3 +626,5 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   hk.store %lse, %L[%b, %h, %qtile] : !vec, memref<?x?x?xf32>
   hk.return
 }
+
+} // module

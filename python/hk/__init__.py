@@ -9,6 +9,8 @@ docs/python.md is the guide.
 """
 
 from . import artifact, bf16, fp8, ir
+from .autotune import (TunedKernel, TuneResult, autotune, shape_bucket,
+                       table_path, tuned_params)
 from .compiler import (Unsimulated, cache_dir, cache_enabled, cache_key,
                        check_simulated, compile, verify, version)
 from .errors import (ArgumentError, ArtifactFormatError, CacheWarning,
@@ -22,7 +24,8 @@ __all__ = [
     "HkrtError", "Unsimulated", "artifact", "check_simulated",
     "Kernel", "KernelFault", "Module", "bf16", "cache_dir", "fp8",
     "cache_enabled", "cache_key", "compile", "device", "ir", "load",
-    "set_device", "verify", "version",
+    "set_device", "verify", "version", "autotune", "TunedKernel",
+    "TuneResult", "shape_bucket", "table_path", "tuned_params",
 ]
 
 
