@@ -10,7 +10,10 @@ modelled TFLOP/s. Modelled TFLOP/s use the FLOP formula of each kernel's
 test_python.py over the modelled microseconds (the model's own figure counts
 MFMA work, which is not what HipKittens' figures count). Then our library's
 kernels in timing mode at the paper's shapes beside HipKittens' modelled and
-measured figures. Text output and pictures go to the output directory.
+measured figures; HipKittens' FP8 GEMMs (8-wave and 4-wave, gfx950) at
+4096^3 and 8192^3 beside gemm_fp8, with HipKittens' reported 3328 TFLOP/s
+at 8192^3 on MI355X as their measured figure (`--only gemm_fp8` runs just
+those rows). Text output and pictures go to the output directory.
 
 scripts/bench-model.sh is the entry point; docs/timing.md ("Validation")
 says what is compiled and what was changed.
@@ -130,6 +133,41 @@ def gemm_point(chip, n, measured, source):
                  2.0 * n ** 3, [launch], source, builds=[build])
 
 
+# HipKittens' FP8 GEMMs (gfx950 only: no fp8 kernel in the cdna3 tree). Their
+# sizes are template arguments set in main(): M, N, K constants in the 8-wave
+# source, SIZE in the 4-wave one. Each takes three gl<T, 1, 1, R, C> by
+# value, whose sizes are compile-time: 16 bytes each, the pointer and
+# padding. The OpenMP header, which clang 22 does not have here, is dropped
+# (the host-side #pragma omp lines are ignored without -fopenmp).
+FP8_SOURCES = {
+    "8wave": ("kernels/gemm/fp8fp32/FP8_8wave/8_wave.cu", 512,
+              ["constexpr int %s = 8192;" % d for d in "MNK"]),
+    "4wave": ("kernels/gemm/fp8fp32/FP8_4wave/4_wave.cu", 256,
+              ["#define SIZE 8192"]),
+}
+# HipKittens' figure for its FP8 GEMM at 8192^3 on MI355X (the HipKittens
+# paper and issue 31; no FP8 measurement is in its analysis/ folder).
+FP8_MEASURED = {8192: 3328.0}
+FP8_SYMBOL = ("_Z13matmul_deviceILi{n}ELi{n}ELi{n}EEvN7kittens2glI14__hip_fp8_"
+              "e4m3Li1ELi1EXT_EXT1_EJEEENS1_IS2_Li1ELi1EXT0_EXT1_EJEEENS1_I14"
+              "__hip_bfloat16Li1ELi1EXT_EXT0_EJEEE")
+
+
+def gemm_fp8_point(variant, n, measured, source):
+    path, block, sizes = FP8_SOURCES[variant]
+    rewrite = [(old, old.replace("8192", str(n))) for old in sizes]
+    rewrite.append(("#include <omp.h>", ""))
+    build = Build("gemm-fp8-%s-%d" % (variant, n), "gfx950", "main", path,
+                  {}, [], [], rewrite=rewrite, include_dir=True)
+    kernarg = "zeros:%d,pad:8,zeros:%d,pad:8,zeros:%d,pad:8" % (
+        n * n, n * n, 2 * n * n)
+    tiles = (n // 256) ** 2
+    launch = Launch(build.key, FP8_SYMBOL.format(n=n), (tiles, 1, 1), block,
+                    0, kernarg, 2.0 * n ** 3 / tiles, buffer_bytes(kernarg))
+    return Point("gemm fp8 %s" % variant, "gfx950", "%dx%dx%d" % (n, n, n),
+                 measured, 2.0 * n ** 3, [launch], source, builds=[build])
+
+
 ATTN_FLAGS = ["-DHIP_ENABLE_WARP_SYNC_BUILTINS", "-ffast-math"]
 
 
@@ -240,6 +278,8 @@ def attn_bwd_point(b, h, hkv, n, causal, measured, source, raised=True):
 
 #===-- The measurements ----------------------------------------------------===#
 
+FP8_SOURCE = "HipKittens' paper (MI355X, 8192^3)"
+
 ANALYSIS = {
     "gemm-gfx950": "bf16_gemm/mi350x/mi355x_bf16_gemm.json",
     "gemm-gfx942": "bf16_gemm/mi325x/mi325x_bf16_gemm.json",
@@ -312,6 +352,11 @@ def comparison_rows(quick):
                      lambda n=n, chip=chip: gemm_point(chip, n, None, "")))
     if quick:
         return rows
+    for n in [8192, 4096]:
+        for variant in ["8wave", "4wave"]:
+            rows.append(("gemm_fp8", "%d,%d,%d" % (n, n, n), "gfx950",
+                         lambda n=n, v=variant: gemm_fp8_point(
+                             v, n, FP8_MEASURED.get(n), FP8_SOURCE)))
     n, b = 8192, 16
     for d in [128, 64]:
         for heads in ["gqa", "mha"]:
@@ -823,6 +868,10 @@ def parse_args():
     ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--build", required=True, help="the build directory")
     ap.add_argument("--src", required=True, help="the source root")
+    ap.add_argument("--only", metavar="KERNEL",
+                    help="only the comparison rows of this kernel of ours "
+                    "(gemm_bf16, gemm_fp8, ...), without the validation "
+                    "points")
     return ap.parse_args()
 
 
@@ -881,12 +930,15 @@ def run_points(points, env, objects, out, label):
                    (p.modelled, p.host) if p.modelled else p.status))
 
 
-def plan(quick):
+def plan(quick, only=None):
     """The validation points, the comparison rows, and the HipKittens points
-    only the comparison needs (D = 64 has no measurement)."""
-    points = validation_points(ENV.trees, quick)
+    only the comparison needs (D = 64 has no measurement). With `only`, the
+    comparison rows of that kernel of ours and no validation points."""
+    points = [] if only else validation_points(ENV.trees, quick)
     rows, extra = [], []
     for name, shape, _, make in comparison_rows(quick):
+        if only and name != only:
+            continue
         theirs = make()
         same = [p for p in points + extra
                 if (p.kernel, p.chip, p.shape) == (theirs.kernel, theirs.chip,
@@ -918,12 +970,12 @@ def main():
     os.makedirs(workdir, exist_ok=True)
     compiler = Compiler(env, workdir)
     started = time.time()
-    points, rows, extra = plan(args.quick)
+    points, rows, extra = plan(args.quick, args.only)
     for p in points + extra:
         p.status = admit(p, env)
     out.write("bench-model: HipKittens from %s and %s; %s; %s\n" %
               (env.trees["main"], env.trees["cdna3"], env.clang, env.hk_run))
-    if not args.quick:
+    if not args.quick and not args.only:
         published_backward(compiler, out)
         faults = probe_backward(compiler, env, out)
         for p in points + extra:
