@@ -112,8 +112,6 @@
 // Register tiles shared by both head sizes.
 !st_acc = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
 !s_rt = tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>>
-!s_i32 = tensor<32x64xi32, #hk.rt<row, 32x32, group = 4>>
-!s_mask = tensor<32x64xi1, #hk.rt<row, 32x32, group = 4>>
 !p_rt = tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
 !pt_rt = tensor<64x32xbf16, #hk.rt<col, 32x32, group = 4>>
 !vec = tensor<32xf32, #hk.rv<row, #hk.rt<row, 32x32, group = 4>>>
@@ -150,6 +148,7 @@ hk.kernel @attention_varlen_d128(%Q: !g128, %K: !g128, %V: !g128,
   %c64 = arith.constant 64 : index
   %c256 = arith.constant 256 : index
   %c0_i32 = arith.constant 0 : i32
+  // 2^30, past any position: the window and the causal slack when off.
   %far = arith.constant 1073741824 : index
   %scale = arith.constant dense<0.127517432> : !s_rt
   %scale_v = arith.constant dense<0.127517432> : !vec
@@ -254,8 +253,8 @@ hk.kernel @attention_varlen_d128(%Q: !g128, %K: !g128, %V: !g128,
     }
 
     // %scan: the tiles of all sequences; the rows [#3, #4) and keys [#5, #6)
-    // of the sequence holding %tile, and its first tile's number #7. Tiles
-    // past the last sequence's (the grid is a bound) do nothing.
+    // of the sequence holding %tile, and its first tile's number #7. A turn
+    // past the last tile (t >= U H, the last round's) does nothing.
     %in_seq = arith.cmpi ult, %tile, %scan#0 : index
     %active = arith.andi %t_in, %in_seq : i1
     scf.if %active {
@@ -491,6 +490,7 @@ hk.kernel @attention_varlen_d64(%Q: !g64, %K: !g64, %V: !g64,
   %c64 = arith.constant 64 : index
   %c256 = arith.constant 256 : index
   %c0_i32 = arith.constant 0 : i32
+  // 2^30, past any position: the window and the causal slack when off.
   %far = arith.constant 1073741824 : index
   %scale = arith.constant dense<0.180336878> : !s_rt
   %scale_v = arith.constant dense<0.180336878> : !vec
@@ -595,8 +595,8 @@ hk.kernel @attention_varlen_d64(%Q: !g64, %K: !g64, %V: !g64,
     }
 
     // %scan: the tiles of all sequences; the rows [#3, #4) and keys [#5, #6)
-    // of the sequence holding %tile, and its first tile's number #7. Tiles
-    // past the last sequence's (the grid is a bound) do nothing.
+    // of the sequence holding %tile, and its first tile's number #7. A turn
+    // past the last tile (t >= U H, the last round's) does nothing.
     %in_seq = arith.cmpi ult, %tile, %scan#0 : index
     %active = arith.andi %t_in, %in_seq : i1
     scf.if %active {
