@@ -39,7 +39,7 @@ from .compiler import cache_dir
 from .compiler import compile as _compile
 from .errors import Error
 
-__all__ = ["autotune", "shape_bucket", "tuned_params", "table_path",
+__all__ = ["autotune", "shape_bucket", "tuned_params", "table_path", "write_table",
            "TuneResult", "TunedKernel"]
 
 
@@ -202,7 +202,7 @@ def _choose(timings, shapes):
     return entries
 
 
-def _write_table(path, kernel, chip, measured_on, entries):
+def write_table(path, kernel, chip, measured_on, entries):
     """Merges `entries` into the table at `path` (a bucket's entry
     replaced), written atomically."""
     table = {"kernel": kernel, "chip": chip, "entries": []}
@@ -265,7 +265,7 @@ def autotune(template, shapes, space, chip="gfx950", *, kernel=None,
     elif table:
         path = str(table)
     if path:
-        _write_table(path, name, chip, measured_on, entries)
+        write_table(path, name, chip, measured_on, entries)
     return TuneResult(name, chip, measured_on, entries, timings, path)
 
 
