@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace hk::kernels {
 
@@ -149,6 +150,17 @@ std::string decodeEntry(const std::string &chip, const Dims &dims) {
          d;
 }
 
+/// Groups the merge kernel reduces S splits to before the combine: S itself
+/// up to kMergeMin splits (the combine walks them), else about sqrt(S)
+/// groups of about sqrt(S) splits each.
+constexpr int64_t kMergeMin = 16;
+int64_t mergeGroups(int64_t S) {
+  if (S <= kMergeMin)
+    return S;
+  int64_t per = int64_t(std::ceil(std::sqrt(double(S))));
+  return (S + per - 1) / per;
+}
+
 /// The decode launch over the page pools K and V ([pages, P, H_kv, D]) and
 /// the block table ([B, blocks] int32); N bounds the lengths. scales: k_scale
 /// and v_scale of fp8 pools, nothing for bf16 ones.
@@ -194,6 +206,20 @@ void attentionDecode(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
       .launch(args);
   if (decodeWasTimed(lib))
     return;
+  // Many splits (a few long sequences) are first merged in parallel groups
+  // of about sqrt(S), so that no wave walks more than that many in series.
+  std::optional<hkrt::Buffer> Op2, Lp2;
+  int64_t S2 = mergeGroups(S);
+  if (S2 < S) {
+    Op2.emplace(lib.device().alloc(size_t(B * Hkv * S2 * R * D) * 4));
+    Lp2.emplace(lib.device().alloc(size_t(B * Hkv * S2 * R) * 4));
+    hkrt_arg op2 = Op2->memref(HKRT_DTYPE_F32, {B, Hkv, S2, R, D});
+    hkrt_arg lp2 = Lp2->memref(HKRT_DTYPE_F32, {B, Hkv, S2, R});
+    lib.kernel("attention_decode", "attention_decode_merge_d" + d)
+        .launch({op, lp, op2, lp2});
+    op = op2;
+    lp = lp2;
+  }
   lib.kernel("attention_decode", "attention_decode_combine_d" + d)
       .launch({op, lp, O.memref(HKRT_DTYPE_BF16, {B, Hkv, R, D}),
                L.memref(HKRT_DTYPE_F32, {B, Hkv, R})});

@@ -745,6 +745,70 @@ hk.kernel @attention_decode_combine_d128(%Op: !op128, %Lp: !lp, %O: !q128,
   hk.return
 }
 
+// Merges groups of the splits of @attention_decode_d128 into fewer partial
+// results of the same kind, so that the combine does not walk hundreds of
+// splits in series: group g of S2 (the third dimension of %Op2) takes the
+// splits [g c, min((g + 1) c, S)), c = ceil(S / S2), and writes their
+// merged O (f32, normalised) and LSE, the online merge of the combine. The
+// groups run in parallel (grid (S2, H_kv, B), one wave; every row tile in
+// turn); a group without splits writes O = 0 and L = -inf.
+hk.kernel @attention_decode_merge_d128(%Op: !op128, %Lp: !lp, %Op2: !op128,
+    %Lp2: !lp) attributes {waves = 1 : i32,
+    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)] -> (s0, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c32 = arith.constant 32 : index
+  %log2e = arith.constant dense<1.44269502> : !vec
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %low = arith.constant dense<-1.0e30> : !vec
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %g = hk.block_id x
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  %splits = memref.dim %Op, %c2 : !op128
+  %groups = memref.dim %Op2, %c2 : !op128
+  %rows = memref.dim %Op, %c3 : !op128
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+  %per = arith.ceildivui %splits, %groups : index
+  %lo_raw = arith.muli %g, %per : index
+  %lo = arith.minui %lo_raw, %splits : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %splits : index
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %res:3 = scf.for %s = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %low, %l = %zero_vec)
+        -> (!o_rt128, !vec, !vec) {
+      %os = hk.load %Op[%b, %hkv, %s, %rt, %c0] : !op128 -> !o_rt128
+      %ls = hk.load %Lp[%b, %hkv, %s, %rt] : !lp -> !vec
+      %mx = arith.maximumf %m, %ls : !vec
+      %da = arith.subf %m, %mx : !vec
+      %da2 = arith.mulf %da, %log2e : !vec
+      %alpha = math.exp2 %da2 : !vec
+      %dw = arith.subf %ls, %mx : !vec
+      %dw2 = arith.mulf %dw, %log2e : !vec
+      %w = math.exp2 %dw2 : !vec
+      %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
+      %ow = hk.row_broadcast mul %os, %w : !o_rt128, !vec
+      %on = arith.addf %oa, %ow : !o_rt128
+      %la = arith.mulf %l, %alpha : !vec
+      %ln = arith.addf %la, %w : !vec
+      scf.yield %on, %mx, %ln : !o_rt128, !vec, !vec
+    }
+    %l_safe = arith.maximumf %res#2, %tiny : !vec
+    %of = hk.row_broadcast div %res#0, %l_safe : !o_rt128, !vec
+    hk.store %of, %Op2[%b, %hkv, %g, %rt, %c0] : !o_rt128, !op128
+    %log_l = math.log2 %res#2 : !vec
+    %log_e = arith.mulf %log_l, %ln2 : !vec
+    %lse = arith.addf %res#1, %log_e : !vec
+    hk.store %lse, %Lp2[%b, %hkv, %g, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
 // ---------------------------------------------------------------------------
 // D = 64: scale = log2(e) / sqrt(64) = 0.180336878
 // ---------------------------------------------------------------------------
@@ -1350,6 +1414,70 @@ hk.kernel @attention_decode_fp8_d64(%Q: !q64, %K: !kv8_64, %V: !kv8_64,
     %lse2 = arith.addf %res#1, %log_l : !vec
     %lse = arith.mulf %lse2, %ln2 : !vec
     hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
+// Merges groups of the splits of @attention_decode_d64 into fewer partial
+// results of the same kind, so that the combine does not walk hundreds of
+// splits in series: group g of S2 (the third dimension of %Op2) takes the
+// splits [g c, min((g + 1) c, S)), c = ceil(S / S2), and writes their
+// merged O (f32, normalised) and LSE, the online merge of the combine. The
+// groups run in parallel (grid (S2, H_kv, B), one wave; every row tile in
+// turn); a group without splits writes O = 0 and L = -inf.
+hk.kernel @attention_decode_merge_d64(%Op: !op64, %Lp: !lp, %Op2: !op64,
+    %Lp2: !lp) attributes {waves = 1 : i32,
+    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)] -> (s0, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c32 = arith.constant 32 : index
+  %log2e = arith.constant dense<1.44269502> : !vec
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %low = arith.constant dense<-1.0e30> : !vec
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt64
+  %g = hk.block_id x
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  %splits = memref.dim %Op, %c2 : !op64
+  %groups = memref.dim %Op2, %c2 : !op64
+  %rows = memref.dim %Op, %c3 : !op64
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+  %per = arith.ceildivui %splits, %groups : index
+  %lo_raw = arith.muli %g, %per : index
+  %lo = arith.minui %lo_raw, %splits : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %splits : index
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %res:3 = scf.for %s = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %low, %l = %zero_vec)
+        -> (!o_rt64, !vec, !vec) {
+      %os = hk.load %Op[%b, %hkv, %s, %rt, %c0] : !op64 -> !o_rt64
+      %ls = hk.load %Lp[%b, %hkv, %s, %rt] : !lp -> !vec
+      %mx = arith.maximumf %m, %ls : !vec
+      %da = arith.subf %m, %mx : !vec
+      %da2 = arith.mulf %da, %log2e : !vec
+      %alpha = math.exp2 %da2 : !vec
+      %dw = arith.subf %ls, %mx : !vec
+      %dw2 = arith.mulf %dw, %log2e : !vec
+      %w = math.exp2 %dw2 : !vec
+      %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
+      %ow = hk.row_broadcast mul %os, %w : !o_rt64, !vec
+      %on = arith.addf %oa, %ow : !o_rt64
+      %la = arith.mulf %l, %alpha : !vec
+      %ln = arith.addf %la, %w : !vec
+      scf.yield %on, %mx, %ln : !o_rt64, !vec, !vec
+    }
+    %l_safe = arith.maximumf %res#2, %tiny : !vec
+    %of = hk.row_broadcast div %res#0, %l_safe : !o_rt64, !vec
+    hk.store %of, %Op2[%b, %hkv, %g, %rt, %c0] : !o_rt64, !op64
+    %log_l = math.log2 %res#2 : !vec
+    %log_e = arith.mulf %log_l, %ln2 : !vec
+    %lse = arith.addf %res#1, %log_e : !vec
+    hk.store %lse, %Lp2[%b, %hkv, %g, %rt] : !vec, !lp
   }
   hk.return
 }
