@@ -24,7 +24,7 @@ FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 LLVM_BIN=/usr/lib/llvm-22/bin
 TARGETS=(hkc artifact isa)
 UNIT_TESTS=(Base/HKBaseTests Dialect/HKDialectTests Runtime/HKRuntimeTests
-            Runtime/HKKernelInfoTests Target/HKTargetTests)
+            Runtime/HKKernelInfoTests Target/HKTargetTests Target/HKCApiTests)
 
 passed=0
 failed=0

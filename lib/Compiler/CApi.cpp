@@ -26,10 +26,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <type_traits>
 
 using namespace mlir;
 namespace compiler = hk::compiler;
@@ -96,6 +98,15 @@ Results &results() {
 hkc_status fail(hkc_status status, std::string message) {
   lastError = std::move(message);
   return status;
+}
+
+/// The output kind a caller passed, read as its integer: a C caller may pass
+/// any value where hkc.h says hkc_output, and loading one outside the
+/// enumerators as the C++ enum is undefined.
+unsigned rawOutput(const hkc_output &output) {
+  std::underlying_type_t<hkc_output> raw;
+  std::memcpy(&raw, &output, sizeof raw);
+  return raw;
 }
 
 std::optional<compiler::Output> perChipOutput(hkc_output output) {
@@ -263,7 +274,9 @@ hkc_status hkc_compile(const char *source, size_t size, const char *name,
     return fail(HKC_ERROR_INVALID_ARGUMENT, "null source");
   if (!options)
     return fail(HKC_ERROR_INVALID_ARGUMENT, "null options");
-  if (output != HKC_OUTPUT_ARTIFACT && !perChipOutput(output))
+  unsigned kind = rawOutput(output);
+  if (kind > HKC_OUTPUT_CODE_OBJECT ||
+      (kind != HKC_OUTPUT_ARTIFACT && !perChipOutput(hkc_output(kind))))
     return fail(HKC_ERROR_INVALID_ARGUMENT, "unknown output kind");
   if (options->num_chips && !options->chips)
     return fail(HKC_ERROR_INVALID_ARGUMENT, "null chip list");
