@@ -11,7 +11,7 @@ issued, masked halves of diagonal blocks included.) The varlen lengths are
 Reference.cpp's `lens` modes 0 (all N) and 2 (the ramp round(2 N (b + 1) /
 (B + 1))), both deterministic.
 
-    python3 kernels/attention_varlen/figures.py --chip gfx950 [--hk-run PATH]
+    python3 kernels/attention_varlen/figures.py --chip CHIP [--hk-run PATH]
 """
 
 import argparse
@@ -75,7 +75,7 @@ def timing(hk_run, kernel, shape, chip):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--chip", default="gfx950")
+    ap.add_argument("--chip", required=True, help="a chip of the chip table")
     ap.add_argument("--hk-run", default=os.path.join(ROOT, "build", "bin", "hk-run"))
     args = ap.parse_args()
     print("| row | shape | modelled us | useful TFLOP/s | model's TFLOP/s |")
