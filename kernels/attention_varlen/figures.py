@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Modelled TFLOP/s of attention_varlen against attention_forward at the
+"""Modelled TFLOP/s of attention_varlen against attention_fwd at the
 same total work (docs/report.md, "Variable-length prefill").
 
 Runs `hk-run <kernel> --shape S --chip C --device isa --timing` for each row
