@@ -15,7 +15,7 @@ kernel (named) through `hk-run NAME --shape S --timing --param ...`, which
 sets up its arguments; any template (a path) in process through
 Device.set_timing and Device.timing_report, with `args(shape)` giving the
 kernel's arguments. The instances run in parallel: on the host's cores
-(concurrent.futures processes), or on a Dask distributed cluster when a
+(concurrent.futures processes, spawned), or on a Dask distributed cluster when a
 `client` is given (the same function, through the client's executor).
 With device="hip" a library kernel is timed on the GPU instead (hk-run's
 launch-to-completion time), and the table says so.
@@ -30,6 +30,7 @@ library's in kernels/<kernel>/tuned/<chip>.json.
 import concurrent.futures
 import itertools
 import json
+import multiprocessing
 import os
 import subprocess
 import tempfile
@@ -254,8 +255,12 @@ def autotune(template, shapes, space, chip="gfx950", *, kernel=None,
         executor = client.get_executor()
         timings = list(executor.map(_measure, jobs))
     else:
+        # Spawned, not forked: a fork of a process whose other threads hold
+        # locks (the runtime's, LLVM's, a Dask cluster's) can deadlock in
+        # the child.
         with concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers or os.cpu_count()) as pool:
+                max_workers=workers or os.cpu_count(),
+                mp_context=multiprocessing.get_context("spawn")) as pool:
             timings = list(pool.map(_measure, jobs))
     measured_on = "hip" if device == "hip" else "model"
     entries = _choose(timings, shapes)

@@ -119,3 +119,24 @@ def test_launch_uses_the_tuned_instance(private_cache):
     c2 = np.zeros((40, 30), dtype=a.dtype)
     gemm(a[:40], b[:30], c2)
     assert gemm.last_params == {}
+
+
+def gemm_args(shape):
+    """The GEMM's arguments at `shape` (M, N, K): zeros, as the timing mode
+    runs sampled workgroups and checks nothing."""
+    m, n, k = shape
+    return (np.zeros((m, k), np.uint16), np.zeros((n, k), np.uint16),
+            np.zeros((m, n), np.uint16))
+
+
+def test_autotune_a_template_by_path_in_process():
+    """A template by path is compiled with params= and timed through
+    Device.set_timing / timing_report in the workers."""
+    result = hk.autotune(kernel_path("gemm_bf16"), [SHAPE], SPACE,
+                         chip="gfx942", args=gemm_args, workers=2)
+    assert result.kernel == "gemm_bf16"
+    entry = result.best(SHAPE)
+    assert entry["params"] == {"BM": 128, "BN": 128}
+    assert entry["microseconds"] < entry["default_microseconds"]
+    with pytest.raises(hk.Error, match="needs args="):
+        hk.autotune(kernel_path("gemm_bf16"), [SHAPE], SPACE)
