@@ -356,6 +356,26 @@ static void describeInstruction(const McObjects &m, const Semantics &table,
   }
 }
 
+/// Whether `bytes` start with a VOP3 or VOP3P word (bits 31:26 are 110100)
+/// one of whose 9-bit sources is 255, a literal constant, which CDNA's
+/// 64-bit encodings do not have. LLVM 22's AMDGPU disassembler crashes on
+/// such words for gfx942 (in the error path of the literal's read; so does
+/// llvm-objdump), so they are kept undecodable instead of reaching it
+/// (found by hk-fuzz-isa, fuzz/regressions/isa/vop3-literal.co).
+static bool isVop3WithLiteral(llvm::ArrayRef<uint8_t> bytes) {
+  if (bytes.size() < 8)
+    return false;
+  uint32_t word0, word1;
+  memcpy(&word0, bytes.data(), 4);
+  memcpy(&word1, bytes.data() + 4, 4);
+  if (word0 >> 26 != 0b110100)
+    return false;
+  for (int shift : {0, 9, 18})
+    if ((word1 >> shift & 0x1ff) == 255)
+      return true;
+  return false;
+}
+
 /// Decodes .text front to back; an undecodable word is kept as an
 /// instruction that faults when reached.
 static void decodeText(const McObjects &m, CodeObject &code) {
@@ -368,8 +388,11 @@ static void decodeText(const McObjects &m, CodeObject &code) {
     inst.pc = code.textBase + off;
     llvm::MCInst mcInst;
     uint64_t size = 0;
-    auto status = m.disassembler->getInstruction(mcInst, size, text.slice(off),
-                                                 inst.pc, llvm::nulls());
+    auto status =
+        isVop3WithLiteral(text.slice(off))
+            ? llvm::MCDisassembler::Fail
+            : m.disassembler->getInstruction(mcInst, size, text.slice(off),
+                                             inst.pc, llvm::nulls());
     if (status != llvm::MCDisassembler::Success || size == 0) {
       inst.size = 4;
       inst.name = "<undecodable>";

@@ -189,3 +189,16 @@ TEST(IsaSandbox, BudgetFromTheEnvironment) {
   EXPECT_TRUE(contains(error, "host seconds")) << error;
   unsetenv("HK_ISA_MAX_SECONDS");
 }
+
+// A VOP3 word with a literal source (255), which CDNA's 64-bit encodings do
+// not have, crashed LLVM's gfx942 disassembler while the code object was
+// loaded (found by hk-fuzz-isa): it is now an undecodable word, a fault
+// only if it is reached.
+TEST(IsaSandbox, Vop3LiteralSourceIsUndecodable) {
+  for (const char *chip : {"gfx942", "gfx950"}) {
+    std::string fault = faultOf(chip, "  .long 0xd1010000, 0x000000ff\n"
+                                      "  s_endpgm");
+    EXPECT_TRUE(contains(fault, "cannot decode the word")) << fault;
+    EXPECT_TRUE(contains(fault, "pc 0x")) << fault;
+  }
+}
