@@ -247,17 +247,23 @@ pair gfx950 gemm_fp8_tensor fp8_8wave
 pair gfx950 attention_fwd_d128 gqa_fwd_d128
 pair gfx950 attention_fwd_d64 gqa_fwd_d64
 
-# HipKittens has no fp8 GEMM for CDNA3: on gfx942 the fp8 GEMM is set beside
-# our bf16 GEMM (the same tile and schedule, twice the K per MFMA-equivalent).
+# HipKittens has no fp8 GEMM for CDNA3: there the fp8 GEMM is set beside our
+# bf16 GEMM (the same tile and schedule, twice the K per MFMA-equivalent).
+versus_bf16() {
+  local chip=$1
+  awk -F'\t' -v chip="$chip" '
+    $1 == "hk-mlir" && $2 == chip && $3 == "gemm_fp8" { f = $5 / $4 }
+    $1 == "hk-mlir" && $2 == chip && $3 == "gemm_bf16" { b = $5 / $4 }
+    END {
+      if (f && b)
+        printf "| %s | gemm_fp8 | gemm_bf16 | %.2f | %.2f | %.2f |\n", chip, f, b, f / b
+      else
+        printf "| %s | gemm_fp8 | gemm_bf16 | not built | | |\n", chip
+    }' "$ROWS"
+}
 echo
-echo "=== gfx942 fp8 against bf16 (ours; HipKittens has no CDNA3 fp8 kernel)"
+echo "=== fp8 against bf16 where HipKittens has no fp8 kernel (ours)"
 echo
 echo "| chip | fp8 kernel | bf16 kernel | fp8 instr/mfma-eq | bf16 instr/mfma-eq | fp8 / bf16 |"
 echo "|---|---|---|---|---|---|"
-awk -F'\t' '
-  $1 == "hk-mlir" && $2 == "gfx942" && $3 == "gemm_fp8" { f = $5 / $4 }
-  $1 == "hk-mlir" && $2 == "gfx942" && $3 == "gemm_bf16" { b = $5 / $4 }
-  END {
-    if (f && b) printf "| gfx942 | gemm_fp8 | gemm_bf16 | %.2f | %.2f | %.2f |\n", f, b, f / b
-    else print "| gfx942 | gemm_fp8 | gemm_bf16 | not built | | |"
-  }' "$ROWS"
+versus_bf16 gfx942
