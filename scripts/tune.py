@@ -22,6 +22,7 @@ changes which tiles share L2, which the model does not simulate.
 
 import argparse
 import os
+import subprocess
 import sys
 
 SWEEPS = {
@@ -44,7 +45,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append",
                         help="a kernel of " + ", ".join(SWEEPS))
-    parser.add_argument("--chips", default="gfx942,gfx950")
+    parser.add_argument("--chips", help="comma-separated chips (default: "
+                        "every chip of the table, build/bin/hk-chips)")
     parser.add_argument("--write", action="store_true",
                         help="store the winners in kernels/<k>/tuned/")
     parser.add_argument("--scheduler",
@@ -57,9 +59,12 @@ def main():
         import distributed
         client = distributed.Client(args.scheduler)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    chips = (args.chips.split(",") if args.chips else subprocess.run(
+        [os.path.join(root, "build", "bin", "hk-chips")], check=True,
+        capture_output=True, text=True).stdout.split())
     for kernel in args.only or SWEEPS:
         sweep = SWEEPS[kernel]
-        for chip in args.chips.split(","):
+        for chip in chips:
             result = hk.autotune(kernel, sweep["shapes"], sweep["space"],
                                  chip=chip, client=client,
                                  workers=args.workers)

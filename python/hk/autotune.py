@@ -226,11 +226,12 @@ def write_table(path, kernel, chip, measured_on, entries):
     return path
 
 
-def autotune(template, shapes, space, chip="gfx950", *, kernel=None,
+def autotune(template, shapes, space, chip=None, *, kernel=None,
              args=None, client=None, workers=None, table=None,
              device="isa"):
     """Searches `space` ({parameter: [values]}, every combination, plus the
-    template's default instance) at each of `shapes` on `chip`.
+    template's default instance) at each of `shapes` on `chip` (default:
+    the current device's chip, hk.device().chip).
 
     `template` is a library kernel's name (timed through hk-run, which sets
     up its arguments) or a template's path, with `args(shape)` returning
@@ -250,6 +251,9 @@ def autotune(template, shapes, space, chip="gfx950", *, kernel=None,
             raise Error("hk.autotune: a template by path needs args=")
     else:
         name = kernel or os.path.splitext(os.path.basename(template))[0]
+    if chip is None:
+        from . import runtime
+        chip = runtime.device().chip
     jobs = _jobs(name, template, shapes, space, chip, args, device)
     if client is not None:
         executor = client.get_executor()

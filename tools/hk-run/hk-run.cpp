@@ -193,17 +193,21 @@ std::string joinShape(const std::vector<int64_t> &shape) {
 std::string kernelList() {
   std::string s;
   for (const KernelEntry *e : kernelTable()) {
-    char line[512];
+    // The name and shape columns are padded as printf's %-10s / %-7s would;
+    // the summary can be any length (no fixed buffer to cut it short).
+    auto pad = [](std::string text, size_t width) {
+      if (text.size() < width)
+        text.append(width - text.size(), ' ');
+      return text;
+    };
     std::string eps =
         e->hasEps ? ", --eps " + std::to_string(e->defaultEps) : "";
-    std::snprintf(line, sizeof line,
-                  "  %-10s --shape %-7s (default %s%s; test %s)\n"
-                  "             %s\n"
-                  "             kernels/%s/%s.mlir, kernel %s\n",
-                  e->name, e->shapeNames, joinShape(e->defaultShape).c_str(),
-                  eps.c_str(), joinShape(e->testShape).c_str(), e->summary,
-                  e->name, e->name, e->symbol());
-    s += line;
+    s += "  " + pad(e->name, 10) + " --shape " + pad(e->shapeNames, 7) +
+         " (default " + joinShape(e->defaultShape) + eps + "; test " +
+         joinShape(e->testShape) + ")\n";
+    s += std::string("             ") + e->summary + "\n";
+    s += std::string("             kernels/") + e->name + "/" + e->name +
+         ".mlir, kernel " + e->symbol() + "\n";
   }
   return s;
 }
