@@ -28,6 +28,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <mutex>
 
 using namespace hk::rt;
@@ -356,25 +357,34 @@ static void describeInstruction(const McObjects &m, const Semantics &table,
   }
 }
 
-/// Whether `bytes` start with a VOP3 or VOP3P word (bits 31:26 are 110100)
-/// one of whose 9-bit sources is 255, a literal constant, which CDNA's
-/// 64-bit encodings do not have. LLVM 22's AMDGPU disassembler crashes on
-/// such words for gfx942 (in the error path of the literal's read; so does
-/// llvm-objdump), so they are kept undecodable instead of reaching it
-/// (found by hk-fuzz-isa, fuzz/regressions/isa/vop3-literal.co).
-static bool isVop3WithLiteral(llvm::ArrayRef<uint8_t> bytes) {
+/// Whether `bytes` start with a 64-bit word that names a literal constant
+/// (source 255) in a field where CDNA has none: one of the three 9-bit
+/// sources of a VOP3 / VOP3P word (bits 31:26 are 110100), or the soffset
+/// of a MUBUF / MTBUF word (111000 / 111010). LLVM 22's AMDGPU disassembler
+/// crashes on such words for gfx942 (in the error path of the literal's
+/// read; so does llvm-objdump), so they are kept undecodable instead of
+/// reaching it (found by hk-fuzz-isa and hk-fuzz-artifact,
+/// fuzz/regressions/*/vop3-literal.*, mtbuf-soffset-literal.*).
+static bool isLiteralWhereNoneFits(llvm::ArrayRef<uint8_t> bytes) {
   if (bytes.size() < 8)
     return false;
   uint32_t word0, word1;
   memcpy(&word0, bytes.data(), 4);
   memcpy(&word1, bytes.data() + 4, 4);
-  if (word0 >> 26 != 0b110100)
+  uint32_t encoding = word0 >> 26;
+  if (encoding == 0b111000 || encoding == 0b111010)
+    return word1 >> 24 == 255;
+  if (encoding != 0b110100)
     return false;
   for (int shift : {0, 9, 18})
     if ((word1 >> shift & 0x1ff) == 255)
       return true;
   return false;
 }
+
+/// Bytes the disassembler is offered at the end of .text: more than the
+/// longest CDNA instruction (a 64-bit encoding and a 32-bit literal).
+static constexpr size_t kDecodeWindow = 16;
 
 /// Decodes .text front to back; an undecodable word is kept as an
 /// instruction that faults when reached.
@@ -388,11 +398,23 @@ static void decodeText(const McObjects &m, CodeObject &code) {
     inst.pc = code.textBase + off;
     llvm::MCInst mcInst;
     uint64_t size = 0;
-    auto status =
-        isVop3WithLiteral(text.slice(off))
-            ? llvm::MCDisassembler::Fail
-            : m.disassembler->getInstruction(mcInst, size, text.slice(off),
-                                             inst.pc, llvm::nulls());
+    // The disassembler reads a 32-bit literal after any word whose source
+    // names one; at the end of .text that read fails, and LLVM 22's error
+    // path for it crashes like the cases above. So the last words are
+    // given zero padding to read, and an instruction that needs the padding
+    // is undecodable.
+    llvm::ArrayRef<uint8_t> window = text.slice(off);
+    std::array<uint8_t, kDecodeWindow> padded{};
+    if (window.size() < padded.size()) {
+      std::copy(window.begin(), window.end(), padded.begin());
+      window = padded;
+    }
+    auto status = isLiteralWhereNoneFits(window)
+                      ? llvm::MCDisassembler::Fail
+                      : m.disassembler->getInstruction(mcInst, size, window,
+                                                       inst.pc, llvm::nulls());
+    if (off + size > text.size())
+      status = llvm::MCDisassembler::Fail;
     if (status != llvm::MCDisassembler::Success || size == 0) {
       inst.size = 4;
       inst.name = "<undecodable>";
