@@ -242,13 +242,24 @@ static KernelDescriptor readKernelDescriptor(const char *p, uint64_t address) {
   return kd;
 }
 
+/// The most symbols a code object may have: a compiled one has a few per
+/// kernel, and a symbol table claiming millions (a corrupt section size)
+/// would otherwise take minutes to walk (found by hk-fuzz-artifact,
+/// fuzz/regressions/artifact/many-symbols.art).
+static constexpr size_t kMaxSymbols = 1 << 16;
+
 /// Each NAME.kd symbol whose 64 bytes lie in one of `sections` names the
 /// kernel descriptor of kernel NAME.
 static void readKernelDescriptors(
     const llvm::object::ObjectFile &obj,
     const std::vector<std::pair<uint64_t, std::string>> &sections,
     CodeObject &code) {
+  size_t count = 0;
   for (const llvm::object::SymbolRef &sym : obj.symbols()) {
+    if (++count > kMaxSymbols)
+      throw Error(HKRT_ERROR_INVALID_ARTIFACT,
+                  "the " + code.chip + " code object has more than " +
+                      std::to_string(kMaxSymbols) + " symbols");
     llvm::Expected<llvm::StringRef> name = sym.getName();
     llvm::Expected<uint64_t> address = sym.getAddress();
     if (!name || !address) {
