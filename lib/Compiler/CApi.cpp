@@ -149,11 +149,11 @@ LogicalResult compileModule(ModuleOp module, hkc_output output,
 }
 
 /// Parses (and so verifies) `source` with diagnostics going to
-/// `diagnostics`, then calls `body` on the module.
-LogicalResult
-withParsedModule(llvm::StringRef source, llvm::StringRef name,
-                 std::string &diagnostics,
-                 llvm::function_ref<LogicalResult(ModuleOp)> body) {
+/// `diagnostics`, then calls `body` on the module and the source manager
+/// holding its text.
+LogicalResult withParsedModule(
+    llvm::StringRef source, llvm::StringRef name, std::string &diagnostics,
+    llvm::function_ref<LogicalResult(ModuleOp, llvm::SourceMgr &)> body) {
   DialectRegistry registry;
   compiler::registerDialects(registry);
   MLIRContext context(registry);
@@ -169,16 +169,17 @@ withParsedModule(llvm::StringRef source, llvm::StringRef name,
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return failure();
-  return body(*module);
+  return body(*module, sourceMgr);
 }
 
 /// Compiles with diagnostics going to `diagnostics`; fills `result`.
 LogicalResult compileInto(llvm::StringRef source, llvm::StringRef name,
                           hkc_output output, const compiler::Options &options,
                           hkc_result_t &result, std::string &diagnostics) {
-  return withParsedModule(source, name, diagnostics, [&](ModuleOp module) {
-    return compileModule(module, output, options, result);
-  });
+  return withParsedModule(
+      source, name, diagnostics, [&](ModuleOp module, llvm::SourceMgr &) {
+        return compileModule(module, output, options, result);
+      });
 }
 
 /// The text of the instance of `source` at `given` (a template's parameters,
@@ -186,35 +187,25 @@ LogicalResult compileInto(llvm::StringRef source, llvm::StringRef name,
 LogicalResult instantiateInto(llvm::StringRef source, llvm::StringRef name,
                               const hk::ParamValues &given,
                               hkc_result_t &result, std::string &diagnostics) {
-  DialectRegistry registry;
-  compiler::registerDialects(registry);
-  MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-  llvm::raw_string_ostream os(diagnostics);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, name), llvm::SMLoc());
-  if (!hk::checkNestingDepth(sourceMgr, maxNestingDepth,
-                             "hkc_set_max_nesting_depth", os))
-    return failure();
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return failure();
-  FailureOr<hk::KernelTemplate> tmpl = hk::readTemplate(*module, sourceMgr);
-  if (failed(tmpl))
-    return failure();
-  FailureOr<hk::ParamValues> values =
-      hk::resolveParams(*tmpl, given, module->getLoc());
-  if (failed(values))
-    return failure();
-  FailureOr<std::string> text =
-      hk::instantiateText(sourceMgr, *tmpl, *values, &context);
-  if (failed(text))
-    return failure();
-  result.chips.push_back("");
-  result.outputs.push_back(std::move(*text));
-  return success();
+  return withParsedModule(
+      source, name, diagnostics,
+      [&](ModuleOp module, llvm::SourceMgr &sourceMgr) -> LogicalResult {
+        FailureOr<hk::KernelTemplate> tmpl =
+            hk::readTemplate(module, sourceMgr);
+        if (failed(tmpl))
+          return failure();
+        FailureOr<hk::ParamValues> values =
+            hk::resolveParams(*tmpl, given, module->getLoc());
+        if (failed(values))
+          return failure();
+        FailureOr<std::string> text = hk::instantiateText(
+            sourceMgr, *tmpl, *values, module->getContext());
+        if (failed(text))
+          return failure();
+        result.chips.push_back("");
+        result.outputs.push_back(std::move(*text));
+        return success();
+      });
 }
 
 /// Runs `body`, which returns a status and fills `message` on failure,
@@ -366,9 +357,10 @@ hkc_status hkc_verify(const char *source, size_t size, const char *name) {
   llvm::StringRef sourceName = name ? name : "<source>";
   return runGuarded(sourceName, [&](std::string &message) {
     std::string diagnostics;
-    if (failed(withParsedModule(llvm::StringRef(source ? source : "", size),
-                                sourceName, diagnostics,
-                                [](ModuleOp) { return success(); }))) {
+    if (failed(withParsedModule(
+            llvm::StringRef(source ? source : "", size), sourceName,
+            diagnostics,
+            [](ModuleOp, llvm::SourceMgr &) { return success(); }))) {
       message = diagnostics.empty() ? "verification failed" : diagnostics;
       return HKC_ERROR_COMPILE;
     }
