@@ -3,9 +3,9 @@
 // The problem of --shape B,H,H_kv,q_len,N,D,ragged,page: B sequences with
 // q_len query tokens each (their last q_len positions), H query heads over
 // H_kv key/value heads, up to N positions per sequence and head dimension
-// D. ragged = 0 gives every sequence len = N; ragged = 1 draws the lengths
-// from [0, N] and sets the first ones to 0, 1 and N (as far as B allows),
-// so the degenerate lengths are always checked.
+// D (64, 128 or 256). ragged = 0 gives every sequence len = N; ragged = 1 draws
+// the lengths from [0, N] and sets the first ones to 0, 1 and N (as far as B
+// allows), so the degenerate lengths are always checked.
 //
 // The KV cache is paged as vLLM's and SGLang's are: K and V are pools of
 // pages [num_pages, page, H_kv, D] bf16, and the block table
@@ -176,9 +176,9 @@ void attentionDecode(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
     throw std::invalid_argument(
         "attention_decode: the page size must be a multiple of 16, got " +
         std::to_string(dims.page));
-  if (D != 64 && D != 128)
-    throw std::invalid_argument("attention_decode: D must be 64 or 128, got " +
-                                std::to_string(D));
+  if (D != 64 && D != 128 && D != 256)
+    throw std::invalid_argument(
+        "attention_decode: D must be 64, 128 or 256, got " + std::to_string(D));
   if (Lq < 1)
     throw std::invalid_argument("attention_decode: q_len must be at least 1");
   int64_t S = decodeSplits(lib.device().chip(), B, Hkv, N);
@@ -383,8 +383,8 @@ void setup(Problem &p, std::mt19937 &gen) {
   checkShape(entries::attention_decode(), p);
   Dims d = dimsOf(p);
   attention::checkHeads(d.H, d.Hkv);
-  if (d.D != 64 && d.D != 128)
-    throw std::invalid_argument("attention_decode: D must be 64 or 128");
+  if (d.D != 64 && d.D != 128 && d.D != 256)
+    throw std::invalid_argument("attention_decode: D must be 64, 128 or 256");
   if (d.Lq < 1 || d.B < 1 || d.N > INT32_MAX || p.shape[6] > 1 ||
       d.page % kChunk != 0 || d.kvFormat > 2)
     throw std::invalid_argument(
@@ -498,7 +498,8 @@ const KernelEntry &entries::attention_decode() {
         "Q, O: [B,H,q_len,D] bf16, K, V: page pools [pages,page,H_kv,D] "
         "bf16 through a block table [B,ceil(N/page)] int32 (page 0: the "
         "contiguous cache [B,N,H_kv,D]), seq_lens: B int32 (<= N), L: "
-        "[B,H,q_len]; D 64 or 128; ragged 0/1 (random lengths with 0, 1 and "
+        "[B,H,q_len]; D 64, 128 or 256; ragged 0/1 (random lengths with 0, 1 "
+        "and "
         "N among them); page 0 or a multiple of 16, shuffled pages; kv 0 bf16, "
         "1/2 fp8 (E4M3) pools with k_scale, v_scale: [1] or [H_kv] f32";
     e.shapeNames = "B,H,H_kv,q_len,N,D,ragged,page,kv";

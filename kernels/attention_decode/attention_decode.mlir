@@ -18,8 +18,8 @@
 // the pool of B pages of N rows with the table [[0], [1], ..., [B - 1]]:
 // the same kernel.
 //
-// Arguments of @attention_decode_d<D> and @attention_decode_p16_d<D> (D = 64
-// or 128, part of the types):
+// Arguments of @attention_decode_d<D> and @attention_decode_p16_d<D> (D = 64,
+// 128 or 256, part of the types):
 //   %Q : memref<?x?x?xDxbf16>  [B, H_kv, G q_len, D]: Q held as
 //        [B, H, q_len, D] (G = H / H_kv), whose G heads of one KV head are
 //        G q_len consecutive rows; row r is head hk G + r / q_len, token
@@ -1527,6 +1527,819 @@ hk.kernel @attention_decode_combine_d64(%Op: !op64, %Lp: !lp, %O: !q64,
   %of = hk.row_broadcast div %res#0, %l_safe : !o_rt64, !vec
   %ob = arith.truncf %of : !o_rt64 to !o_out64
   hk.store %ob, %O[%b, %hkv, %rt, %c0] : !o_out64, !q64
+  %log_l = math.log2 %res#2 : !vec
+  %log_e = arith.mulf %log_l, %ln2 : !vec
+  %lse = arith.addf %res#1, %log_e : !vec
+  hk.store %lse, %L[%b, %hkv, %rt] : !vec, memref<?x?x?xf32>
+  hk.return
+}
+
+// ---------------------------------------------------------------------------
+// D = 256: scale = log2(e) / sqrt(256) = 0.0901684400. The register tiles
+// of a 64-key block at D = 256 would not all fit a wave's 512 registers
+// with a 64xD LDS tile per wave in gfx942's 64 KiB, so V (and, through LDS,
+// K) goes by halves of 128 columns: the D = 128 tiles, one per half, and O
+// as two 32x128 accumulators.
+// ---------------------------------------------------------------------------
+!q_rt256 = tensor<32x256xbf16, #hk.rt<row, 32x16>>
+!k_rt256 = tensor<64x256xbf16, #hk.rt<row, 32x16>>
+!o_rt256 = tensor<32x256xf32, #hk.rt<row, 32x32, group = 4>>
+!o_out256 = tensor<32x256xbf16, #hk.rt<row, 32x32, group = 4>>
+!q256 = memref<?x?x?x256xbf16>
+!kv256 = memref<?x?x?x256xbf16, strided<[?, ?, ?, 1]>>
+!op256 = memref<?x?x?x?x256xf32>
+!kv8_256 = memref<?x?x?x256x!hk.fp8, strided<[?, ?, ?, 1]>>
+!k8_rt256 = tensor<64x256x!hk.fp8, #hk.rt<row, 32x16>>
+
+hk.kernel @attention_decode_d256(%Q: !q256, %K: !kv256, %V: !kv256,
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op256, %Lp: !lp,
+    %q_len: index)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %cDh = arith.constant 128 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %scale = arith.constant dense<0.0901684400> : !s_rt
+  %scale_v = arith.constant dense<0.0901684400> : !vec
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64x128 LDS tile, through which each half of V goes
+  // from the row layout of its load to the column layout of
+  // O^T += V^T P^T (a 64x256 tile per wave would not fit gfx942's LDS).
+  %kvs = hk.alloc_shared : !kv_st4128
+  %w = hk.wave_id
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st4128 -> !kv_st128
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  %page = memref.dim %K, %c2 : !kv256
+  %splits = memref.dim %Op, %c2 : !op256
+  %rows = memref.dim %Q, %c2 : !q256
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages, and entry 0 for an empty sequence (whose
+  // loop does not run; P is at least 1 there, as the table's width).
+  %len1 = arith.maxui %len, %c1 : index
+  %last_key = arith.subi %len1, %c1 : index
+  %page1 = arith.maxui %page, %c1 : index
+  %last_pi = arith.divui %last_key, %page1 : index
+  %lo_keys = arith.muli %lo, %c64 : index
+  %lo_pi = arith.divui %lo_keys, %page1 : index
+  %lo_ps = arith.muli %lo_pi, %page1 : index
+  %lo_row = arith.subi %lo_keys, %lo_ps : index
+  %lo_pi_c = arith.minui %lo_pi, %last_pi : index
+  %lo_pid_i32 = memref.load %table[%b, %lo_pi_c] : memref<?x?xi32>
+  %lo_pid = arith.index_castui %lo_pid_i32 : i32 to index
+
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %q = hk.load %Q[%b, %hkv, %rt, %c0] : !q256 -> !q_rt256
+
+    // O in two halves of 128 columns, each its own accumulator.
+    %res:7 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o0 = %zero_o, %o1 = %zero_o, %m = %m_init, %l = %zero_vec,
+                  %pid = %lo_pid, %pi = %lo_pi, %row = %lo_row)
+        -> (!o_rt128, !o_rt128, !vec, !vec, index, index, index) {
+      %k0 = arith.muli %j, %c64 : index
+      // The block, keys k0 .. k0 + 63: rows k0 mod P .. + 63 of page %pid
+      // (looked up one block ahead, so that the scalar load's latency is
+      // not the block's).
+      %row_tile = arith.divui %row, %c64 : index
+      // The next block's page and row, without a division: P is a
+      // multiple of 64 or holds the whole sequence.
+      %kn = arith.addi %k0, %c64 : index
+      %row_n = arith.addi %row, %c64 : index
+      %wrap = arith.cmpi uge, %row_n, %page1 : index
+      %pi_inc = arith.addi %pi, %c1 : index
+      %pi_next = arith.select %wrap, %pi_inc, %pi : index
+      %row_next = arith.select %wrap, %c0, %row_n : index
+      %pi_load = arith.minui %pi_next, %last_pi : index
+      %pid_next_i32 = memref.load %table[%b, %pi_load] : memref<?x?xi32>
+      %pid_next = arith.index_castui %pid_next_i32 : i32 to index
+      %kt = hk.load %K[%pid, %hkv, %row_tile, %c0] : !kv256 -> !k_rt256
+      // The last block of the sequence: its rows past the length hold
+      // whatever the page does (a P of 0 times a NaN would be NaN), so they
+      // are zeroed. K's are masked to -inf with the scores.
+      %partial = arith.cmpi ugt, %kn, %len : index
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st = hk.mma abt %kt, %q, %zero_s : !k_rt256, !q_rt256, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      // Only a block with a key past the first query token's last one,
+      // len - q_len, needs the mask (kn + q_len > len: the last one or two
+      // blocks of the sequence); the others skip it, so that the mask's
+      // index tiles are not live across the whole KV loop.
+      %kq = arith.addi %kn, %q_len : index
+      %masked = arith.cmpi ugt, %kq, %len : index
+      %sm = scf.if %masked -> (!s_rt) {
+        %qlen_t = tensor.splat %qlen32 : !s_i32
+        %first_t = tensor.splat %first32 : !s_i32
+        %last_t = tensor.splat %last32 : !s_i32
+        %row_pos = hk.iota row : !s_i32
+        %col_pos = hk.iota col : !s_i32
+        %r0_t = tensor.splat %r0_32 : !s_i32
+        %r = arith.addi %row_pos, %r0_t : !s_i32
+        %tok = arith.remui %r, %qlen_t : !s_i32
+        %causal_last = arith.addi %tok, %first_t : !s_i32
+        %limit = arith.minsi %causal_last, %last_t : !s_i32
+        %k0_32 = arith.index_cast %k0 : index to i32
+        %k0_t = tensor.splat %k0_32 : !s_i32
+        %key = arith.addi %col_pos, %k0_t : !s_i32
+        %seen = arith.cmpi sle, %key, %limit : !s_i32
+        %sel = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+        scf.yield %sel : !s_rt
+      } else {
+        scf.yield %sr : !s_rt
+      }
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T, half by half
+      // through the wave's LDS tile (one wave's LDS accesses execute in
+      // order, so the second half's stores need no wait for the first's
+      // reads).
+      %vr0 = hk.load %V[%pid, %hkv, %row_tile, %c0] : !kv256 -> !v_row128
+      %vr1 = hk.load %V[%pid, %hkv, %row_tile, %c1] : !kv256 -> !v_row128
+      %vz:2 = scf.if %partial -> (!v_row128, !v_row128) {
+        %vm0 = hk.bounds_mask %vr0 at [%k0, %c0] within [%len, %cDh]
+            fill %zero_bf : !v_row128
+        %vm1 = hk.bounds_mask %vr1 at [%k0, %c0] within [%len, %cDh]
+            fill %zero_bf : !v_row128
+        scf.yield %vm0, %vm1 : !v_row128, !v_row128
+      } else {
+        scf.yield %vr0, %vr1 : !v_row128, !v_row128
+      }
+      hk.store %vz#0, %kvw : !v_row128, !kv_st128
+      %vt0 = hk.load %kvw : !kv_st128 -> !v_rt128
+      hk.store %vz#1, %kvw : !v_row128, !kv_st128
+      %vt1 = hk.load %kvw : !kv_st128 -> !v_rt128
+      %oa0 = hk.row_broadcast mul %o0, %alpha : !o_rt128, !vec
+      %ot0 = hk.transpose %oa0 : !o_rt128 -> !ot_acc128
+      %ou0 = hk.mma atb %vt0, %pt, %ot0 : !v_rt128, !pt_rt, !ot_acc128
+      %on0 = hk.transpose %ou0 : !ot_acc128 -> !o_rt128
+      %oa1 = hk.row_broadcast mul %o1, %alpha : !o_rt128, !vec
+      %ot1 = hk.transpose %oa1 : !o_rt128 -> !ot_acc128
+      %ou1 = hk.mma atb %vt1, %pt, %ot1 : !v_rt128, !pt_rt, !ot_acc128
+      %on1 = hk.transpose %ou1 : !ot_acc128 -> !o_rt128
+      scf.yield %on0, %on1, %mx, %sum, %pid_next, %pi_next, %row_next
+          : !o_rt128, !o_rt128, !vec, !vec, index, index, index
+    }
+
+    // The split's O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#3, %tiny : !vec
+    %of0 = hk.row_broadcast div %res#0, %l_safe : !o_rt128, !vec
+    hk.store %of0, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt128, !op256
+    %of1 = hk.row_broadcast div %res#1, %l_safe : !o_rt128, !vec
+    hk.store %of1, %Op[%b, %hkv, %split, %rt, %c1] : !o_rt128, !op256
+    %log_l = math.log2 %res#3 : !vec
+    %lse2 = arith.addf %res#2, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
+hk.kernel @attention_decode_p16_d256(%Q: !q256, %K: !kv256, %V: !kv256,
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op256, %Lp: !lp,
+    %q_len: index)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c48 = arith.constant 48 : index
+  %c64 = arith.constant 64 : index
+  %cDh = arith.constant 128 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %scale = arith.constant dense<0.0901684400> : !s_rt
+  %scale_v = arith.constant dense<0.0901684400> : !vec
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64x128 LDS tile (a 64x256 one per wave would not fit
+  // gfx942's LDS): each half of K's four 16-key chunks is stored into it
+  // and read back in the MFMA operand layout, then each half of V's in the
+  // column layout. One wave's LDS accesses execute in order, so a store
+  // needs no wait for the reads before it.
+  %kvs = hk.alloc_shared : !kv_st4128
+  %w = hk.wave_id
+  %w4 = arith.muli %w, %c4 : index
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st4128 -> !kv_st128
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  %page = memref.dim %K, %c2 : !kv256
+  %splits = memref.dim %Op, %c2 : !op256
+  %rows = memref.dim %Q, %c2 : !q256
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages (the loop runs only when len > 0, so P > 0).
+  %last_key = arith.subi %len, %c1 : index
+
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %q0 = hk.load %Q[%b, %hkv, %rt, %c0] : !q256 -> !q_rt128
+    %q1 = hk.load %Q[%b, %hkv, %rt, %c1] : !q256 -> !q_rt128
+
+    // O in two halves of 128 columns, each its own accumulator.
+    %res:4 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o0 = %zero_o, %o1 = %zero_o, %m = %m_init, %l = %zero_vec)
+        -> (!o_rt128, !o_rt128, !vec, !vec) {
+      %k0 = arith.muli %j, %c64 : index
+      %kn = arith.addi %k0, %c64 : index
+      %partial = arith.cmpi ugt, %kn, %len : index
+      // Chunk 0: keys k0 + 0 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P], its two halves of 128 columns.
+      %kc0 = arith.addi %k0, %c0 : index
+      %kl0 = arith.minui %kc0, %last_key : index
+      %pi0 = arith.divui %kl0, %page : index
+      %ps0 = arith.muli %pi0, %page : index
+      %row0 = arith.subi %kc0, %ps0 : index
+      %rt0 = arith.divui %row0, %c16 : index
+      %pid0_i32 = memref.load %table[%b, %pi0] : memref<?x?xi32>
+      %pid0 = arith.index_castui %pid0_i32 : i32 to index
+      %kr0a = hk.load %K[%pid0, %hkv, %rt0, %c0] : !kv256 -> !chunk_rt128
+      %kr0b = hk.load %K[%pid0, %hkv, %rt0, %c1] : !kv256 -> !chunk_rt128
+      // Chunk 1: keys k0 + 16 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P], its two halves of 128 columns.
+      %kc1 = arith.addi %k0, %c16 : index
+      %kl1 = arith.minui %kc1, %last_key : index
+      %pi1 = arith.divui %kl1, %page : index
+      %ps1 = arith.muli %pi1, %page : index
+      %row1 = arith.subi %kc1, %ps1 : index
+      %rt1 = arith.divui %row1, %c16 : index
+      %pid1_i32 = memref.load %table[%b, %pi1] : memref<?x?xi32>
+      %pid1 = arith.index_castui %pid1_i32 : i32 to index
+      %kr1a = hk.load %K[%pid1, %hkv, %rt1, %c0] : !kv256 -> !chunk_rt128
+      %kr1b = hk.load %K[%pid1, %hkv, %rt1, %c1] : !kv256 -> !chunk_rt128
+      // Chunk 2: keys k0 + 32 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P], its two halves of 128 columns.
+      %kc2 = arith.addi %k0, %c32 : index
+      %kl2 = arith.minui %kc2, %last_key : index
+      %pi2 = arith.divui %kl2, %page : index
+      %ps2 = arith.muli %pi2, %page : index
+      %row2 = arith.subi %kc2, %ps2 : index
+      %rt2 = arith.divui %row2, %c16 : index
+      %pid2_i32 = memref.load %table[%b, %pi2] : memref<?x?xi32>
+      %pid2 = arith.index_castui %pid2_i32 : i32 to index
+      %kr2a = hk.load %K[%pid2, %hkv, %rt2, %c0] : !kv256 -> !chunk_rt128
+      %kr2b = hk.load %K[%pid2, %hkv, %rt2, %c1] : !kv256 -> !chunk_rt128
+      // Chunk 3: keys k0 + 48 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P], its two halves of 128 columns.
+      %kc3 = arith.addi %k0, %c48 : index
+      %kl3 = arith.minui %kc3, %last_key : index
+      %pi3 = arith.divui %kl3, %page : index
+      %ps3 = arith.muli %pi3, %page : index
+      %row3 = arith.subi %kc3, %ps3 : index
+      %rt3 = arith.divui %row3, %c16 : index
+      %pid3_i32 = memref.load %table[%b, %pi3] : memref<?x?xi32>
+      %pid3 = arith.index_castui %pid3_i32 : i32 to index
+      %kr3a = hk.load %K[%pid3, %hkv, %rt3, %c0] : !kv256 -> !chunk_rt128
+      %kr3b = hk.load %K[%pid3, %hkv, %rt3, %c1] : !kv256 -> !chunk_rt128
+      // K, half by half, through the wave's LDS tile.
+      %ksub0 = arith.addi %w4, %c0 : index
+      %kst0 = hk.subtile %kvs[%ksub0, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr0a, %kst0 : !chunk_rt128, !chunk_st128
+      %ksub1 = arith.addi %w4, %c1 : index
+      %kst1 = hk.subtile %kvs[%ksub1, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr1a, %kst1 : !chunk_rt128, !chunk_st128
+      %ksub2 = arith.addi %w4, %c2 : index
+      %kst2 = hk.subtile %kvs[%ksub2, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr2a, %kst2 : !chunk_rt128, !chunk_st128
+      %ksub3 = arith.addi %w4, %c3 : index
+      %kst3 = hk.subtile %kvs[%ksub3, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr3a, %kst3 : !chunk_rt128, !chunk_st128
+      %kt0 = hk.load %kvw : !kv_st128 -> !k_rt128
+      hk.store %kr0b, %kst0 : !chunk_rt128, !chunk_st128
+      hk.store %kr1b, %kst1 : !chunk_rt128, !chunk_st128
+      hk.store %kr2b, %kst2 : !chunk_rt128, !chunk_st128
+      hk.store %kr3b, %kst3 : !chunk_rt128, !chunk_st128
+      %kt1 = hk.load %kvw : !kv_st128 -> !k_rt128
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st0 = hk.mma abt %kt0, %q0, %zero_s : !k_rt128, !q_rt128, !st_acc
+      %st = hk.mma abt %kt1, %q1, %st0 : !k_rt128, !q_rt128, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      // Only a block with a key past the first query token's last one,
+      // len - q_len, needs the mask (kn + q_len > len: the last one or two
+      // blocks of the sequence); the others skip it, so that the mask's
+      // index tiles are not live across the whole KV loop.
+      %kq = arith.addi %kn, %q_len : index
+      %masked = arith.cmpi ugt, %kq, %len : index
+      %sm = scf.if %masked -> (!s_rt) {
+        %qlen_t = tensor.splat %qlen32 : !s_i32
+        %first_t = tensor.splat %first32 : !s_i32
+        %last_t = tensor.splat %last32 : !s_i32
+        %row_pos = hk.iota row : !s_i32
+        %col_pos = hk.iota col : !s_i32
+        %r0_t = tensor.splat %r0_32 : !s_i32
+        %r = arith.addi %row_pos, %r0_t : !s_i32
+        %tok = arith.remui %r, %qlen_t : !s_i32
+        %causal_last = arith.addi %tok, %first_t : !s_i32
+        %limit = arith.minsi %causal_last, %last_t : !s_i32
+        %k0_32 = arith.index_cast %k0 : index to i32
+        %k0_t = tensor.splat %k0_32 : !s_i32
+        %key = arith.addi %col_pos, %k0_t : !s_i32
+        %seen = arith.cmpi sle, %key, %limit : !s_i32
+        %sel = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+        scf.yield %sel : !s_rt
+      } else {
+        scf.yield %sr : !s_rt
+      }
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      // V, loaded once the scores are known (fewer registers in flight).
+      // The last block of the sequence: its rows past the length hold
+      // whatever the pages do (a P of 0 times a NaN would be NaN), so V's
+      // are zeroed. K's are masked to -inf with the scores.
+      %vr0a = hk.load %V[%pid0, %hkv, %rt0, %c0] : !kv256 -> !chunk_rt128
+      %vr0b = hk.load %V[%pid0, %hkv, %rt0, %c1] : !kv256 -> !chunk_rt128
+      %vr1a = hk.load %V[%pid1, %hkv, %rt1, %c0] : !kv256 -> !chunk_rt128
+      %vr1b = hk.load %V[%pid1, %hkv, %rt1, %c1] : !kv256 -> !chunk_rt128
+      %vr2a = hk.load %V[%pid2, %hkv, %rt2, %c0] : !kv256 -> !chunk_rt128
+      %vr2b = hk.load %V[%pid2, %hkv, %rt2, %c1] : !kv256 -> !chunk_rt128
+      %vr3a = hk.load %V[%pid3, %hkv, %rt3, %c0] : !kv256 -> !chunk_rt128
+      %vr3b = hk.load %V[%pid3, %hkv, %rt3, %c1] : !kv256 -> !chunk_rt128
+      %vz:8 = scf.if %partial
+          -> (!chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128) {
+        %vm0a = hk.bounds_mask %vr0a at [%kc0, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm0b = hk.bounds_mask %vr0b at [%kc0, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm1a = hk.bounds_mask %vr1a at [%kc1, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm1b = hk.bounds_mask %vr1b at [%kc1, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm2a = hk.bounds_mask %vr2a at [%kc2, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm2b = hk.bounds_mask %vr2b at [%kc2, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm3a = hk.bounds_mask %vr3a at [%kc3, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm3b = hk.bounds_mask %vr3b at [%kc3, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        scf.yield %vm0a, %vm0b, %vm1a, %vm1b, %vm2a, %vm2b, %vm3a, %vm3b
+            : !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128
+      } else {
+        scf.yield %vr0a, %vr0b, %vr1a, %vr1b, %vr2a, %vr2b, %vr3a, %vr3b
+            : !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128
+      }
+      hk.store %vz#0, %kst0 : !chunk_rt128, !chunk_st128
+      hk.store %vz#2, %kst1 : !chunk_rt128, !chunk_st128
+      hk.store %vz#4, %kst2 : !chunk_rt128, !chunk_st128
+      hk.store %vz#6, %kst3 : !chunk_rt128, !chunk_st128
+      %vt0 = hk.load %kvw : !kv_st128 -> !v_rt128
+      hk.store %vz#1, %kst0 : !chunk_rt128, !chunk_st128
+      hk.store %vz#3, %kst1 : !chunk_rt128, !chunk_st128
+      hk.store %vz#5, %kst2 : !chunk_rt128, !chunk_st128
+      hk.store %vz#7, %kst3 : !chunk_rt128, !chunk_st128
+      %vt1 = hk.load %kvw : !kv_st128 -> !v_rt128
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T, half by half.
+      %oa0 = hk.row_broadcast mul %o0, %alpha : !o_rt128, !vec
+      %ot0 = hk.transpose %oa0 : !o_rt128 -> !ot_acc128
+      %ou0 = hk.mma atb %vt0, %pt, %ot0 : !v_rt128, !pt_rt, !ot_acc128
+      %on0 = hk.transpose %ou0 : !ot_acc128 -> !o_rt128
+      %oa1 = hk.row_broadcast mul %o1, %alpha : !o_rt128, !vec
+      %ot1 = hk.transpose %oa1 : !o_rt128 -> !ot_acc128
+      %ou1 = hk.mma atb %vt1, %pt, %ot1 : !v_rt128, !pt_rt, !ot_acc128
+      %on1 = hk.transpose %ou1 : !ot_acc128 -> !o_rt128
+      scf.yield %on0, %on1, %mx, %sum : !o_rt128, !o_rt128, !vec, !vec
+    }
+
+    // The split's O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#3, %tiny : !vec
+    %of0 = hk.row_broadcast div %res#0, %l_safe : !o_rt128, !vec
+    hk.store %of0, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt128, !op256
+    %of1 = hk.row_broadcast div %res#1, %l_safe : !o_rt128, !vec
+    hk.store %of1, %Op[%b, %hkv, %split, %rt, %c1] : !o_rt128, !op256
+    %log_l = math.log2 %res#3 : !vec
+    %lse2 = arith.addf %res#2, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
+hk.kernel @attention_decode_fp8_d256(%Q: !q256, %K: !kv8_256, %V: !kv8_256,
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op256, %Lp: !lp,
+    %q_len: index, %k_scale: memref<?xf32>, %v_scale: memref<?xf32>)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %cDh = arith.constant 128 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %score_scale = arith.constant 0.0901684400 : f32
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64x128 LDS tile, through which each half of V goes
+  // from the row layout of its load to the column layout of
+  // O^T += V^T P^T (a 64x256 tile per wave would not fit gfx942's LDS).
+  %kvs = hk.alloc_shared : !kv_st4128
+  %w = hk.wave_id
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st4128 -> !kv_st128
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  // The KV head's scales: k_scale[hk] and v_scale[hk] of per-head arrays
+  // ([H_kv]), or element 0 of per-tensor ones ([1]). K's multiplies the
+  // scores (with log2(e) / sqrt(D)), V's the output.
+  %ks_n = memref.dim %k_scale, %c0 : memref<?xf32>
+  %ks_last = arith.subi %ks_n, %c1 : index
+  %ks_i = arith.minui %hkv, %ks_last : index
+  %sk = memref.load %k_scale[%ks_i] : memref<?xf32>
+  %vs_n = memref.dim %v_scale, %c0 : memref<?xf32>
+  %vs_last = arith.subi %vs_n, %c1 : index
+  %vs_i = arith.minui %hkv, %vs_last : index
+  %sv = memref.load %v_scale[%vs_i] : memref<?xf32>
+  %skc = arith.mulf %sk, %score_scale : f32
+  %scale = tensor.splat %skc : !s_rt
+  %scale_v = tensor.splat %skc : !vec
+  %sv_v = tensor.splat %sv : !vec
+  %page = memref.dim %K, %c2 : !kv8_256
+  %splits = memref.dim %Op, %c2 : !op256
+  %rows = memref.dim %Q, %c2 : !q256
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages, and entry 0 for an empty sequence (whose
+  // loop does not run; P is at least 1 there, as the table's width).
+  %len1 = arith.maxui %len, %c1 : index
+  %last_key = arith.subi %len1, %c1 : index
+  %page1 = arith.maxui %page, %c1 : index
+  %last_pi = arith.divui %last_key, %page1 : index
+  %lo_keys = arith.muli %lo, %c64 : index
+  %lo_pi = arith.divui %lo_keys, %page1 : index
+  %lo_ps = arith.muli %lo_pi, %page1 : index
+  %lo_row = arith.subi %lo_keys, %lo_ps : index
+  %lo_pi_c = arith.minui %lo_pi, %last_pi : index
+  %lo_pid_i32 = memref.load %table[%b, %lo_pi_c] : memref<?x?xi32>
+  %lo_pid = arith.index_castui %lo_pid_i32 : i32 to index
+
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %q = hk.load %Q[%b, %hkv, %rt, %c0] : !q256 -> !q_rt256
+
+    // O in two halves of 128 columns, each its own accumulator.
+    %res:7 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o0 = %zero_o, %o1 = %zero_o, %m = %m_init, %l = %zero_vec,
+                  %pid = %lo_pid, %pi = %lo_pi, %row = %lo_row)
+        -> (!o_rt128, !o_rt128, !vec, !vec, index, index, index) {
+      %k0 = arith.muli %j, %c64 : index
+      // The block, keys k0 .. k0 + 63: rows k0 mod P .. + 63 of page %pid
+      // (looked up one block ahead, so that the scalar load's latency is
+      // not the block's).
+      %row_tile = arith.divui %row, %c64 : index
+      // The next block's page and row, without a division: P is a
+      // multiple of 64 or holds the whole sequence.
+      %kn = arith.addi %k0, %c64 : index
+      %row_n = arith.addi %row, %c64 : index
+      %wrap = arith.cmpi uge, %row_n, %page1 : index
+      %pi_inc = arith.addi %pi, %c1 : index
+      %pi_next = arith.select %wrap, %pi_inc, %pi : index
+      %row_next = arith.select %wrap, %c0, %row_n : index
+      %pi_load = arith.minui %pi_next, %last_pi : index
+      %pid_next_i32 = memref.load %table[%b, %pi_load] : memref<?x?xi32>
+      %pid_next = arith.index_castui %pid_next_i32 : i32 to index
+      // fp8 K and V, widened to bf16 (exact: E4M3 values are bf16 values).
+      %kt8 = hk.load %K[%pid, %hkv, %row_tile, %c0] : !kv8_256 -> !k8_rt256
+      %kt = arith.extf %kt8 : !k8_rt256 to !k_rt256
+      // The last block of the sequence: its rows past the length hold
+      // whatever the page does (a P of 0 times a NaN would be NaN), so they
+      // are zeroed. K's are masked to -inf with the scores.
+      %partial = arith.cmpi ugt, %kn, %len : index
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st = hk.mma abt %kt, %q, %zero_s : !k_rt256, !q_rt256, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      // Only a block with a key past the first query token's last one,
+      // len - q_len, needs the mask (kn + q_len > len: the last one or two
+      // blocks of the sequence); the others skip it, so that the mask's
+      // index tiles are not live across the whole KV loop.
+      %kq = arith.addi %kn, %q_len : index
+      %masked = arith.cmpi ugt, %kq, %len : index
+      %sm = scf.if %masked -> (!s_rt) {
+        %qlen_t = tensor.splat %qlen32 : !s_i32
+        %first_t = tensor.splat %first32 : !s_i32
+        %last_t = tensor.splat %last32 : !s_i32
+        %row_pos = hk.iota row : !s_i32
+        %col_pos = hk.iota col : !s_i32
+        %r0_t = tensor.splat %r0_32 : !s_i32
+        %r = arith.addi %row_pos, %r0_t : !s_i32
+        %tok = arith.remui %r, %qlen_t : !s_i32
+        %causal_last = arith.addi %tok, %first_t : !s_i32
+        %limit = arith.minsi %causal_last, %last_t : !s_i32
+        %k0_32 = arith.index_cast %k0 : index to i32
+        %k0_t = tensor.splat %k0_32 : !s_i32
+        %key = arith.addi %col_pos, %k0_t : !s_i32
+        %seen = arith.cmpi sle, %key, %limit : !s_i32
+        %sel = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+        scf.yield %sel : !s_rt
+      } else {
+        scf.yield %sr : !s_rt
+      }
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T, half by half
+      // through the wave's LDS tile (one wave's LDS accesses execute in
+      // order, so the second half's stores need no wait for the first's
+      // reads).
+      %vr80 = hk.load %V[%pid, %hkv, %row_tile, %c0] : !kv8_256 -> !v8_row128
+      %vr81 = hk.load %V[%pid, %hkv, %row_tile, %c1] : !kv8_256 -> !v8_row128
+      %vr0 = arith.extf %vr80 : !v8_row128 to !v_row128
+      %vr1 = arith.extf %vr81 : !v8_row128 to !v_row128
+      %vz:2 = scf.if %partial -> (!v_row128, !v_row128) {
+        %vm0 = hk.bounds_mask %vr0 at [%k0, %c0] within [%len, %cDh]
+            fill %zero_bf : !v_row128
+        %vm1 = hk.bounds_mask %vr1 at [%k0, %c0] within [%len, %cDh]
+            fill %zero_bf : !v_row128
+        scf.yield %vm0, %vm1 : !v_row128, !v_row128
+      } else {
+        scf.yield %vr0, %vr1 : !v_row128, !v_row128
+      }
+      hk.store %vz#0, %kvw : !v_row128, !kv_st128
+      %vt0 = hk.load %kvw : !kv_st128 -> !v_rt128
+      hk.store %vz#1, %kvw : !v_row128, !kv_st128
+      %vt1 = hk.load %kvw : !kv_st128 -> !v_rt128
+      %oa0 = hk.row_broadcast mul %o0, %alpha : !o_rt128, !vec
+      %ot0 = hk.transpose %oa0 : !o_rt128 -> !ot_acc128
+      %ou0 = hk.mma atb %vt0, %pt, %ot0 : !v_rt128, !pt_rt, !ot_acc128
+      %on0 = hk.transpose %ou0 : !ot_acc128 -> !o_rt128
+      %oa1 = hk.row_broadcast mul %o1, %alpha : !o_rt128, !vec
+      %ot1 = hk.transpose %oa1 : !o_rt128 -> !ot_acc128
+      %ou1 = hk.mma atb %vt1, %pt, %ot1 : !v_rt128, !pt_rt, !ot_acc128
+      %on1 = hk.transpose %ou1 : !ot_acc128 -> !o_rt128
+      scf.yield %on0, %on1, %mx, %sum, %pid_next, %pi_next, %row_next
+          : !o_rt128, !o_rt128, !vec, !vec, index, index, index
+    }
+
+    // The split's v_scale O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#3, %tiny : !vec
+    %l_sv = arith.divf %l_safe, %sv_v : !vec
+    %of0 = hk.row_broadcast div %res#0, %l_sv : !o_rt128, !vec
+    hk.store %of0, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt128, !op256
+    %of1 = hk.row_broadcast div %res#1, %l_sv : !o_rt128, !vec
+    hk.store %of1, %Op[%b, %hkv, %split, %rt, %c1] : !o_rt128, !op256
+    %log_l = math.log2 %res#3 : !vec
+    %lse2 = arith.addf %res#2, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
+// Merges groups of the splits of the D = 256 entry points, as
+// @attention_decode_merge_d128 does.
+hk.kernel @attention_decode_merge_d256(%Op: !op256, %Lp: !lp, %Op2: !op256,
+    %Lp2: !lp) attributes {waves = 1 : i32,
+    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)] -> (s0, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c32 = arith.constant 32 : index
+  %log2e = arith.constant dense<1.44269502> : !vec
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %low = arith.constant dense<-1.0e30> : !vec
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt256
+  %g = hk.block_id x
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  %splits = memref.dim %Op, %c2 : !op256
+  %groups = memref.dim %Op2, %c2 : !op256
+  %rows = memref.dim %Op, %c3 : !op256
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+  %per = arith.ceildivui %splits, %groups : index
+  %lo_raw = arith.muli %g, %per : index
+  %lo = arith.minui %lo_raw, %splits : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %splits : index
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %res:3 = scf.for %s = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %low, %l = %zero_vec)
+        -> (!o_rt256, !vec, !vec) {
+      %os = hk.load %Op[%b, %hkv, %s, %rt, %c0] : !op256 -> !o_rt256
+      %ls = hk.load %Lp[%b, %hkv, %s, %rt] : !lp -> !vec
+      %mx = arith.maximumf %m, %ls : !vec
+      %da = arith.subf %m, %mx : !vec
+      %da2 = arith.mulf %da, %log2e : !vec
+      %alpha = math.exp2 %da2 : !vec
+      %dw = arith.subf %ls, %mx : !vec
+      %dw2 = arith.mulf %dw, %log2e : !vec
+      %w = math.exp2 %dw2 : !vec
+      %oa = hk.row_broadcast mul %o, %alpha : !o_rt256, !vec
+      %ow = hk.row_broadcast mul %os, %w : !o_rt256, !vec
+      %on = arith.addf %oa, %ow : !o_rt256
+      %la = arith.mulf %l, %alpha : !vec
+      %ln = arith.addf %la, %w : !vec
+      scf.yield %on, %mx, %ln : !o_rt256, !vec, !vec
+    }
+    %l_safe = arith.maximumf %res#2, %tiny : !vec
+    %of = hk.row_broadcast div %res#0, %l_safe : !o_rt256, !vec
+    hk.store %of, %Op2[%b, %hkv, %g, %rt, %c0] : !o_rt256, !op256
+    %log_l = math.log2 %res#2 : !vec
+    %log_e = arith.mulf %log_l, %ln2 : !vec
+    %lse = arith.addf %res#1, %log_e : !vec
+    hk.store %lse, %Lp2[%b, %hkv, %g, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
+// Merges the splits of the D = 256 entry points, as
+// @attention_decode_combine_d128 does.
+hk.kernel @attention_decode_combine_d256(%Op: !op256, %Lp: !lp, %O: !q256,
+    %L: memref<?x?x?xf32>) attributes {waves = 1 : i32,
+    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)]
+                    -> (s0 ceildiv 32, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %log2e = arith.constant dense<1.44269502> : !vec
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %low = arith.constant dense<-1.0e30> : !vec
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt256
+  %rt = hk.block_id x
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  %splits = memref.dim %Op, %c2 : !op256
+  %res:3 = scf.for %s = %c0 to %splits step %c1
+      iter_args(%o = %zero_o, %m = %low, %l = %zero_vec)
+      -> (!o_rt256, !vec, !vec) {
+    %os = hk.load %Op[%b, %hkv, %s, %rt, %c0] : !op256 -> !o_rt256
+    %ls = hk.load %Lp[%b, %hkv, %s, %rt] : !lp -> !vec
+    %mx = arith.maximumf %m, %ls : !vec
+    %da = arith.subf %m, %mx : !vec
+    %da2 = arith.mulf %da, %log2e : !vec
+    %alpha = math.exp2 %da2 : !vec
+    %dw = arith.subf %ls, %mx : !vec
+    %dw2 = arith.mulf %dw, %log2e : !vec
+    %w = math.exp2 %dw2 : !vec
+    %oa = hk.row_broadcast mul %o, %alpha : !o_rt256, !vec
+    %ow = hk.row_broadcast mul %os, %w : !o_rt256, !vec
+    %on = arith.addf %oa, %ow : !o_rt256
+    %la = arith.mulf %l, %alpha : !vec
+    %ln = arith.addf %la, %w : !vec
+    scf.yield %on, %mx, %ln : !o_rt256, !vec, !vec
+  }
+  %l_safe = arith.maximumf %res#2, %tiny : !vec
+  %of = hk.row_broadcast div %res#0, %l_safe : !o_rt256, !vec
+  %ob = arith.truncf %of : !o_rt256 to !o_out256
+  hk.store %ob, %O[%b, %hkv, %rt, %c0] : !o_out256, !q256
   %log_l = math.log2 %res#2 : !vec
   %log_e = arith.mulf %log_l, %ln2 : !vec
   %lse = arith.addf %res#1, %log_e : !vec
