@@ -44,3 +44,43 @@ function(hk_find_kernels names_var sources_var)
   set(${names_var} ${names} PARENT_SCOPE)
   set(${sources_var} ${sources} PARENT_SCOPE)
 endfunction()
+
+# The chips each kernel runs on. A kernel directory may hold chips.txt, the
+# names of the chips of the table it supports (whitespace-separated; a line
+# starting with # is a comment), for a kernel built on instructions only
+# some chips have (gemm_mx: gfx950's scaled MFMAs); without it, every chip
+# of the table (HK_CHIPS, from hk_read_chip_table, which must run first).
+# Sets HK_KERNEL_CHIPS_<name> for every kernel and <map_var> to one
+# "<name>=<chip>,<chip>" entry per kernel, in HK_KERNELS's order (for lit).
+function(hk_read_kernel_chips names map_var)
+  set(root ${PROJECT_SOURCE_DIR}/kernels)
+  # Adding or removing a chips.txt re-runs CMake at the next build; editing
+  # one does too (CMAKE_CONFIGURE_DEPENDS below).
+  file(GLOB declared CONFIGURE_DEPENDS ${root}/*/chips.txt)
+  set(map)
+  foreach(name ${names})
+    set(file ${root}/${name}/chips.txt)
+    if(EXISTS ${file})
+      set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY
+        CMAKE_CONFIGURE_DEPENDS ${file})
+      file(STRINGS ${file} lines REGEX "^[^#]")
+      string(REGEX MATCHALL "[^ \t;]+" chips "${lines}")
+      if(NOT chips)
+        message(FATAL_ERROR "kernels/${name}/chips.txt names no chip; it "
+          "lists the chips of the table (${HK_CHIPS}) the kernel supports")
+      endif()
+      foreach(chip ${chips})
+        if(NOT chip IN_LIST HK_CHIPS)
+          message(FATAL_ERROR "kernels/${name}/chips.txt: '${chip}' is not "
+            "a chip of the table (${HK_CHIPS})")
+        endif()
+      endforeach()
+    else()
+      set(chips ${HK_CHIPS})
+    endif()
+    set(HK_KERNEL_CHIPS_${name} ${chips} PARENT_SCOPE)
+    list(JOIN chips "," joined)
+    list(APPEND map "${name}=${joined}")
+  endforeach()
+  set(${map_var} ${map} PARENT_SCOPE)
+endfunction()

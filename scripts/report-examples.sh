@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints hkc's code-quality report (docs/report.md) for every kernel of the
-# library (each directory kernels/<name>/) on every chip of the table
-# (build/bin/hk-chips), once as hkc
+# library (each directory kernels/<name>/) on every chip of the table it
+# supports (build/bin/hk-chips; its chips.txt, else all), once as hkc
 # compiles it (hk-schedule expands hk.ping_pong and hk.interleave) and once
 # with --no-schedule, then one summary table (Markdown) of all of them.
 #
@@ -22,6 +22,16 @@ if [[ ! -x "$HKC" ]]; then
   exit 1
 fi
 mapfile -t CHIPS < <("$BUILD_DIR/bin/hk-chips")
+# The chips kernel $1 supports: those its chips.txt names (whitespace-
+# separated, # starts a comment line), else every chip of the table.
+kernel_chips() {
+  local file="$ROOT/kernels/$1/chips.txt"
+  if [[ -f $file ]]; then
+    grep -v '^#' "$file" | tr -s ' \t' '\n\n' | grep -v '^$'
+  else
+    printf '%s\n' "${CHIPS[@]}"
+  fi
+}
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
@@ -58,7 +68,7 @@ ROWS="$WORK/rows"
 for dir in $(cd "$ROOT/kernels" && LC_ALL=C ls -d -- */); do
   name="${dir%/}"
   src="$ROOT/kernels/$name/$name.mlir"
-  for chip in "${CHIPS[@]}"; do
+  for chip in $(kernel_chips "$name"); do
     for mode in "${MODES[@]}"; do
       flags=(--chip "$chip" --report -o "$WORK/$name")
       [[ $mode == unscheduled ]] && flags+=(--no-schedule)

@@ -4,6 +4,7 @@
 
 #include "hk/Base/Formats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -95,6 +96,45 @@ const KernelEntry *findKernel(const std::string &name) {
     if (name == e->name || name == e->symbol())
       return e;
   return nullptr;
+}
+
+const std::vector<std::string> &kernelChips(const KernelEntry &entry) {
+  // Kernels.def's HK_KERNEL_CHIPS lines, split once.
+  static const std::map<std::string, std::vector<std::string>> chips = [] {
+    std::map<std::string, std::vector<std::string>> m;
+    auto add = [&](const char *name, std::string list) {
+      std::vector<std::string> &v = m[name];
+      for (size_t pos = 0; pos <= list.size();) {
+        size_t comma = std::min(list.find(',', pos), list.size());
+        v.push_back(list.substr(pos, comma - pos));
+        pos = comma + 1;
+      }
+    };
+#define HK_KERNEL_CHIPS(name, list) add(#name, list);
+#include "Kernels.def"
+    return m;
+  }();
+  auto it = chips.find(entry.name);
+  if (it == chips.end())
+    throw std::logic_error(std::string("no chip list for kernel ") +
+                           entry.name);
+  return it->second;
+}
+
+void checkKernelChip(const KernelEntry &entry, const std::string &chip) {
+  const std::vector<std::string> &supported = kernelChips(entry);
+  if (std::find(supported.begin(), supported.end(), chip) != supported.end())
+    return;
+  std::string list;
+  for (size_t i = 0; i < supported.size(); ++i)
+    list += (i == 0                      ? ""
+             : i + 1 == supported.size() ? " and "
+                                         : ", ") +
+            supported[i];
+  throw std::invalid_argument(std::string(entry.name) + " runs on " + list +
+                              (supported.size() == 1 ? " only" : "") +
+                              " (kernels/" + entry.name +
+                              "/chips.txt), not on " + chip);
 }
 
 } // namespace hk::kernels

@@ -206,8 +206,16 @@ std::string kernelList() {
          " (default " + joinShape(e->defaultShape) + eps + "; test " +
          joinShape(e->testShape) + ")\n";
     s += std::string("             ") + e->summary + "\n";
+    // A kernel of some chips of the table says which.
+    const std::vector<std::string> &chips = kernelChips(*e);
+    std::string only;
+    if (chips.size() < hk::supportedChips().size()) {
+      for (const std::string &chip : chips)
+        only += ", " + chip;
+      only += " only";
+    }
     s += std::string("             kernels/") + e->name + "/" + e->name +
-         ".mlir, kernel " + e->symbol() + "\n";
+         ".mlir, kernel " + e->symbol() + only + "\n";
   }
   return s;
 }
@@ -380,6 +388,19 @@ hkrt::Device openDevice(const Options &o) {
   return hkrt::Device::isa(chip);
 }
 
+/// `o` with --chip set to the first chip `entry` supports when none was
+/// given and the default chip is not one of them (a kernel of one chip
+/// runs on that chip without --chip).
+Options withKernelChip(const Options &o, const KernelEntry &entry) {
+  const std::vector<std::string> &chips = kernelChips(entry);
+  if (!o.chip.empty() ||
+      std::find(chips.begin(), chips.end(), hk::kDefaultChip) != chips.end())
+    return o;
+  Options chosen = o;
+  chosen.chip = chips.front();
+  return chosen;
+}
+
 std::string shapeText(const KernelEntry &e, const Problem &p) {
   std::string names = e.shapeNames, s;
   size_t pos = 0;
@@ -500,7 +521,8 @@ int run(const Options &o) {
     throw std::invalid_argument(std::string(entry->name) + " takes no --eps");
   }
 
-  hkrt::Device dev = openDevice(o);
+  hkrt::Device dev = openDevice(withKernelChip(o, *entry));
+  checkKernelChip(*entry, dev.chip());
   Library lib(dev, o.kernelDir.empty() ? defaultKernelDir() : o.kernelDir);
   if (!o.artifact.empty())
     lib.overrideArtifact(entry->name, o.artifact);

@@ -174,6 +174,14 @@ const std::vector<const KernelEntry *> &kernelTable();
 /// By name (the directory's) or by the hk.kernel it launches; null when
 /// unknown.
 const KernelEntry *findKernel(const std::string &name);
+/// The chips `entry` supports, in the chip table's order: those its
+/// directory's chips.txt names (a kernel built on instructions only some
+/// chips have), else every chip of the table. Its artifact holds a code
+/// object for each of them and no other.
+const std::vector<std::string> &kernelChips(const KernelEntry &entry);
+/// Throws std::invalid_argument naming the chips `entry` supports when
+/// `chip` is not one of them.
+void checkKernelChip(const KernelEntry &entry, const std::string &chip);
 
 struct CheckResult {
   struct Output {

@@ -40,9 +40,9 @@ class EachTranslation(lit.formats.ShTest):
         template = os.path.join(testSuite.getSourcePath(path_in_suite), TEMPLATE)
         if not os.path.exists(template):
             return
-        for name, directory in self.kernels:
+        for name, directory, kernel_chips in self.kernels:
             refused = os.path.exists(os.path.join(directory, REFUSAL))
-            for chip in self.chips:
+            for chip in (c for c in self.chips if c in kernel_chips):
                 yield TranslationTest(
                     testSuite,
                     path_in_suite + (name, chip),
