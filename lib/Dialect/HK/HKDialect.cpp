@@ -1,6 +1,7 @@
 //===- HKDialect.cpp - the hk dialect -------------------------------------===//
 
 #include "hk/Dialect/HK/HKDialect.h"
+#include "hk/Dialect/HK/Template.h"
 
 using namespace mlir;
 using namespace hk;
@@ -26,6 +27,17 @@ LogicalResult HKDialect::verifyOperationAttribute(Operation *op,
     return op->emitOpError("attribute '")
            << name << "' must be " << what << ", got " << value;
   };
+  // A template's declaration is checked whole, once: from hk.params, or from
+  // hk.constraints when it stands alone (an error).
+  if (name == kParamsAttrName || name == kConstraintsAttrName) {
+    auto module = dyn_cast<ModuleOp>(op);
+    if (!module)
+      return op->emitOpError("attribute '")
+             << name << "' belongs on a builtin.module";
+    if (name == kConstraintsAttrName && module->hasAttr(kParamsAttrName))
+      return success();
+    return success(succeeded(verifyTemplate(module)));
+  }
   if (name == kGridAttrName)
     return expect(isa<GridAttr>(value), "an #hk.grid");
   if (name == kWavesAttrName || name == kLdsBytesAttrName)

@@ -9,6 +9,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -272,26 +273,34 @@ Location locationOf(const llvm::SourceMgr &sourceMgr, const char *ptr,
 }
 
 /// Where `needle` first occurs in the main buffer after `anchor` (itself
-/// found first), else `fallback`.
-Location findLocation(const llvm::SourceMgr &sourceMgr, StringRef anchor,
+/// found first), else `fallback`. Without the source (a module verified
+/// after parsing, whose text is gone), `fallback`: the op that carries the
+/// attribute.
+Location findLocation(const llvm::SourceMgr *sourceMgr, StringRef anchor,
                       StringRef needle, Location fallback) {
+  if (!sourceMgr)
+    return fallback;
   StringRef text =
-      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBuffer();
   size_t at = text.find(anchor);
   if (at == StringRef::npos)
     return fallback;
   size_t found = text.find(needle, at + anchor.size());
   if (found == StringRef::npos)
     return fallback;
-  return locationOf(sourceMgr, text.data() + found, fallback.getContext());
+  return locationOf(*sourceMgr, text.data() + found, fallback.getContext());
 }
 
 //===----------------------------------------------------------------------===//
 // Declarations
 //===----------------------------------------------------------------------===//
 
+/// A value as written: an integer (not a boolean, which would read as -1
+/// or 0) or a keyword.
 std::optional<std::string> valueText(Attribute attr, bool &isInteger) {
   if (auto i = dyn_cast<IntegerAttr>(attr)) {
+    if (i.getType().isInteger(1))
+      return std::nullopt;
     isInteger = true;
     return std::to_string(i.getValue().getSExtValue());
   }
@@ -302,6 +311,14 @@ std::optional<std::string> valueText(Attribute attr, bool &isInteger) {
   return std::nullopt;
 }
 
+/// Whether `name` can be written in an expression: a letter or _, then
+/// letters, digits and _.
+bool isIdentifier(StringRef name) {
+  return !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
 LogicalResult readValues(TemplateParam &param, ArrayAttr values) {
   for (Attribute attr : values) {
     bool isInteger = true;
@@ -310,6 +327,15 @@ LogicalResult readValues(TemplateParam &param, ArrayAttr values) {
       return emitError(param.loc) << "parameter '" << param.name
                                   << "': 'values' must be all integers or "
                                      "all strings";
+    // A keyword is compared in expressions as "text": it cannot hold a
+    // quote, and an empty one could not be given as NAME=VALUE.
+    if (!isInteger && (text->empty() || StringRef(*text).contains('"')))
+      return emitError(param.loc)
+             << "parameter '" << param.name << "': the keyword '" << *text
+             << "' is empty or holds a quote";
+    if (llvm::is_contained(param.values, *text))
+      return emitError(param.loc) << "parameter '" << param.name << "': value "
+                                  << *text << " listed twice";
     param.isInteger = isInteger;
     param.values.push_back(*text);
   }
@@ -320,8 +346,11 @@ LogicalResult readValues(TemplateParam &param, ArrayAttr values) {
 }
 
 LogicalResult readRange(TemplateParam &param, DictionaryAttr decl) {
-  auto min = dyn_cast_or_null<IntegerAttr>(decl.get("min"));
-  auto max = dyn_cast_or_null<IntegerAttr>(decl.get("max"));
+  auto integer = [](Attribute a) {
+    auto i = dyn_cast_or_null<IntegerAttr>(a);
+    return i && !i.getType().isInteger(1) ? i : IntegerAttr();
+  };
+  IntegerAttr min = integer(decl.get("min")), max = integer(decl.get("max"));
   if (!min || !max)
     return emitError(param.loc)
            << "parameter '" << param.name
@@ -351,18 +380,38 @@ std::optional<std::string> rejectValue(const TemplateParam &param,
   return std::nullopt;
 }
 
+/// The keys of a declaration: known, and `values` or a range, not both.
+LogicalResult checkKeys(const TemplateParam &param, DictionaryAttr decl) {
+  for (NamedAttribute key : decl)
+    if (!llvm::is_contained({"values", "min", "max", "default", "doc"},
+                            key.getName().strref()))
+      return emitError(param.loc)
+             << "parameter '" << param.name << "': unknown key '"
+             << key.getName().strref() << "' (values, min, max, default, doc)";
+  if (decl.get("values") && (decl.get("min") || decl.get("max")))
+    return emitError(param.loc)
+           << "parameter '" << param.name << "' has both 'values' and a range";
+  if (Attribute values = decl.get("values"); values && !isa<ArrayAttr>(values))
+    return emitError(param.loc)
+           << "parameter '" << param.name << "': 'values' must be an array";
+  if (Attribute doc = decl.get("doc"); doc && !isa<StringAttr>(doc))
+    return emitError(param.loc)
+           << "parameter '" << param.name << "': 'doc' must be a string";
+  return success();
+}
+
 FailureOr<TemplateParam> readParam(NamedAttribute entry, Location loc) {
   TemplateParam param{entry.getName().str(), true, {}, {}, {}, {}, {}, loc};
+  if (!isIdentifier(param.name))
+    return emitError(loc) << "parameter '" << param.name
+                          << "': a name is a letter or _ followed by "
+                             "letters, digits and _ (expressions name it)";
   auto decl = dyn_cast<DictionaryAttr>(entry.getValue());
   if (!decl)
     return emitError(loc) << "parameter '" << param.name
                           << "' must be declared by a dictionary";
-  for (NamedAttribute key : decl)
-    if (!llvm::is_contained({"values", "min", "max", "default", "doc"},
-                            key.getName().strref()))
-      return emitError(loc)
-             << "parameter '" << param.name << "': unknown key '"
-             << key.getName().strref() << "' (values, min, max, default, doc)";
+  if (failed(checkKeys(param, decl)))
+    return failure();
   if (auto values = decl.getAs<ArrayAttr>("values")) {
     if (failed(readValues(param, values)))
       return failure();
@@ -385,7 +434,7 @@ FailureOr<TemplateParam> readParam(NamedAttribute entry, Location loc) {
   return param;
 }
 
-LogicalResult readConstraints(ModuleOp module, const llvm::SourceMgr &sm,
+LogicalResult readConstraints(ModuleOp module, const llvm::SourceMgr *sm,
                               KernelTemplate &tmpl) {
   Attribute attr = module->getAttr(kConstraintsAttrName);
   if (!attr)
@@ -405,6 +454,35 @@ LogicalResult readConstraints(ModuleOp module, const llvm::SourceMgr &sm,
     tmpl.constraints.push_back({expr, loc});
   }
   return success();
+}
+
+/// The declaration on `module`, each parameter located in `sm` when given,
+/// else at the module.
+FailureOr<KernelTemplate> readDeclaration(ModuleOp module,
+                                          const llvm::SourceMgr *sm) {
+  KernelTemplate tmpl;
+  Attribute attr = module->getAttr(kParamsAttrName);
+  if (!attr) {
+    if (module->hasAttr(kConstraintsAttrName))
+      return module.emitError() << "'" << kConstraintsAttrName << "' without '"
+                                << kParamsAttrName << "'";
+    return tmpl;
+  }
+  auto decls = dyn_cast<DictionaryAttr>(attr);
+  if (!decls || decls.empty())
+    return module.emitError()
+           << "'" << kParamsAttrName << "' must be a non-empty dictionary";
+  for (NamedAttribute entry : decls) {
+    Location loc = findLocation(sm, kParamsAttrName,
+                                entry.getName().str() + " =", module.getLoc());
+    FailureOr<TemplateParam> param = readParam(entry, loc);
+    if (failed(param))
+      return failure();
+    tmpl.params.push_back(std::move(*param));
+  }
+  if (failed(readConstraints(module, sm, tmpl)))
+    return failure();
+  return tmpl;
 }
 
 /// Evaluates `expr` at `values`; a located error on failure.
@@ -499,27 +577,17 @@ ParamValues KernelTemplate::defaults() const {
 
 FailureOr<KernelTemplate> hk::readTemplate(ModuleOp module,
                                            const llvm::SourceMgr &sourceMgr) {
-  KernelTemplate tmpl;
-  Attribute attr = module->getAttr(kParamsAttrName);
-  if (!attr) {
-    if (module->hasAttr(kConstraintsAttrName))
-      return module.emitError() << "'" << kConstraintsAttrName << "' without '"
-                                << kParamsAttrName << "'";
-    return tmpl;
-  }
-  auto decls = dyn_cast<DictionaryAttr>(attr);
-  if (!decls || decls.empty())
-    return module.emitError()
-           << "'" << kParamsAttrName << "' must be a non-empty dictionary";
-  for (NamedAttribute entry : decls) {
-    Location loc = findLocation(sourceMgr, kParamsAttrName,
-                                entry.getName().str() + " =", module.getLoc());
-    FailureOr<TemplateParam> param = readParam(entry, loc);
-    if (failed(param))
-      return failure();
-    tmpl.params.push_back(std::move(*param));
-  }
-  if (failed(readConstraints(module, sourceMgr, tmpl)))
+  return readDeclaration(module, &sourceMgr);
+}
+
+FailureOr<KernelTemplate> hk::verifyTemplate(ModuleOp module,
+                                             const llvm::SourceMgr *sourceMgr) {
+  FailureOr<KernelTemplate> tmpl = readDeclaration(module, sourceMgr);
+  if (failed(tmpl))
+    return failure();
+  // Resolving no values checks the defaults against every constraint, which
+  // also parses each constraint and checks the names it uses.
+  if (!tmpl->empty() && failed(resolveParams(*tmpl, {}, module.getLoc())))
     return failure();
   return tmpl;
 }
@@ -555,7 +623,8 @@ FailureOr<ParamValues> hk::resolveParams(const KernelTemplate &tmpl,
                               << "' gives a keyword, not a truth value";
     if (!ok->integer)
       return emitError(c.loc)
-             << "constraint '" << c.expr << "' fails for " << describe(values);
+             << "constraint '" << c.expr << "' fails for "
+             << (given.empty() ? "the defaults " : "") << describe(values);
   }
   return values;
 }
@@ -613,14 +682,18 @@ static DictionaryAttr instanceAttr(const KernelTemplate &tmpl,
 OwningOpRef<ModuleOp> hk::parseInstance(llvm::SourceMgr &sourceMgr,
                                         MLIRContext *context,
                                         const ParamValues &given) {
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, context);
+  // The declaration is checked before the rest of the module, here where
+  // the source is at hand to locate each parameter; the dialect's verifier
+  // would check it again, located at the module only.
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      sourceMgr, ParserConfig(context, /*verifyAfterParse=*/false));
   if (!module)
     return nullptr;
-  FailureOr<KernelTemplate> tmpl = readTemplate(*module, sourceMgr);
-  if (failed(tmpl))
+  FailureOr<KernelTemplate> tmpl = verifyTemplate(*module, &sourceMgr);
+  if (failed(tmpl) || failed(verify(*module)))
     return nullptr;
   Location where =
-      findLocation(sourceMgr, "", kParamsAttrName, module->getLoc());
+      findLocation(&sourceMgr, "", kParamsAttrName, module->getLoc());
   FailureOr<ParamValues> values = resolveParams(*tmpl, given, where);
   if (failed(values))
     return nullptr;

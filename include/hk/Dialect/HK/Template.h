@@ -95,6 +95,18 @@ struct KernelTemplate {
 mlir::FailureOr<KernelTemplate> readTemplate(mlir::ModuleOp module,
                                              const llvm::SourceMgr &sourceMgr);
 
+/// The declaration on `module`, checked as the dialect's verifier checks
+/// it whenever a module is verified: each parameter well formed (a name
+/// expressions can use; integer or keyword `values` listed once each, or
+/// an integer `min` <= `max`; a `default` among them; a string `doc`),
+/// every constraint an expression of declared parameters only, and the
+/// defaults satisfying every constraint. Errors name the parameter or the
+/// constraint and are located at its text in `sourceMgr` when given, else
+/// at the module.
+mlir::FailureOr<KernelTemplate>
+verifyTemplate(mlir::ModuleOp module,
+               const llvm::SourceMgr *sourceMgr = nullptr);
+
 /// `given` checked against `tmpl` (known names, allowed values, then every
 /// constraint) and completed with the defaults.
 mlir::FailureOr<ParamValues> resolveParams(const KernelTemplate &tmpl,
