@@ -3,10 +3,10 @@
 // A library kernel that is a template (docs/kernels.md, "Templates") runs
 // at the instance a tuned table names for the shape's bucket, when one
 // does: `--param` chooses by hand, `--no-tuned` keeps the default instance.
-// Tables are JSON (python/hk/autotune.py writes them): the user's, in
-// $HK_TUNED_DIR/<kernel>/<chip>.json (hk.autotune's cache directory), come
-// before the library's, kernels/<kernel>/tuned/<chip>.json.
-// A shape's bucket rounds each dimension above 1 up to a power of two.
+// Tables are JSON (hk/Base/TunedTable.h; python/hk/autotune.py and hkc
+// --tune write them): the user's, in $HK_TUNED_DIR/<kernel>/<chip>.json
+// (hk.autotune's cache directory), come before the library's,
+// kernels/<kernel>/tuned/<chip>.json.
 //===----------------------------------------------------------------------===//
 
 #ifndef HK_TOOLS_HKRUN_TUNED_H
@@ -19,9 +19,6 @@
 #include <vector>
 
 namespace hk::run {
-
-/// A shape's bucket: each dimension above 1 rounded up to a power of two.
-std::vector<int64_t> shapeBucket(const std::vector<int64_t> &shape);
 
 struct TunedChoice {
   std::map<std::string, std::string> params;
