@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CLibrary.h"
+#include "Tune.h"
 
 #include "hk/Base/Artifact.h"
 #include "hk/Base/Chip.h"
@@ -25,7 +26,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -162,6 +165,63 @@ cl::list<std::string> paramOption(
              "is an error located at the declaration"),
     cl::cat(hkcCategory));
 
+cl::OptionCategory tuneCategory(
+    "hkc --tune options",
+    "Searches a kernel template's parameter space for the instance the ISA "
+    "simulator's timing model rates fastest at given shapes (the model's "
+    "time, not a GPU's; docs/hkc.md, \"Tuning a template\")");
+
+cl::opt<bool> tuneOption(
+    "tune",
+    cl::desc("Time every instance of the input template (each combination "
+             "of its parameters' values that satisfies its constraints, and "
+             "the default) at each --shape on each --chip with the ISA "
+             "simulator's timing model, in parallel; print one row per "
+             "instance and shape (chip, shape, modelled microseconds, "
+             "instance) and, per bucket of the shapes, the fastest instance "
+             "over the bucket's shapes. The kernel's arguments for a shape "
+             "come from its harness in the kernel library (hk-run --list). "
+             "--param NAME=VALUE holds a parameter at one value"),
+    cl::cat(tuneCategory));
+
+cl::list<std::string>
+    shapeOption("shape", cl::value_desc("D1,D2,..."),
+                cl::desc("A shape to tune at, as hk-run --shape takes it for "
+                         "the kernel (repeatable; required with --tune)"),
+                cl::cat(tuneCategory));
+
+cl::list<std::string> spaceOption(
+    "space", cl::value_desc("NAME=V1,V2,..."),
+    cl::desc("Search parameter NAME over these of its values only "
+             "(repeatable); a parameter not named keeps all its declared "
+             "values (a range of more than 64 values must be narrowed)"),
+    cl::cat(tuneCategory));
+
+cl::opt<unsigned> jobsOption(
+    "j", cl::value_desc("N"),
+    cl::desc("Instances compiled and timed at once, each in its own process "
+             "(default: the host's cores)"),
+    cl::init(0), cl::cat(tuneCategory));
+
+cl::opt<std::string> kernelOption(
+    "kernel", cl::value_desc("NAME"),
+    cl::desc("The library kernel whose harness sets up the arguments "
+             "(default: the input's file name without .mlir)"),
+    cl::cat(tuneCategory));
+
+cl::opt<bool> writeOption(
+    "write",
+    cl::desc("Merge each bucket's fastest instance into the tuned table "
+             "that hk-run and hk.TunedKernel read: <dir>/<kernel>/<chip>.json "
+             "under --tuned-dir or $HK_TUNED_DIR (the user's tables), else "
+             "tuned/<chip>.json beside the input (the library's)"),
+    cl::cat(tuneCategory));
+
+cl::opt<std::string> tunedDirOption(
+    "tuned-dir", cl::value_desc("DIR"),
+    cl::desc("Where --write puts the user's tables (default $HK_TUNED_DIR)"),
+    cl::cat(tuneCategory));
+
 cl::opt<unsigned> maxNestingOption("max-nesting-depth", cl::value_desc("N"),
                                    cl::desc(nestingHelp),
                                    cl::init(hk::kDefaultMaxNestingDepth),
@@ -206,6 +266,12 @@ Examples:
   hkc gemm.mlir --chip gfx942,gfx950 --check-simulated -o gemm
       also lists each instruction of the two code objects that the ISA
       simulator cannot run (docs/isa-simulator.md)
+
+  hkc kernels/gemm_bf16/gemm_bf16.mlir --tune --shape 512,512,4096
+      --chip gfx950 --space BM=128,256 --write
+      times each instance of the template at the shape on the ISA
+      simulator's timing model (the model's time, not a GPU's), prints
+      them and writes the fastest into kernels/gemm_bf16/tuned/gfx950.json
 
 Exit status: 0 on success, 1 on any error (reported with its location) or,
 with --check-simulated, on any instruction the ISA simulator cannot run.
@@ -442,12 +508,100 @@ int compileInput(const Request &request) {
   return failed(result) ? 1 : 0;
 }
 
+/// Options of compilation that --tune does not take.
+bool compileOptionsGiven() {
+  return outputOption.getNumOccurrences() || emitOption.getNumOccurrences() ||
+         optOption.getNumOccurrences() ||
+         codeObjectVersionOption.getNumOccurrences() || resourceUsageOption ||
+         reportOption || noScheduleOption || checkSimulatedOption ||
+         lineTablesOption.getNumOccurrences() ||
+         reportAsmOption.getNumOccurrences();
+}
+
+/// The --tune request from the command line; false after an error.
+bool readTuneRequest(hk::hkc::TuneRequest &request) {
+  auto fail = [](const llvm::Twine &message) {
+    llvm::errs() << "hkc: " << message << "\n";
+    return false;
+  };
+  if (!tuneOption)
+    return fail("--shape, --space, -j, --kernel, --write and --tuned-dir "
+                "belong to --tune");
+  if (compileOptionsGiven())
+    return fail("--tune compiles each instance for the timing model only: "
+                "it takes no -o, --emit, -O, --report or other output option");
+  if (!inputOption.getNumOccurrences() || inputOption == "-")
+    return fail("--tune needs the template as a file");
+  if (shapeOption.empty())
+    return fail("--tune needs at least one --shape");
+  request.input = inputOption;
+  llvm::StringRef stem = llvm::sys::path::stem(request.input);
+  request.kernel =
+      kernelOption.getNumOccurrences() ? kernelOption.getValue() : stem.str();
+  request.chips =
+      chipOption.getNumOccurrences()
+          ? std::vector<std::string>(chipOption.begin(), chipOption.end())
+          : std::vector<std::string>{hk::kDefaultChip};
+  for (const std::string &chip : request.chips)
+    if (!hk::lookupChip(chip))
+      return fail("unknown chip '" + chip +
+                  "'; supported: " + hk::supportedChipNames());
+  std::string error;
+  for (const std::string &text : shapeOption) {
+    request.shapes.emplace_back();
+    if (!hk::hkc::parseShape(text, request.shapes.back(), error))
+      return fail(error);
+  }
+  for (const std::string &text : spaceOption)
+    if (!hk::hkc::addSpace(text, request.space, error))
+      return fail(error);
+  for (const std::string &assignment : paramOption)
+    if (!hk::addParamAssignment(assignment, request.fixed, error))
+      return fail("--param: " + error);
+  request.jobs = jobsOption
+                     ? jobsOption.getValue()
+                     : llvm::hardware_concurrency().compute_thread_count();
+  request.write = writeOption;
+  const char *env = std::getenv("HK_TUNED_DIR");
+  request.tunedDir = tunedDirOption.getNumOccurrences()
+                         ? tunedDirOption.getValue()
+                         : std::string(env ? env : "");
+  request.maxNesting = maxNestingOption;
+  if (request.maxNesting < 1 || request.maxNesting > hk::kMaxNestingDepthLimit)
+    return fail("--max-nesting-depth must be 1 to " +
+                llvm::Twine(hk::kMaxNestingDepthLimit));
+  return true;
+}
+
+/// hkc --tune: the exit status.
+int tuneMain() {
+  hk::hkc::TuneRequest request;
+  if (!readTuneRequest(request))
+    return 1;
+  int status = 1;
+  hk::runOnCompileStack(request.maxNesting, [&] {
+    std::optional<std::string> fatal =
+        hk::runCatchingFatalErrors([&] { status = hk::hkc::tune(request); });
+    if (fatal) {
+      llvm::errs() << request.input
+                   << ": error: LLVM failed to compile it: " << *fatal << "\n";
+      status = 1;
+    }
+  });
+  return status;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(hkcCategory);
+  cl::HideUnrelatedOptions({&hkcCategory, &tuneCategory});
   cl::ParseCommandLineOptions(argc, argv, overview);
+  if (tuneOption || shapeOption.getNumOccurrences() ||
+      spaceOption.getNumOccurrences() || jobsOption.getNumOccurrences() ||
+      kernelOption.getNumOccurrences() || writeOption ||
+      tunedDirOption.getNumOccurrences())
+    return tuneMain();
   Request request;
   request.input = inputOption;
   request.outputPrefix = outputOption.getNumOccurrences()
