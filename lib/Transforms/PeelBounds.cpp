@@ -264,7 +264,8 @@ std::optional<Linear> difference(LinearForm &linear, OpBuilder &b, Location loc,
 /// does not.
 bool isMatrixProductLoop(scf::ForOp loop) {
   bool hasMma = false;
-  loop.getBody()->walk([&](MmaOp) { hasMma = true; });
+  loop.getBody()->walk(
+      [&](Operation *op) { hasMma |= isa<MmaOp, MmaScaledOp>(op); });
   return hasMma && matchPattern(loop.getStep(), m_One()) &&
          loop.getInductionVar().getType().isIndex();
 }

@@ -122,3 +122,35 @@ def test_mma_scaled_refused_on_gfx942():
     assert "needs the scaled f8f6f4 MFMAs (OCP MX), which gfx942 does not " \
            "have" in str(info.value)
     assert info.value.locations()[0][:2] == (MMA_SCALED, 21)
+
+
+MMA_SCALED_BYTES = os.path.join(os.path.dirname(__file__), "Inputs",
+                                "mma_scaled_bytes.mlir")
+
+
+def test_mx_bytes_on_the_simulator(rng):
+    """MX operands and scales passed as bytes (i8), read by hk.load as
+    E2M1 (two per byte, low nibble first), E4M3 and e8m0 tiles."""
+    hk.set_device("isa", chip="gfx950")
+    try:
+        mod = hk.compile(MMA_SCALED_BYTES, chips=["gfx950"])
+        x = rng.standard_normal((32, 256)) * np.exp2(
+            rng.integers(-8, 8, (32, 8))).repeat(32, axis=1)
+        w = rng.standard_normal((16, 256)) * np.exp2(
+            rng.integers(-8, 8, (16, 8))).repeat(32, axis=1)
+        a, sa = hk.mx.quantize(x, "fp4")
+        b, sb = hk.mx.quantize(w, "fp8")
+        c = np.full((32, 16), np.nan, np.float32)
+        mod.mma_scaled_bytes(hk.mx.pack_fp4(a).view(np.int8), sa.view(np.int8),
+                             b.view(np.int8), sb.view(np.int8), c)
+    finally:
+        hk.set_device("isa")
+    xa = hk.mx.dequantize(a, sa, "fp4")
+    wb = hk.mx.dequantize(b, sb, "fp8")
+    ref = xa @ wb.T
+    bound = 256 * 2.0**-24 * (np.abs(xa) @ np.abs(wb).T)
+    assert (np.abs(c - ref) <= bound).all()
+    # Reading the nibbles the other way round (high first) would be far off.
+    swapped = (a.reshape(32, 128, 2)[:, :, ::-1]).reshape(32, 256)
+    wrong = hk.mx.dequantize(swapped, sa, "fp4") @ wb.T
+    assert np.abs(wrong - ref).max() > 1e3 * bound.max()

@@ -7,7 +7,10 @@
 // whole extent (plus the bytes that complete its last dword, see getBuffer),
 // made once at kernel entry. A position outside the memref in any dimension
 // is given the extent as offset, which the hardware answers with zero
-// (loads) or ignores (stores): no branches on the common path.
+// (loads) or ignores (stores): no branches on the common path. A load that
+// reads a tile of 4-bit floats from an i8 memref (globalLoadPacking: OCP MX
+// data, two elements per byte) moves the bytes under the same map with its
+// columns halved, and reinterprets them.
 //===----------------------------------------------------------------------===//
 
 #include "LaneMap.h"
@@ -231,13 +234,44 @@ static void storeAt(OpBuilder &b, Location loc, Value value, Value buffer,
     memref::StoreOp::create(b, loc, value, buffer, index);
 }
 
-/// Builds the access of a register type at tile `indices` of `memref`.
+/// The map of the bytes of a tile of `pack` elements per byte: every
+/// register holds the first element of a byte, the next `pack - 1` holding
+/// the rest of it, or nothing when a lane's elements do not fill whole
+/// bytes that way.
+static std::optional<LaneMap> packLaneMap(const LaneMap &map, int64_t pack) {
+  if (pack == 1)
+    return map;
+  int64_t n = map.regs.size();
+  if (n % pack || map.perLane.col % pack || map.perGroup.col % pack)
+    return std::nullopt;
+  LaneMap bytes = map;
+  bytes.perLane.col /= pack;
+  bytes.perGroup.col /= pack;
+  bytes.regs.clear();
+  for (int64_t r = 0; r < n; r += pack) {
+    Coord first = map.regs[r];
+    if (first.col % pack)
+      return std::nullopt;
+    for (int64_t j = 1; j < pack; ++j)
+      if (map.regs[r + j].row != first.row ||
+          map.regs[r + j].col != first.col + j)
+        return std::nullopt;
+    bytes.regs.push_back({first.row, first.col / pack});
+  }
+  return bytes;
+}
+
+/// Builds the access of a register type at tile `indices` of `memref`,
+/// whose elements each hold `pack` of the tile's (globalLoadPacking).
 static FailureOr<Access> buildAccess(OpBuilder &b, Location loc,
                                      LoweringState &state, Type regType,
-                                     Value memref, ValueRange indices) {
+                                     Value memref, ValueRange indices,
+                                     int64_t pack = 1) {
   auto t = cast<RankedTensorType>(regType);
   std::optional<LaneMap> map = isRegTile(t) ? laneMapOf(getTileLayout(t))
                                             : laneMapOf(getVectorLayout(t));
+  if (map)
+    map = packLaneMap(*map, pack);
   if (!map)
     return failure();
   Access a;
@@ -251,7 +285,8 @@ static FailureOr<Access> buildAccess(OpBuilder &b, Location loc,
   for (int64_t d = 0; d < rank; ++d) {
     Value idx = indices[d];
     if (d == a.colDim || d == a.rowDim) {
-      int64_t extent = t.getDimSize(d == a.colDim ? t.getRank() - 1 : 0);
+      int64_t extent = d == a.colDim ? t.getDimSize(t.getRank() - 1) / pack
+                                     : t.getDimSize(0);
       Value origin = arith::MulIOp::create(b, loc, idx, cst(b, loc, extent));
       idx = arith::AddIOp::create(b, loc, origin,
                                   d == a.colDim ? laneCol : laneRow);
@@ -527,16 +562,26 @@ struct GlobalLoadLowering : OpConversionPattern<LoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!isa<MemRefType>(op.getSource().getType()))
       return rewriter.notifyMatchFailure(op, "not a global load");
-    auto type = dyn_cast_or_null<VectorType>(
+    auto tileType = dyn_cast_or_null<VectorType>(
         getTypeConverter()->convertType(op.getType()));
-    if (!type)
+    if (!tileType)
       return failure();
+    // Bytes read as the tile's elements: load the bytes, then bitcast.
+    Type memElt = cast<MemRefType>(op.getSource().getType()).getElementType();
+    Type tileElt = cast<RankedTensorType>(op.getType()).getElementType();
+    int64_t pack = globalLoadPacking(memElt, tileElt);
+    VectorType type =
+        memElt == tileElt
+            ? tileType
+            : VectorType::get({tileType.getNumElements() / pack}, memElt);
     Location loc = op.getLoc();
     FailureOr<Access> access =
         buildAccess(rewriter, loc, state, op.getType(), adaptor.getSource(),
-                    adaptor.getIndices());
+                    adaptor.getIndices(), pack);
     if (failed(access))
-      return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
+      return rewriter.notifyMatchFailure(
+          op, "layout is not affine in lanes, or a lane's elements do not "
+              "fill whole bytes");
     Type elt = type.getElementType();
     bool colsInBounds = op->hasAttr(HKDialect::kColsInBoundsAttrName);
     bool inBounds = op->hasAttr(HKDialect::kInBoundsAttrName);
@@ -559,6 +604,8 @@ struct GlobalLoadLowering : OpConversionPattern<LoadOp> {
                          ArrayRef<int64_t>{1})
                          .getResult();
     }
+    if (type != tileType)
+      result = vector::BitCastOp::create(rewriter, loc, tileType, result);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -395,8 +395,23 @@ LogicalResult LoadOp::verify() {
   Type src = getSource().getType();
   if (auto st = dyn_cast<SharedTileType>(src))
     return verifyRegisterShared(*this, getType(), st, getIndices().size());
-  return verifyRegisterGlobal(*this, getType(), cast<MemRefType>(src),
-                              getIndices().size());
+  // A register tile of 8- or 4-bit floats may be read from the bytes of an
+  // i8 memref (globalLoadPacking): MX data and scales passed as bytes.
+  auto memref = cast<MemRefType>(src);
+  auto t = cast<RankedTensorType>(getType());
+  Type elt = memref.getElementType();
+  if (elt != t.getElementType() && isRegTile(t) &&
+      globalLoadPacking(elt, t.getElementType()) > 0) {
+    int64_t pack = globalLoadPacking(elt, t.getElementType());
+    if (t.getDimSize(t.getRank() - 1) % pack)
+      return emitOpError("reads ")
+             << pack << " elements per byte: the tile's columns ("
+             << t.getDimSize(t.getRank() - 1) << ") must be a multiple of "
+             << pack;
+    return verifyGlobalAccess(*this, memref, getIndices().size(), elt,
+                              t.getRank());
+  }
+  return verifyRegisterGlobal(*this, getType(), memref, getIndices().size());
 }
 
 LogicalResult StoreOp::verify() {

@@ -9,6 +9,16 @@
 using namespace mlir;
 using namespace hk;
 
+int64_t hk::globalLoadPacking(Type memoryElement, Type tileElement) {
+  if (memoryElement == tileElement)
+    return 1;
+  if (!memoryElement.isInteger(8) || !isa<FloatType>(tileElement))
+    return 0;
+  unsigned bits = tileElement.getIntOrFloatBitWidth();
+  // f6 (four elements in three bytes) is not read from bytes yet.
+  return bits == 8 ? 1 : bits == 4 ? 2 : 0;
+}
+
 /// The OCP MX element types the scaled f8f6f4 MFMAs take.
 static bool isMxElement(Type t) {
   return isa<Float8E4M3FNType, Float8E5M2Type, Float6E2M3FNType,

@@ -92,3 +92,24 @@ func.func @acc(%a: tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, %s: tensor<32x4
   %d = hk.mma_scaled %a[%s], %a[%s], %c : tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>
   return
 }
+
+// -----
+
+// MX data passed as bytes: hk.load reads an i8 memref as E2M1 (two per
+// byte), 8-bit floats and e8m0 tiles; 6-bit floats are not read from bytes.
+// CHECK-LABEL: func.func @bytes
+// CHECK: hk.load {{.*}} : memref<?x?xi8> -> tensor<16x128xf4E2M1FN
+// CHECK: hk.load {{.*}} : memref<?x?xi8> -> tensor<16x4xf8E8M0FNU
+func.func @bytes(%m: memref<?x?xi8>, %i: index) {
+  %a = hk.load %m[%i, %i] : memref<?x?xi8> -> tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>
+  %s = hk.load %m[%i, %i] : memref<?x?xi8> -> tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>
+  return
+}
+
+// -----
+
+func.func @f6_bytes(%m: memref<?x?xi8>, %i: index) {
+  // expected-error @+1 {{'hk.load' op element type of the memref ('i8') differs from the tile's ('f6E2M3FN')}}
+  %a = hk.load %m[%i, %i] : memref<?x?xi8> -> tensor<16x128xf6E2M3FN, #hk.rt<row, 16x128>>
+  return
+}

@@ -46,6 +46,14 @@ BaseTileLayout getBaseLayout(RegTileLayoutAttr attr);
 RankedTensorType transposedTileType(RankedTensorType tile);
 /// SharedLayout.h's layout of a shared tile type.
 SharedLayout sharedLayoutOf(Type sharedTile);
+/// How many elements of a register tile of `tileElement` one element of a
+/// memref of `memoryElement` holds when hk.load reads the tile from global
+/// memory: 1 for the same type, and for an i8 memref read as an 8-bit float
+/// (OCP MX data and e8m0 scales passed as bytes); 2 for an i8 memref read
+/// as f4E2M1FN, two elements per byte, the first in the low nibble (OCP MX
+/// packing), the memref's last dimension counting bytes; 0 when the load
+/// cannot read one as the other.
+int64_t globalLoadPacking(Type memoryElement, Type tileElement);
 } // namespace hk
 
 #define GET_OP_CLASSES
