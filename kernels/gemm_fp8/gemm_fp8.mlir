@@ -35,8 +35,10 @@
 //     tiles: 16 consecutive bytes of a row per lane, one 16-byte load and
 //     one 16-byte LDS write per base tile) and stores it into the stage
 //     once every wave has read the region;
-//   * the stage's subtiles are 16x16 (16-byte rows, no swizzle), so that a
-//     lane's 16 bytes of a slice are one ds_read_b128;
+//   * the stage's subtiles are 32x16 (16-byte rows), so that a lane's 16
+//     bytes of a slice are one ds_read_b128, and each 32-row base tile lies
+//     in one subtile, whose rows SharedLayout.h places so that the rows of
+//     one LDS phase (r and r + 16 among them) fall on different banks;
 //   * each wave reads whole-K slices, a 64x128 A slice (32 registers) and
 //     32x128 B slices (16 each), into 32x32 row tiles, and every compute
 //     cluster is one 64x32x128 hk.mma abt into 32x32 accumulator tiles: on
@@ -76,10 +78,10 @@
 // With K = 0 (nk = 0) the loop runs no trip and the last step multiplies
 // the zeros the prologue loaded.
 
-!st_stage = !hk.st<256x128x!hk.fp8, 16x16>
-!st_share = !hk.st<32x64x!hk.fp8, 16x16>
-!st_a = !hk.st<64x128x!hk.fp8, 16x16>
-!st_b = !hk.st<32x128x!hk.fp8, 16x16>
+!st_stage = !hk.st<256x128x!hk.fp8, 32x16>
+!st_share = !hk.st<32x64x!hk.fp8, 32x16>
+!st_a = !hk.st<64x128x!hk.fp8, 32x16>
+!st_b = !hk.st<32x128x!hk.fp8, 32x16>
 !rt_share = tensor<32x64x!hk.fp8, #hk.rt<row, 32x32>>
 !rt_a = tensor<64x128x!hk.fp8, #hk.rt<row, 32x32>>
 !rt_b = tensor<32x128x!hk.fp8, #hk.rt<row, 32x32>>

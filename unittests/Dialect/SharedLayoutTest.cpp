@@ -125,25 +125,67 @@ TEST(SharedLayout, HandComputedOffsets) {
   // 16x8 f32: 32-byte rows. 8x16 bf16: one 16-byte chunk per row, no swizzle.
   SharedLayout d{8, 16, 8, 8, 2};
   EXPECT_EQ(d.chunkMask(), 0);
+  EXPECT_EQ(d.rowMask(), 0);
   EXPECT_EQ(d.offsetOf(7, 5), 7 * 16 + 10);
+  // 16x16 fp8: one chunk per row, 16 rows: rows stay in place.
+  SharedLayout e{32, 16, 16, 16, 1};
+  EXPECT_EQ(e.rowMask(), 0);
+  EXPECT_EQ(e.offsetOf(21, 3), 256 + 5 * 16 + 3);
+  // 32x16 fp8: one chunk per row, 32 rows: row r is placed at
+  // r ^ ((r >> 1) & 12). r = 16: 16 ^ (8 & 12) = 24; r = 13: 13 ^ (6 & 12) =
+  // 9; r = 27: 27 ^ (13 & 12) = 23.
+  SharedLayout f{64, 32, 32, 16, 1};
+  EXPECT_EQ(f.offsetOf(16, 5), 24 * 16 + 5);
+  EXPECT_EQ(f.offsetOf(13, 0), 9 * 16);
+  EXPECT_EQ(f.offsetOf(27, 15), 23 * 16 + 15);
+  // Element (43, 20): subtile (1, 1) = #3 at 3 * 512; inside it (11, 4):
+  // 11 ^ (5 & 12) = 15.
+  EXPECT_EQ(f.offsetOf(43, 20), 3 * 512 + 15 * 16 + 4);
+  // 64x8 bf16: row 40 (bits 3, 5): 40 ^ (20 & 12) = 44; bit 5 stays.
+  SharedLayout g{64, 8, 64, 8, 2};
+  EXPECT_EQ(g.offsetOf(40, 1), 44 * 16 + 2);
+  for (int64_t p = 0; p < 64; ++p)
+    EXPECT_EQ(g.placedRow(g.rowAt(p)), p);
 }
 
 namespace {
 
+/// The phase lane `lane` of an LDS instruction is served in.
+using PhaseOf = int64_t (*)(int64_t lane, int64_t width, int64_t banks);
+
+/// Phases of banks*4/width consecutive lanes.
+int64_t consecutivePhase(int64_t lane, int64_t width, int64_t banks) {
+  return lane / std::max<int64_t>(1, banks * 4 / width);
+}
+
+/// ds_read_b128's interleaved phases, as runtime/isa/Timing.cpp's ldsPhase
+/// takes them: on 32 banks lanes 0-3 with 20-23, 4-7 with 16-19, 8-11 with
+/// 28-31, 12-15 with 24-27, the same in the upper half (the grouping given
+/// for gfx942); on 64 banks 0-3, 8-11, 16-19, 24-27 and 4-7, 12-15, 20-23,
+/// 28-31, the same in the upper half. Other widths: consecutive lanes.
+int64_t readB128Phase(int64_t lane, int64_t width, int64_t banks) {
+  if (width != 16)
+    return consecutivePhase(lane, width, banks);
+  int64_t half = lane / 32, q = (lane % 32) / 4;
+  if (banks >= 64)
+    return half * 2 + (q & 1);
+  static const int64_t group32[8] = {0, 1, 2, 3, 1, 0, 3, 2};
+  return half * 4 + group32[q];
+}
+
 /// Extra cycles (conflicts) of one LDS instruction in which lane l moves
-/// `width` bytes at addrs[l], on `banks` 4-byte banks. Lanes are served in
-/// phases of banks*4/width consecutive lanes; in a phase a bank serves one
-/// distinct word per cycle (lanes reading the same word share it).
+/// `width` bytes at addrs[l], on `banks` 4-byte banks, its lanes served in
+/// the phases `phaseOf` gives; in a phase a bank serves one distinct word
+/// per cycle (lanes reading the same word share it).
 int64_t conflicts(const std::vector<int64_t> &addrs, int64_t width,
-                  int64_t banks) {
-  int64_t perPhase = std::clamp<int64_t>(banks * 4 / width, 1,
-                                         static_cast<int64_t>(addrs.size()));
+                  int64_t banks, PhaseOf phaseOf = consecutivePhase) {
+  std::map<int64_t, std::map<int64_t, std::set<int64_t>>> phases;
+  for (size_t l = 0; l < addrs.size(); ++l)
+    for (int64_t w = addrs[l] / 4; w <= (addrs[l] + width - 1) / 4; ++w)
+      phases[phaseOf(static_cast<int64_t>(l), width, banks)][w % banks].insert(
+          w);
   int64_t extra = 0;
-  for (size_t p = 0; p < addrs.size(); p += perPhase) {
-    std::map<int64_t, std::set<int64_t>> words;
-    for (size_t l = p; l < p + perPhase && l < addrs.size(); ++l)
-      for (int64_t w = addrs[l] / 4; w <= (addrs[l] + width - 1) / 4; ++w)
-        words[w % banks].insert(w);
+  for (auto &[phase, words] : phases) {
     int64_t cycles = 1;
     for (auto &[bank, set] : words)
       cycles = std::max<int64_t>(cycles, set.size());
@@ -155,7 +197,8 @@ int64_t conflicts(const std::vector<int64_t> &addrs, int64_t width,
 /// Conflicts of hk.load / hk.store of a register tile `reg` from/to `shared`
 /// (same shape), summed over its instructions.
 int64_t accessConflicts(const TileLayout &reg, const SharedLayout &shared,
-                        int64_t banks, int64_t *instructions) {
+                        int64_t banks, int64_t *instructions,
+                        PhaseOf phaseOf = consecutivePhase) {
   int64_t total = 0;
   std::vector<SharedRun> runs = sharedAccessRuns(reg, shared);
   *instructions = runs.size();
@@ -165,7 +208,7 @@ int64_t accessConflicts(const TileLayout &reg, const SharedLayout &shared,
       Coord c = reg.elementOf(lane, run.reg);
       addrs.push_back(shared.offsetOf(c.row, c.col));
     }
-    total += conflicts(addrs, run.count * shared.elemBytes, banks);
+    total += conflicts(addrs, run.count * shared.elemBytes, banks, phaseOf);
   }
   return total;
 }
@@ -222,6 +265,13 @@ TEST(SharedLayout, SwizzleNeverAddsBankConflicts) {
           figures[i++] = accessConflicts(reg, plain, banks, &n);
           figures[i++] = accessConflicts(reg, swz, banks, &n);
           EXPECT_LE(figures[i - 1], figures[i - 2]) << banks << " banks";
+          // The row placement, also under ds_read_b128's interleaved
+          // phases (the chunk XOR is not: on 32 banks, 32x8 f32 read by
+          // 16-row base tiles of 16-byte runs conflicts more with it).
+          if (swz.rowMask())
+            EXPECT_LE(accessConflicts(reg, swz, banks, &n, readB128Phase),
+                      accessConflicts(reg, plain, banks, &n, readB128Phase))
+                << banks << " banks, interleaved reads";
         }
         if (base.major == Major::Row)
           std::printf("%-14s %-14s %5lld | %7lld %9lld | %7lld %9lld\n",
@@ -233,4 +283,38 @@ TEST(SharedLayout, SwizzleNeverAddsBankConflicts) {
                       static_cast<long long>(figures[3]));
       }
     }
+}
+
+// A 32-row base tile of 16 bytes per lane (fp8 32x32, bf16 32x16) over
+// subtiles of at least 32 one-chunk rows: with the rows in place, reads
+// (interleaved phases) put rows r and r + 16 on the same banks on 64 banks;
+// placed, no read or write (8 consecutive lanes per phase) conflicts on
+// either bank count.
+TEST(SharedLayout, RowPlacementServesThirtyTwoRowBaseTiles) {
+  struct Case {
+    int64_t elemBytes, subRows, subCols;
+    BaseTileLayout base;
+  };
+  const Case cases[] = {{1, 32, 16, {Major::Row, 32, 32, 16}},
+                        {1, 64, 16, {Major::Row, 32, 32, 16}},
+                        {2, 32, 8, {Major::Row, 32, 16, 8}},
+                        {2, 64, 8, {Major::Row, 32, 16, 8}}};
+  for (const Case &k : cases) {
+    SharedLayout placed{128, 128, k.subRows, k.subCols, k.elemBytes};
+    SharedLayout plain = placed;
+    plain.swizzled = false;
+    SCOPED_TRACE(name(placed));
+    ASSERT_EQ(placed.rowMask(), 12);
+    TileLayout reg{128, 128, k.base};
+    ASSERT_TRUE(reg.validate().empty());
+    int64_t n;
+    EXPECT_GT(accessConflicts(reg, plain, 64, &n, readB128Phase), 0);
+    for (int64_t banks : {64, 32})
+      EXPECT_EQ(accessConflicts(reg, placed, banks, &n, readB128Phase), 0)
+          << banks << " banks, reads";
+    EXPECT_EQ(n, reg.regsPerLane() * k.elemBytes / 16);
+    // Writes: ds_write_b128 serves 128 bytes (8 lanes) per clock on both
+    // chips; distinct banks among 32 are distinct among 64.
+    EXPECT_EQ(accessConflicts(reg, placed, 32, &n), 0) << "writes";
+  }
 }

@@ -89,9 +89,10 @@ static LanePiece lanePiece(OpBuilder &b, Location loc, const CopyPlan &p,
   Value inSub = arith::AddIOp::create(
       b, loc, base,
       arith::MulIOp::create(b, loc, lane, cst(b, loc, p.elems())));
-  // elementInSubtile, in elements: the row, then the XOR undone on the column.
+  // elementInSubtile, in elements: the row (its placement undone), then the
+  // XOR undone on the column.
   Value sc = cst(b, loc, l.subCols);
-  Value rr = arith::DivUIOp::create(b, loc, inSub, sc);
+  Value rr = emitRowAt(b, loc, l, arith::DivUIOp::create(b, loc, inSub, sc));
   Value cc =
       arith::XOrIOp::create(b, loc, arith::RemUIOp::create(b, loc, inSub, sc),
                             emitSwizzleElems(b, loc, l, rr));

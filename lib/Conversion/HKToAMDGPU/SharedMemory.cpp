@@ -64,6 +64,29 @@ Value hk::emitSwizzleElems(OpBuilder &b, Location loc,
       b, loc, f, cst(b, loc, hk::SharedLayout::kChunkBytes / l.elemBytes));
 }
 
+/// row ^ ((row >> 1) & mask), or row when mask is 0.
+static Value xorShiftedRow(OpBuilder &b, Location loc, Value row,
+                           int64_t mask) {
+  if (!mask)
+    return row;
+  Value moved = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, row, cst(b, loc, 1)),
+      cst(b, loc, mask));
+  return arith::XOrIOp::create(b, loc, row, moved);
+}
+
+Value hk::emitPlacedRow(OpBuilder &b, Location loc, const hk::SharedLayout &l,
+                        Value row) {
+  return xorShiftedRow(b, loc, row, l.rowMask());
+}
+
+Value hk::emitRowAt(OpBuilder &b, Location loc, const hk::SharedLayout &l,
+                    Value pos) {
+  // As SharedLayout::rowAt: bit 3 first, then bit 2.
+  Value r = xorShiftedRow(b, loc, pos, l.rowMask() & 8);
+  return xorShiftedRow(b, loc, r, l.rowMask() & 4);
+}
+
 SmallVector<Value> hk::emitSharedIndices(OpBuilder &b, Location loc,
                                          const hk::SharedLayout &l, Value row,
                                          Value col) {
@@ -72,8 +95,9 @@ SmallVector<Value> hk::emitSharedIndices(OpBuilder &b, Location loc,
   Value cc = arith::RemUIOp::create(b, loc, col, sc);
   Value swz =
       arith::XOrIOp::create(b, loc, cc, emitSwizzleElems(b, loc, l, rr));
-  Value inner =
-      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, rr, sc), swz);
+  Value inner = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, emitPlacedRow(b, loc, l, rr), sc),
+      swz);
   return {arith::DivUIOp::create(b, loc, row, sr),
           arith::DivUIOp::create(b, loc, col, sc), inner};
 }
@@ -174,11 +198,13 @@ struct SharedAccess {
   std::vector<hk::SharedRun> runs;
   Value laneRow, laneCol;
   /// The bits any lane's row (column) has inside its subtile, when the
-  /// subtile's sides are powers of two; -1 otherwise (see runIndices).
-  int64_t rowBits = -1, colBits = -1;
-  /// The lane's row and column split into whole subtiles and the rest, and
-  /// the rest of the column XOR the swizzle of the rest of the row.
-  Value laneRowSub, laneRowIn, laneColSub, laneColIn, xorBase;
+  /// subtile's sides are powers of two; -1 otherwise (see runIndices); and
+  /// those of any lane's placed row (SharedLayout::placedRow).
+  int64_t rowBits = -1, colBits = -1, placedBits = -1;
+  /// The lane's row and column split into whole subtiles and the rest, the
+  /// rest of the row placed, and the rest of the column XOR the swizzle of
+  /// the rest of the row.
+  Value laneRowSub, laneRowIn, laneColSub, laneColIn, laneRowPlaced, xorBase;
 };
 
 static bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -196,10 +222,12 @@ static FailureOr<SharedAccess> buildSharedAccess(OpBuilder &b, Location loc,
   std::tie(a.laneRow, a.laneCol) = emitLaneOffset(b, loc, *map);
   const hk::SharedLayout &l = a.shared;
   if (isPowerOfTwo(l.subRows) && isPowerOfTwo(l.subCols)) {
-    a.rowBits = a.colBits = 0;
+    a.rowBits = a.colBits = a.placedBits = 0;
     for (int64_t lane = 0; lane < hk::kWaveSize; ++lane) {
       int64_t i = lane % map->extent, g = lane / map->extent;
-      a.rowBits |= (i * map->perLane.row + g * map->perGroup.row) % l.subRows;
+      int64_t row = (i * map->perLane.row + g * map->perGroup.row) % l.subRows;
+      a.rowBits |= row;
+      a.placedBits |= l.placedRow(row);
       a.colBits |= (i * map->perLane.col + g * map->perGroup.col) % l.subCols;
     }
     Value sr = cst(b, loc, l.subRows), sc = cst(b, loc, l.subCols);
@@ -207,6 +235,7 @@ static FailureOr<SharedAccess> buildSharedAccess(OpBuilder &b, Location loc,
     a.laneRowIn = arith::RemUIOp::create(b, loc, a.laneRow, sr);
     a.laneColSub = arith::DivUIOp::create(b, loc, a.laneCol, sc);
     a.laneColIn = arith::RemUIOp::create(b, loc, a.laneCol, sc);
+    a.laneRowPlaced = emitPlacedRow(b, loc, l, a.laneRowIn);
     a.xorBase = arith::XOrIOp::create(b, loc, a.laneColIn,
                                       emitSwizzleElems(b, loc, l, a.laneRowIn));
   }
@@ -229,23 +258,26 @@ static FailureOr<SharedAccess> buildSharedAccess(OpBuilder &b, Location loc,
 /// distinct constant (at most the swizzle's chunk count times the distinct
 /// column remainders) and reach their rows through the offset, where each
 /// remainder row would otherwise take an address register of its own.
+/// placedRow is linear too: the placed row is the lane's placed row XOR the
+/// constant's, an addition when their bits are disjoint as well.
 static SmallVector<Value> runIndices(OpBuilder &b, Location loc,
                                      const SharedAccess &a, int64_t reg) {
   hk::Coord c = a.map.regs[reg];
   const hk::SharedLayout &l = a.shared;
   int64_t cRow = c.row % l.subRows, cCol = c.col % l.subCols;
-  if (a.rowBits >= 0 && !(a.rowBits & cRow) && !(a.colBits & cCol)) {
+  if (a.rowBits >= 0 && !(a.rowBits & cRow) && !(a.colBits & cCol) &&
+      !(a.placedBits & l.placedRow(cRow))) {
     int64_t k = cCol ^ (l.swizzle(cRow) / l.elemBytes);
     Value col =
         k ? arith::XOrIOp::create(b, loc, a.xorBase, cst(b, loc, k)).getResult()
           : a.xorBase;
     Value inner = arith::AddIOp::create(
         b, loc,
-        arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(b, loc, a.laneRowIn, cst(b, loc, l.subCols)),
-            col),
-        cst(b, loc, cRow * l.subCols));
+        arith::AddIOp::create(b, loc,
+                              arith::MulIOp::create(b, loc, a.laneRowPlaced,
+                                                    cst(b, loc, l.subCols)),
+                              col),
+        cst(b, loc, l.placedRow(cRow) * l.subCols));
     return {arith::AddIOp::create(b, loc, a.laneRowSub,
                                   cst(b, loc, c.row / l.subRows)),
             arith::AddIOp::create(b, loc, a.laneColSub,

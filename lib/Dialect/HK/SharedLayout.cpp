@@ -29,14 +29,31 @@ int64_t SharedLayout::swizzle(int64_t r) const {
   return (((r >> lo) ^ (r >> (lo + 1))) & chunkMask()) * kChunkBytes;
 }
 
+int64_t SharedLayout::rowMask() const {
+  if (!swizzled || rowBytes() != kChunkBytes || subRows < 32)
+    return 0;
+  return 12;
+}
+
+int64_t SharedLayout::placedRow(int64_t r) const {
+  return r ^ ((r >> 1) & rowMask());
+}
+
+int64_t SharedLayout::rowAt(int64_t p) const {
+  // placedRow sets bit 3 to r3 ^ r4 and bit 2 to r2 ^ r3, leaving bit 4:
+  // undo bit 3 first, then bit 2 with the recovered r3.
+  int64_t r = p ^ ((p >> 1) & (rowMask() & 8));
+  return r ^ ((r >> 1) & (rowMask() & 4));
+}
+
 int64_t SharedLayout::offsetInSubtile(int64_t r, int64_t c) const {
   assert(r >= 0 && r < subRows && c >= 0 && c < subCols);
-  return r * rowBytes() + ((c * elemBytes) ^ swizzle(r));
+  return placedRow(r) * rowBytes() + ((c * elemBytes) ^ swizzle(r));
 }
 
 Coord SharedLayout::elementInSubtile(int64_t offset) const {
   assert(offset >= 0 && offset < subtileBytes());
-  int64_t r = offset / rowBytes();
+  int64_t r = rowAt(offset / rowBytes());
   // The XOR is its own inverse and leaves the row alone.
   int64_t b = (offset % rowBytes()) ^ swizzle(r);
   return {r, b / elemBytes};

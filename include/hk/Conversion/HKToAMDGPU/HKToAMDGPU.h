@@ -173,6 +173,12 @@ void populateAsyncCopyPatterns(TypeConverter &converter,
 /// SharedLayout::swizzle of `row` (a row inside a subtile), in elements.
 Value emitSwizzleElems(OpBuilder &b, Location loc,
                        const hk::SharedLayout &layout, Value row);
+/// SharedLayout::placedRow of `row` (a row inside a subtile).
+Value emitPlacedRow(OpBuilder &b, Location loc, const hk::SharedLayout &layout,
+                    Value row);
+/// SharedLayout::rowAt of `pos` (a row position inside a subtile).
+Value emitRowAt(OpBuilder &b, Location loc, const hk::SharedLayout &layout,
+                Value pos);
 /// The indices, into the lowered shared tile, of its element (row, col).
 SmallVector<Value> emitSharedIndices(OpBuilder &b, Location loc,
                                      const hk::SharedLayout &layout, Value row,

@@ -16,6 +16,14 @@
 // row (hence each subtile), it is its own inverse, and every aligned access
 // of up to 16 bytes stays contiguous.
 //
+// A row of one chunk (RB = 16) has nothing to move, so a subtile of at least
+// 32 such rows moves whole rows instead: row r is stored as row
+//
+//   placedRow(r) = r ^ ((r >> 1) & 12)
+//
+// (row bits 2, 3 become r2^r3, r3^r4), a bijection of the subtile's rows;
+// smaller subtiles and wider rows keep placedRow(r) = r.
+//
 // Why this XOR: the lowering reads and writes a lane's row runs of up to 16
 // bytes (ds_read_b128 / ds_read_b64), lanes walking down consecutive rows at
 // the same column. A bank is a 4-byte word modulo 64 banks (gfx950: one
@@ -27,6 +35,17 @@
 // are the ones that must pick distinct chunks, and r>>lo ^ r>>(lo+1) is a
 // unit-triangular (invertible) function of either window: one swizzle avoids
 // the conflicts of the row-run pattern on both chips.
+//
+// Why the row permutation: a 32-row base tile of 16 bytes per lane (fp8
+// 32x32, bf16 32x16) puts rows r and r + 16 in one phase of ds_read_b128.
+// On 64 banks (16 rows of 16 bytes per line) a phase is lanes 0-3, 8-11,
+// 16-19, 24-27 (or 4-7, ...; the grouping the timing model takes): row bit
+// 2 fixed, bits 3 and 4 free, and unpermuted rows r and r + 16 share banks.
+// On 32 banks (8 rows per line) the documented phases pair lanes 0-3 with
+// 20-23, 4-7 with 16-19 (...): bit 3 fixed, bits 2 and 4 both flipped. A
+// ds_write_b128 phase is 8 consecutive lanes, rows 8k .. 8k+7. Placed row
+// bits 0-3 (64 banks) or 0-2 (32 banks) must then tell the rows of a phase
+// apart, and r ^ ((r >> 1) & 12) does so for all three patterns.
 //
 // HipKittens' bf16 subtile swizzles (st_shape.cuh) are of the same kind, an
 // XOR of higher offset bits into the column bytes: 16x32 XORs offset bit 9
@@ -70,6 +89,13 @@ struct SharedLayout {
   int64_t chunkMask() const;
   /// Byte XOR applied to the column bytes of row `r` of a subtile.
   int64_t swizzle(int64_t r) const;
+  /// The row bits placedRow XORs in, shifted down by one: 12 for a subtile
+  /// of at least 32 rows of one chunk, else 0 (rows stay in place).
+  int64_t rowMask() const;
+  /// Where row `r` of a subtile is stored: r ^ ((r >> 1) & rowMask()).
+  int64_t placedRow(int64_t r) const;
+  /// The row stored at row position `p` of a subtile (placedRow's inverse).
+  int64_t rowAt(int64_t p) const;
 
   /// Byte offset of element (r, c) inside its subtile (r < subRows, c <
   /// subCols).
