@@ -165,6 +165,14 @@ cl::list<std::string> paramOption(
              "is an error located at the declaration"),
     cl::cat(hkcCategory));
 
+cl::opt<bool> verifyOption(
+    "verify",
+    cl::desc("Parse and verify the input only (a template's declaration "
+             "and the instance at any --param included), as hk-opt and "
+             "hkc_verify do: nothing is compiled or written; exit status 0 "
+             "when it verifies"),
+    cl::cat(hkcCategory));
+
 cl::OptionCategory tuneCategory(
     "hkc --tune options",
     "Searches a kernel template's parameter space for the instance the ISA "
@@ -235,6 +243,7 @@ struct Request {
   EmitKind emit;
   compiler::Options options;
   bool checkSimulated = false;
+  bool verifyOnly = false;
   unsigned maxNesting = hk::kDefaultMaxNestingDepth;
   hk::ParamValues params;
 };
@@ -267,6 +276,8 @@ Examples:
       also lists each instruction of the two code objects that the ISA
       simulator cannot run (docs/isa-simulator.md)
 
+  hkc gemm.mlir --verify
+      parses and verifies only (a template's declaration included)
   hkc kernels/gemm_bf16/gemm_bf16.mlir --tune --shape 512,512,4096
       --chip gfx950 --space BM=128,256 --write
       times each instance of the template at the shape on the ISA
@@ -501,6 +512,8 @@ int compileInput(const Request &request) {
       hk::parseInstance(sourceMgr, &context, request.params);
   if (!module)
     return 1;
+  if (request.verifyOnly)
+    return 0;
   LogicalResult result =
       request.emit == EmitKind::Artifact || request.emit == EmitKind::CLibrary
           ? compileArtifact(*module, request)
@@ -625,6 +638,13 @@ int main(int argc, char **argv) {
   request.options.report = reportOption;
   request.options.schedule = !noScheduleOption;
   request.checkSimulated = checkSimulatedOption;
+  request.verifyOnly = verifyOption;
+  if (request.verifyOnly &&
+      (compileOptionsGiven() || chipOption.getNumOccurrences())) {
+    llvm::errs() << "hkc: --verify compiles nothing: it takes no --chip, -o, "
+                    "--emit, --report or other output option\n";
+    return 1;
+  }
   request.maxNesting = maxNestingOption;
   for (const std::string &assignment : paramOption) {
     std::string error;
