@@ -160,6 +160,14 @@ static LaunchArg checkMemref(size_t i, const ArgInfo &info, const hkrt_arg &arg,
   checkStaticSizes(i, info, arg);
   checkStrides(i, info, arg);
   std::shared_ptr<BufferObject> buffer = liveBuffer(i, info, arg, device);
+  // Kernels load whole elements at the alignment of their type (a dword
+  // load of an f32): element 0 off that alignment would be read across two
+  // elements.
+  if (arg.offset_bytes % uint64_t(dtypeBytes(info.dtype)) != 0)
+    mismatch(i, info,
+             "offset " + std::to_string(arg.offset_bytes) +
+                 " is not a multiple of the size of " + dtypeName(info.dtype) +
+                 " (" + std::to_string(dtypeBytes(info.dtype)) + " bytes)");
   LaunchArg out{&info, &arg};
   out.extentBytes = memrefExtent(i, info, arg);
   if (out.extentBytes > HKRT_MAX_MEMREF_BYTES)

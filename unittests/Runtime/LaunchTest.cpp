@@ -204,6 +204,14 @@ TEST_F(IsaFixture, ArgumentChecksNameTheArgument) {
   EXPECT_EQ(launchError(g, {A, A, shifted, alpha}),
             "argument 2 'C': a 64x64 memref of f32 with strides (64, 1) at "
             "offset 4 needs 16384 bytes, but its buffer has 16384 bytes");
+  // Element 0 of an f32 memref off its 4-byte alignment, in a buffer large
+  // enough: refused, not launched.
+  hkrt::Buffer roomy = dev.alloc(64 * 64 * 4 + 8);
+  hkrt_arg unaligned = roomy.memref(HKRT_DTYPE_F32, {64, 64});
+  unaligned.offset_bytes = 1;
+  EXPECT_EQ(launchError(g, {A, A, unaligned, alpha}),
+            "argument 2 'C': offset 1 is not a multiple of the size of f32 "
+            "(4 bytes)");
   hkrt::Device other = hkrt::Device::isa("gfx942");
   hkrt::Buffer foreign = other.alloc(64 * 64 * 4);
   EXPECT_EQ(
