@@ -4,7 +4,7 @@ in its table (summed over the bucket's shapes), the tuned table written has
 that instance and those times, and (given hk-run's output for the tuned
 table) the launch ran that instance and the model times it the same.
 
-    check-tune.py OUT.txt TABLE.json [HK-RUN-OUT.txt]
+    check-tune.py OUT.txt TABLE.json [HK-RUN-OUT.txt SHAPE]
 """
 
 import json
@@ -64,15 +64,18 @@ def main():
         assert math.isclose(entry["microseconds"], least, abs_tol=1e-3)
         print(f"{key[0]} {key[1]}: {name} is the least of "
               f"{len(by_instance)} modelled times; the table agrees")
-    if len(sys.argv) > 3:
+    if len(sys.argv) > 4:
         run = open(sys.argv[3]).read()
+        shape = tuple(int(d) for d in sys.argv[4].split(","))
         instance = re.search(r"^instance: +(.*) \(tuned: ", run, re.M)[1]
         timing = json.loads(re.search(r"^TIMING (.*)$", run, re.M)[1])
-        (key, (name, us, _)), = best.items()
+        name = best[(timing["chip"], ",".join(map(str, bucket(shape))))][0]
+        row = [us for chip, s, us, i in rows
+               if chip == timing["chip"] and s == shape and i == name]
         assert instance == name, (instance, name)
-        assert math.isclose(timing["microseconds"], us, rel_tol=1e-3), (
-            timing["microseconds"], us)
-        print(f"hk-run ran {instance}, modelled {timing['microseconds']:.4f} us")
-
+        assert math.isclose(timing["microseconds"], row[0], rel_tol=1e-3), (
+            timing["microseconds"], row[0])
+        print(f"hk-run ran {instance}, modelled {timing['microseconds']:.4f} us"
+              f" at {sys.argv[4]} as in the table")
 
 main()
