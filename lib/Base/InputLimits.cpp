@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <csetjmp>
+#include <csignal>
 #include <mutex>
 
 using namespace hk;
@@ -146,8 +147,18 @@ unsigned hk::compileStackBytes(unsigned limit) {
 }
 
 void hk::runOnCompileStack(unsigned limit, llvm::function_ref<void()> fn) {
-  llvm::thread worker(std::optional<unsigned>(compileStackBytes(limit)),
-                      [&] { fn(); });
+  llvm::thread worker(std::optional<unsigned>(compileStackBytes(limit)), [&] {
+    // The first thread to register LLVM's signal handlers (lld does, for
+    // its output file) gets LLVM's alternate signal stack, a heap block, in
+    // place of its own. AddressSanitizer made this thread's own and unmaps
+    // whatever is there when the thread ends: it died on LLVM's block after
+    // the first code object linked. The thread ends with its own back.
+    stack_t own;
+    bool saved = sigaltstack(nullptr, &own) == 0;
+    fn();
+    if (saved)
+      sigaltstack(&own, nullptr);
+  });
   worker.join();
 }
 
