@@ -10,6 +10,12 @@
 // computed at run time from the memref's size, so any shape still works:
 // a K that the tiles divide runs everything in the first loop, a ragged K
 // runs its last iterations in the second, checked one.
+//
+// Masks that only matter at the start of the loop (a sliding window's
+// left edge, whose keys move away from the queries as the loop advances)
+// peel the other end: the loop then runs in three parts, a checked head up
+// to the last iteration such a mask still cuts, the unchecked middle, and
+// the checked tail.
 //===----------------------------------------------------------------------===//
 
 #include "hk/Dialect/HK/HKDialect.h"
@@ -139,16 +145,24 @@ SmallVector<LoadOp> candidateLoads(scf::ForOp loop) {
   return loads;
 }
 
-/// Computes, before `loop`, the iterations from its lower bound on which
-/// the ops it is asked about need no bounds checks or masks: each answer is
-/// an iteration `s` such that every iteration in `[lb, s)` needs none.
-class SafePrefix {
+/// Where an op stops needing its bounds work: every iteration below `value`
+/// (a prefix of the loop), or with `suffix`, every iteration from `value`
+/// on.
+struct SafeBound {
+  Value value;
+  bool suffix = false;
+};
+
+/// Computes, before `loop`, the iterations on which the ops it is asked
+/// about need no bounds checks or masks: a prefix `[lb, s)` for what grows
+/// towards a limit, a suffix `[s, ub)` for what grows away from one.
+class SafeRange {
 public:
-  SafePrefix(scf::ForOp loop, OpBuilder &b, LinearForm &linear)
+  SafeRange(scf::ForOp loop, OpBuilder &b, LinearForm &linear)
       : loop(loop), b(b), linear(linear) {}
 
   /// `pos(iv) >= 0` and `pos(iv) + extent <= limit`, with `pos` growing
-  /// (or constant) in iv and `limit` invariant.
+  /// (or constant) in iv and `limit` invariant: a safe.
   Value inRange(const Linear &pos, int64_t extent, Value limit) {
     Value offset = offsetOf(pos);
     if (pos.coefficient == 0) {
@@ -163,33 +177,40 @@ public:
     return upTo(room, pos.coefficient, atLowerBound(pos));
   }
 
-  /// `d(iv) <= most` for every iteration of the prefix, `d` an invariant or
-  /// growing linear form; none when it decreases.
-  std::optional<Value> atMost(const Linear &d, Value most) {
+  /// `d(iv) <= most`, `d` a linear form: a prefix when `d` grows or is
+  /// invariant, a suffix when it shrinks.
+  SafeBound atMost(const Linear &d, Value most) {
     Value offset = offsetOf(d);
     if (d.coefficient == 0)
-      return always(cmp(arith::CmpIPredicate::sle, offset, most));
-    if (d.coefficient < 0)
-      return std::nullopt;
-    Value room = arith::SubIOp::create(b, loc(), most, offset);
-    return upTo(room, d.coefficient, Value());
+      return {always(cmp(arith::CmpIPredicate::sle, offset, most))};
+    if (d.coefficient > 0)
+      return {upTo(arith::SubIOp::create(b, loc(), most, offset), d.coefficient,
+                   Value())};
+    // -a * iv + c <= most: iv >= (c - most) ceildiv a.
+    return {from(arith::SubIOp::create(b, loc(), offset, most), -d.coefficient),
+            /*suffix=*/true};
   }
 
-  /// `d(iv) >= least`, `d` invariant or decreasing.
-  std::optional<Value> atLeast(const Linear &d, Value least) {
+  /// `d(iv) >= least`: a prefix when `d` shrinks or is invariant, a suffix
+  /// when it grows.
+  SafeBound atLeast(const Linear &d, Value least) {
     Value offset = offsetOf(d);
     if (d.coefficient == 0)
-      return always(cmp(arith::CmpIPredicate::sge, offset, least));
-    if (d.coefficient > 0)
-      return std::nullopt;
-    Value room = arith::SubIOp::create(b, loc(), offset, least);
-    return upTo(room, -d.coefficient, Value());
+      return {always(cmp(arith::CmpIPredicate::sge, offset, least))};
+    if (d.coefficient < 0)
+      return {upTo(arith::SubIOp::create(b, loc(), offset, least),
+                   -d.coefficient, Value())};
+    // a * iv + c >= least: iv >= (least - c) ceildiv a.
+    return {from(arith::SubIOp::create(b, loc(), least, offset), d.coefficient),
+            /*suffix=*/true};
   }
 
   /// `bound`, for an op that runs only on one side of invariant `scf.if`s
   /// between it and the loop: iterations that take the other side need
-  /// nothing. Null when a region between them is not an `scf.if`.
-  Value underConditions(Operation *op, Value bound) {
+  /// nothing (the whole loop is then safe: `ub` for a prefix, `lb` for a
+  /// suffix). Null when a region between them is not an `scf.if`.
+  Value underConditions(Operation *op, Value bound, bool suffix = false) {
+    Value whole = suffix ? loop.getLowerBound() : loop.getUpperBound();
     for (Operation *parent = op->getParentOp(); parent != loop.getOperation();
          parent = parent->getParentOp()) {
       auto ifOp = dyn_cast<scf::IfOp>(parent);
@@ -199,10 +220,8 @@ public:
       if (!linear.isInvariant(cond))
         continue;
       bool inThen = ifOp.getThenRegion().isAncestor(op->getParentRegion());
-      bound = inThen ? arith::SelectOp::create(b, loc(), cond, bound,
-                                               loop.getUpperBound())
-                     : arith::SelectOp::create(b, loc(), cond,
-                                               loop.getUpperBound(), bound);
+      bound = inThen ? arith::SelectOp::create(b, loc(), cond, bound, whole)
+                     : arith::SelectOp::create(b, loc(), cond, whole, bound);
     }
     return bound;
   }
@@ -235,6 +254,10 @@ private:
       bound =
           arith::SelectOp::create(b, loc(), valid, bound, loop.getLowerBound());
     return bound;
+  }
+  /// The first iteration `iv` with `a * iv >= room` (a > 0).
+  Value from(Value room, int64_t a) {
+    return arith::CeilDivSIOp::create(b, loc(), room, cst(a));
   }
 
   scf::ForOp loop;
@@ -271,13 +294,16 @@ bool isMatrixProductLoop(scf::ForOp loop) {
 }
 
 /// Splits one loop: collects, before it, the iteration from which each op
-/// of the loop needs its bounds work (the split is the least of them), and
-/// then clones the loop for the iterations below the split.
+/// of the loop needs its bounds work (the split is the least of them) and,
+/// for masks that matter only in the first iterations, the iteration from
+/// which they stop mattering (the start is the greatest of those), and then
+/// clones the loop for the unchecked iterations between the two, and for
+/// the checked head before them when there is a start.
 class Peeler {
 public:
   explicit Peeler(scf::ForOp loop)
       : loop(loop), b(loop), loc(loop.getLoc()), linear(loop, b),
-        prefix(loop, b, linear) {}
+        safe(loop, b, linear) {}
 
   /// Splits the loop if it has loads to mark or masks to drop.
   void run() {
@@ -293,24 +319,33 @@ private:
   void meet(Value bound) {
     splitAt = splitAt ? arith::MinSIOp::create(b, loc, splitAt, bound) : bound;
   }
+  /// Raises the start to `bound`.
+  void meetFrom(Value bound) {
+    startAt = startAt ? arith::MaxSIOp::create(b, loc, startAt, bound) : bound;
+  }
 
   void markColumnLoads();
   bool markInvariantColumns(Operation *op, Value source, ValueRange indices,
                             int64_t width);
   void markRows(Operation *op, Value source, ValueRange indices, int64_t rows);
   void markInvariantCopies();
-  void drop(Operation *op, std::optional<Value> bound);
+  void drop(Operation *op, SafeBound bound);
   void dropMask(Operation *op);
   void dropMasks();
   void split();
+  scf::ForOp cloneFor(Value lb, Value ub, IRMapping &mapping);
+  void markClone(const IRMapping &mapping);
 
   scf::ForOp loop;
   OpBuilder b;
   Location loc;
   LinearForm linear;
-  SafePrefix prefix;
+  SafeRange safe;
   /// The first iteration that needs bounds work (null: none asked yet).
   Value splitAt;
+  /// The first iteration from which the masks of the loop's first
+  /// iterations are no longer needed (null: there are none).
+  Value startAt;
   /// Ops marked hk.cols_in_bounds in the first loop.
   SmallVector<Operation *> marked;
   /// Ops marked hk.in_bounds in the first loop.
@@ -333,8 +368,14 @@ void Peeler::markColumnLoads() {
     if (!col || col->coefficient <= 0)
       continue;
     auto tile = cast<RankedTensorType>(load.getType());
-    int64_t width = tile.getDimSize(tile.getRank() - 1);
-    int64_t lastDim = cast<MemRefType>(source.getType()).getRank() - 1;
+    auto memref = cast<MemRefType>(source.getType());
+    // In the memref's columns: a byte of an i8 memref read as E2M1 holds
+    // two of the tile's (globalLoadPacking).
+    int64_t width =
+        tile.getDimSize(tile.getRank() - 1) /
+        std::max<int64_t>(1, globalLoadPacking(memref.getElementType(),
+                                               tile.getElementType()));
+    int64_t lastDim = memref.getRank() - 1;
     Value size = memref::DimOp::create(b, loc, source, lastDim);
     Value tiles = arith::DivUIOp::create(b, loc, size, linear.constant(width));
     Value room = arith::SubIOp::create(b, loc, tiles, linear.constant(1));
@@ -375,9 +416,9 @@ bool Peeler::markInvariantColumns(Operation *op, Value source,
   if (!memref || memref.getRank() < 2 || !col || col->coefficient != 0)
     return false;
   Value size = memref::DimOp::create(b, loc, source, memref.getRank() - 1);
-  Value tiles = arith::DivUIOp::create(b, loc, size, prefix.cst(width));
+  Value tiles = arith::DivUIOp::create(b, loc, size, safe.cst(width));
   Value bound =
-      prefix.underConditions(op, prefix.inRange(*col, /*extent=*/1, tiles));
+      safe.underConditions(op, safe.inRange(*col, /*extent=*/1, tiles));
   if (!bound)
     return false;
   meet(bound);
@@ -402,11 +443,11 @@ void Peeler::markRows(Operation *op, Value source, ValueRange indices,
       return;
     Value limit = memref::DimOp::create(b, loc, source, d);
     if (d == rank - 2)
-      limit = arith::DivUIOp::create(b, loc, limit, prefix.cst(rows));
-    Value in = prefix.inRange(*pos, /*extent=*/1, limit);
+      limit = arith::DivUIOp::create(b, loc, limit, safe.cst(rows));
+    Value in = safe.inRange(*pos, /*extent=*/1, limit);
     bound = bound ? arith::MinSIOp::create(b, loc, bound, in) : in;
   }
-  bound = prefix.underConditions(op, bound);
+  bound = safe.underConditions(op, bound);
   if (!bound)
     return;
   meet(bound);
@@ -438,15 +479,18 @@ void Peeler::markInvariantCopies() {
   });
 }
 
-/// Drops the mask `op` from the first loop if `bound` says from which
-/// iteration it starts to matter.
-void Peeler::drop(Operation *op, std::optional<Value> bound) {
-  if (!bound || !*bound)
+/// Drops the mask `op` from the unchecked loop if `bound` says in which
+/// iterations it keeps everything.
+void Peeler::drop(Operation *op, SafeBound bound) {
+  if (!bound.value)
     return;
-  Value guarded = prefix.underConditions(op, *bound);
+  Value guarded = safe.underConditions(op, bound.value, bound.suffix);
   if (!guarded)
     return;
-  meet(guarded);
+  if (bound.suffix)
+    meetFrom(guarded);
+  else
+    meet(guarded);
   dropped.push_back(op);
 }
 
@@ -460,21 +504,22 @@ void Peeler::dropMask(Operation *op) {
     if (!row || !col || row->coefficient < 0 || col->coefficient < 0)
       return;
     ArrayRef<int64_t> shape = cast<RankedTensorType>(mask.getType()).getShape();
-    Value rows = prefix.inRange(*row, shape[0], mask.getRows());
-    Value cols = prefix.inRange(*col, shape[1], mask.getCols());
-    return drop(op, arith::MinSIOp::create(b, loc, rows, cols).getResult());
+    Value rows = safe.inRange(*row, shape[0], mask.getRows());
+    Value cols = safe.inRange(*col, shape[1], mask.getCols());
+    return drop(op, {arith::MinSIOp::create(b, loc, rows, cols).getResult()});
   }
   // tril keeps col - row <= diagonal: all of the tile when its largest
   // col - row, (colOffset + C - 1) - rowOffset, is; triu keeps
   // col - row >= diagonal, all when (colOffset) - (rowOffset + R - 1) is.
+  // A causal mask (tril, col - row growing) holds in a prefix; a window's
+  // left edge (triu, col - row growing) in a suffix.
   if (auto tril = dyn_cast<TrilOp>(op)) {
     auto d =
         difference(linear, b, loc, tril.getColOffset(), tril.getRowOffset());
     if (!d)
       return;
     int64_t cols = cast<RankedTensorType>(tril.getType()).getShape()[1];
-    return drop(op,
-                prefix.atMost(*d, prefix.cst(tril.getDiagonal() - cols + 1)));
+    return drop(op, safe.atMost(*d, safe.cst(tril.getDiagonal() - cols + 1)));
   }
   if (auto triu = dyn_cast<TriuOp>(op)) {
     auto d =
@@ -482,13 +527,12 @@ void Peeler::dropMask(Operation *op) {
     if (!d)
       return;
     int64_t rows = cast<RankedTensorType>(triu.getType()).getShape()[0];
-    return drop(op,
-                prefix.atLeast(*d, prefix.cst(triu.getDiagonal() + rows - 1)));
+    return drop(op, safe.atLeast(*d, safe.cst(triu.getDiagonal() + rows - 1)));
   }
 }
 
-/// Masks that keep every element in a prefix of the iterations: there,
-/// the first loop uses their source as it is.
+/// Masks that keep every element in a prefix or a suffix of the
+/// iterations: in the unchecked loop, their source is used as it is.
 void Peeler::dropMasks() {
   loop.getBody()->walk([&](Operation *op) {
     if (isDirectlyIn(op, loop))
@@ -496,28 +540,62 @@ void Peeler::dropMasks() {
   });
 }
 
-/// The checked loop keeps the original; the first, unchecked one is a clone
-/// that ends at the split and hands its results on.
-void Peeler::split() {
-  // Clamped to [lb, ub] (an empty loop stays empty: ub <= lb gives lb).
-  Value at = arith::MinSIOp::create(b, loc, splitAt, loop.getUpperBound());
-  at = arith::MaxSIOp::create(b, loc, at, loop.getLowerBound());
+/// A clone of the loop, before it, over `[lb, ub)`.
+scf::ForOp Peeler::cloneFor(Value lb, Value ub, IRMapping &mapping) {
+  auto clone = cast<scf::ForOp>(b.clone(*loop, mapping));
+  clone.getLowerBoundMutable().assign(lb);
+  clone.getUpperBoundMutable().assign(ub);
+  return clone;
+}
 
-  IRMapping mapping;
-  auto first = cast<scf::ForOp>(b.clone(*loop, mapping));
-  first.getUpperBoundMutable().assign(at);
+/// Marks the loads and copies and drops the masks in the unchecked loop,
+/// the image of the original by `mapping` (the original itself for ops the
+/// mapping does not hold).
+void Peeler::markClone(const IRMapping &mapping) {
   for (Operation *op : marked)
-    mapping.lookup(op)->setAttr(HKDialect::kColsInBoundsAttrName,
-                                b.getUnitAttr());
+    mapping.lookupOrDefault(op)->setAttr(HKDialect::kColsInBoundsAttrName,
+                                         b.getUnitAttr());
   for (Operation *op : allInRange)
-    mapping.lookup(op)->setAttr(HKDialect::kInBoundsAttrName, b.getUnitAttr());
+    mapping.lookupOrDefault(op)->setAttr(HKDialect::kInBoundsAttrName,
+                                         b.getUnitAttr());
   for (Operation *op : dropped) {
-    Operation *copy = mapping.lookup(op);
+    Operation *copy = mapping.lookupOrDefault(op);
     copy->getResult(0).replaceAllUsesWith(copy->getOperand(0));
     copy->erase();
   }
+}
+
+/// Runs `[lb, from)` checked (a clone, only when some mask matters in the
+/// first iterations), `[from, at)` unchecked and `[at, ub)` checked (the
+/// original loop; when nothing bounds the unchecked loop from above, the
+/// original is the unchecked loop itself), each loop starting from the
+/// results of the one before.
+void Peeler::split() {
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound();
+  // Clamped so that lb <= from <= at <= ub (an empty loop stays empty).
+  Value at = ub;
+  if (splitAt) {
+    at = arith::MinSIOp::create(b, loc, splitAt, ub);
+    at = arith::MaxSIOp::create(b, loc, at, lb);
+  }
+  Value from = lb;
+  if (startAt) {
+    from = arith::MinSIOp::create(b, loc, startAt, at);
+    from = arith::MaxSIOp::create(b, loc, from, lb);
+    IRMapping headMapping;
+    scf::ForOp head = cloneFor(lb, from, headMapping);
+    loop.getInitArgsMutable().assign(head.getResults());
+  }
+  if (!splitAt) {
+    loop.getLowerBoundMutable().assign(from);
+    markClone(IRMapping());
+    return;
+  }
+  IRMapping mapping;
+  scf::ForOp middle = cloneFor(from, at, mapping);
+  markClone(mapping);
   loop.getLowerBoundMutable().assign(at);
-  loop.getInitArgsMutable().assign(first.getResults());
+  loop.getInitArgsMutable().assign(middle.getResults());
 }
 
 struct HKPeelBounds : hk::impl::HKPeelBoundsBase<HKPeelBounds> {

@@ -262,10 +262,9 @@ hk.kernel @attention_loop(%K: memref<?x?xbf16>, %O: memref<?x?xf32>,
 
 // -----
 
-// Masks left in both loops: a causal mask whose col - row shrinks with the
-// loop (the rows move faster than the columns: it only holds for a suffix
-// of the iterations) and a key mask whose limit changes in the loop. The
-// loop is not split at all: nothing else in it could go.
+// Masks left in every loop: a causal mask whose row offset is not a linear
+// form of the loop's variable and a key mask whose limit changes in the
+// loop. The loop is not split at all: nothing else in it could go.
 
 !s = tensor<32x64xf32, #hk.rt<row, 16x16>>
 !q = tensor<32x32xbf16, #hk.rt<row, 16x32>>
@@ -278,6 +277,66 @@ hk.kernel @attention_loop(%K: memref<?x?xbf16>, %O: memref<?x?xf32>,
 // CHECK: hk.tril
 // CHECK: hk.bounds_mask
 hk.kernel @masks_left_alone(%K: memref<?x?xbf16>, %O: memref<?x?xf32>,
+                            %n: index)
+    attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %neginf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant dense<0.0> : !acc
+  %init = arith.constant dense<0.0> : !s
+  %q = hk.load %K[%c0, %c0] : memref<?x?xbf16> -> !q
+  %kt = hk.load %K[%c0, %c0] : memref<?x?xbf16> -> !k
+  %r = scf.for %j = %c0 to %n step %c1 iter_args(%sum = %init) -> !s {
+    %k0 = arith.muli %j, %c64 : index
+    %r0 = arith.divui %k0, %c3 : index
+    %st = hk.mma abt %kt, %q, %zero : !k, !q, !acc
+    %sr = hk.transpose %st : !acc -> !s
+    %tr = hk.tril %sr at [%r0, %k0] fill %neginf : !s
+    %lim = arith.addi %k0, %c1 : index
+    %m = hk.bounds_mask %tr at [%c0, %k0] within [%n, %lim]
+        fill %neginf : !s
+    %s2 = arith.addf %sum, %m : !s
+    scf.yield %s2 : !s
+  }
+  hk.store %r, %O[%c0, %c0] : !s, memref<?x?xf32>
+  hk.return
+}
+
+// -----
+
+// A causal mask whose col - row shrinks with the loop (the rows move
+// faster than the columns) keeps the whole tile from some iteration on: a
+// suffix. 64j + 63 - 128j <= 0 from j = 63 ceildiv 64 = 1. The loop runs
+// [lb, from) with the mask (a clone) and the original, unmasked, from
+// there; the key mask whose limit changes stays in both.
+
+!s = tensor<32x64xf32, #hk.rt<row, 16x16>>
+!q = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+!k = tensor<64x32xbf16, #hk.rt<row, 16x32>>
+!acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
+
+// CHECK-LABEL: hk.kernel @shrinking_causal
+// CHECK-SAME: %[[N:[^:]*]]: index)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// (0 - 0) - (-63) = 63, ceildiv 64.
+// CHECK: %[[CM63:.*]] = arith.constant -63 : index
+// CHECK: %[[ROOM:.*]] = arith.subi %{{.*}}, %[[CM63]]
+// CHECK: %[[START:.*]] = arith.ceildivsi %[[ROOM]], %[[C64]]
+// CHECK: %[[F0:.*]] = arith.minsi %[[START]], %[[N]]
+// CHECK: %[[FROM:.*]] = arith.maxsi %[[F0]], %[[C0]]
+// CHECK: %[[HEAD:.*]] = scf.for %{{.*}} = %[[C0]] to %[[FROM]] step %[[C1]]
+// CHECK: hk.tril
+// CHECK: hk.bounds_mask
+// CHECK: scf.for %{{.*}} = %[[FROM]] to %[[N]] step %[[C1]] iter_args(%{{.*}} = %[[HEAD]])
+// CHECK-NOT: hk.tril
+// CHECK: hk.bounds_mask
+// CHECK-NOT: hk.tril
+// CHECK: hk.return
+hk.kernel @shrinking_causal(%K: memref<?x?xbf16>, %O: memref<?x?xf32>,
                             %n: index)
     attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
   %c0 = arith.constant 0 : index
@@ -299,6 +358,84 @@ hk.kernel @masks_left_alone(%K: memref<?x?xbf16>, %O: memref<?x?xf32>,
     %m = hk.bounds_mask %tr at [%c0, %k0] within [%n, %lim]
         fill %neginf : !s
     %s2 = arith.addf %sum, %m : !s
+    scf.yield %s2 : !s
+  }
+  hk.store %r, %O[%c0, %c0] : !s, memref<?x?xf32>
+  hk.return
+}
+
+// -----
+
+// A sliding window: blocks j in [lo, hi) of 64 keys, a wave of 32 rows at
+// key position p. The window's left edge (triu at [p - W, 64j]: keys
+// before p - W masked) cuts the first blocks only, the key bound and the
+// causal diagonal (bounds_mask, tril at [p, 64j]) the last ones. The loop
+// runs in three parts: [lo, from) checked, [from, at) with no mask,
+// [at, hi) checked, from = (31 - (0 - (p - W))) ceildiv 64 when windowed,
+// at the causal and key bounds' least.
+
+!s = tensor<32x64xf32, #hk.rt<row, 16x16>>
+!q = tensor<32x32xbf16, #hk.rt<row, 16x32>>
+!k = tensor<64x32xbf16, #hk.rt<row, 16x32>>
+!acc = tensor<64x32xf32, #hk.rt<col, 16x16>>
+
+// CHECK-LABEL: hk.kernel @window
+// CHECK-SAME: (%{{[^:]*}}: memref<?x?xbf16>, %{{[^:]*}}: memref<?x?xf32>, %[[LO:[^:]*]]: index, %[[HI:[^:]*]]: index, %[[NK:[^:]*]]: index, %[[P:[^:]*]]: index, %[[WS:[^:]*]]: index, %[[WIN:[^:]*]]: i1)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// The key bound and the causal diagonal: a prefix.
+// CHECK: arith.floordivsi
+// CHECK: arith.floordivsi
+// The window's left edge: a suffix, from every iteration when not windowed.
+// CHECK: %[[D:.*]] = arith.subi %[[C0]], %[[WS]]
+// CHECK: %[[C31:.*]] = arith.constant 31 : index
+// CHECK: %[[ROOM:.*]] = arith.subi %[[C31]], %[[D]]
+// CHECK: %[[FR:.*]] = arith.ceildivsi %[[ROOM]], %[[C64]]
+// CHECK: %[[START:.*]] = arith.select %[[WIN]], %[[FR]], %[[LO]]
+// CHECK: %[[A0:.*]] = arith.minsi %{{.*}}, %[[HI]]
+// CHECK: %[[AT:.*]] = arith.maxsi %[[A0]], %[[LO]]
+// CHECK: %[[F0:.*]] = arith.minsi %[[START]], %[[AT]]
+// CHECK: %[[FROM:.*]] = arith.maxsi %[[F0]], %[[LO]]
+// CHECK: %[[HEAD:.*]] = scf.for %{{.*}} = %[[LO]] to %[[FROM]] step %[[C1]] iter_args(%{{.*}} = %{{.*}})
+// CHECK: hk.bounds_mask
+// CHECK: hk.tril
+// CHECK: hk.triu
+// CHECK: %[[MID:.*]] = scf.for %{{.*}} = %[[FROM]] to %[[AT]] step %[[C1]] iter_args(%{{.*}} = %[[HEAD]])
+// CHECK-NOT: hk.bounds_mask
+// CHECK-NOT: hk.tril
+// CHECK-NOT: hk.triu
+// CHECK: scf.for %{{.*}} = %[[AT]] to %[[HI]] step %[[C1]] iter_args(%{{.*}} = %[[MID]])
+// CHECK: hk.bounds_mask
+// CHECK: hk.tril
+// CHECK: hk.triu
+hk.kernel @window(%K: memref<?x?xbf16>, %O: memref<?x?xf32>, %lo: index,
+                  %hi: index, %nk: index, %p: index, %wstart: index,
+                  %windowed: i1)
+    attributes {waves = 1 : i32, grid = #hk.grid<[] -> (1)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %neginf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant dense<0.0> : !acc
+  %init = arith.constant dense<0.0> : !s
+  %q = hk.load %K[%c0, %c0] : memref<?x?xbf16> -> !q
+  %kt = hk.load %K[%c0, %c0] : memref<?x?xbf16> -> !k
+  %r = scf.for %j = %lo to %hi step %c1 iter_args(%sum = %init) -> !s {
+    %k0 = arith.muli %j, %c64 : index
+    %st = hk.mma abt %kt, %q, %zero : !k, !q, !acc
+    %sr = hk.transpose %st : !acc -> !s
+    %m = hk.bounds_mask %sr at [%c0, %k0] within [%c32, %nk]
+        fill %neginf : !s
+    %c = hk.tril %m at [%p, %k0] fill %neginf : !s
+    %w = scf.if %windowed -> !s {
+      %u = hk.triu %c at [%wstart, %k0] fill %neginf : !s
+      scf.yield %u : !s
+    } else {
+      scf.yield %c : !s
+    }
+    %s2 = arith.addf %sum, %w : !s
     scf.yield %s2 : !s
   }
   hk.store %r, %O[%c0, %c0] : !s, memref<?x?xf32>

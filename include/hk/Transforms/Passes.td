@@ -133,9 +133,13 @@ def HKPeelBounds : Pass<"hk-peel-bounds"> {
     - `hk.bounds_mask`, `hk.tril` and `hk.triu` whose positions are
       invariant or linear in iv and keep every element for a prefix of the
       iterations: gone from the first loop (their result is their source).
-      A mask under `scf.if`s with invariant conditions only bounds the
-      iterations that run it.
-    Rows past the end still read zeros through the buffer descriptor. Both
+      A mask that keeps everything in a suffix of the iterations instead
+      (`hk.triu` whose `col - row` grows: a sliding window's left edge;
+      `hk.tril` whose `col - row` shrinks) sets where the unchecked loop
+      starts: the loop then runs `[lb, f)` checked (a clone), `[f, s)`
+      unchecked and `[s, ub)` checked. A mask under `scf.if`s with
+      invariant conditions only bounds the iterations that run it.
+    Rows past the end still read zeros through the buffer descriptor. All
     loops run the same ops in the same order per iteration (barriers
     included), so the kernel computes what it did.
     See docs/lowering.md, Bounds out of the steady state.
