@@ -726,5 +726,6 @@ def HK_YieldOp : HK_Op<"yield", [Pure, ReturnLike, Terminator,
 
 include "HKPositionOps.td"
 include "HKScaledMmaOps.td"
+include "HKAtomicOps.td"
 
 #endif // HK_OPS_TD

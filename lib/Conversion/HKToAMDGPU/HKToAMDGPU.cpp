@@ -5,6 +5,7 @@
 // anything is rewritten, every op the lowering cannot handle yet.
 //===----------------------------------------------------------------------===//
 
+#include "FetchAdd.h"
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
 #include "hk/Conversion/HKToAMDGPU/Passes.h"
 #include "hk/Dialect/HK/HKDialect.h"
@@ -98,6 +99,7 @@ struct ConvertHKToAMDGPU : hk::impl::ConvertHKToAMDGPUBase<ConvertHKToAMDGPU> {
     populateMaskPatterns(converter, patterns, state);
     populateLayoutChangePatterns(converter, patterns, state);
     populateAtomicAddPatterns(converter, patterns, state);
+    populateFetchAddPatterns(converter, patterns, state);
     populateSharedMemoryPatterns(converter, patterns, state);
     populateAsyncCopyPatterns(converter, patterns, state);
     populateMathToROCDLPatterns(converter, patterns, target, state);
