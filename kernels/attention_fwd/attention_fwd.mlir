@@ -24,8 +24,10 @@
 // axis, see kernels/README.md.) The caller passes the strides of the
 // [B, N, H, D] buffer; nothing is copied.
 //
-// Grid: (ceildiv(N, 256), H, B), 8 waves. Wave w of workgroup (x, h, b) owns
-// query rows [256x + 32w, 256x + 32w + 32). N need not be a multiple of 32 or
+// Grid: (ceildiv(N, 256), H, B), 8 waves (4 waves and ceildiv(N, 128)
+// workgroups with SCHEDULE = interleave, see "Four waves" below). Wave w of
+// workgroup (x, h, b) owns query rows [256x + 32w, 256x + 32w + 32) (128x
+// with four waves). N need not be a multiple of 32 or
 // 64: key columns at or past N are masked to -inf (hk.bounds_mask), rows past
 // N are computed on zero-filled Q and their stores are dropped.
 //
@@ -149,6 +151,28 @@
 // TFLOP/s once the barriers stopped waiting for copies, lib/Target/AMDGPU/
 // Optimize.cpp).
 //
+// Four waves (SCHEDULE = interleave, SYNC = barrier). A workgroup of 4
+// waves owns 128 query rows: twice the workgroups of the default, each
+// wave alone on its SIMD. Where sequences are short or heads few, the
+// default's 256-row workgroups leave most CUs idle and the smaller blocks
+// finish sooner (modelled gfx950 B, H, N, D = 1, 8, 512, 64: 15.7 -> 10.7
+// us; docs/report.md, "Attention forward tuning"); at the regression
+// guard's long sequences the ping-pong stays ahead. hk.interleave needs 4
+// waves and inserts no barrier, while every hazard above relies on the
+// ping-pong's barrier after each cluster, so the loop carries two
+// synchronisation points of its own, each `hk.${SYNC}` in the source: a
+// barrier with four waves, a fence under the ping-pong (the one it would
+// have put there anyway, so the default compiles to the same code):
+//   * at the top of block j, before its first cluster: every wave's waits
+//     of block j - 1 (K block j in 6j-4, V block j in 6j-2; 4j-2 at D = 64)
+//     are behind it, so block j's stages are complete when read, and every
+//     read of V stage (j+1)%2 (block j - 1) is done before the refill;
+//   * in the first cluster, between the reads of K stage j%2 and the V
+//     copy: every wave has read K block j before K stage j%2 is refilled
+//     with block j + 2 (in 6j+2, or 4j+2 at D = 64).
+// The template cannot drop or add a line, only rewrite one, so the barrier
+// is a keyword the constraint ties to SCHEDULE.
+//
 // Registers at D = 128 (per lane): Q 32, O 64, K 64, S 32, P^T 16, V 64
 // (two halves of 32). Reading K and V together in one cluster of four
 // left Q, O, K and V (224) live across the boundary into the scores, and
@@ -201,22 +225,31 @@ module attributes {hk.params = {
     THRESHOLD = {values = [0, 4, 8, 16], default = 8,
                  doc = "lazy rescaling: how far (log2) a row maximum may pass the reference before O and l are rescaled"},
     MWPS64 = {values = [2, 3, 4], default = 3,
-              doc = "min_waves_per_simd of the D = 64 kernel"}}} {
+              doc = "min_waves_per_simd of the D = 64 kernel"},
+    SCHEDULE = {values = ["ping_pong", "interleave"], default = "ping_pong",
+                doc = "8 waves under the ping-pong (256 query rows per workgroup) or 4 under hk.interleave (128 rows)"},
+    SYNC = {values = ["sched_barrier 0", "barrier"],
+            default = "sched_barrier 0",
+            doc = "the op at the KV loop's two synchronisation points: a fence under the ping-pong, whose barriers order the stages; a barrier under hk.interleave, which inserts none"}},
+  hk.constraints = ["(SCHEDULE == \"interleave\") == (SYNC == \"barrier\")"]} {
 
 hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
                              %O: !gmem128, %L: memref<?x?x?xf32>,
                              %causal: i1) attributes {
+    // hk.template: waves = ${4 + 4 * (SCHEDULE == "ping_pong")} : i32,
     waves = 8 : i32,
-    grid = #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)]
-                    -> (s0 ceildiv 256, s1, s2)>} {
+    // hk.template: grid = #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv ${128 + 128 * (SCHEDULE == "ping_pong")}, s1, s2)>} {
+    grid = #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv 256, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c8 = arith.constant 8 : index
+  // hk.template: %waves = arith.constant ${4 + 4 * (SCHEDULE == "ping_pong")} : index
+  %waves = arith.constant 8 : index
   %c32 = arith.constant 32 : index
   %c63 = arith.constant 63 : index
   %c64 = arith.constant 64 : index
-  %c256 = arith.constant 256 : index
+  // hk.template: %rows = arith.constant ${128 + 128 * (SCHEDULE == "ping_pong")} : index
+  %rows = arith.constant 256 : index
   %neginf = arith.constant 0xFF800000 : f32
   %scale = arith.constant dense<0.127517432> : !s_rt
   %scale_v = arith.constant dense<0.127517432> : !vec
@@ -253,8 +286,8 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   %hkv = arith.index_castui %hkv32 : i32 to index
 
   // This wave's 32 query rows, in units of 32 and of rows.
-  %qblk8 = arith.muli %qblk, %c8 : index
-  %qtile = arith.addi %qblk8, %w : index
+  %qblkw = arith.muli %qblk, %waves : index
+  %qtile = arith.addi %qblkw, %w : index
   %q0 = arith.muli %qtile, %c32 : index
   %q_end = arith.addi %q0, %c32 : index
 
@@ -263,8 +296,8 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   %n = memref.dim %Q, %c2 : !gmem128
   %n_pad = arith.addi %n, %c63 : index
   %nkv_all = arith.divui %n_pad, %c64 : index
-  %wg_q0 = arith.muli %qblk, %c256 : index
-  %wg_q_end = arith.addi %wg_q0, %c256 : index
+  %wg_q0 = arith.muli %qblk, %rows : index
+  %wg_q_end = arith.addi %wg_q0, %rows : index
   %wg_pad = arith.addi %wg_q_end, %c63 : index
   %nkv_wg = arith.divui %wg_pad, %c64 : index
   %nkv_causal = arith.minui %nkv_all, %nkv_wg : index
@@ -288,6 +321,7 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   // Six clusters per KV block j, numbered 6j .. 6j+5. The token carried is
   // that of K block j + 1; V block j + 1 is copied and waited for within
   // block j.
+  // hk.template: %res:5 = hk.${SCHEDULE} -> !oh_rt128, !oh_rt128, !vec, !vec, !hk.token {
   %res:5 = hk.ping_pong -> !oh_rt128, !oh_rt128, !vec, !vec, !hk.token {
     %r:5 = scf.for %j = %c0 to %nkv step %c1
         iter_args(%o0 = %zero_o, %o1 = %zero_o, %m = %m_init,
@@ -306,9 +340,14 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
       // 6j: K block j (waited for in 6j-4, by the prologue for j = 0).
       // V stage s1 was last read in 6j-2 (block j - 1): refill it with
       // block j + 1, waited for in 6j+4.
+      // The loop's first synchronisation point (see "Four waves" above):
+      // under the ping-pong a fence, the one the schedule would put here.
+      // hk.template: hk.${SYNC}
+      hk.sched_barrier 0
       %kt, %nv = hk.cluster memory -> !k_rt128, !hk.token {
         %kr = hk.load %k_stage : !k_st128 -> !k_rt128
         // The copy after the reads (see "Copies after reads" above).
+        // hk.template: hk.${SYNC}
         hk.sched_barrier 0
         %t1 = hk.load_async %V[%b, %hkv, %j1, %c0], %v_next
             : !gmem128, !kv_st128
@@ -441,18 +480,20 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
 hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
                              %O: !gmem64, %L: memref<?x?x?xf32>,
                              %causal: i1) attributes {
-    // hk.template: waves = 8 : i32, min_waves_per_simd = ${MWPS64} : i32,
+    // hk.template: waves = ${4 + 4 * (SCHEDULE == "ping_pong")} : i32, min_waves_per_simd = ${MWPS64} : i32,
     waves = 8 : i32, min_waves_per_simd = 3 : i32,
-    grid = #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)]
-                    -> (s0 ceildiv 256, s1, s2)>} {
+    // hk.template: grid = #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv ${128 + 128 * (SCHEDULE == "ping_pong")}, s1, s2)>} {
+    grid = #hk.grid<[dim(0, 2), dim(0, 1), dim(0, 0)] -> (s0 ceildiv 256, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c8 = arith.constant 8 : index
+  // hk.template: %waves = arith.constant ${4 + 4 * (SCHEDULE == "ping_pong")} : index
+  %waves = arith.constant 8 : index
   %c32 = arith.constant 32 : index
   %c63 = arith.constant 63 : index
   %c64 = arith.constant 64 : index
-  %c256 = arith.constant 256 : index
+  // hk.template: %rows = arith.constant ${128 + 128 * (SCHEDULE == "ping_pong")} : index
+  %rows = arith.constant 256 : index
   %neginf = arith.constant 0xFF800000 : f32
   %scale = arith.constant dense<0.180336878> : !s_rt
   %scale_v = arith.constant dense<0.180336878> : !vec
@@ -489,8 +530,8 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   %hkv = arith.index_castui %hkv32 : i32 to index
 
   // This wave's 32 query rows, in units of 32 and of rows.
-  %qblk8 = arith.muli %qblk, %c8 : index
-  %qtile = arith.addi %qblk8, %w : index
+  %qblkw = arith.muli %qblk, %waves : index
+  %qtile = arith.addi %qblkw, %w : index
   %q0 = arith.muli %qtile, %c32 : index
   %q_end = arith.addi %q0, %c32 : index
 
@@ -499,8 +540,8 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   %n = memref.dim %Q, %c2 : !gmem64
   %n_pad = arith.addi %n, %c63 : index
   %nkv_all = arith.divui %n_pad, %c64 : index
-  %wg_q0 = arith.muli %qblk, %c256 : index
-  %wg_q_end = arith.addi %wg_q0, %c256 : index
+  %wg_q0 = arith.muli %qblk, %rows : index
+  %wg_q_end = arith.addi %wg_q0, %rows : index
   %wg_pad = arith.addi %wg_q_end, %c63 : index
   %nkv_wg = arith.divui %wg_pad, %c64 : index
   %nkv_causal = arith.minui %nkv_all, %nkv_wg : index
@@ -523,6 +564,7 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   // Four clusters per KV block j, numbered 4j .. 4j+3. The token carried
   // is that of K block j + 1; V block j + 1 is copied and waited for within
   // block j.
+  // hk.template: %res:4 = hk.${SCHEDULE} -> !o_rt64, !vec, !vec, !hk.token {
   %res:4 = hk.ping_pong -> !o_rt64, !vec, !vec, !hk.token {
     %r:4 = scf.for %j = %c0 to %nkv step %c1
         iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec,
@@ -539,10 +581,15 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
       // 4j: block j, waited for in cluster 4j-2 (the prologue for j = 0).
       // V stage s1 was last read in 4j-4 (block j - 1): refill it with
       // block j + 1, waited for in 4j+2.
+      // The loop's first synchronisation point (see "Four waves" above):
+      // under the ping-pong a fence, the one the schedule would put here.
+      // hk.template: hk.${SYNC}
+      hk.sched_barrier 0
       %kt, %vt, %nv = hk.cluster memory -> !k_rt64, !v_rt64, !hk.token {
         %kr = hk.load %k_stage : !k_st64 -> !k_rt64
         %vr = hk.load %v_stage : !kv_st64 -> !v_rt64
         // The copy after the reads (see "Copies after reads" above).
+        // hk.template: hk.${SYNC}
         hk.sched_barrier 0
         %t1 = hk.load_async %V[%b, %hkv, %j1, %c0], %v_next
             : !gmem64, !kv_st64
