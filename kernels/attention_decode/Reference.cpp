@@ -137,14 +137,10 @@ bool readsChunks(const std::string &chip, const Dims &dims) {
 /// The decode kernel's entry point for the pools and the chip.
 std::string decodeEntry(const std::string &chip, const Dims &dims) {
   std::string d = std::to_string(dims.D);
-  if (dims.kvFormat) {
-    if (!blockPages(dims))
-      throw std::invalid_argument(
-          "attention_decode: fp8 pools need pages of a multiple of 64 rows "
-          "(or one page per sequence), got " +
-          std::to_string(dims.page));
-    return "attention_decode_fp8_d" + d;
-  }
+  if (dims.kvFormat)
+    return (blockPages(dims) ? "attention_decode_fp8_d"
+                             : "attention_decode_fp8_p16_d") +
+           d;
   return (readsChunks(chip, dims) ? "attention_decode_p16_d"
                                   : "attention_decode_d") +
          d;
@@ -392,10 +388,6 @@ void setup(Problem &p, std::mt19937 &gen) {
         "(every length N) or 1 (random lengths, the first 0, 1 and N), page "
         "0 (contiguous) or a multiple of 16, kv 0 (bf16), 1 (fp8, one scale) "
         "or 2 (fp8, a scale per KV head)");
-  if (d.kvFormat && !blockPages(d))
-    throw std::invalid_argument(
-        "attention_decode: fp8 pools need pages of a multiple of 64 rows (or "
-        "page 0)");
   checkTensorSizes(
       entries::attention_decode(), p,
       {{"Q", {d.B, d.H, d.Lq, d.D}},

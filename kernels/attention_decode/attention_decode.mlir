@@ -71,7 +71,8 @@
 //
 // @attention_decode_combine_d<D>(%Op, %Lp, %O, %L) merges the splits:
 // O [B, H_kv, G q_len, D] bf16 (Q's layout), L [B, H_kv, G q_len] f32 (that
-// is, [B, H, q_len]); grid (ceil(G q_len / 32), H_kv, B), one wave.
+// is, [B, H, q_len]); grid (ceil(G q_len / 32) D / 32, H_kv, B), four waves
+// per 32-column slice of a 32-row tile.
 
 // Tiles shared by both head sizes.
 !st_acc = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
@@ -83,6 +84,12 @@
 !vec = tensor<32xf32, #hk.rv<row, #hk.rt<row, 32x32, group = 4>>>
 !vec_mask = tensor<32xi1, #hk.rv<row, #hk.rt<row, 32x32, group = 4>>>
 !lp = memref<?x?x?x?xf32>
+// The combine's and the merge's 32-column slices of a partial O, and their
+// LDS: each wave's O and LSE slices.
+!o_slice = tensor<32x32xf32, #hk.rt<row, 32x32, group = 4>>
+!o_out_slice = tensor<32x32xbf16, #hk.rt<row, 32x32, group = 4>>
+!part_st = !hk.st<256x32xf32, 16x16>
+!slice_st = !hk.st<32x32xf32, 16x16>
 
 // ---------------------------------------------------------------------------
 // D = 128: scale = log2(e) / sqrt(128) = 0.127517432
@@ -92,7 +99,6 @@
 !v_rt128 = tensor<64x128xbf16, #hk.rt<col, 32x32, group = 4>>
 !o_rt128 = tensor<32x128xf32, #hk.rt<row, 32x32, group = 4>>
 !ot_acc128 = tensor<128x32xf32, #hk.rt<col, 32x32, group = 4>>
-!o_out128 = tensor<32x128xbf16, #hk.rt<row, 32x32, group = 4>>
 !q128 = memref<?x?x?x128xbf16>
 !kv128 = memref<?x?x?x128xbf16, strided<[?, ?, ?, 1]>>
 !op128 = memref<?x?x?x?x128xf32>
@@ -104,6 +110,7 @@
 !kv8_128 = memref<?x?x?x128x!hk.fp8, strided<[?, ?, ?, 1]>>
 !k8_rt128 = tensor<64x128x!hk.fp8, #hk.rt<row, 32x16>>
 !v8_row128 = tensor<64x128x!hk.fp8, #hk.rt<row, 16x32>>
+!chunk8_rt128 = tensor<16x128x!hk.fp8, #hk.rt<row, 16x32>>
 
 hk.kernel @attention_decode_d128(%Q: !q128, %K: !kv128, %V: !kv128,
     %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op128, %Lp: !lp,
@@ -693,118 +700,566 @@ hk.kernel @attention_decode_fp8_d128(%Q: !q128, %K: !kv8_128, %V: !kv8_128,
   hk.return
 }
 
-// Merges the splits of @attention_decode_d128: for every row,
-//   L = log sum_s exp(L_s),  O = sum_s exp(L_s - L) O_s,
-// as an online merge over s with a running maximum that starts at -1e30
-// (finite, so that exp(L_s - max) is exp(-inf) = 0, never NaN, for a split
-// without keys). A row without any key gets O = 0 and L = -inf.
-hk.kernel @attention_decode_combine_d128(%Op: !op128, %Lp: !lp, %O: !q128,
-    %L: memref<?x?x?xf32>) attributes {waves = 1 : i32,
-    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)]
-                    -> (s0 ceildiv 32, s1, s2)>} {
+// @attention_decode_fp8_p16_d128: @attention_decode_p16_d128 over fp8 pools
+// (pages of a multiple of 16 rows): each chunk is widened to bf16 after its
+// load, before it is stored into the wave's LDS tile; the scales as in
+// @attention_decode_fp8_d128.
+hk.kernel @attention_decode_fp8_p16_d128(%Q: !q128, %K: !kv8_128, %V: !kv8_128,
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op128, %Lp: !lp,
+    %q_len: index, %k_scale: memref<?xf32>, %v_scale: memref<?xf32>)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c48 = arith.constant 48 : index
+  %c64 = arith.constant 64 : index
+  %cD = arith.constant 128 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %score_scale = arith.constant 0.127517432 : f32
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64xD LDS tile: K's four 16-key chunks are stored into
+  // it and read back in the MFMA operand layout, then V's likewise in the
+  // column layout. One wave's LDS accesses execute in order, so V's stores
+  // need no wait for K's reads.
+  %kvs = hk.alloc_shared : !kv_st4128
+  %w = hk.wave_id
+  %w4 = arith.muli %w, %c4 : index
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st4128 -> !kv_st128
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  // The KV head's scales: k_scale[hk] and v_scale[hk] of per-head arrays
+  // ([H_kv]), or element 0 of per-tensor ones ([1]). K's multiplies the
+  // scores (with log2(e) / sqrt(D)), V's the output.
+  %ks_n = memref.dim %k_scale, %c0 : memref<?xf32>
+  %ks_last = arith.subi %ks_n, %c1 : index
+  %ks_i = arith.minui %hkv, %ks_last : index
+  %sk = memref.load %k_scale[%ks_i] : memref<?xf32>
+  %vs_n = memref.dim %v_scale, %c0 : memref<?xf32>
+  %vs_last = arith.subi %vs_n, %c1 : index
+  %vs_i = arith.minui %hkv, %vs_last : index
+  %sv = memref.load %v_scale[%vs_i] : memref<?xf32>
+  %skc = arith.mulf %sk, %score_scale : f32
+  %scale = tensor.splat %skc : !s_rt
+  %scale_v = tensor.splat %skc : !vec
+  %sv_v = tensor.splat %sv : !vec
+  %page = memref.dim %K, %c2 : !kv8_128
+  %splits = memref.dim %Op, %c2 : !op128
+  %rows = memref.dim %Q, %c2 : !q128
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages (the loop runs only when len > 0, so P > 0).
+  %last_key = arith.subi %len, %c1 : index
+
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+  %qlen_t = tensor.splat %qlen32 : !s_i32
+  %first_t = tensor.splat %first32 : !s_i32
+  %last_t = tensor.splat %last32 : !s_i32
+  %row_pos = hk.iota row : !s_i32
+  %col_pos = hk.iota col : !s_i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %r0_t = tensor.splat %r0_32 : !s_i32
+    %r = arith.addi %row_pos, %r0_t : !s_i32
+    %tok = arith.remui %r, %qlen_t : !s_i32
+    %causal_last = arith.addi %tok, %first_t : !s_i32
+    %limit = arith.minsi %causal_last, %last_t : !s_i32
+    %q = hk.load %Q[%b, %hkv, %rt, %c0] : !q128 -> !q_rt128
+
+    %res:3 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec)
+        -> (!o_rt128, !vec, !vec) {
+      %k0 = arith.muli %j, %c64 : index
+      // Chunk 0: keys k0 + 0 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc0 = arith.addi %k0, %c0 : index
+      %kl0 = arith.minui %kc0, %last_key : index
+      %pi0 = arith.divui %kl0, %page : index
+      %ps0 = arith.muli %pi0, %page : index
+      %row0 = arith.subi %kc0, %ps0 : index
+      %rt0 = arith.divui %row0, %c16 : index
+      %pid0_i32 = memref.load %table[%b, %pi0] : memref<?x?xi32>
+      %pid0 = arith.index_castui %pid0_i32 : i32 to index
+      %kr08 = hk.load %K[%pid0, %hkv, %rt0, %c0] : !kv8_128 -> !chunk8_rt128
+      %kr0 = arith.extf %kr08 : !chunk8_rt128 to !chunk_rt128
+      %vr08 = hk.load %V[%pid0, %hkv, %rt0, %c0] : !kv8_128 -> !chunk8_rt128
+      %vr0 = arith.extf %vr08 : !chunk8_rt128 to !chunk_rt128
+      // Chunk 1: keys k0 + 16 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc1 = arith.addi %k0, %c16 : index
+      %kl1 = arith.minui %kc1, %last_key : index
+      %pi1 = arith.divui %kl1, %page : index
+      %ps1 = arith.muli %pi1, %page : index
+      %row1 = arith.subi %kc1, %ps1 : index
+      %rt1 = arith.divui %row1, %c16 : index
+      %pid1_i32 = memref.load %table[%b, %pi1] : memref<?x?xi32>
+      %pid1 = arith.index_castui %pid1_i32 : i32 to index
+      %kr18 = hk.load %K[%pid1, %hkv, %rt1, %c0] : !kv8_128 -> !chunk8_rt128
+      %kr1 = arith.extf %kr18 : !chunk8_rt128 to !chunk_rt128
+      %vr18 = hk.load %V[%pid1, %hkv, %rt1, %c0] : !kv8_128 -> !chunk8_rt128
+      %vr1 = arith.extf %vr18 : !chunk8_rt128 to !chunk_rt128
+      // Chunk 2: keys k0 + 32 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc2 = arith.addi %k0, %c32 : index
+      %kl2 = arith.minui %kc2, %last_key : index
+      %pi2 = arith.divui %kl2, %page : index
+      %ps2 = arith.muli %pi2, %page : index
+      %row2 = arith.subi %kc2, %ps2 : index
+      %rt2 = arith.divui %row2, %c16 : index
+      %pid2_i32 = memref.load %table[%b, %pi2] : memref<?x?xi32>
+      %pid2 = arith.index_castui %pid2_i32 : i32 to index
+      %kr28 = hk.load %K[%pid2, %hkv, %rt2, %c0] : !kv8_128 -> !chunk8_rt128
+      %kr2 = arith.extf %kr28 : !chunk8_rt128 to !chunk_rt128
+      %vr28 = hk.load %V[%pid2, %hkv, %rt2, %c0] : !kv8_128 -> !chunk8_rt128
+      %vr2 = arith.extf %vr28 : !chunk8_rt128 to !chunk_rt128
+      // Chunk 3: keys k0 + 48 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc3 = arith.addi %k0, %c48 : index
+      %kl3 = arith.minui %kc3, %last_key : index
+      %pi3 = arith.divui %kl3, %page : index
+      %ps3 = arith.muli %pi3, %page : index
+      %row3 = arith.subi %kc3, %ps3 : index
+      %rt3 = arith.divui %row3, %c16 : index
+      %pid3_i32 = memref.load %table[%b, %pi3] : memref<?x?xi32>
+      %pid3 = arith.index_castui %pid3_i32 : i32 to index
+      %kr38 = hk.load %K[%pid3, %hkv, %rt3, %c0] : !kv8_128 -> !chunk8_rt128
+      %kr3 = arith.extf %kr38 : !chunk8_rt128 to !chunk_rt128
+      %vr38 = hk.load %V[%pid3, %hkv, %rt3, %c0] : !kv8_128 -> !chunk8_rt128
+      %vr3 = arith.extf %vr38 : !chunk8_rt128 to !chunk_rt128
+      // The last block of the sequence: its rows past the length hold
+      // whatever the pages do (a P of 0 times a NaN would be NaN), so V's
+      // are zeroed. K's are masked to -inf with the scores.
+      %kn = arith.addi %k0, %c64 : index
+      %partial = arith.cmpi ugt, %kn, %len : index
+      %vz:4 = scf.if %partial
+          -> (!chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128) {
+        %vm0 = hk.bounds_mask %vr0 at [%kc0, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        %vm1 = hk.bounds_mask %vr1 at [%kc1, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        %vm2 = hk.bounds_mask %vr2 at [%kc2, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        %vm3 = hk.bounds_mask %vr3 at [%kc3, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        scf.yield %vm0, %vm1, %vm2, %vm3
+            : !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128
+      } else {
+        scf.yield %vr0, %vr1, %vr2, %vr3
+            : !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128
+      }
+      // K, then V, through the wave's LDS tile.
+      %ksub0 = arith.addi %w4, %c0 : index
+      %kst0 = hk.subtile %kvs[%ksub0, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr0, %kst0 : !chunk_rt128, !chunk_st128
+      %ksub1 = arith.addi %w4, %c1 : index
+      %kst1 = hk.subtile %kvs[%ksub1, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr1, %kst1 : !chunk_rt128, !chunk_st128
+      %ksub2 = arith.addi %w4, %c2 : index
+      %kst2 = hk.subtile %kvs[%ksub2, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr2, %kst2 : !chunk_rt128, !chunk_st128
+      %ksub3 = arith.addi %w4, %c3 : index
+      %kst3 = hk.subtile %kvs[%ksub3, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr3, %kst3 : !chunk_rt128, !chunk_st128
+      %kt = hk.load %kvw : !kv_st128 -> !k_rt128
+      hk.store %vz#0, %kst0 : !chunk_rt128, !chunk_st128
+      hk.store %vz#1, %kst1 : !chunk_rt128, !chunk_st128
+      hk.store %vz#2, %kst2 : !chunk_rt128, !chunk_st128
+      hk.store %vz#3, %kst3 : !chunk_rt128, !chunk_st128
+      %vt = hk.load %kvw : !kv_st128 -> !v_rt128
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      %k0_32 = arith.index_cast %k0 : index to i32
+      %k0_t = tensor.splat %k0_32 : !s_i32
+      %key = arith.addi %col_pos, %k0_t : !s_i32
+      %seen = arith.cmpi sle, %key, %limit : !s_i32
+      %sm = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
+      %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      %ot = hk.transpose %oa : !o_rt128 -> !ot_acc128
+      %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt128, !pt_rt, !ot_acc128
+      %on = hk.transpose %ot2 : !ot_acc128 -> !o_rt128
+      scf.yield %on, %mx, %sum : !o_rt128, !vec, !vec
+    }
+
+    // The split's v_scale O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#2, %tiny : !vec
+    %l_sv = arith.divf %l_safe, %sv_v : !vec
+    %of = hk.row_broadcast div %res#0, %l_sv : !o_rt128, !vec
+    hk.store %of, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt128, !op128
+    %log_l = math.log2 %res#2 : !vec
+    %lse2 = arith.addf %res#1, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
+// Merges the splits of the D = 128 entry points: for every row,
+//   L = log sum_s exp(L_s),  O = sum_s exp(L_s - L) O_s.
+// One workgroup per 32-column slice of a 32-row tile (grid
+// (ceil(G q_len / 32) 4, H_kv, B)), four waves: the merge of a slice is a
+// chain of dependent loads, so each wave takes a quarter of the splits and
+// walks them as an online merge (a running maximum from -1e30, finite, so
+// that a split without keys weighs exp(-inf) = 0, never NaN), loading split
+// s + 1's slice while it merges split s (the last trip loads its last split
+// again, never past it). The waves put their normalised O and their LSE
+// (as a tile whose rows hold it) into LDS, and wave 0 merges the four. A
+// row without any key gets O = 0 and L = -inf.
+hk.kernel @attention_decode_combine_d128(%Op: !op128, %Lp: !lp, %O: !q128,
+    %L: memref<?x?x?xf32>) attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)]
+                    -> ((s0 ceildiv 32) * 4, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %cNC = arith.constant 4 : index
   %log2e = arith.constant dense<1.44269502> : !vec
   %ln2 = arith.constant dense<0.693147182> : !vec
   %low = arith.constant dense<-1.0e30> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
   %tiny = arith.constant dense<1.0e-30> : !vec
-  %zero_o = arith.constant dense<0.0> : !o_rt128
-  %rt = hk.block_id x
+  %zero_o = arith.constant dense<0.0> : !o_slice
+  %parts = hk.alloc_shared : !part_st
+  %w = hk.wave_id
+  %x = hk.block_id x
+  %rt = arith.divui %x, %cNC : index
+  %dc = arith.remui %x, %cNC : index
   %hkv = hk.block_id y
   %b = hk.block_id z
   %splits = memref.dim %Op, %c2 : !op128
-  %res:3 = scf.for %s = %c0 to %splits step %c1
-      iter_args(%o = %zero_o, %m = %low, %l = %zero_vec)
-      -> (!o_rt128, !vec, !vec) {
-    %os = hk.load %Op[%b, %hkv, %s, %rt, %c0] : !op128 -> !o_rt128
-    %ls = hk.load %Lp[%b, %hkv, %s, %rt] : !lp -> !vec
+  %per = arith.ceildivui %splits, %c4 : index
+  %lo_raw = arith.muli %w, %per : index
+  %lo = arith.minui %lo_raw, %splits : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %splits : index
+  %hi1 = arith.maxui %hi, %c1 : index
+  %last = arith.subi %hi1, %c1 : index
+  %lo_c = arith.minui %lo, %last : index
+  %os_0 = hk.load %Op[%b, %hkv, %lo_c, %rt, %dc] : !op128 -> !o_slice
+  %ls_0 = hk.load %Lp[%b, %hkv, %lo_c, %rt] : !lp -> !vec
+  %res:5 = scf.for %s = %lo to %hi step %c1
+      iter_args(%o = %zero_o, %m = %low, %l = %zero_vec, %os = %os_0,
+                %ls = %ls_0)
+      -> (!o_slice, !vec, !vec, !o_slice, !vec) {
+    %sn = arith.addi %s, %c1 : index
+    %sn_c = arith.minui %sn, %last : index
+    %os_n = hk.load %Op[%b, %hkv, %sn_c, %rt, %dc] : !op128 -> !o_slice
+    %ls_n = hk.load %Lp[%b, %hkv, %sn_c, %rt] : !lp -> !vec
     %mx = arith.maximumf %m, %ls : !vec
     %da = arith.subf %m, %mx : !vec
     %da2 = arith.mulf %da, %log2e : !vec
     %alpha = math.exp2 %da2 : !vec
     %dw = arith.subf %ls, %mx : !vec
     %dw2 = arith.mulf %dw, %log2e : !vec
-    %w = math.exp2 %dw2 : !vec
-    %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
-    %ow = hk.row_broadcast mul %os, %w : !o_rt128, !vec
-    %on = arith.addf %oa, %ow : !o_rt128
+    %wt = math.exp2 %dw2 : !vec
+    %oa = hk.row_broadcast mul %o, %alpha : !o_slice, !vec
+    %ow = hk.row_broadcast mul %os, %wt : !o_slice, !vec
+    %on = arith.addf %oa, %ow : !o_slice
     %la = arith.mulf %l, %alpha : !vec
-    %ln = arith.addf %la, %w : !vec
-    scf.yield %on, %mx, %ln : !o_rt128, !vec, !vec
+    %ln = arith.addf %la, %wt : !vec
+    scf.yield %on, %mx, %ln, %os_n, %ls_n
+        : !o_slice, !vec, !vec, !o_slice, !vec
   }
   %l_safe = arith.maximumf %res#2, %tiny : !vec
-  %of = hk.row_broadcast div %res#0, %l_safe : !o_rt128, !vec
-  %ob = arith.truncf %of : !o_rt128 to !o_out128
-  hk.store %ob, %O[%b, %hkv, %rt, %c0] : !o_out128, !q128
+  %of = hk.row_broadcast div %res#0, %l_safe : !o_slice, !vec
   %log_l = math.log2 %res#2 : !vec
   %log_e = arith.mulf %log_l, %ln2 : !vec
   %lse = arith.addf %res#1, %log_e : !vec
-  hk.store %lse, %L[%b, %hkv, %rt] : !vec, memref<?x?x?xf32>
+  %lse_t = hk.row_broadcast add %zero_o, %lse : !o_slice, !vec
+  %w4 = arith.addi %w, %c4 : index
+  %po = hk.subtile %parts[%w, %c0] : !part_st -> !slice_st
+  %pl = hk.subtile %parts[%w4, %c0] : !part_st -> !slice_st
+  hk.store %of, %po : !o_slice, !slice_st
+  hk.store %lse_t, %pl : !o_slice, !slice_st
+  hk.barrier
+  %first = arith.cmpi eq, %w, %c0 : index
+  scf.if %first {
+    %p0 = hk.subtile %parts[%c0, %c0] : !part_st -> !slice_st
+    %p1 = hk.subtile %parts[%c1, %c0] : !part_st -> !slice_st
+    %p2 = hk.subtile %parts[%c2, %c0] : !part_st -> !slice_st
+    %p3 = hk.subtile %parts[%c3, %c0] : !part_st -> !slice_st
+    %c5 = arith.constant 5 : index
+    %c6 = arith.constant 6 : index
+    %c7 = arith.constant 7 : index
+    %q0 = hk.subtile %parts[%c4, %c0] : !part_st -> !slice_st
+    %q1 = hk.subtile %parts[%c5, %c0] : !part_st -> !slice_st
+    %q2 = hk.subtile %parts[%c6, %c0] : !part_st -> !slice_st
+    %q3 = hk.subtile %parts[%c7, %c0] : !part_st -> !slice_st
+    %o0 = hk.load %p0 : !slice_st -> !o_slice
+    %o1 = hk.load %p1 : !slice_st -> !o_slice
+    %o2 = hk.load %p2 : !slice_st -> !o_slice
+    %o3 = hk.load %p3 : !slice_st -> !o_slice
+    %l0 = hk.load %q0 : !slice_st -> !o_slice
+    %l1 = hk.load %q1 : !slice_st -> !o_slice
+    %l2 = hk.load %q2 : !slice_st -> !o_slice
+    %l3 = hk.load %q3 : !slice_st -> !o_slice
+    // The four waves' LSEs as vectors (each row of an LSE tile holds one
+    // value), the weights exp(L_w - M) on vectors rather than tiles.
+    %v0 = hk.row_reduce max %l0 : !o_slice -> !vec
+    %v1 = hk.row_reduce max %l1 : !o_slice -> !vec
+    %v2 = hk.row_reduce max %l2 : !o_slice -> !vec
+    %v3 = hk.row_reduce max %l3 : !o_slice -> !vec
+    %m01 = arith.maximumf %v0, %v1 : !vec
+    %m23 = arith.maximumf %v2, %v3 : !vec
+    %mm = arith.maximumf %m01, %m23 : !vec
+    %mt = arith.maximumf %mm, %low : !vec
+    %d0 = arith.subf %v0, %mt : !vec
+    %d1 = arith.subf %v1, %mt : !vec
+    %d2 = arith.subf %v2, %mt : !vec
+    %d3 = arith.subf %v3, %mt : !vec
+    %e0 = arith.mulf %d0, %log2e : !vec
+    %e1 = arith.mulf %d1, %log2e : !vec
+    %e2 = arith.mulf %d2, %log2e : !vec
+    %e3 = arith.mulf %d3, %log2e : !vec
+    %w0 = math.exp2 %e0 : !vec
+    %w1 = math.exp2 %e1 : !vec
+    %w2 = math.exp2 %e2 : !vec
+    %w3 = math.exp2 %e3 : !vec
+    %w01 = arith.addf %w0, %w1 : !vec
+    %w23 = arith.addf %w2, %w3 : !vec
+    %wsum = arith.addf %w01, %w23 : !vec
+    %wsafe = arith.maximumf %wsum, %tiny : !vec
+    %n0 = arith.divf %w0, %wsafe : !vec
+    %n1 = arith.divf %w1, %wsafe : !vec
+    %n2 = arith.divf %w2, %wsafe : !vec
+    %n3 = arith.divf %w3, %wsafe : !vec
+    %a0 = hk.row_broadcast mul %o0, %n0 : !o_slice, !vec
+    %a1 = hk.row_broadcast mul %o1, %n1 : !o_slice, !vec
+    %a2 = hk.row_broadcast mul %o2, %n2 : !o_slice, !vec
+    %a3 = hk.row_broadcast mul %o3, %n3 : !o_slice, !vec
+    %s01 = arith.addf %a0, %a1 : !o_slice
+    %s23 = arith.addf %a2, %a3 : !o_slice
+    %ofin = arith.addf %s01, %s23 : !o_slice
+    %ob = arith.truncf %ofin : !o_slice to !o_out_slice
+    hk.store %ob, %O[%b, %hkv, %rt, %dc] : !o_out_slice, !q128
+    %dfirst = arith.cmpi eq, %dc, %c0 : index
+    scf.if %dfirst {
+      %lw = math.log2 %wsum : !vec
+      %lwe = arith.mulf %lw, %ln2 : !vec
+      %lv = arith.addf %mt, %lwe : !vec
+      hk.store %lv, %L[%b, %hkv, %rt] : !vec, memref<?x?x?xf32>
+    }
+  }
   hk.return
 }
 
-// Merges groups of the splits of @attention_decode_d128 into fewer partial
-// results of the same kind, so that the combine does not walk hundreds of
-// splits in series: group g of S2 (the third dimension of %Op2) takes the
+// Merges groups of the splits of the D = 128 entry points into fewer
+// partial results of the same kind, so that the combine does not walk
+// hundreds of splits: group g of S2 (the third dimension of %Op2) takes the
 // splits [g c, min((g + 1) c, S)), c = ceil(S / S2), and writes their
-// merged O (f32, normalised) and LSE, the online merge of the combine. The
-// groups run in parallel (grid (S2, H_kv, B), one wave; every row tile in
-// turn); a group without splits writes O = 0 and L = -inf.
+// merged O (f32, normalised) and LSE. One workgroup per 32-column slice of
+// a group (grid (S2 4, H_kv, B)), every row tile in turn, the four waves
+// and their merge through LDS as in the combine; a group without splits
+// writes O = 0 and L = -inf.
 hk.kernel @attention_decode_merge_d128(%Op: !op128, %Lp: !lp, %Op2: !op128,
-    %Lp2: !lp) attributes {waves = 1 : i32,
-    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)] -> (s0, s1, s2)>} {
+    %Lp2: !lp) attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)] -> (s0 * 4, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
-  %c32 = arith.constant 32 : index
+  %c4 = arith.constant 4 : index
+  %cNC = arith.constant 4 : index
   %log2e = arith.constant dense<1.44269502> : !vec
   %ln2 = arith.constant dense<0.693147182> : !vec
   %low = arith.constant dense<-1.0e30> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
   %tiny = arith.constant dense<1.0e-30> : !vec
-  %zero_o = arith.constant dense<0.0> : !o_rt128
-  %g = hk.block_id x
+  %zero_o = arith.constant dense<0.0> : !o_slice
+  %parts = hk.alloc_shared : !part_st
+  %w = hk.wave_id
+  %x = hk.block_id x
+  %g = arith.divui %x, %cNC : index
+  %dc = arith.remui %x, %cNC : index
   %hkv = hk.block_id y
   %b = hk.block_id z
+  %c32 = arith.constant 32 : index
   %splits = memref.dim %Op, %c2 : !op128
   %groups = memref.dim %Op2, %c2 : !op128
   %rows = memref.dim %Op, %c3 : !op128
   %row_tiles = arith.ceildivui %rows, %c32 : index
-  %per = arith.ceildivui %splits, %groups : index
-  %lo_raw = arith.muli %g, %per : index
-  %lo = arith.minui %lo_raw, %splits : index
+  // The group's splits [g c, min((g + 1) c, S)), c = ceil(S / S2), and of
+  // them this wave's quarter.
+  %gper = arith.ceildivui %splits, %groups : index
+  %glo_raw = arith.muli %g, %gper : index
+  %glo = arith.minui %glo_raw, %splits : index
+  %ghi_raw = arith.addi %glo, %gper : index
+  %ghi = arith.minui %ghi_raw, %splits : index
+  %gn = arith.subi %ghi, %glo : index
+  %per = arith.ceildivui %gn, %c4 : index
+  %wlo = arith.muli %w, %per : index
+  %lo_raw = arith.addi %glo, %wlo : index
+  %lo = arith.minui %lo_raw, %ghi : index
   %hi_raw = arith.addi %lo, %per : index
-  %hi = arith.minui %hi_raw, %splits : index
+  %hi = arith.minui %hi_raw, %ghi : index
+  %hi1 = arith.maxui %hi, %c1 : index
+  %last = arith.subi %hi1, %c1 : index
+  %lo_c = arith.minui %lo, %last : index
   scf.for %rt = %c0 to %row_tiles step %c1 {
-    %res:3 = scf.for %s = %lo to %hi step %c1
-        iter_args(%o = %zero_o, %m = %low, %l = %zero_vec)
-        -> (!o_rt128, !vec, !vec) {
-      %os = hk.load %Op[%b, %hkv, %s, %rt, %c0] : !op128 -> !o_rt128
-      %ls = hk.load %Lp[%b, %hkv, %s, %rt] : !lp -> !vec
+    %os_0 = hk.load %Op[%b, %hkv, %lo_c, %rt, %dc] : !op128 -> !o_slice
+    %ls_0 = hk.load %Lp[%b, %hkv, %lo_c, %rt] : !lp -> !vec
+    %res:5 = scf.for %s = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %low, %l = %zero_vec, %os = %os_0,
+                  %ls = %ls_0)
+        -> (!o_slice, !vec, !vec, !o_slice, !vec) {
+      %sn = arith.addi %s, %c1 : index
+      %sn_c = arith.minui %sn, %last : index
+      %os_n = hk.load %Op[%b, %hkv, %sn_c, %rt, %dc] : !op128 -> !o_slice
+      %ls_n = hk.load %Lp[%b, %hkv, %sn_c, %rt] : !lp -> !vec
       %mx = arith.maximumf %m, %ls : !vec
       %da = arith.subf %m, %mx : !vec
       %da2 = arith.mulf %da, %log2e : !vec
       %alpha = math.exp2 %da2 : !vec
       %dw = arith.subf %ls, %mx : !vec
       %dw2 = arith.mulf %dw, %log2e : !vec
-      %w = math.exp2 %dw2 : !vec
-      %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
-      %ow = hk.row_broadcast mul %os, %w : !o_rt128, !vec
-      %on = arith.addf %oa, %ow : !o_rt128
+      %wt = math.exp2 %dw2 : !vec
+      %oa = hk.row_broadcast mul %o, %alpha : !o_slice, !vec
+      %ow = hk.row_broadcast mul %os, %wt : !o_slice, !vec
+      %on = arith.addf %oa, %ow : !o_slice
       %la = arith.mulf %l, %alpha : !vec
-      %ln = arith.addf %la, %w : !vec
-      scf.yield %on, %mx, %ln : !o_rt128, !vec, !vec
+      %ln = arith.addf %la, %wt : !vec
+      scf.yield %on, %mx, %ln, %os_n, %ls_n
+          : !o_slice, !vec, !vec, !o_slice, !vec
     }
     %l_safe = arith.maximumf %res#2, %tiny : !vec
-    %of = hk.row_broadcast div %res#0, %l_safe : !o_rt128, !vec
-    hk.store %of, %Op2[%b, %hkv, %g, %rt, %c0] : !o_rt128, !op128
+    %of = hk.row_broadcast div %res#0, %l_safe : !o_slice, !vec
     %log_l = math.log2 %res#2 : !vec
     %log_e = arith.mulf %log_l, %ln2 : !vec
     %lse = arith.addf %res#1, %log_e : !vec
-    hk.store %lse, %Lp2[%b, %hkv, %g, %rt] : !vec, !lp
+    %lse_t = hk.row_broadcast add %zero_o, %lse : !o_slice, !vec
+    %w4 = arith.addi %w, %c4 : index
+    %po = hk.subtile %parts[%w, %c0] : !part_st -> !slice_st
+    %pl = hk.subtile %parts[%w4, %c0] : !part_st -> !slice_st
+    hk.store %of, %po : !o_slice, !slice_st
+    hk.store %lse_t, %pl : !o_slice, !slice_st
+    hk.barrier
+    %first = arith.cmpi eq, %w, %c0 : index
+    scf.if %first {
+      %p0 = hk.subtile %parts[%c0, %c0] : !part_st -> !slice_st
+      %p1 = hk.subtile %parts[%c1, %c0] : !part_st -> !slice_st
+      %p2 = hk.subtile %parts[%c2, %c0] : !part_st -> !slice_st
+      %p3 = hk.subtile %parts[%c3, %c0] : !part_st -> !slice_st
+      %c5 = arith.constant 5 : index
+      %c6 = arith.constant 6 : index
+      %c7 = arith.constant 7 : index
+      %q0 = hk.subtile %parts[%c4, %c0] : !part_st -> !slice_st
+      %q1 = hk.subtile %parts[%c5, %c0] : !part_st -> !slice_st
+      %q2 = hk.subtile %parts[%c6, %c0] : !part_st -> !slice_st
+      %q3 = hk.subtile %parts[%c7, %c0] : !part_st -> !slice_st
+      %o0 = hk.load %p0 : !slice_st -> !o_slice
+      %o1 = hk.load %p1 : !slice_st -> !o_slice
+      %o2 = hk.load %p2 : !slice_st -> !o_slice
+      %o3 = hk.load %p3 : !slice_st -> !o_slice
+      %l0 = hk.load %q0 : !slice_st -> !o_slice
+      %l1 = hk.load %q1 : !slice_st -> !o_slice
+      %l2 = hk.load %q2 : !slice_st -> !o_slice
+      %l3 = hk.load %q3 : !slice_st -> !o_slice
+      // The four waves' LSEs as vectors (each row of an LSE tile holds one
+      // value), the weights exp(L_w - M) on vectors rather than tiles.
+      %v0 = hk.row_reduce max %l0 : !o_slice -> !vec
+      %v1 = hk.row_reduce max %l1 : !o_slice -> !vec
+      %v2 = hk.row_reduce max %l2 : !o_slice -> !vec
+      %v3 = hk.row_reduce max %l3 : !o_slice -> !vec
+      %m01 = arith.maximumf %v0, %v1 : !vec
+      %m23 = arith.maximumf %v2, %v3 : !vec
+      %mm = arith.maximumf %m01, %m23 : !vec
+      %mt = arith.maximumf %mm, %low : !vec
+      %d0 = arith.subf %v0, %mt : !vec
+      %d1 = arith.subf %v1, %mt : !vec
+      %d2 = arith.subf %v2, %mt : !vec
+      %d3 = arith.subf %v3, %mt : !vec
+      %e0 = arith.mulf %d0, %log2e : !vec
+      %e1 = arith.mulf %d1, %log2e : !vec
+      %e2 = arith.mulf %d2, %log2e : !vec
+      %e3 = arith.mulf %d3, %log2e : !vec
+      %w0 = math.exp2 %e0 : !vec
+      %w1 = math.exp2 %e1 : !vec
+      %w2 = math.exp2 %e2 : !vec
+      %w3 = math.exp2 %e3 : !vec
+      %w01 = arith.addf %w0, %w1 : !vec
+      %w23 = arith.addf %w2, %w3 : !vec
+      %wsum = arith.addf %w01, %w23 : !vec
+      %wsafe = arith.maximumf %wsum, %tiny : !vec
+      %n0 = arith.divf %w0, %wsafe : !vec
+      %n1 = arith.divf %w1, %wsafe : !vec
+      %n2 = arith.divf %w2, %wsafe : !vec
+      %n3 = arith.divf %w3, %wsafe : !vec
+      %a0 = hk.row_broadcast mul %o0, %n0 : !o_slice, !vec
+      %a1 = hk.row_broadcast mul %o1, %n1 : !o_slice, !vec
+      %a2 = hk.row_broadcast mul %o2, %n2 : !o_slice, !vec
+      %a3 = hk.row_broadcast mul %o3, %n3 : !o_slice, !vec
+      %s01 = arith.addf %a0, %a1 : !o_slice
+      %s23 = arith.addf %a2, %a3 : !o_slice
+      %ofin = arith.addf %s01, %s23 : !o_slice
+      hk.store %ofin, %Op2[%b, %hkv, %g, %rt, %dc] : !o_slice, !op128
+      %dfirst = arith.cmpi eq, %dc, %c0 : index
+      scf.if %dfirst {
+        %lw = math.log2 %wsum : !vec
+        %lwe = arith.mulf %lw, %ln2 : !vec
+        %lv = arith.addf %mt, %lwe : !vec
+        hk.store %lv, %Lp2[%b, %hkv, %g, %rt] : !vec, !lp
+      }
+    }
+    // The parts are written again for the next row tile.
+    hk.barrier
   }
   hk.return
 }
@@ -817,7 +1272,6 @@ hk.kernel @attention_decode_merge_d128(%Op: !op128, %Lp: !lp, %Op2: !op128,
 !v_rt64 = tensor<64x64xbf16, #hk.rt<col, 32x32, group = 4>>
 !o_rt64 = tensor<32x64xf32, #hk.rt<row, 32x32, group = 4>>
 !ot_acc64 = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
-!o_out64 = tensor<32x64xbf16, #hk.rt<row, 32x32, group = 4>>
 !q64 = memref<?x?x?x64xbf16>
 !kv64 = memref<?x?x?x64xbf16, strided<[?, ?, ?, 1]>>
 !op64 = memref<?x?x?x?x64xf32>
@@ -829,6 +1283,7 @@ hk.kernel @attention_decode_merge_d128(%Op: !op128, %Lp: !lp, %Op2: !op128,
 !kv8_64 = memref<?x?x?x64x!hk.fp8, strided<[?, ?, ?, 1]>>
 !k8_rt64 = tensor<64x64x!hk.fp8, #hk.rt<row, 32x16>>
 !v8_row64 = tensor<64x64x!hk.fp8, #hk.rt<row, 16x32>>
+!chunk8_rt64 = tensor<16x64x!hk.fp8, #hk.rt<row, 16x32>>
 
 hk.kernel @attention_decode_d64(%Q: !q64, %K: !kv64, %V: !kv64,
     %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op64, %Lp: !lp,
@@ -1418,119 +1873,567 @@ hk.kernel @attention_decode_fp8_d64(%Q: !q64, %K: !kv8_64, %V: !kv8_64,
   hk.return
 }
 
-// Merges groups of the splits of @attention_decode_d64 into fewer partial
-// results of the same kind, so that the combine does not walk hundreds of
-// splits in series: group g of S2 (the third dimension of %Op2) takes the
-// splits [g c, min((g + 1) c, S)), c = ceil(S / S2), and writes their
-// merged O (f32, normalised) and LSE, the online merge of the combine. The
-// groups run in parallel (grid (S2, H_kv, B), one wave; every row tile in
-// turn); a group without splits writes O = 0 and L = -inf.
-hk.kernel @attention_decode_merge_d64(%Op: !op64, %Lp: !lp, %Op2: !op64,
-    %Lp2: !lp) attributes {waves = 1 : i32,
-    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)] -> (s0, s1, s2)>} {
+// @attention_decode_fp8_p16_d64: @attention_decode_p16_d64 over fp8 pools
+// (pages of a multiple of 16 rows): each chunk is widened to bf16 after its
+// load, before it is stored into the wave's LDS tile; the scales as in
+// @attention_decode_fp8_d64.
+hk.kernel @attention_decode_fp8_p16_d64(%Q: !q64, %K: !kv8_64, %V: !kv8_64,
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op64, %Lp: !lp,
+    %q_len: index, %k_scale: memref<?xf32>, %v_scale: memref<?xf32>)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
+  %c48 = arith.constant 48 : index
+  %c64 = arith.constant 64 : index
+  %cD = arith.constant 64 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %score_scale = arith.constant 0.180336878 : f32
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt64
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64xD LDS tile: K's four 16-key chunks are stored into
+  // it and read back in the MFMA operand layout, then V's likewise in the
+  // column layout. One wave's LDS accesses execute in order, so V's stores
+  // need no wait for K's reads.
+  %kvs = hk.alloc_shared : !kv_st464
+  %w = hk.wave_id
+  %w4 = arith.muli %w, %c4 : index
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st464 -> !kv_st64
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  // The KV head's scales: k_scale[hk] and v_scale[hk] of per-head arrays
+  // ([H_kv]), or element 0 of per-tensor ones ([1]). K's multiplies the
+  // scores (with log2(e) / sqrt(D)), V's the output.
+  %ks_n = memref.dim %k_scale, %c0 : memref<?xf32>
+  %ks_last = arith.subi %ks_n, %c1 : index
+  %ks_i = arith.minui %hkv, %ks_last : index
+  %sk = memref.load %k_scale[%ks_i] : memref<?xf32>
+  %vs_n = memref.dim %v_scale, %c0 : memref<?xf32>
+  %vs_last = arith.subi %vs_n, %c1 : index
+  %vs_i = arith.minui %hkv, %vs_last : index
+  %sv = memref.load %v_scale[%vs_i] : memref<?xf32>
+  %skc = arith.mulf %sk, %score_scale : f32
+  %scale = tensor.splat %skc : !s_rt
+  %scale_v = tensor.splat %skc : !vec
+  %sv_v = tensor.splat %sv : !vec
+  %page = memref.dim %K, %c2 : !kv8_64
+  %splits = memref.dim %Op, %c2 : !op64
+  %rows = memref.dim %Q, %c2 : !q64
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages (the loop runs only when len > 0, so P > 0).
+  %last_key = arith.subi %len, %c1 : index
+
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+  %qlen_t = tensor.splat %qlen32 : !s_i32
+  %first_t = tensor.splat %first32 : !s_i32
+  %last_t = tensor.splat %last32 : !s_i32
+  %row_pos = hk.iota row : !s_i32
+  %col_pos = hk.iota col : !s_i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %r0_t = tensor.splat %r0_32 : !s_i32
+    %r = arith.addi %row_pos, %r0_t : !s_i32
+    %tok = arith.remui %r, %qlen_t : !s_i32
+    %causal_last = arith.addi %tok, %first_t : !s_i32
+    %limit = arith.minsi %causal_last, %last_t : !s_i32
+    %q = hk.load %Q[%b, %hkv, %rt, %c0] : !q64 -> !q_rt64
+
+    %res:3 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec)
+        -> (!o_rt64, !vec, !vec) {
+      %k0 = arith.muli %j, %c64 : index
+      // Chunk 0: keys k0 + 0 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc0 = arith.addi %k0, %c0 : index
+      %kl0 = arith.minui %kc0, %last_key : index
+      %pi0 = arith.divui %kl0, %page : index
+      %ps0 = arith.muli %pi0, %page : index
+      %row0 = arith.subi %kc0, %ps0 : index
+      %rt0 = arith.divui %row0, %c16 : index
+      %pid0_i32 = memref.load %table[%b, %pi0] : memref<?x?xi32>
+      %pid0 = arith.index_castui %pid0_i32 : i32 to index
+      %kr08 = hk.load %K[%pid0, %hkv, %rt0, %c0] : !kv8_64 -> !chunk8_rt64
+      %kr0 = arith.extf %kr08 : !chunk8_rt64 to !chunk_rt64
+      %vr08 = hk.load %V[%pid0, %hkv, %rt0, %c0] : !kv8_64 -> !chunk8_rt64
+      %vr0 = arith.extf %vr08 : !chunk8_rt64 to !chunk_rt64
+      // Chunk 1: keys k0 + 16 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc1 = arith.addi %k0, %c16 : index
+      %kl1 = arith.minui %kc1, %last_key : index
+      %pi1 = arith.divui %kl1, %page : index
+      %ps1 = arith.muli %pi1, %page : index
+      %row1 = arith.subi %kc1, %ps1 : index
+      %rt1 = arith.divui %row1, %c16 : index
+      %pid1_i32 = memref.load %table[%b, %pi1] : memref<?x?xi32>
+      %pid1 = arith.index_castui %pid1_i32 : i32 to index
+      %kr18 = hk.load %K[%pid1, %hkv, %rt1, %c0] : !kv8_64 -> !chunk8_rt64
+      %kr1 = arith.extf %kr18 : !chunk8_rt64 to !chunk_rt64
+      %vr18 = hk.load %V[%pid1, %hkv, %rt1, %c0] : !kv8_64 -> !chunk8_rt64
+      %vr1 = arith.extf %vr18 : !chunk8_rt64 to !chunk_rt64
+      // Chunk 2: keys k0 + 32 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc2 = arith.addi %k0, %c32 : index
+      %kl2 = arith.minui %kc2, %last_key : index
+      %pi2 = arith.divui %kl2, %page : index
+      %ps2 = arith.muli %pi2, %page : index
+      %row2 = arith.subi %kc2, %ps2 : index
+      %rt2 = arith.divui %row2, %c16 : index
+      %pid2_i32 = memref.load %table[%b, %pi2] : memref<?x?xi32>
+      %pid2 = arith.index_castui %pid2_i32 : i32 to index
+      %kr28 = hk.load %K[%pid2, %hkv, %rt2, %c0] : !kv8_64 -> !chunk8_rt64
+      %kr2 = arith.extf %kr28 : !chunk8_rt64 to !chunk_rt64
+      %vr28 = hk.load %V[%pid2, %hkv, %rt2, %c0] : !kv8_64 -> !chunk8_rt64
+      %vr2 = arith.extf %vr28 : !chunk8_rt64 to !chunk_rt64
+      // Chunk 3: keys k0 + 48 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc3 = arith.addi %k0, %c48 : index
+      %kl3 = arith.minui %kc3, %last_key : index
+      %pi3 = arith.divui %kl3, %page : index
+      %ps3 = arith.muli %pi3, %page : index
+      %row3 = arith.subi %kc3, %ps3 : index
+      %rt3 = arith.divui %row3, %c16 : index
+      %pid3_i32 = memref.load %table[%b, %pi3] : memref<?x?xi32>
+      %pid3 = arith.index_castui %pid3_i32 : i32 to index
+      %kr38 = hk.load %K[%pid3, %hkv, %rt3, %c0] : !kv8_64 -> !chunk8_rt64
+      %kr3 = arith.extf %kr38 : !chunk8_rt64 to !chunk_rt64
+      %vr38 = hk.load %V[%pid3, %hkv, %rt3, %c0] : !kv8_64 -> !chunk8_rt64
+      %vr3 = arith.extf %vr38 : !chunk8_rt64 to !chunk_rt64
+      // The last block of the sequence: its rows past the length hold
+      // whatever the pages do (a P of 0 times a NaN would be NaN), so V's
+      // are zeroed. K's are masked to -inf with the scores.
+      %kn = arith.addi %k0, %c64 : index
+      %partial = arith.cmpi ugt, %kn, %len : index
+      %vz:4 = scf.if %partial
+          -> (!chunk_rt64, !chunk_rt64, !chunk_rt64, !chunk_rt64) {
+        %vm0 = hk.bounds_mask %vr0 at [%kc0, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt64
+        %vm1 = hk.bounds_mask %vr1 at [%kc1, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt64
+        %vm2 = hk.bounds_mask %vr2 at [%kc2, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt64
+        %vm3 = hk.bounds_mask %vr3 at [%kc3, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt64
+        scf.yield %vm0, %vm1, %vm2, %vm3
+            : !chunk_rt64, !chunk_rt64, !chunk_rt64, !chunk_rt64
+      } else {
+        scf.yield %vr0, %vr1, %vr2, %vr3
+            : !chunk_rt64, !chunk_rt64, !chunk_rt64, !chunk_rt64
+      }
+      // K, then V, through the wave's LDS tile.
+      %ksub0 = arith.addi %w4, %c0 : index
+      %kst0 = hk.subtile %kvs[%ksub0, %c0] : !kv_st464 -> !chunk_st64
+      hk.store %kr0, %kst0 : !chunk_rt64, !chunk_st64
+      %ksub1 = arith.addi %w4, %c1 : index
+      %kst1 = hk.subtile %kvs[%ksub1, %c0] : !kv_st464 -> !chunk_st64
+      hk.store %kr1, %kst1 : !chunk_rt64, !chunk_st64
+      %ksub2 = arith.addi %w4, %c2 : index
+      %kst2 = hk.subtile %kvs[%ksub2, %c0] : !kv_st464 -> !chunk_st64
+      hk.store %kr2, %kst2 : !chunk_rt64, !chunk_st64
+      %ksub3 = arith.addi %w4, %c3 : index
+      %kst3 = hk.subtile %kvs[%ksub3, %c0] : !kv_st464 -> !chunk_st64
+      hk.store %kr3, %kst3 : !chunk_rt64, !chunk_st64
+      %kt = hk.load %kvw : !kv_st64 -> !k_rt64
+      hk.store %vz#0, %kst0 : !chunk_rt64, !chunk_st64
+      hk.store %vz#1, %kst1 : !chunk_rt64, !chunk_st64
+      hk.store %vz#2, %kst2 : !chunk_rt64, !chunk_st64
+      hk.store %vz#3, %kst3 : !chunk_rt64, !chunk_st64
+      %vt = hk.load %kvw : !kv_st64 -> !v_rt64
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st = hk.mma abt %kt, %q, %zero_s : !k_rt64, !q_rt64, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      %k0_32 = arith.index_cast %k0 : index to i32
+      %k0_t = tensor.splat %k0_32 : !s_i32
+      %key = arith.addi %col_pos, %k0_t : !s_i32
+      %seen = arith.cmpi sle, %key, %limit : !s_i32
+      %sm = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
+      %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      %ot = hk.transpose %oa : !o_rt64 -> !ot_acc64
+      %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt64, !pt_rt, !ot_acc64
+      %on = hk.transpose %ot2 : !ot_acc64 -> !o_rt64
+      scf.yield %on, %mx, %sum : !o_rt64, !vec, !vec
+    }
+
+    // The split's v_scale O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#2, %tiny : !vec
+    %l_sv = arith.divf %l_safe, %sv_v : !vec
+    %of = hk.row_broadcast div %res#0, %l_sv : !o_rt64, !vec
+    hk.store %of, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt64, !op64
+    %log_l = math.log2 %res#2 : !vec
+    %lse2 = arith.addf %res#1, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
+// Merges groups of the splits of the D = 64 entry points into fewer
+// partial results of the same kind, so that the combine does not walk
+// hundreds of splits: group g of S2 (the third dimension of %Op2) takes the
+// splits [g c, min((g + 1) c, S)), c = ceil(S / S2), and writes their
+// merged O (f32, normalised) and LSE. One workgroup per 32-column slice of
+// a group (grid (S2 2, H_kv, B)), every row tile in turn, the four waves
+// and their merge through LDS as in the combine; a group without splits
+// writes O = 0 and L = -inf.
+hk.kernel @attention_decode_merge_d64(%Op: !op64, %Lp: !lp, %Op2: !op64,
+    %Lp2: !lp) attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)] -> (s0 * 2, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %cNC = arith.constant 2 : index
   %log2e = arith.constant dense<1.44269502> : !vec
   %ln2 = arith.constant dense<0.693147182> : !vec
   %low = arith.constant dense<-1.0e30> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
   %tiny = arith.constant dense<1.0e-30> : !vec
-  %zero_o = arith.constant dense<0.0> : !o_rt64
-  %g = hk.block_id x
+  %zero_o = arith.constant dense<0.0> : !o_slice
+  %parts = hk.alloc_shared : !part_st
+  %w = hk.wave_id
+  %x = hk.block_id x
+  %g = arith.divui %x, %cNC : index
+  %dc = arith.remui %x, %cNC : index
   %hkv = hk.block_id y
   %b = hk.block_id z
+  %c32 = arith.constant 32 : index
   %splits = memref.dim %Op, %c2 : !op64
   %groups = memref.dim %Op2, %c2 : !op64
   %rows = memref.dim %Op, %c3 : !op64
   %row_tiles = arith.ceildivui %rows, %c32 : index
-  %per = arith.ceildivui %splits, %groups : index
-  %lo_raw = arith.muli %g, %per : index
-  %lo = arith.minui %lo_raw, %splits : index
+  // The group's splits [g c, min((g + 1) c, S)), c = ceil(S / S2), and of
+  // them this wave's quarter.
+  %gper = arith.ceildivui %splits, %groups : index
+  %glo_raw = arith.muli %g, %gper : index
+  %glo = arith.minui %glo_raw, %splits : index
+  %ghi_raw = arith.addi %glo, %gper : index
+  %ghi = arith.minui %ghi_raw, %splits : index
+  %gn = arith.subi %ghi, %glo : index
+  %per = arith.ceildivui %gn, %c4 : index
+  %wlo = arith.muli %w, %per : index
+  %lo_raw = arith.addi %glo, %wlo : index
+  %lo = arith.minui %lo_raw, %ghi : index
   %hi_raw = arith.addi %lo, %per : index
-  %hi = arith.minui %hi_raw, %splits : index
+  %hi = arith.minui %hi_raw, %ghi : index
+  %hi1 = arith.maxui %hi, %c1 : index
+  %last = arith.subi %hi1, %c1 : index
+  %lo_c = arith.minui %lo, %last : index
   scf.for %rt = %c0 to %row_tiles step %c1 {
-    %res:3 = scf.for %s = %lo to %hi step %c1
-        iter_args(%o = %zero_o, %m = %low, %l = %zero_vec)
-        -> (!o_rt64, !vec, !vec) {
-      %os = hk.load %Op[%b, %hkv, %s, %rt, %c0] : !op64 -> !o_rt64
-      %ls = hk.load %Lp[%b, %hkv, %s, %rt] : !lp -> !vec
+    %os_0 = hk.load %Op[%b, %hkv, %lo_c, %rt, %dc] : !op64 -> !o_slice
+    %ls_0 = hk.load %Lp[%b, %hkv, %lo_c, %rt] : !lp -> !vec
+    %res:5 = scf.for %s = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %low, %l = %zero_vec, %os = %os_0,
+                  %ls = %ls_0)
+        -> (!o_slice, !vec, !vec, !o_slice, !vec) {
+      %sn = arith.addi %s, %c1 : index
+      %sn_c = arith.minui %sn, %last : index
+      %os_n = hk.load %Op[%b, %hkv, %sn_c, %rt, %dc] : !op64 -> !o_slice
+      %ls_n = hk.load %Lp[%b, %hkv, %sn_c, %rt] : !lp -> !vec
       %mx = arith.maximumf %m, %ls : !vec
       %da = arith.subf %m, %mx : !vec
       %da2 = arith.mulf %da, %log2e : !vec
       %alpha = math.exp2 %da2 : !vec
       %dw = arith.subf %ls, %mx : !vec
       %dw2 = arith.mulf %dw, %log2e : !vec
-      %w = math.exp2 %dw2 : !vec
-      %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
-      %ow = hk.row_broadcast mul %os, %w : !o_rt64, !vec
-      %on = arith.addf %oa, %ow : !o_rt64
+      %wt = math.exp2 %dw2 : !vec
+      %oa = hk.row_broadcast mul %o, %alpha : !o_slice, !vec
+      %ow = hk.row_broadcast mul %os, %wt : !o_slice, !vec
+      %on = arith.addf %oa, %ow : !o_slice
       %la = arith.mulf %l, %alpha : !vec
-      %ln = arith.addf %la, %w : !vec
-      scf.yield %on, %mx, %ln : !o_rt64, !vec, !vec
+      %ln = arith.addf %la, %wt : !vec
+      scf.yield %on, %mx, %ln, %os_n, %ls_n
+          : !o_slice, !vec, !vec, !o_slice, !vec
     }
     %l_safe = arith.maximumf %res#2, %tiny : !vec
-    %of = hk.row_broadcast div %res#0, %l_safe : !o_rt64, !vec
-    hk.store %of, %Op2[%b, %hkv, %g, %rt, %c0] : !o_rt64, !op64
+    %of = hk.row_broadcast div %res#0, %l_safe : !o_slice, !vec
     %log_l = math.log2 %res#2 : !vec
     %log_e = arith.mulf %log_l, %ln2 : !vec
     %lse = arith.addf %res#1, %log_e : !vec
-    hk.store %lse, %Lp2[%b, %hkv, %g, %rt] : !vec, !lp
+    %lse_t = hk.row_broadcast add %zero_o, %lse : !o_slice, !vec
+    %w4 = arith.addi %w, %c4 : index
+    %po = hk.subtile %parts[%w, %c0] : !part_st -> !slice_st
+    %pl = hk.subtile %parts[%w4, %c0] : !part_st -> !slice_st
+    hk.store %of, %po : !o_slice, !slice_st
+    hk.store %lse_t, %pl : !o_slice, !slice_st
+    hk.barrier
+    %first = arith.cmpi eq, %w, %c0 : index
+    scf.if %first {
+      %p0 = hk.subtile %parts[%c0, %c0] : !part_st -> !slice_st
+      %p1 = hk.subtile %parts[%c1, %c0] : !part_st -> !slice_st
+      %p2 = hk.subtile %parts[%c2, %c0] : !part_st -> !slice_st
+      %p3 = hk.subtile %parts[%c3, %c0] : !part_st -> !slice_st
+      %c5 = arith.constant 5 : index
+      %c6 = arith.constant 6 : index
+      %c7 = arith.constant 7 : index
+      %q0 = hk.subtile %parts[%c4, %c0] : !part_st -> !slice_st
+      %q1 = hk.subtile %parts[%c5, %c0] : !part_st -> !slice_st
+      %q2 = hk.subtile %parts[%c6, %c0] : !part_st -> !slice_st
+      %q3 = hk.subtile %parts[%c7, %c0] : !part_st -> !slice_st
+      %o0 = hk.load %p0 : !slice_st -> !o_slice
+      %o1 = hk.load %p1 : !slice_st -> !o_slice
+      %o2 = hk.load %p2 : !slice_st -> !o_slice
+      %o3 = hk.load %p3 : !slice_st -> !o_slice
+      %l0 = hk.load %q0 : !slice_st -> !o_slice
+      %l1 = hk.load %q1 : !slice_st -> !o_slice
+      %l2 = hk.load %q2 : !slice_st -> !o_slice
+      %l3 = hk.load %q3 : !slice_st -> !o_slice
+      // The four waves' LSEs as vectors (each row of an LSE tile holds one
+      // value), the weights exp(L_w - M) on vectors rather than tiles.
+      %v0 = hk.row_reduce max %l0 : !o_slice -> !vec
+      %v1 = hk.row_reduce max %l1 : !o_slice -> !vec
+      %v2 = hk.row_reduce max %l2 : !o_slice -> !vec
+      %v3 = hk.row_reduce max %l3 : !o_slice -> !vec
+      %m01 = arith.maximumf %v0, %v1 : !vec
+      %m23 = arith.maximumf %v2, %v3 : !vec
+      %mm = arith.maximumf %m01, %m23 : !vec
+      %mt = arith.maximumf %mm, %low : !vec
+      %d0 = arith.subf %v0, %mt : !vec
+      %d1 = arith.subf %v1, %mt : !vec
+      %d2 = arith.subf %v2, %mt : !vec
+      %d3 = arith.subf %v3, %mt : !vec
+      %e0 = arith.mulf %d0, %log2e : !vec
+      %e1 = arith.mulf %d1, %log2e : !vec
+      %e2 = arith.mulf %d2, %log2e : !vec
+      %e3 = arith.mulf %d3, %log2e : !vec
+      %w0 = math.exp2 %e0 : !vec
+      %w1 = math.exp2 %e1 : !vec
+      %w2 = math.exp2 %e2 : !vec
+      %w3 = math.exp2 %e3 : !vec
+      %w01 = arith.addf %w0, %w1 : !vec
+      %w23 = arith.addf %w2, %w3 : !vec
+      %wsum = arith.addf %w01, %w23 : !vec
+      %wsafe = arith.maximumf %wsum, %tiny : !vec
+      %n0 = arith.divf %w0, %wsafe : !vec
+      %n1 = arith.divf %w1, %wsafe : !vec
+      %n2 = arith.divf %w2, %wsafe : !vec
+      %n3 = arith.divf %w3, %wsafe : !vec
+      %a0 = hk.row_broadcast mul %o0, %n0 : !o_slice, !vec
+      %a1 = hk.row_broadcast mul %o1, %n1 : !o_slice, !vec
+      %a2 = hk.row_broadcast mul %o2, %n2 : !o_slice, !vec
+      %a3 = hk.row_broadcast mul %o3, %n3 : !o_slice, !vec
+      %s01 = arith.addf %a0, %a1 : !o_slice
+      %s23 = arith.addf %a2, %a3 : !o_slice
+      %ofin = arith.addf %s01, %s23 : !o_slice
+      hk.store %ofin, %Op2[%b, %hkv, %g, %rt, %dc] : !o_slice, !op64
+      %dfirst = arith.cmpi eq, %dc, %c0 : index
+      scf.if %dfirst {
+        %lw = math.log2 %wsum : !vec
+        %lwe = arith.mulf %lw, %ln2 : !vec
+        %lv = arith.addf %mt, %lwe : !vec
+        hk.store %lv, %Lp2[%b, %hkv, %g, %rt] : !vec, !lp
+      }
+    }
+    // The parts are written again for the next row tile.
+    hk.barrier
   }
   hk.return
 }
 
-// Merges the splits of @attention_decode_d64: for every row,
-//   L = log sum_s exp(L_s),  O = sum_s exp(L_s - L) O_s,
-// as an online merge over s with a running maximum that starts at -1e30
-// (finite, so that exp(L_s - max) is exp(-inf) = 0, never NaN, for a split
-// without keys). A row without any key gets O = 0 and L = -inf.
+// Merges the splits of the D = 64 entry points: for every row,
+//   L = log sum_s exp(L_s),  O = sum_s exp(L_s - L) O_s.
+// One workgroup per 32-column slice of a 32-row tile (grid
+// (ceil(G q_len / 32) 2, H_kv, B)), four waves: the merge of a slice is a
+// chain of dependent loads, so each wave takes a quarter of the splits and
+// walks them as an online merge (a running maximum from -1e30, finite, so
+// that a split without keys weighs exp(-inf) = 0, never NaN), loading split
+// s + 1's slice while it merges split s (the last trip loads its last split
+// again, never past it). The waves put their normalised O and their LSE
+// (as a tile whose rows hold it) into LDS, and wave 0 merges the four. A
+// row without any key gets O = 0 and L = -inf.
 hk.kernel @attention_decode_combine_d64(%Op: !op64, %Lp: !lp, %O: !q64,
-    %L: memref<?x?x?xf32>) attributes {waves = 1 : i32,
+    %L: memref<?x?x?xf32>) attributes {waves = 4 : i32,
     grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)]
-                    -> (s0 ceildiv 32, s1, s2)>} {
+                    -> ((s0 ceildiv 32) * 2, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %cNC = arith.constant 2 : index
   %log2e = arith.constant dense<1.44269502> : !vec
   %ln2 = arith.constant dense<0.693147182> : !vec
   %low = arith.constant dense<-1.0e30> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
   %tiny = arith.constant dense<1.0e-30> : !vec
-  %zero_o = arith.constant dense<0.0> : !o_rt64
-  %rt = hk.block_id x
+  %zero_o = arith.constant dense<0.0> : !o_slice
+  %parts = hk.alloc_shared : !part_st
+  %w = hk.wave_id
+  %x = hk.block_id x
+  %rt = arith.divui %x, %cNC : index
+  %dc = arith.remui %x, %cNC : index
   %hkv = hk.block_id y
   %b = hk.block_id z
   %splits = memref.dim %Op, %c2 : !op64
-  %res:3 = scf.for %s = %c0 to %splits step %c1
-      iter_args(%o = %zero_o, %m = %low, %l = %zero_vec)
-      -> (!o_rt64, !vec, !vec) {
-    %os = hk.load %Op[%b, %hkv, %s, %rt, %c0] : !op64 -> !o_rt64
-    %ls = hk.load %Lp[%b, %hkv, %s, %rt] : !lp -> !vec
+  %per = arith.ceildivui %splits, %c4 : index
+  %lo_raw = arith.muli %w, %per : index
+  %lo = arith.minui %lo_raw, %splits : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %splits : index
+  %hi1 = arith.maxui %hi, %c1 : index
+  %last = arith.subi %hi1, %c1 : index
+  %lo_c = arith.minui %lo, %last : index
+  %os_0 = hk.load %Op[%b, %hkv, %lo_c, %rt, %dc] : !op64 -> !o_slice
+  %ls_0 = hk.load %Lp[%b, %hkv, %lo_c, %rt] : !lp -> !vec
+  %res:5 = scf.for %s = %lo to %hi step %c1
+      iter_args(%o = %zero_o, %m = %low, %l = %zero_vec, %os = %os_0,
+                %ls = %ls_0)
+      -> (!o_slice, !vec, !vec, !o_slice, !vec) {
+    %sn = arith.addi %s, %c1 : index
+    %sn_c = arith.minui %sn, %last : index
+    %os_n = hk.load %Op[%b, %hkv, %sn_c, %rt, %dc] : !op64 -> !o_slice
+    %ls_n = hk.load %Lp[%b, %hkv, %sn_c, %rt] : !lp -> !vec
     %mx = arith.maximumf %m, %ls : !vec
     %da = arith.subf %m, %mx : !vec
     %da2 = arith.mulf %da, %log2e : !vec
     %alpha = math.exp2 %da2 : !vec
     %dw = arith.subf %ls, %mx : !vec
     %dw2 = arith.mulf %dw, %log2e : !vec
-    %w = math.exp2 %dw2 : !vec
-    %oa = hk.row_broadcast mul %o, %alpha : !o_rt64, !vec
-    %ow = hk.row_broadcast mul %os, %w : !o_rt64, !vec
-    %on = arith.addf %oa, %ow : !o_rt64
+    %wt = math.exp2 %dw2 : !vec
+    %oa = hk.row_broadcast mul %o, %alpha : !o_slice, !vec
+    %ow = hk.row_broadcast mul %os, %wt : !o_slice, !vec
+    %on = arith.addf %oa, %ow : !o_slice
     %la = arith.mulf %l, %alpha : !vec
-    %ln = arith.addf %la, %w : !vec
-    scf.yield %on, %mx, %ln : !o_rt64, !vec, !vec
+    %ln = arith.addf %la, %wt : !vec
+    scf.yield %on, %mx, %ln, %os_n, %ls_n
+        : !o_slice, !vec, !vec, !o_slice, !vec
   }
   %l_safe = arith.maximumf %res#2, %tiny : !vec
-  %of = hk.row_broadcast div %res#0, %l_safe : !o_rt64, !vec
-  %ob = arith.truncf %of : !o_rt64 to !o_out64
-  hk.store %ob, %O[%b, %hkv, %rt, %c0] : !o_out64, !q64
+  %of = hk.row_broadcast div %res#0, %l_safe : !o_slice, !vec
   %log_l = math.log2 %res#2 : !vec
   %log_e = arith.mulf %log_l, %ln2 : !vec
   %lse = arith.addf %res#1, %log_e : !vec
-  hk.store %lse, %L[%b, %hkv, %rt] : !vec, memref<?x?x?xf32>
+  %lse_t = hk.row_broadcast add %zero_o, %lse : !o_slice, !vec
+  %w4 = arith.addi %w, %c4 : index
+  %po = hk.subtile %parts[%w, %c0] : !part_st -> !slice_st
+  %pl = hk.subtile %parts[%w4, %c0] : !part_st -> !slice_st
+  hk.store %of, %po : !o_slice, !slice_st
+  hk.store %lse_t, %pl : !o_slice, !slice_st
+  hk.barrier
+  %first = arith.cmpi eq, %w, %c0 : index
+  scf.if %first {
+    %p0 = hk.subtile %parts[%c0, %c0] : !part_st -> !slice_st
+    %p1 = hk.subtile %parts[%c1, %c0] : !part_st -> !slice_st
+    %p2 = hk.subtile %parts[%c2, %c0] : !part_st -> !slice_st
+    %p3 = hk.subtile %parts[%c3, %c0] : !part_st -> !slice_st
+    %c5 = arith.constant 5 : index
+    %c6 = arith.constant 6 : index
+    %c7 = arith.constant 7 : index
+    %q0 = hk.subtile %parts[%c4, %c0] : !part_st -> !slice_st
+    %q1 = hk.subtile %parts[%c5, %c0] : !part_st -> !slice_st
+    %q2 = hk.subtile %parts[%c6, %c0] : !part_st -> !slice_st
+    %q3 = hk.subtile %parts[%c7, %c0] : !part_st -> !slice_st
+    %o0 = hk.load %p0 : !slice_st -> !o_slice
+    %o1 = hk.load %p1 : !slice_st -> !o_slice
+    %o2 = hk.load %p2 : !slice_st -> !o_slice
+    %o3 = hk.load %p3 : !slice_st -> !o_slice
+    %l0 = hk.load %q0 : !slice_st -> !o_slice
+    %l1 = hk.load %q1 : !slice_st -> !o_slice
+    %l2 = hk.load %q2 : !slice_st -> !o_slice
+    %l3 = hk.load %q3 : !slice_st -> !o_slice
+    // The four waves' LSEs as vectors (each row of an LSE tile holds one
+    // value), the weights exp(L_w - M) on vectors rather than tiles.
+    %v0 = hk.row_reduce max %l0 : !o_slice -> !vec
+    %v1 = hk.row_reduce max %l1 : !o_slice -> !vec
+    %v2 = hk.row_reduce max %l2 : !o_slice -> !vec
+    %v3 = hk.row_reduce max %l3 : !o_slice -> !vec
+    %m01 = arith.maximumf %v0, %v1 : !vec
+    %m23 = arith.maximumf %v2, %v3 : !vec
+    %mm = arith.maximumf %m01, %m23 : !vec
+    %mt = arith.maximumf %mm, %low : !vec
+    %d0 = arith.subf %v0, %mt : !vec
+    %d1 = arith.subf %v1, %mt : !vec
+    %d2 = arith.subf %v2, %mt : !vec
+    %d3 = arith.subf %v3, %mt : !vec
+    %e0 = arith.mulf %d0, %log2e : !vec
+    %e1 = arith.mulf %d1, %log2e : !vec
+    %e2 = arith.mulf %d2, %log2e : !vec
+    %e3 = arith.mulf %d3, %log2e : !vec
+    %w0 = math.exp2 %e0 : !vec
+    %w1 = math.exp2 %e1 : !vec
+    %w2 = math.exp2 %e2 : !vec
+    %w3 = math.exp2 %e3 : !vec
+    %w01 = arith.addf %w0, %w1 : !vec
+    %w23 = arith.addf %w2, %w3 : !vec
+    %wsum = arith.addf %w01, %w23 : !vec
+    %wsafe = arith.maximumf %wsum, %tiny : !vec
+    %n0 = arith.divf %w0, %wsafe : !vec
+    %n1 = arith.divf %w1, %wsafe : !vec
+    %n2 = arith.divf %w2, %wsafe : !vec
+    %n3 = arith.divf %w3, %wsafe : !vec
+    %a0 = hk.row_broadcast mul %o0, %n0 : !o_slice, !vec
+    %a1 = hk.row_broadcast mul %o1, %n1 : !o_slice, !vec
+    %a2 = hk.row_broadcast mul %o2, %n2 : !o_slice, !vec
+    %a3 = hk.row_broadcast mul %o3, %n3 : !o_slice, !vec
+    %s01 = arith.addf %a0, %a1 : !o_slice
+    %s23 = arith.addf %a2, %a3 : !o_slice
+    %ofin = arith.addf %s01, %s23 : !o_slice
+    %ob = arith.truncf %ofin : !o_slice to !o_out_slice
+    hk.store %ob, %O[%b, %hkv, %rt, %dc] : !o_out_slice, !q64
+    %dfirst = arith.cmpi eq, %dc, %c0 : index
+    scf.if %dfirst {
+      %lw = math.log2 %wsum : !vec
+      %lwe = arith.mulf %lw, %ln2 : !vec
+      %lv = arith.addf %mt, %lwe : !vec
+      hk.store %lv, %L[%b, %hkv, %rt] : !vec, memref<?x?x?xf32>
+    }
+  }
   hk.return
 }
 
@@ -1543,8 +2446,6 @@ hk.kernel @attention_decode_combine_d64(%Op: !op64, %Lp: !lp, %O: !q64,
 // ---------------------------------------------------------------------------
 !q_rt256 = tensor<32x256xbf16, #hk.rt<row, 32x16>>
 !k_rt256 = tensor<64x256xbf16, #hk.rt<row, 32x16>>
-!o_rt256 = tensor<32x256xf32, #hk.rt<row, 32x32, group = 4>>
-!o_out256 = tensor<32x256xbf16, #hk.rt<row, 32x32, group = 4>>
 !q256 = memref<?x?x?x256xbf16>
 !kv256 = memref<?x?x?x256xbf16, strided<[?, ?, ?, 1]>>
 !op256 = memref<?x?x?x?x256xf32>
@@ -2239,110 +3140,622 @@ hk.kernel @attention_decode_fp8_d256(%Q: !q256, %K: !kv8_256, %V: !kv8_256,
   hk.return
 }
 
-// Merges groups of the splits of the D = 256 entry points, as
-// @attention_decode_merge_d128 does.
-hk.kernel @attention_decode_merge_d256(%Op: !op256, %Lp: !lp, %Op2: !op256,
-    %Lp2: !lp) attributes {waves = 1 : i32,
-    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)] -> (s0, s1, s2)>} {
+// @attention_decode_fp8_p16_d256: @attention_decode_p16_d256 over fp8 pools
+// (pages of a multiple of 16 rows): each chunk is widened to bf16 after its
+// load, before it is stored into the wave's LDS tile; the scales as in
+// @attention_decode_fp8_d256.
+hk.kernel @attention_decode_fp8_p16_d256(%Q: !q256, %K: !kv8_256, %V: !kv8_256,
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op256, %Lp: !lp,
+    %q_len: index, %k_scale: memref<?xf32>, %v_scale: memref<?xf32>)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
+  %c48 = arith.constant 48 : index
+  %c64 = arith.constant 64 : index
+  %cDh = arith.constant 128 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %score_scale = arith.constant 0.0901684400 : f32
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64x128 LDS tile (a 64x256 one per wave would not fit
+  // gfx942's LDS): each half of K's four 16-key chunks is stored into it
+  // and read back in the MFMA operand layout, then each half of V's in the
+  // column layout. One wave's LDS accesses execute in order, so a store
+  // needs no wait for the reads before it.
+  %kvs = hk.alloc_shared : !kv_st4128
+  %w = hk.wave_id
+  %w4 = arith.muli %w, %c4 : index
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st4128 -> !kv_st128
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  // The KV head's scales: k_scale[hk] and v_scale[hk] of per-head arrays
+  // ([H_kv]), or element 0 of per-tensor ones ([1]). K's multiplies the
+  // scores (with log2(e) / sqrt(D)), V's the output.
+  %ks_n = memref.dim %k_scale, %c0 : memref<?xf32>
+  %ks_last = arith.subi %ks_n, %c1 : index
+  %ks_i = arith.minui %hkv, %ks_last : index
+  %sk = memref.load %k_scale[%ks_i] : memref<?xf32>
+  %vs_n = memref.dim %v_scale, %c0 : memref<?xf32>
+  %vs_last = arith.subi %vs_n, %c1 : index
+  %vs_i = arith.minui %hkv, %vs_last : index
+  %sv = memref.load %v_scale[%vs_i] : memref<?xf32>
+  %skc = arith.mulf %sk, %score_scale : f32
+  %scale = tensor.splat %skc : !s_rt
+  %scale_v = tensor.splat %skc : !vec
+  %sv_v = tensor.splat %sv : !vec
+  %page = memref.dim %K, %c2 : !kv8_256
+  %splits = memref.dim %Op, %c2 : !op256
+  %rows = memref.dim %Q, %c2 : !q256
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages (the loop runs only when len > 0, so P > 0).
+  %last_key = arith.subi %len, %c1 : index
+
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %q0 = hk.load %Q[%b, %hkv, %rt, %c0] : !q256 -> !q_rt128
+    %q1 = hk.load %Q[%b, %hkv, %rt, %c1] : !q256 -> !q_rt128
+
+    // O in two halves of 128 columns, each its own accumulator.
+    %res:4 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o0 = %zero_o, %o1 = %zero_o, %m = %m_init, %l = %zero_vec)
+        -> (!o_rt128, !o_rt128, !vec, !vec) {
+      %k0 = arith.muli %j, %c64 : index
+      %kn = arith.addi %k0, %c64 : index
+      %partial = arith.cmpi ugt, %kn, %len : index
+      // Chunk 0: keys k0 + 0 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P], its two halves of 128 columns.
+      %kc0 = arith.addi %k0, %c0 : index
+      %kl0 = arith.minui %kc0, %last_key : index
+      %pi0 = arith.divui %kl0, %page : index
+      %ps0 = arith.muli %pi0, %page : index
+      %row0 = arith.subi %kc0, %ps0 : index
+      %rt0 = arith.divui %row0, %c16 : index
+      %pid0_i32 = memref.load %table[%b, %pi0] : memref<?x?xi32>
+      %pid0 = arith.index_castui %pid0_i32 : i32 to index
+      %kr0a8 = hk.load %K[%pid0, %hkv, %rt0, %c0] : !kv8_256 -> !chunk8_rt128
+      %kr0a = arith.extf %kr0a8 : !chunk8_rt128 to !chunk_rt128
+      %kr0b8 = hk.load %K[%pid0, %hkv, %rt0, %c1] : !kv8_256 -> !chunk8_rt128
+      %kr0b = arith.extf %kr0b8 : !chunk8_rt128 to !chunk_rt128
+      // Chunk 1: keys k0 + 16 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P], its two halves of 128 columns.
+      %kc1 = arith.addi %k0, %c16 : index
+      %kl1 = arith.minui %kc1, %last_key : index
+      %pi1 = arith.divui %kl1, %page : index
+      %ps1 = arith.muli %pi1, %page : index
+      %row1 = arith.subi %kc1, %ps1 : index
+      %rt1 = arith.divui %row1, %c16 : index
+      %pid1_i32 = memref.load %table[%b, %pi1] : memref<?x?xi32>
+      %pid1 = arith.index_castui %pid1_i32 : i32 to index
+      %kr1a8 = hk.load %K[%pid1, %hkv, %rt1, %c0] : !kv8_256 -> !chunk8_rt128
+      %kr1a = arith.extf %kr1a8 : !chunk8_rt128 to !chunk_rt128
+      %kr1b8 = hk.load %K[%pid1, %hkv, %rt1, %c1] : !kv8_256 -> !chunk8_rt128
+      %kr1b = arith.extf %kr1b8 : !chunk8_rt128 to !chunk_rt128
+      // Chunk 2: keys k0 + 32 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P], its two halves of 128 columns.
+      %kc2 = arith.addi %k0, %c32 : index
+      %kl2 = arith.minui %kc2, %last_key : index
+      %pi2 = arith.divui %kl2, %page : index
+      %ps2 = arith.muli %pi2, %page : index
+      %row2 = arith.subi %kc2, %ps2 : index
+      %rt2 = arith.divui %row2, %c16 : index
+      %pid2_i32 = memref.load %table[%b, %pi2] : memref<?x?xi32>
+      %pid2 = arith.index_castui %pid2_i32 : i32 to index
+      %kr2a8 = hk.load %K[%pid2, %hkv, %rt2, %c0] : !kv8_256 -> !chunk8_rt128
+      %kr2a = arith.extf %kr2a8 : !chunk8_rt128 to !chunk_rt128
+      %kr2b8 = hk.load %K[%pid2, %hkv, %rt2, %c1] : !kv8_256 -> !chunk8_rt128
+      %kr2b = arith.extf %kr2b8 : !chunk8_rt128 to !chunk_rt128
+      // Chunk 3: keys k0 + 48 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P], its two halves of 128 columns.
+      %kc3 = arith.addi %k0, %c48 : index
+      %kl3 = arith.minui %kc3, %last_key : index
+      %pi3 = arith.divui %kl3, %page : index
+      %ps3 = arith.muli %pi3, %page : index
+      %row3 = arith.subi %kc3, %ps3 : index
+      %rt3 = arith.divui %row3, %c16 : index
+      %pid3_i32 = memref.load %table[%b, %pi3] : memref<?x?xi32>
+      %pid3 = arith.index_castui %pid3_i32 : i32 to index
+      %kr3a8 = hk.load %K[%pid3, %hkv, %rt3, %c0] : !kv8_256 -> !chunk8_rt128
+      %kr3a = arith.extf %kr3a8 : !chunk8_rt128 to !chunk_rt128
+      %kr3b8 = hk.load %K[%pid3, %hkv, %rt3, %c1] : !kv8_256 -> !chunk8_rt128
+      %kr3b = arith.extf %kr3b8 : !chunk8_rt128 to !chunk_rt128
+      // K, half by half, through the wave's LDS tile.
+      %ksub0 = arith.addi %w4, %c0 : index
+      %kst0 = hk.subtile %kvs[%ksub0, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr0a, %kst0 : !chunk_rt128, !chunk_st128
+      %ksub1 = arith.addi %w4, %c1 : index
+      %kst1 = hk.subtile %kvs[%ksub1, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr1a, %kst1 : !chunk_rt128, !chunk_st128
+      %ksub2 = arith.addi %w4, %c2 : index
+      %kst2 = hk.subtile %kvs[%ksub2, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr2a, %kst2 : !chunk_rt128, !chunk_st128
+      %ksub3 = arith.addi %w4, %c3 : index
+      %kst3 = hk.subtile %kvs[%ksub3, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr3a, %kst3 : !chunk_rt128, !chunk_st128
+      %kt0 = hk.load %kvw : !kv_st128 -> !k_rt128
+      hk.store %kr0b, %kst0 : !chunk_rt128, !chunk_st128
+      hk.store %kr1b, %kst1 : !chunk_rt128, !chunk_st128
+      hk.store %kr2b, %kst2 : !chunk_rt128, !chunk_st128
+      hk.store %kr3b, %kst3 : !chunk_rt128, !chunk_st128
+      %kt1 = hk.load %kvw : !kv_st128 -> !k_rt128
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st0 = hk.mma abt %kt0, %q0, %zero_s : !k_rt128, !q_rt128, !st_acc
+      %st = hk.mma abt %kt1, %q1, %st0 : !k_rt128, !q_rt128, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      // Only a block with a key past the first query token's last one,
+      // len - q_len, needs the mask (kn + q_len > len: the last one or two
+      // blocks of the sequence); the others skip it, so that the mask's
+      // index tiles are not live across the whole KV loop.
+      %kq = arith.addi %kn, %q_len : index
+      %masked = arith.cmpi ugt, %kq, %len : index
+      %sm = scf.if %masked -> (!s_rt) {
+        %qlen_t = tensor.splat %qlen32 : !s_i32
+        %first_t = tensor.splat %first32 : !s_i32
+        %last_t = tensor.splat %last32 : !s_i32
+        %row_pos = hk.iota row : !s_i32
+        %col_pos = hk.iota col : !s_i32
+        %r0_t = tensor.splat %r0_32 : !s_i32
+        %r = arith.addi %row_pos, %r0_t : !s_i32
+        %tok = arith.remui %r, %qlen_t : !s_i32
+        %causal_last = arith.addi %tok, %first_t : !s_i32
+        %limit = arith.minsi %causal_last, %last_t : !s_i32
+        %k0_32 = arith.index_cast %k0 : index to i32
+        %k0_t = tensor.splat %k0_32 : !s_i32
+        %key = arith.addi %col_pos, %k0_t : !s_i32
+        %seen = arith.cmpi sle, %key, %limit : !s_i32
+        %sel = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+        scf.yield %sel : !s_rt
+      } else {
+        scf.yield %sr : !s_rt
+      }
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      // V, loaded once the scores are known (fewer registers in flight).
+      // The last block of the sequence: its rows past the length hold
+      // whatever the pages do (a P of 0 times a NaN would be NaN), so V's
+      // are zeroed. K's are masked to -inf with the scores.
+      %vr0a8 = hk.load %V[%pid0, %hkv, %rt0, %c0] : !kv8_256 -> !chunk8_rt128
+      %vr0a = arith.extf %vr0a8 : !chunk8_rt128 to !chunk_rt128
+      %vr0b8 = hk.load %V[%pid0, %hkv, %rt0, %c1] : !kv8_256 -> !chunk8_rt128
+      %vr0b = arith.extf %vr0b8 : !chunk8_rt128 to !chunk_rt128
+      %vr1a8 = hk.load %V[%pid1, %hkv, %rt1, %c0] : !kv8_256 -> !chunk8_rt128
+      %vr1a = arith.extf %vr1a8 : !chunk8_rt128 to !chunk_rt128
+      %vr1b8 = hk.load %V[%pid1, %hkv, %rt1, %c1] : !kv8_256 -> !chunk8_rt128
+      %vr1b = arith.extf %vr1b8 : !chunk8_rt128 to !chunk_rt128
+      %vr2a8 = hk.load %V[%pid2, %hkv, %rt2, %c0] : !kv8_256 -> !chunk8_rt128
+      %vr2a = arith.extf %vr2a8 : !chunk8_rt128 to !chunk_rt128
+      %vr2b8 = hk.load %V[%pid2, %hkv, %rt2, %c1] : !kv8_256 -> !chunk8_rt128
+      %vr2b = arith.extf %vr2b8 : !chunk8_rt128 to !chunk_rt128
+      %vr3a8 = hk.load %V[%pid3, %hkv, %rt3, %c0] : !kv8_256 -> !chunk8_rt128
+      %vr3a = arith.extf %vr3a8 : !chunk8_rt128 to !chunk_rt128
+      %vr3b8 = hk.load %V[%pid3, %hkv, %rt3, %c1] : !kv8_256 -> !chunk8_rt128
+      %vr3b = arith.extf %vr3b8 : !chunk8_rt128 to !chunk_rt128
+      %vz:8 = scf.if %partial
+          -> (!chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128) {
+        %vm0a = hk.bounds_mask %vr0a at [%kc0, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm0b = hk.bounds_mask %vr0b at [%kc0, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm1a = hk.bounds_mask %vr1a at [%kc1, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm1b = hk.bounds_mask %vr1b at [%kc1, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm2a = hk.bounds_mask %vr2a at [%kc2, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm2b = hk.bounds_mask %vr2b at [%kc2, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm3a = hk.bounds_mask %vr3a at [%kc3, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        %vm3b = hk.bounds_mask %vr3b at [%kc3, %c0] within [%len, %cDh]
+            fill %zero_bf : !chunk_rt128
+        scf.yield %vm0a, %vm0b, %vm1a, %vm1b, %vm2a, %vm2b, %vm3a, %vm3b
+            : !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128
+      } else {
+        scf.yield %vr0a, %vr0b, %vr1a, %vr1b, %vr2a, %vr2b, %vr3a, %vr3b
+            : !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128
+      }
+      hk.store %vz#0, %kst0 : !chunk_rt128, !chunk_st128
+      hk.store %vz#2, %kst1 : !chunk_rt128, !chunk_st128
+      hk.store %vz#4, %kst2 : !chunk_rt128, !chunk_st128
+      hk.store %vz#6, %kst3 : !chunk_rt128, !chunk_st128
+      %vt0 = hk.load %kvw : !kv_st128 -> !v_rt128
+      hk.store %vz#1, %kst0 : !chunk_rt128, !chunk_st128
+      hk.store %vz#3, %kst1 : !chunk_rt128, !chunk_st128
+      hk.store %vz#5, %kst2 : !chunk_rt128, !chunk_st128
+      hk.store %vz#7, %kst3 : !chunk_rt128, !chunk_st128
+      %vt1 = hk.load %kvw : !kv_st128 -> !v_rt128
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T, half by half.
+      %oa0 = hk.row_broadcast mul %o0, %alpha : !o_rt128, !vec
+      %ot0 = hk.transpose %oa0 : !o_rt128 -> !ot_acc128
+      %ou0 = hk.mma atb %vt0, %pt, %ot0 : !v_rt128, !pt_rt, !ot_acc128
+      %on0 = hk.transpose %ou0 : !ot_acc128 -> !o_rt128
+      %oa1 = hk.row_broadcast mul %o1, %alpha : !o_rt128, !vec
+      %ot1 = hk.transpose %oa1 : !o_rt128 -> !ot_acc128
+      %ou1 = hk.mma atb %vt1, %pt, %ot1 : !v_rt128, !pt_rt, !ot_acc128
+      %on1 = hk.transpose %ou1 : !ot_acc128 -> !o_rt128
+      scf.yield %on0, %on1, %mx, %sum : !o_rt128, !o_rt128, !vec, !vec
+    }
+
+    // The split's v_scale O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#3, %tiny : !vec
+    %l_sv = arith.divf %l_safe, %sv_v : !vec
+    %of0 = hk.row_broadcast div %res#0, %l_sv : !o_rt128, !vec
+    hk.store %of0, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt128, !op256
+    %of1 = hk.row_broadcast div %res#1, %l_sv : !o_rt128, !vec
+    hk.store %of1, %Op[%b, %hkv, %split, %rt, %c1] : !o_rt128, !op256
+    %log_l = math.log2 %res#3 : !vec
+    %lse2 = arith.addf %res#2, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  hk.return
+}
+
+// Merges groups of the splits of the D = 256 entry points into fewer
+// partial results of the same kind, so that the combine does not walk
+// hundreds of splits: group g of S2 (the third dimension of %Op2) takes the
+// splits [g c, min((g + 1) c, S)), c = ceil(S / S2), and writes their
+// merged O (f32, normalised) and LSE. One workgroup per 32-column slice of
+// a group (grid (S2 8, H_kv, B)), every row tile in turn, the four waves
+// and their merge through LDS as in the combine; a group without splits
+// writes O = 0 and L = -inf.
+hk.kernel @attention_decode_merge_d256(%Op: !op256, %Lp: !lp, %Op2: !op256,
+    %Lp2: !lp) attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)] -> (s0 * 8, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %cNC = arith.constant 8 : index
   %log2e = arith.constant dense<1.44269502> : !vec
   %ln2 = arith.constant dense<0.693147182> : !vec
   %low = arith.constant dense<-1.0e30> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
   %tiny = arith.constant dense<1.0e-30> : !vec
-  %zero_o = arith.constant dense<0.0> : !o_rt256
-  %g = hk.block_id x
+  %zero_o = arith.constant dense<0.0> : !o_slice
+  %parts = hk.alloc_shared : !part_st
+  %w = hk.wave_id
+  %x = hk.block_id x
+  %g = arith.divui %x, %cNC : index
+  %dc = arith.remui %x, %cNC : index
   %hkv = hk.block_id y
   %b = hk.block_id z
+  %c32 = arith.constant 32 : index
   %splits = memref.dim %Op, %c2 : !op256
   %groups = memref.dim %Op2, %c2 : !op256
   %rows = memref.dim %Op, %c3 : !op256
   %row_tiles = arith.ceildivui %rows, %c32 : index
-  %per = arith.ceildivui %splits, %groups : index
-  %lo_raw = arith.muli %g, %per : index
-  %lo = arith.minui %lo_raw, %splits : index
+  // The group's splits [g c, min((g + 1) c, S)), c = ceil(S / S2), and of
+  // them this wave's quarter.
+  %gper = arith.ceildivui %splits, %groups : index
+  %glo_raw = arith.muli %g, %gper : index
+  %glo = arith.minui %glo_raw, %splits : index
+  %ghi_raw = arith.addi %glo, %gper : index
+  %ghi = arith.minui %ghi_raw, %splits : index
+  %gn = arith.subi %ghi, %glo : index
+  %per = arith.ceildivui %gn, %c4 : index
+  %wlo = arith.muli %w, %per : index
+  %lo_raw = arith.addi %glo, %wlo : index
+  %lo = arith.minui %lo_raw, %ghi : index
   %hi_raw = arith.addi %lo, %per : index
-  %hi = arith.minui %hi_raw, %splits : index
+  %hi = arith.minui %hi_raw, %ghi : index
+  %hi1 = arith.maxui %hi, %c1 : index
+  %last = arith.subi %hi1, %c1 : index
+  %lo_c = arith.minui %lo, %last : index
   scf.for %rt = %c0 to %row_tiles step %c1 {
-    %res:3 = scf.for %s = %lo to %hi step %c1
-        iter_args(%o = %zero_o, %m = %low, %l = %zero_vec)
-        -> (!o_rt256, !vec, !vec) {
-      %os = hk.load %Op[%b, %hkv, %s, %rt, %c0] : !op256 -> !o_rt256
-      %ls = hk.load %Lp[%b, %hkv, %s, %rt] : !lp -> !vec
+    %os_0 = hk.load %Op[%b, %hkv, %lo_c, %rt, %dc] : !op256 -> !o_slice
+    %ls_0 = hk.load %Lp[%b, %hkv, %lo_c, %rt] : !lp -> !vec
+    %res:5 = scf.for %s = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %low, %l = %zero_vec, %os = %os_0,
+                  %ls = %ls_0)
+        -> (!o_slice, !vec, !vec, !o_slice, !vec) {
+      %sn = arith.addi %s, %c1 : index
+      %sn_c = arith.minui %sn, %last : index
+      %os_n = hk.load %Op[%b, %hkv, %sn_c, %rt, %dc] : !op256 -> !o_slice
+      %ls_n = hk.load %Lp[%b, %hkv, %sn_c, %rt] : !lp -> !vec
       %mx = arith.maximumf %m, %ls : !vec
       %da = arith.subf %m, %mx : !vec
       %da2 = arith.mulf %da, %log2e : !vec
       %alpha = math.exp2 %da2 : !vec
       %dw = arith.subf %ls, %mx : !vec
       %dw2 = arith.mulf %dw, %log2e : !vec
-      %w = math.exp2 %dw2 : !vec
-      %oa = hk.row_broadcast mul %o, %alpha : !o_rt256, !vec
-      %ow = hk.row_broadcast mul %os, %w : !o_rt256, !vec
-      %on = arith.addf %oa, %ow : !o_rt256
+      %wt = math.exp2 %dw2 : !vec
+      %oa = hk.row_broadcast mul %o, %alpha : !o_slice, !vec
+      %ow = hk.row_broadcast mul %os, %wt : !o_slice, !vec
+      %on = arith.addf %oa, %ow : !o_slice
       %la = arith.mulf %l, %alpha : !vec
-      %ln = arith.addf %la, %w : !vec
-      scf.yield %on, %mx, %ln : !o_rt256, !vec, !vec
+      %ln = arith.addf %la, %wt : !vec
+      scf.yield %on, %mx, %ln, %os_n, %ls_n
+          : !o_slice, !vec, !vec, !o_slice, !vec
     }
     %l_safe = arith.maximumf %res#2, %tiny : !vec
-    %of = hk.row_broadcast div %res#0, %l_safe : !o_rt256, !vec
-    hk.store %of, %Op2[%b, %hkv, %g, %rt, %c0] : !o_rt256, !op256
+    %of = hk.row_broadcast div %res#0, %l_safe : !o_slice, !vec
     %log_l = math.log2 %res#2 : !vec
     %log_e = arith.mulf %log_l, %ln2 : !vec
     %lse = arith.addf %res#1, %log_e : !vec
-    hk.store %lse, %Lp2[%b, %hkv, %g, %rt] : !vec, !lp
+    %lse_t = hk.row_broadcast add %zero_o, %lse : !o_slice, !vec
+    %w4 = arith.addi %w, %c4 : index
+    %po = hk.subtile %parts[%w, %c0] : !part_st -> !slice_st
+    %pl = hk.subtile %parts[%w4, %c0] : !part_st -> !slice_st
+    hk.store %of, %po : !o_slice, !slice_st
+    hk.store %lse_t, %pl : !o_slice, !slice_st
+    hk.barrier
+    %first = arith.cmpi eq, %w, %c0 : index
+    scf.if %first {
+      %p0 = hk.subtile %parts[%c0, %c0] : !part_st -> !slice_st
+      %p1 = hk.subtile %parts[%c1, %c0] : !part_st -> !slice_st
+      %p2 = hk.subtile %parts[%c2, %c0] : !part_st -> !slice_st
+      %p3 = hk.subtile %parts[%c3, %c0] : !part_st -> !slice_st
+      %c5 = arith.constant 5 : index
+      %c6 = arith.constant 6 : index
+      %c7 = arith.constant 7 : index
+      %q0 = hk.subtile %parts[%c4, %c0] : !part_st -> !slice_st
+      %q1 = hk.subtile %parts[%c5, %c0] : !part_st -> !slice_st
+      %q2 = hk.subtile %parts[%c6, %c0] : !part_st -> !slice_st
+      %q3 = hk.subtile %parts[%c7, %c0] : !part_st -> !slice_st
+      %o0 = hk.load %p0 : !slice_st -> !o_slice
+      %o1 = hk.load %p1 : !slice_st -> !o_slice
+      %o2 = hk.load %p2 : !slice_st -> !o_slice
+      %o3 = hk.load %p3 : !slice_st -> !o_slice
+      %l0 = hk.load %q0 : !slice_st -> !o_slice
+      %l1 = hk.load %q1 : !slice_st -> !o_slice
+      %l2 = hk.load %q2 : !slice_st -> !o_slice
+      %l3 = hk.load %q3 : !slice_st -> !o_slice
+      // The four waves' LSEs as vectors (each row of an LSE tile holds one
+      // value), the weights exp(L_w - M) on vectors rather than tiles.
+      %v0 = hk.row_reduce max %l0 : !o_slice -> !vec
+      %v1 = hk.row_reduce max %l1 : !o_slice -> !vec
+      %v2 = hk.row_reduce max %l2 : !o_slice -> !vec
+      %v3 = hk.row_reduce max %l3 : !o_slice -> !vec
+      %m01 = arith.maximumf %v0, %v1 : !vec
+      %m23 = arith.maximumf %v2, %v3 : !vec
+      %mm = arith.maximumf %m01, %m23 : !vec
+      %mt = arith.maximumf %mm, %low : !vec
+      %d0 = arith.subf %v0, %mt : !vec
+      %d1 = arith.subf %v1, %mt : !vec
+      %d2 = arith.subf %v2, %mt : !vec
+      %d3 = arith.subf %v3, %mt : !vec
+      %e0 = arith.mulf %d0, %log2e : !vec
+      %e1 = arith.mulf %d1, %log2e : !vec
+      %e2 = arith.mulf %d2, %log2e : !vec
+      %e3 = arith.mulf %d3, %log2e : !vec
+      %w0 = math.exp2 %e0 : !vec
+      %w1 = math.exp2 %e1 : !vec
+      %w2 = math.exp2 %e2 : !vec
+      %w3 = math.exp2 %e3 : !vec
+      %w01 = arith.addf %w0, %w1 : !vec
+      %w23 = arith.addf %w2, %w3 : !vec
+      %wsum = arith.addf %w01, %w23 : !vec
+      %wsafe = arith.maximumf %wsum, %tiny : !vec
+      %n0 = arith.divf %w0, %wsafe : !vec
+      %n1 = arith.divf %w1, %wsafe : !vec
+      %n2 = arith.divf %w2, %wsafe : !vec
+      %n3 = arith.divf %w3, %wsafe : !vec
+      %a0 = hk.row_broadcast mul %o0, %n0 : !o_slice, !vec
+      %a1 = hk.row_broadcast mul %o1, %n1 : !o_slice, !vec
+      %a2 = hk.row_broadcast mul %o2, %n2 : !o_slice, !vec
+      %a3 = hk.row_broadcast mul %o3, %n3 : !o_slice, !vec
+      %s01 = arith.addf %a0, %a1 : !o_slice
+      %s23 = arith.addf %a2, %a3 : !o_slice
+      %ofin = arith.addf %s01, %s23 : !o_slice
+      hk.store %ofin, %Op2[%b, %hkv, %g, %rt, %dc] : !o_slice, !op256
+      %dfirst = arith.cmpi eq, %dc, %c0 : index
+      scf.if %dfirst {
+        %lw = math.log2 %wsum : !vec
+        %lwe = arith.mulf %lw, %ln2 : !vec
+        %lv = arith.addf %mt, %lwe : !vec
+        hk.store %lv, %Lp2[%b, %hkv, %g, %rt] : !vec, !lp
+      }
+    }
+    // The parts are written again for the next row tile.
+    hk.barrier
   }
   hk.return
 }
 
-// Merges the splits of the D = 256 entry points, as
-// @attention_decode_combine_d128 does.
+// Merges the splits of the D = 256 entry points: for every row,
+//   L = log sum_s exp(L_s),  O = sum_s exp(L_s - L) O_s.
+// One workgroup per 32-column slice of a 32-row tile (grid
+// (ceil(G q_len / 32) 8, H_kv, B)), four waves: the merge of a slice is a
+// chain of dependent loads, so each wave takes a quarter of the splits and
+// walks them as an online merge (a running maximum from -1e30, finite, so
+// that a split without keys weighs exp(-inf) = 0, never NaN), loading split
+// s + 1's slice while it merges split s (the last trip loads its last split
+// again, never past it). The waves put their normalised O and their LSE
+// (as a tile whose rows hold it) into LDS, and wave 0 merges the four. A
+// row without any key gets O = 0 and L = -inf.
 hk.kernel @attention_decode_combine_d256(%Op: !op256, %Lp: !lp, %O: !q256,
-    %L: memref<?x?x?xf32>) attributes {waves = 1 : i32,
+    %L: memref<?x?x?xf32>) attributes {waves = 4 : i32,
     grid = #hk.grid<[dim(2, 2), dim(2, 1), dim(2, 0)]
-                    -> (s0 ceildiv 32, s1, s2)>} {
+                    -> ((s0 ceildiv 32) * 8, s1, s2)>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %cNC = arith.constant 8 : index
   %log2e = arith.constant dense<1.44269502> : !vec
   %ln2 = arith.constant dense<0.693147182> : !vec
   %low = arith.constant dense<-1.0e30> : !vec
   %zero_vec = arith.constant dense<0.0> : !vec
   %tiny = arith.constant dense<1.0e-30> : !vec
-  %zero_o = arith.constant dense<0.0> : !o_rt256
-  %rt = hk.block_id x
+  %zero_o = arith.constant dense<0.0> : !o_slice
+  %parts = hk.alloc_shared : !part_st
+  %w = hk.wave_id
+  %x = hk.block_id x
+  %rt = arith.divui %x, %cNC : index
+  %dc = arith.remui %x, %cNC : index
   %hkv = hk.block_id y
   %b = hk.block_id z
   %splits = memref.dim %Op, %c2 : !op256
-  %res:3 = scf.for %s = %c0 to %splits step %c1
-      iter_args(%o = %zero_o, %m = %low, %l = %zero_vec)
-      -> (!o_rt256, !vec, !vec) {
-    %os = hk.load %Op[%b, %hkv, %s, %rt, %c0] : !op256 -> !o_rt256
-    %ls = hk.load %Lp[%b, %hkv, %s, %rt] : !lp -> !vec
+  %per = arith.ceildivui %splits, %c4 : index
+  %lo_raw = arith.muli %w, %per : index
+  %lo = arith.minui %lo_raw, %splits : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %splits : index
+  %hi1 = arith.maxui %hi, %c1 : index
+  %last = arith.subi %hi1, %c1 : index
+  %lo_c = arith.minui %lo, %last : index
+  %os_0 = hk.load %Op[%b, %hkv, %lo_c, %rt, %dc] : !op256 -> !o_slice
+  %ls_0 = hk.load %Lp[%b, %hkv, %lo_c, %rt] : !lp -> !vec
+  %res:5 = scf.for %s = %lo to %hi step %c1
+      iter_args(%o = %zero_o, %m = %low, %l = %zero_vec, %os = %os_0,
+                %ls = %ls_0)
+      -> (!o_slice, !vec, !vec, !o_slice, !vec) {
+    %sn = arith.addi %s, %c1 : index
+    %sn_c = arith.minui %sn, %last : index
+    %os_n = hk.load %Op[%b, %hkv, %sn_c, %rt, %dc] : !op256 -> !o_slice
+    %ls_n = hk.load %Lp[%b, %hkv, %sn_c, %rt] : !lp -> !vec
     %mx = arith.maximumf %m, %ls : !vec
     %da = arith.subf %m, %mx : !vec
     %da2 = arith.mulf %da, %log2e : !vec
     %alpha = math.exp2 %da2 : !vec
     %dw = arith.subf %ls, %mx : !vec
     %dw2 = arith.mulf %dw, %log2e : !vec
-    %w = math.exp2 %dw2 : !vec
-    %oa = hk.row_broadcast mul %o, %alpha : !o_rt256, !vec
-    %ow = hk.row_broadcast mul %os, %w : !o_rt256, !vec
-    %on = arith.addf %oa, %ow : !o_rt256
+    %wt = math.exp2 %dw2 : !vec
+    %oa = hk.row_broadcast mul %o, %alpha : !o_slice, !vec
+    %ow = hk.row_broadcast mul %os, %wt : !o_slice, !vec
+    %on = arith.addf %oa, %ow : !o_slice
     %la = arith.mulf %l, %alpha : !vec
-    %ln = arith.addf %la, %w : !vec
-    scf.yield %on, %mx, %ln : !o_rt256, !vec, !vec
+    %ln = arith.addf %la, %wt : !vec
+    scf.yield %on, %mx, %ln, %os_n, %ls_n
+        : !o_slice, !vec, !vec, !o_slice, !vec
   }
   %l_safe = arith.maximumf %res#2, %tiny : !vec
-  %of = hk.row_broadcast div %res#0, %l_safe : !o_rt256, !vec
-  %ob = arith.truncf %of : !o_rt256 to !o_out256
-  hk.store %ob, %O[%b, %hkv, %rt, %c0] : !o_out256, !q256
+  %of = hk.row_broadcast div %res#0, %l_safe : !o_slice, !vec
   %log_l = math.log2 %res#2 : !vec
   %log_e = arith.mulf %log_l, %ln2 : !vec
   %lse = arith.addf %res#1, %log_e : !vec
-  hk.store %lse, %L[%b, %hkv, %rt] : !vec, memref<?x?x?xf32>
+  %lse_t = hk.row_broadcast add %zero_o, %lse : !o_slice, !vec
+  %w4 = arith.addi %w, %c4 : index
+  %po = hk.subtile %parts[%w, %c0] : !part_st -> !slice_st
+  %pl = hk.subtile %parts[%w4, %c0] : !part_st -> !slice_st
+  hk.store %of, %po : !o_slice, !slice_st
+  hk.store %lse_t, %pl : !o_slice, !slice_st
+  hk.barrier
+  %first = arith.cmpi eq, %w, %c0 : index
+  scf.if %first {
+    %p0 = hk.subtile %parts[%c0, %c0] : !part_st -> !slice_st
+    %p1 = hk.subtile %parts[%c1, %c0] : !part_st -> !slice_st
+    %p2 = hk.subtile %parts[%c2, %c0] : !part_st -> !slice_st
+    %p3 = hk.subtile %parts[%c3, %c0] : !part_st -> !slice_st
+    %c5 = arith.constant 5 : index
+    %c6 = arith.constant 6 : index
+    %c7 = arith.constant 7 : index
+    %q0 = hk.subtile %parts[%c4, %c0] : !part_st -> !slice_st
+    %q1 = hk.subtile %parts[%c5, %c0] : !part_st -> !slice_st
+    %q2 = hk.subtile %parts[%c6, %c0] : !part_st -> !slice_st
+    %q3 = hk.subtile %parts[%c7, %c0] : !part_st -> !slice_st
+    %o0 = hk.load %p0 : !slice_st -> !o_slice
+    %o1 = hk.load %p1 : !slice_st -> !o_slice
+    %o2 = hk.load %p2 : !slice_st -> !o_slice
+    %o3 = hk.load %p3 : !slice_st -> !o_slice
+    %l0 = hk.load %q0 : !slice_st -> !o_slice
+    %l1 = hk.load %q1 : !slice_st -> !o_slice
+    %l2 = hk.load %q2 : !slice_st -> !o_slice
+    %l3 = hk.load %q3 : !slice_st -> !o_slice
+    // The four waves' LSEs as vectors (each row of an LSE tile holds one
+    // value), the weights exp(L_w - M) on vectors rather than tiles.
+    %v0 = hk.row_reduce max %l0 : !o_slice -> !vec
+    %v1 = hk.row_reduce max %l1 : !o_slice -> !vec
+    %v2 = hk.row_reduce max %l2 : !o_slice -> !vec
+    %v3 = hk.row_reduce max %l3 : !o_slice -> !vec
+    %m01 = arith.maximumf %v0, %v1 : !vec
+    %m23 = arith.maximumf %v2, %v3 : !vec
+    %mm = arith.maximumf %m01, %m23 : !vec
+    %mt = arith.maximumf %mm, %low : !vec
+    %d0 = arith.subf %v0, %mt : !vec
+    %d1 = arith.subf %v1, %mt : !vec
+    %d2 = arith.subf %v2, %mt : !vec
+    %d3 = arith.subf %v3, %mt : !vec
+    %e0 = arith.mulf %d0, %log2e : !vec
+    %e1 = arith.mulf %d1, %log2e : !vec
+    %e2 = arith.mulf %d2, %log2e : !vec
+    %e3 = arith.mulf %d3, %log2e : !vec
+    %w0 = math.exp2 %e0 : !vec
+    %w1 = math.exp2 %e1 : !vec
+    %w2 = math.exp2 %e2 : !vec
+    %w3 = math.exp2 %e3 : !vec
+    %w01 = arith.addf %w0, %w1 : !vec
+    %w23 = arith.addf %w2, %w3 : !vec
+    %wsum = arith.addf %w01, %w23 : !vec
+    %wsafe = arith.maximumf %wsum, %tiny : !vec
+    %n0 = arith.divf %w0, %wsafe : !vec
+    %n1 = arith.divf %w1, %wsafe : !vec
+    %n2 = arith.divf %w2, %wsafe : !vec
+    %n3 = arith.divf %w3, %wsafe : !vec
+    %a0 = hk.row_broadcast mul %o0, %n0 : !o_slice, !vec
+    %a1 = hk.row_broadcast mul %o1, %n1 : !o_slice, !vec
+    %a2 = hk.row_broadcast mul %o2, %n2 : !o_slice, !vec
+    %a3 = hk.row_broadcast mul %o3, %n3 : !o_slice, !vec
+    %s01 = arith.addf %a0, %a1 : !o_slice
+    %s23 = arith.addf %a2, %a3 : !o_slice
+    %ofin = arith.addf %s01, %s23 : !o_slice
+    %ob = arith.truncf %ofin : !o_slice to !o_out_slice
+    hk.store %ob, %O[%b, %hkv, %rt, %dc] : !o_out_slice, !q256
+    %dfirst = arith.cmpi eq, %dc, %c0 : index
+    scf.if %dfirst {
+      %lw = math.log2 %wsum : !vec
+      %lwe = arith.mulf %lw, %ln2 : !vec
+      %lv = arith.addf %mt, %lwe : !vec
+      hk.store %lv, %L[%b, %hkv, %rt] : !vec, memref<?x?x?xf32>
+    }
+  }
   hk.return
 }
