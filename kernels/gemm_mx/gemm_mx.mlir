@@ -27,21 +27,27 @@
 //
 // Work split: waves form a 2 x 2 grid (wave_row = w / 2, wave_col = w % 2);
 // wave (r, c) owns the 64x64 accumulator at rows 64 r and columns 64 c of
-// the block (64 f32 registers per lane). K runs in steps of 128, one MX
-// block of 32 per lane of the scaled MFMA's operand: per step each wave
-// reads its 64x128 slices of A and B straight from global memory into the
-// operand layout of v_mfma_scale_f32_16x16x128_f8f6f4 (16x128 base tiles:
-// 32 consecutive elements of a row per lane, 32 bytes for fp8 as two
-// 16-byte runs, 16 bytes for fp4 as one), and their 64x4 scale tiles (one
-// byte per lane: row l % 16, block l / 16), then runs sixteen scaled MFMAs
-// (4 x 4 output base tiles of 16x16). The loop prefetches step k + 1's
-// slices into registers while step k's MFMAs run, so the loads overlap the
-// matrix cores; the last step runs after the loop without loads.
+// the block (64 f32 registers per lane). Each K step, each wave reads its
+// 64-row slices of A and B straight from global memory into the operand
+// layout of v_mfma_scale_f32_16x16x128_f8f6f4 (16x128 base tiles: 32
+// consecutive elements of a row per lane, 32 bytes for E4M3 as two 16-byte
+// runs, 16 bytes for E2M1 as one) and their scale tiles (one byte per lane
+// and base tile: row l % 16, block l / 16), then runs the scaled MFMAs of
+// the step (4 x 4 output base tiles of 16x16 per 128 of K). The K step is
+// 128 for MXFP8 (two 64x128 slices, 64 registers) and 256 for MXFP4 (two
+// 64x256 slices, also 64 registers: twice the loads in flight per wait).
+// There is no LDS stage and no register prefetch: at 173 VGPRs two waves
+// fit each SIMD (with a prefetch, 256 VGPRs and one wave: the timing model
+// gives 971 against 1646 TFLOP/s for MXFP8 at 4096^3), and the other wave's
+// MFMAs cover a wave's loads. The two waves of a row (column) of the grid
+// read the same A (B) slice; docs/report.md, "MX GEMM", has the figures.
 
 !a8 = tensor<64x128xf8E4M3FN, #hk.rt<row, 16x128, group = 16>>
-!a4 = tensor<64x128xf4E2M1FN, #hk.rt<row, 16x128>>
 !si = tensor<64x4xi8, #hk.rt<row, 16x4>>
 !s = tensor<64x4xf8E8M0FNU, #hk.rt<row, 16x4>>
+!a4 = tensor<64x256xf4E2M1FN, #hk.rt<row, 16x128>>
+!si4 = tensor<64x8xi8, #hk.rt<row, 16x4>>
+!s4 = tensor<64x8xf8E8M0FNU, #hk.rt<row, 16x4>>
 !acc = tensor<64x64xf32, #hk.rt<col, 16x16>>
 !out = tensor<64x64xbf16, #hk.rt<col, 16x16>>
 
@@ -78,41 +84,29 @@ hk.kernel @gemm_mx_fp8(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
   %ar = arith.addi %tm2, %wr : index
   %br = arith.addi %tn2, %wc : index
 
-  // K steps: ceildiv(K / 32, 4) from the scales' columns, the MX blocks.
+  // K steps of 128: ceildiv(K / 32, 4) from the scales' columns, the MX
+  // blocks.
   %blocks = memref.dim %SA, %c1 : memref<?x?xi8>
   %nk = arith.ceildivui %blocks, %c4 : index
-  %nk_loop = arith.subi %nk, %c1 : index
 
-  // Step 0, then each step k loads step k + 1 before its MFMAs.
-  %a0 = hk.load %A[%ar, %c0] : memref<?x?xi8> -> !a8
-  %b0 = hk.load %B[%br, %c0] : memref<?x?xi8> -> !a8
-  %sa0 = hk.load %SA[%ar, %c0] : memref<?x?xi8> -> !si
-  %sb0 = hk.load %SB[%br, %c0] : memref<?x?xi8> -> !si
-  %r:5 = scf.for %k = %c0 to %nk_loop step %c1
-      iter_args(%acc = %zero, %a = %a0, %b = %b0, %sa = %sa0, %sb = %sb0)
-      -> (!acc, !a8, !a8, !si, !si) {
-    %kn = arith.addi %k, %c1 : index
-    %an = hk.load %A[%ar, %kn] : memref<?x?xi8> -> !a8
-    %bn = hk.load %B[%br, %kn] : memref<?x?xi8> -> !a8
-    %san = hk.load %SA[%ar, %kn] : memref<?x?xi8> -> !si
-    %sbn = hk.load %SB[%br, %kn] : memref<?x?xi8> -> !si
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (!acc) {
+    %a = hk.load %A[%ar, %k] : memref<?x?xi8> -> !a8
+    %b = hk.load %B[%br, %k] : memref<?x?xi8> -> !a8
+    %sa = hk.load %SA[%ar, %k] : memref<?x?xi8> -> !si
+    %sb = hk.load %SB[%br, %k] : memref<?x?xi8> -> !si
     %sae = arith.bitcast %sa : !si to !s
     %sbe = arith.bitcast %sb : !si to !s
-    %d = hk.mma_scaled %a[%sae], %b[%sbe], %acc : !a8, !s, !a8, !s, !acc
-    scf.yield %d, %an, %bn, %san, %sbn : !acc, !a8, !a8, !si, !si
+    %d = hk.mma_scaled %a[%sae], %b[%sbe], %c : !a8, !s, !a8, !s, !acc
+    scf.yield %d : !acc
   }
-  %sae = arith.bitcast %r#3 : !si to !s
-  %sbe = arith.bitcast %r#4 : !si to !s
-  %acc = hk.mma_scaled %r#1[%sae], %r#2[%sbe], %r#0
-      : !a8, !s, !a8, !s, !acc
-
   %o = arith.truncf %acc : !acc to !out
   hk.store %o, %C[%ar, %br] : !out, memref<?x?xbf16>
   hk.return
 }
 
-// The same with E2M1 operands: A and B hold K/2 bytes per row, and one
-// 64x128 tile of elements is 64 bytes of a row.
+// The same with E2M1 operands and a K step of 256: A and B hold K/2 bytes
+// per row, and one 64x256 tile of elements is 128 bytes of each of its
+// rows; the scale tiles are 64x8.
 hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
                        %B: memref<?x?xi8>, %SB: memref<?x?xi8>,
                        %C: memref<?x?xbf16>) attributes {
@@ -122,7 +116,7 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
   %c128 = arith.constant 128 : index
   %zero = arith.constant dense<0.0> : !acc
 
@@ -143,32 +137,20 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
   %ar = arith.addi %tm2, %wr : index
   %br = arith.addi %tn2, %wc : index
 
+  // K steps of 256: ceildiv(K / 32, 8).
   %blocks = memref.dim %SA, %c1 : memref<?x?xi8>
-  %nk = arith.ceildivui %blocks, %c4 : index
-  %nk_loop = arith.subi %nk, %c1 : index
+  %nk = arith.ceildivui %blocks, %c8 : index
 
-  %a0 = hk.load %A[%ar, %c0] : memref<?x?xi8> -> !a4
-  %b0 = hk.load %B[%br, %c0] : memref<?x?xi8> -> !a4
-  %sa0 = hk.load %SA[%ar, %c0] : memref<?x?xi8> -> !si
-  %sb0 = hk.load %SB[%br, %c0] : memref<?x?xi8> -> !si
-  %r:5 = scf.for %k = %c0 to %nk_loop step %c1
-      iter_args(%acc = %zero, %a = %a0, %b = %b0, %sa = %sa0, %sb = %sb0)
-      -> (!acc, !a4, !a4, !si, !si) {
-    %kn = arith.addi %k, %c1 : index
-    %an = hk.load %A[%ar, %kn] : memref<?x?xi8> -> !a4
-    %bn = hk.load %B[%br, %kn] : memref<?x?xi8> -> !a4
-    %san = hk.load %SA[%ar, %kn] : memref<?x?xi8> -> !si
-    %sbn = hk.load %SB[%br, %kn] : memref<?x?xi8> -> !si
-    %sae = arith.bitcast %sa : !si to !s
-    %sbe = arith.bitcast %sb : !si to !s
-    %d = hk.mma_scaled %a[%sae], %b[%sbe], %acc : !a4, !s, !a4, !s, !acc
-    scf.yield %d, %an, %bn, %san, %sbn : !acc, !a4, !a4, !si, !si
+  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (!acc) {
+    %a = hk.load %A[%ar, %k] : memref<?x?xi8> -> !a4
+    %b = hk.load %B[%br, %k] : memref<?x?xi8> -> !a4
+    %sa = hk.load %SA[%ar, %k] : memref<?x?xi8> -> !si4
+    %sb = hk.load %SB[%br, %k] : memref<?x?xi8> -> !si4
+    %sae = arith.bitcast %sa : !si4 to !s4
+    %sbe = arith.bitcast %sb : !si4 to !s4
+    %d = hk.mma_scaled %a[%sae], %b[%sbe], %c : !a4, !s4, !a4, !s4, !acc
+    scf.yield %d : !acc
   }
-  %sae = arith.bitcast %r#3 : !si to !s
-  %sbe = arith.bitcast %r#4 : !si to !s
-  %acc = hk.mma_scaled %r#1[%sae], %r#2[%sbe], %r#0
-      : !a4, !s, !a4, !s, !acc
-
   %o = arith.truncf %acc : !acc to !out
   hk.store %o, %C[%ar, %br] : !out, memref<?x?xbf16>
   hk.return
