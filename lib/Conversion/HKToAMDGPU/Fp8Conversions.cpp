@@ -77,10 +77,13 @@ static Value saturate(OpBuilder &b, Location loc, Value in, FloatType format) {
 namespace {
 
 /// 8-bit floats to f32, bf16 or f16: each word of each register to two
-/// f32, then (exactly) to the result type.
+/// f32, then (exactly) to the result type: bf16 as the upper halves on a
+/// chip without v_cvt_pk_bf16_f32.
 struct Fp8ExtLowering : OpConversionPattern<arith::ExtFOp> {
-  Fp8ExtLowering(TypeConverter &converter, MLIRContext *ctx)
-      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+  Fp8ExtLowering(TypeConverter &converter, MLIRContext *ctx,
+                 bool hasBf16Convert)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2),
+        hasBf16Convert(hasBf16Convert) {}
 
   LogicalResult
   matchAndRewrite(arith::ExtFOp op, OpAdaptor adaptor,
@@ -106,11 +109,33 @@ struct Fp8ExtLowering : OpConversionPattern<arith::ExtFOp> {
         wide = insert(rewriter, loc, two, wide, reg + 2 * word);
       }
     }
-    if (!out.getElementType().isF32())
+    if (out.getElementType().isBF16() && !hasBf16Convert)
+      wide = upperHalves(rewriter, loc, wide, out);
+    else if (!out.getElementType().isF32())
       wide = arith::TruncFOp::create(rewriter, loc, out, wide);
     rewriter.replaceOp(op, wide);
     return success();
   }
+
+  /// The bf16 values of f32 values that bf16 holds exactly (as every 8-bit
+  /// float is): their upper 16 bits. Without an f32 -> bf16 instruction
+  /// (gfx942) a rounding truncf costs several VALU instructions per element;
+  /// the upper halves of two registers are one v_perm_b32. Where the chip
+  /// converts (two per instruction) the truncf is as cheap and kept.
+  static Value upperHalves(OpBuilder &b, Location loc, Value wide,
+                           VectorType out) {
+    auto shape = cast<VectorType>(wide.getType()).getShape();
+    auto i32s = VectorType::get(shape, b.getI32Type());
+    auto i16s = VectorType::get(shape, b.getI16Type());
+    Value bits = arith::BitcastOp::create(b, loc, i32s, wide);
+    Value sixteen = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(i32s, b.getI32IntegerAttr(16)));
+    Value high = arith::ShRUIOp::create(b, loc, bits, sixteen);
+    Value halves = arith::TruncIOp::create(b, loc, i16s, high);
+    return arith::BitcastOp::create(b, loc, out, halves);
+  }
+
+  bool hasBf16Convert;
 };
 
 /// f32, bf16 or f16 to 8-bit floats: (exactly) to f32, saturated, then two
@@ -190,9 +215,10 @@ static std::optional<std::string> fp8Reason(Operation *op,
 void hk::populateFp8ConversionPatterns(TypeConverter &converter,
                                        RewritePatternSet &patterns,
                                        LoweringState &state) {
-  patterns.add<Fp8ExtLowering, Fp8TruncLowering>(converter,
-                                                 patterns.getContext());
   const hk::ChipInfo &chip = state.chip;
+  patterns.add<Fp8ExtLowering>(converter, patterns.getContext(),
+                               chip.hasBf16Convert);
+  patterns.add<Fp8TruncLowering>(converter, patterns.getContext());
   state.support.addForeign(
       [&chip](Operation *op) { return fp8Reason(op, chip); });
 }

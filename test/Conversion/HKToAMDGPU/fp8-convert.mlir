@@ -19,7 +19,14 @@
 // CHECK: amdgpu.ext_packed_fp8 %[[W1]][0]
 // CHECK: amdgpu.ext_packed_fp8 %[[W1]][1]
 // CHECK-NOT: amdgpu.ext_packed_fp8
-// CHECK: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// gfx950 rounds to bf16 with its instruction (exact here); gfx942, without
+// one, takes the upper halves of the f32 bits.
+// GFX950: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
+// GFX942: %[[BITS:.*]] = arith.bitcast %{{.*}} : vector<8xf32> to vector<8xi32>
+// GFX942: %[[HIGH:.*]] = arith.shrui %[[BITS]], %{{.*}} : vector<8xi32>
+// GFX942: %[[HALF:.*]] = arith.trunci %[[HIGH]] : vector<8xi32> to vector<8xi16>
+// GFX942: arith.bitcast %[[HALF]] : vector<8xi16> to vector<8xbf16>
+// GFX942-NOT: arith.truncf %{{.*}} : vector<8xf32> to vector<8xbf16>
 // ROCDL-LABEL: llvm.func @ext
 // ROCDL-COUNT-4: rocdl.cvt.pk.f32.fp8
 // ROCDL-NOT: builtin.unrealized_conversion_cast
