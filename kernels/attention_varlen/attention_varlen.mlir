@@ -88,8 +88,11 @@
 // or past len_k), hk.tril at row offset q0 + len_k - len_q (causal) and
 // hk.triu at row offset q0 + len_k - len_q - W (window); the
 // hk-peel-bounds pass runs the blocks whose masks keep everything without
-// them. Positions are signed i32 in the masks, so a negative row offset
-// (len_q > len_k) is exact.
+// them: the window's edge cuts only a wave's first blocks and the causal
+// diagonal and the key bound only its last ones, so the loop runs in three
+// parts, masked, unmasked, masked (each wave splits at its own blocks; all
+// three run the same barriers per block). Positions are signed i32 in the
+// masks, so a negative row offset (len_q > len_k) is exact.
 //
 // Rows without a key. attention_fwd's online softmax assumes every row has
 // a finite maximum after the first block. Here a row may see no key in a

@@ -11,7 +11,16 @@ issued, masked halves of diagonal blocks included.) The varlen lengths are
 Reference.cpp's `lens` modes 0 (all N) and 2 (the ramp round(2 N (b + 1) /
 (B + 1))), both deterministic.
 
+The timing model simulates six workgroups of a grid, evenly spaced along
+it, and with one workgroup per compute unit the launch takes the slowest
+of those six; the slowest of all P may be slower. For each varlen row the
+last columns count the KV blocks (the work of a tile) of every workgroup
+under the kernel's static zigzag schedule: the most any workgroup runs,
+and the most a sampled one runs. Their ratio bounds how much faster the
+model reads than a model that simulated every workgroup.
+
     python3 kernels/attention_varlen/figures.py --chip CHIP [--hk-run PATH]
+        [--rows LABEL ...]
 """
 
 import argparse
@@ -64,6 +73,42 @@ def useful_flops(kernel, s):
     return 4 * d * h * pairs
 
 
+def tile_blocks(lq, lk, qblk, causal, window):
+    """KV blocks of 64 the kernel's loop runs for query tile qblk (256
+    rows) of a sequence: [blk_lo, blk_hi) as attention_varlen.mlir
+    computes them."""
+    far = 1 << 30
+    off = lk - lq
+    r0 = qblk * 256
+    r_last = min(r0 + 256, lq) - 1
+    p_last = r_last + off + (0 if causal else far)
+    key_hi = min(p_last, lk - 1)
+    blk_hi = -(-max(key_hi + 1, 0) // 64)
+    key_lo = max(r0 + off - (window if window >= 0 else far), 0)
+    return blk_hi - min(key_lo // 64, blk_hi)
+
+
+def balance(s, workgroups, samples=6):
+    """(most KV blocks of any workgroup, most of a sampled one) under the
+    static zigzag schedule on `workgroups` workgroups."""
+    b, h, _, nq, nk, _, causal, windowed, w, mode = s
+    window = w if windowed else -1
+    tiles = []
+    for lq, lk in zip(lengths(mode, b, nq), lengths(mode, b, nk)):
+        for q in range(-(-lq // 256)):
+            tiles.append(tile_blocks(lq, lk, q, causal, window))
+    period = 2 * workgroups
+    load = [0] * workgroups
+    for t in range(len(tiles) * h):
+        r, k = divmod(t, period)
+        wg = k if k < workgroups else period - 1 - k
+        load[wg] += tiles[t // h]
+    n = min(samples, workgroups)
+    sampled = [load[k * (workgroups - 1) // (n - 1) if n > 1 else 0]
+               for k in range(n)]
+    return max(load), max(sampled)
+
+
 def timing(hk_run, kernel, shape, chip):
     out = subprocess.run(
         [hk_run, kernel, "--shape", ",".join(map(str, shape)), "--chip", chip,
@@ -77,15 +122,24 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--chip", required=True, help="a chip of the chip table")
     ap.add_argument("--hk-run", default=os.path.join(ROOT, "build", "bin", "hk-run"))
+    ap.add_argument("--rows", nargs="+", metavar="LABEL",
+                    help="only the rows whose label holds one of these")
     args = ap.parse_args()
-    print("| row | shape | modelled us | useful TFLOP/s | model's TFLOP/s |")
-    print("|---|---|---|---|---|")
+    print("| row | shape | modelled us | useful TFLOP/s | model's TFLOP/s |"
+          " KV blocks: slowest workgroup | slowest sampled |")
+    print("|---|---|---|---|---|---|---|")
     for label, kernel, shape in ROWS:
+        if args.rows and not any(r in label for r in args.rows):
+            continue
         rep = timing(args.hk_run, kernel, shape, args.chip)
         us = rep["microseconds"]
         tflops = useful_flops(kernel, shape) / us * 1e-6
-        print("| %s | `%s %s` | %.1f | %.1f | %.1f |" % (
-            label, kernel, ",".join(map(str, shape)), us, tflops, rep["tflops"]))
+        most = sampled = "-"
+        if kernel == "attention_varlen":
+            most, sampled = balance(shape, rep["workgroups"])
+        print("| %s | `%s %s` | %.1f | %.1f | %.1f | %s | %s |" % (
+            label, kernel, ",".join(map(str, shape)), us, tflops,
+            rep["tflops"], most, sampled))
         sys.stdout.flush()
 
 
