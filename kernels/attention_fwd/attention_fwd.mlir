@@ -292,7 +292,8 @@ hk.kernel @attention_fwd_d128(%Q: !gmem128, %K: !gmem128, %V: !gmem128,
   %q_end = arith.addi %q0, %c32 : index
 
   // KV blocks of 64: all of them, or when causal those holding a key <= the
-  // workgroup's last query 256*qblk + 255.
+  // workgroup's last query rows*qblk + rows - 1 (rows: 256, or 128 with
+  // four waves).
   %n = memref.dim %Q, %c2 : !gmem128
   %n_pad = arith.addi %n, %c63 : index
   %nkv_all = arith.divui %n_pad, %c64 : index
@@ -536,7 +537,8 @@ hk.kernel @attention_fwd_d64(%Q: !gmem64, %K: !gmem64, %V: !gmem64,
   %q_end = arith.addi %q0, %c32 : index
 
   // KV blocks of 64: all of them, or when causal those holding a key <= the
-  // workgroup's last query 256*qblk + 255.
+  // workgroup's last query rows*qblk + rows - 1 (rows: 256, or 128 with
+  // four waves).
   %n = memref.dim %Q, %c2 : !gmem64
   %n_pad = arith.addi %n, %c63 : index
   %nkv_all = arith.divui %n_pad, %c64 : index
