@@ -14,6 +14,7 @@
 
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugLine.h"
+#include "llvm/Object/Decompressor.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -40,6 +41,42 @@ bool hasDebugLine(const llvm::object::ObjectFile &object) {
   return false;
 }
 
+/// Debug sections LLVM's DWARF library may inflate: at most this many bytes
+/// in all. Far above what a kernel's line table takes, far below what a
+/// hostile size field claims.
+constexpr uint64_t kMaxDecompressedDebugBytes = 64ull << 20;
+
+/// Whether the compressed sections (SHF_COMPRESSED) inflate to at most
+/// kMaxDecompressedDebugBytes. DWARFContext::create allocates the size a
+/// section's compression header claims before inflating it: a mutated
+/// header claiming 104 GiB ended the process (found by hk-fuzz-isa).
+bool compressedDebugFits(const llvm::object::ObjectFile &object) {
+  uint64_t total = 0;
+  // Every compressed section, whatever its name (a name past the end of the
+  // string table too): DWARFContext inflates them all.
+  for (const llvm::object::SectionRef &section : object.sections()) {
+    if (!section.isCompressed())
+      continue;
+    llvm::Expected<llvm::StringRef> data = section.getContents();
+    if (!data) {
+      llvm::consumeError(data.takeError());
+      continue; // DWARFContext skips it too
+    }
+    llvm::Expected<llvm::object::Decompressor> decompressor =
+        llvm::object::Decompressor::create("", *data, object.isLittleEndian(),
+                                           object.getBytesInAddress() == 8);
+    if (!decompressor) {
+      llvm::consumeError(decompressor.takeError());
+      continue;
+    }
+    if (__builtin_add_overflow(total, decompressor->getDecompressedSize(),
+                               &total) ||
+        total > kMaxDecompressedDebugBytes)
+      return false;
+  }
+  return true;
+}
+
 /// Reads the whole file at `path`; false if it cannot be read.
 bool readFile(const std::string &path, std::string &text) {
   std::ifstream in(path, std::ios::binary);
@@ -61,7 +98,9 @@ bool isOpNameChar(char c) {
 std::shared_ptr<const LineTable>
 LineTable::read(const llvm::object::ObjectFile &object) {
   auto table = std::make_shared<LineTable>();
-  if (!hasDebugLine(object))
+  // Without its line table a fault is reported by address only, as for a
+  // code object without debug information.
+  if (!hasDebugLine(object) || !compressedDebugFits(object))
     return table;
   auto ignore = [](llvm::Error error) { llvm::consumeError(std::move(error)); };
   std::unique_ptr<llvm::DWARFContext> dwarf = llvm::DWARFContext::create(
