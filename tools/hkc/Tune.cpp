@@ -186,8 +186,11 @@ FailureOr<Space> enumerate(const KernelTemplate &tmpl,
     // A combination a constraint refuses is listed, not an error.
     std::string why;
     {
+      // The message ends with the instance's values, which the line
+      // already starts with.
       ScopedDiagnosticHandler capture(context, [&](Diagnostic &d) {
-        why = d.str();
+        why = llvm::StringRef(d.str()).split(" fails for ").first.str() +
+              " fails";
         return success();
       });
       if (failed(resolveParams(tmpl, values, UnknownLoc::get(context))))
@@ -378,9 +381,9 @@ Measured parseResult(const std::string &text) {
   llvm::StringRef head = rest.split('\n').first;
   rest = rest.split('\n').second;
   if (head != "ok") {
-    m.error = rest.trim().str();
-    if (m.error.empty())
-      m.error = "no result";
+    // No text: the worker never started, the search having stopped.
+    m.error = text.empty() ? "not run: the default instance failed first"
+                           : rest.trim().str();
     return m;
   }
   for (llvm::StringRef line : llvm::split(rest, '\n')) {
