@@ -147,9 +147,12 @@ std::string decodeEntry(const std::string &chip, const Dims &dims) {
 }
 
 /// Groups the merge kernel reduces S splits to before the combine: S itself
-/// up to kMergeMin splits (the combine walks them), else about sqrt(S)
-/// groups of about sqrt(S) splits each.
-constexpr int64_t kMergeMin = 16;
+/// up to kMergeMin splits (the combine's four waves per slice walk a quarter
+/// each), else about sqrt(S) groups of about sqrt(S) splits each. Where the
+/// merge's launch starts to pay, in the model: 64 splits take 8.40 us in
+/// the combine alone and 4.60 + 4.22 us merged into 8 first (gfx950); 19
+/// splits 6.10 us alone against 11.31 + 4.65 us (gfx942).
+constexpr int64_t kMergeMin = 64;
 int64_t mergeGroups(int64_t S) {
   if (S <= kMergeMin)
     return S;
@@ -203,7 +206,8 @@ void attentionDecode(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
   if (decodeWasTimed(lib))
     return;
   // Many splits (a few long sequences) are first merged in parallel groups
-  // of about sqrt(S), so that no wave walks more than that many in series.
+  // of about sqrt(S), so that no wave walks more than a quarter of that
+  // many in series.
   std::optional<hkrt::Buffer> Op2, Lp2;
   int64_t S2 = mergeGroups(S);
   if (S2 < S) {
