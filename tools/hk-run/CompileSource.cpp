@@ -46,7 +46,8 @@ void addParam(const std::string &assignment,
 }
 
 std::string compileSource(const std::string &path,
-                          const std::map<std::string, std::string> &params) {
+                          const std::map<std::string, std::string> &params,
+                          const std::vector<std::string> &chips) {
   mlir::DialectRegistry registry;
   compiler::registerDialects(registry);
   mlir::MLIRContext context(registry);
@@ -61,7 +62,7 @@ std::string compileSource(const std::string &path,
   mlir::OwningOpRef<mlir::ModuleOp> module =
       hk::parseInstance(sourceMgr, &context, params);
   compiler::Options options;
-  options.chips = supportedChips();
+  options.chips = chips.empty() ? supportedChips() : chips;
   mlir::FailureOr<rt::Artifact> artifact =
       module ? compiler::compileArtifact(*module, options)
              : mlir::FailureOr<rt::Artifact>(mlir::failure());

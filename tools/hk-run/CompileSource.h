@@ -10,6 +10,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace hk::run {
 
@@ -25,10 +26,11 @@ void addParam(const std::string &assignment,
               std::map<std::string, std::string> &params);
 
 /// Compiles the tile program at `path` (the instance at `params` of a
-/// template) into a temporary artifact for every chip; its path.
-std::string
-compileSource(const std::string &path,
-              const std::map<std::string, std::string> &params = {});
+/// template) into a temporary artifact for `chips` (empty: every chip of
+/// the table; a library kernel's are its kernelChips()); its path.
+std::string compileSource(const std::string &path,
+                          const std::map<std::string, std::string> &params = {},
+                          const std::vector<std::string> &chips = {});
 
 } // namespace hk::run
 

@@ -475,7 +475,8 @@ std::string chooseInstance(const Options &o, const KernelEntry &entry,
                             : describeParams(o.params) + " (--param)";
   std::string source = hk::run::kernelSourcePath(entry.name);
   if (!o.params.empty()) {
-    lib.overrideArtifact(entry.name, hk::run::compileSource(source, o.params));
+    lib.overrideArtifact(entry.name, hk::run::compileSource(
+                                         source, o.params, kernelChips(entry)));
     return describeParams(o.params) + " (--param)";
   }
   if (o.noTuned)
@@ -484,8 +485,8 @@ std::string chooseInstance(const Options &o, const KernelEntry &entry,
       hk::run::findTuned(entry.name, chip, shape);
   if (!tuned)
     return "default";
-  lib.overrideArtifact(entry.name,
-                       hk::run::compileSource(source, tuned->params));
+  lib.overrideArtifact(entry.name, hk::run::compileSource(source, tuned->params,
+                                                          kernelChips(entry)));
   return describeParams(tuned->params) + " (tuned: " + tuned->table +
          ", bucket " + joinShape(tuned->bucket) + ")";
 }
@@ -591,10 +592,13 @@ int run(const Options &o) {
 int main(int argc, char **argv) {
   try {
     Options options = parseArgs(argc, argv);
-    if (hk::run::isSource(options.artifact))
-      options.artifact =
-          hk::run::compileSource(options.artifact, options.params);
-    else if (!options.artifact.empty() && !options.params.empty())
+    if (hk::run::isSource(options.artifact)) {
+      // For a library kernel's chips only (gemm_mx: gfx950).
+      const KernelEntry *entry = findKernel(options.kernel);
+      options.artifact = hk::run::compileSource(
+          options.artifact, options.params,
+          entry ? kernelChips(*entry) : std::vector<std::string>());
+    } else if (!options.artifact.empty() && !options.params.empty())
       throw std::invalid_argument("--param instantiates a template: a "
                                   "library kernel or --artifact FILE.mlir");
     return run(options);
