@@ -25,9 +25,9 @@
 //   * the linear workgroup id is remapped across XCDs (8, chunks of 64) and
 //     into WGM = 8 row groups, as in gemm_bf16;
 //   * waves form a 2 x 4 grid (wave_row = w / 4, wave_col = w % 4); wave
-//     (r, c) owns four 64x32 accumulators C[i][j] at rows i*128 + r*64 and
-//     columns j*128 + c*32 of the block (i, j in {0, 1}), 128 f32
-//     registers per lane;
+//     (r, c) owns four 64x32 tiles C[i][j] at rows i*128 + r*64 and
+//     columns j*128 + c*32 of the block (i, j in {0, 1}), accumulated as
+//     their 32x64 transposes (below), 128 f32 registers per lane;
 //   * LDS holds one stage, the 256x128 A and B tiles of the current K step
 //     (2 x 32 KiB), seen as four regions of 128 rows: A0 (A rows 0-127), A1
 //     (rows 128-255), B0 and B1. Each wave loads the next step's 32x64
@@ -41,24 +41,30 @@
 //     one LDS phase (r and r + 16 among them) fall on different banks;
 //   * each wave reads whole-K slices, a 64x128 A slice (32 registers) and
 //     32x128 B slices (16 each), into 32x32 row tiles, and every compute
-//     cluster is one 64x32x128 hk.mma abt into 32x32 accumulator tiles: on
+//     cluster is one 32x64x128 hk.mma abt of a B slice by an A slice, into
+//     the 32x32 accumulator tiles of C[i][j]^T (col layout, group 4): on
 //     gfx950 two K base tiles make the 32 K values per lane of one
 //     v_mfma_f32_32x32x64_f8f6f4 (four per cluster), on gfx942 each base
 //     tile feeds two v_mfma_f32_32x32x16_fp8_fp8. Against 16x16 output
 //     tiles this halves the MFMA instructions for the same work (0.87
 //     instructions per MFMA-equivalent in the gfx950 hot loop against 1.01,
-//     scripts/bench-hotloops.sh).
+//     scripts/bench-hotloops.sh). Accumulating C^T rather than C costs
+//     nothing in the loop (the MFMA takes its operands either way round)
+//     and pays in the epilogue: hk.transpose makes a col tile of C^T a row
+//     tile of C, each lane 4 consecutive columns of a row, stored with one
+//     8-byte store per 4 values where C's own col layout (4 rows of a
+//     column) takes a 2-byte store per value.
 // The K loop runs in an 8-wave ping-pong with eight clusters per K step k;
 // like HipKittens' FP8 kernel it holds one A slice and both B slices at a
 // time and changes one operand per memory cluster:
 //   0 memory:  read A0 and B0 slices (step k); prefetch A0, B0 of step k+1;
-//   1 compute: C[0][0] += A0 B0^T;
+//   1 compute: C[0][0]^T += B0 A0^T;
 //   2 memory:  read the B1 slice; store A0, B0 of step k+1; prefetch B1;
-//   3 compute: C[0][1] += A0 B1^T;
+//   3 compute: C[0][1]^T += B1 A0^T;
 //   4 memory:  read the A1 slice; store B1 of step k+1; prefetch A1;
-//   5 compute: C[1][0] += A1 B0^T;
+//   5 compute: C[1][0]^T += B0 A1^T;
 //   6 memory:  store A1 of step k+1;
-//   7 compute: C[1][1] += A1 B1^T.
+//   7 compute: C[1][1]^T += B1 A1^T.
 // At the end of a memory cluster a wave holds the accumulators (128), the
 // slices (64) and at most 16 registers of prefetch: 208 registers of data.
 //
@@ -72,7 +78,11 @@
 // every write two clusters after the last read of the region and six
 // before the next; different waves write different rows, so writes never
 // conflict with each other. The prologue stores all four regions of step 0
-// and ends with a barrier. The loop runs steps 0 to nk - 2, each
+// and ends with a barrier; when K >= 128 its loads carry
+// hk.cols_in_bounds (step 0's columns are all in range), as hk-peel-bounds
+// marks the loop's: without it each load zeroes the bytes past K with a
+// compare and a select per byte, about 400 VALU instructions per wave that
+// delay the first MFMA. The loop runs steps 0 to nk - 2, each
 // prefetching the next; step nk - 1 follows it as the same clusters
 // without the prefetches and stores, so no load reaches past the end of K.
 // With K = 0 (nk = 0) the loop runs no trip and the last step multiplies
@@ -85,10 +95,11 @@
 !rt_share = tensor<32x64x!hk.fp8, #hk.rt<row, 32x32>>
 !rt_a = tensor<64x128x!hk.fp8, #hk.rt<row, 32x32>>
 !rt_b = tensor<32x128x!hk.fp8, #hk.rt<row, 32x32>>
-!acc = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
-!out = tensor<64x32xbf16, #hk.rt<col, 32x32, group = 4>>
-!rows = tensor<64xf32, #hk.rv<row, #hk.rt<col, 32x32, group = 4>>>
-!cols = tensor<32xf32, #hk.rv<col, #hk.rt<col, 32x32, group = 4>>>
+!acc = tensor<32x64xf32, #hk.rt<col, 32x32, group = 4>>
+!c_f32 = tensor<64x32xf32, #hk.rt<row, 32x32, group = 4>>
+!out = tensor<64x32xbf16, #hk.rt<row, 32x32, group = 4>>
+!rows = tensor<64xf32, #hk.rv<row, #hk.rt<row, 32x32, group = 4>>>
+!cols = tensor<32xf32, #hk.rv<col, #hk.rt<row, 32x32, group = 4>>>
 
 hk.kernel @gemm_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
                     %sa: memref<?xf32>, %sb: memref<?xf32>,
@@ -159,11 +170,29 @@ hk.kernel @gemm_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
   %nk_loop = arith.subi %nk, %c1 : index
 
   // Prologue: step 0 of every region through registers into the stage,
-  // visible to every wave before the loop reads it.
-  %ga0 = hk.load %A[%a_row0, %sc] : memref<?x?x!hk.fp8> -> !rt_share
-  %gb0 = hk.load %B[%b_row0, %sc] : memref<?x?x!hk.fp8> -> !rt_share
-  %gb1 = hk.load %B[%b_row1, %sc] : memref<?x?x!hk.fp8> -> !rt_share
-  %ga1 = hk.load %A[%a_row1, %sc] : memref<?x?x!hk.fp8> -> !rt_share
+  // visible to every wave before the loop reads it; its columns are in
+  // range when K >= 128.
+  %k_full = arith.cmpi uge, %k_len, %c128 : index
+  %ga0, %gb0, %gb1, %ga1 = scf.if %k_full
+      -> (!rt_share, !rt_share, !rt_share, !rt_share) {
+    %qa0 = hk.load %A[%a_row0, %sc] {hk.cols_in_bounds}
+        : memref<?x?x!hk.fp8> -> !rt_share
+    %qb0 = hk.load %B[%b_row0, %sc] {hk.cols_in_bounds}
+        : memref<?x?x!hk.fp8> -> !rt_share
+    %qb1 = hk.load %B[%b_row1, %sc] {hk.cols_in_bounds}
+        : memref<?x?x!hk.fp8> -> !rt_share
+    %qa1 = hk.load %A[%a_row1, %sc] {hk.cols_in_bounds}
+        : memref<?x?x!hk.fp8> -> !rt_share
+    scf.yield %qa0, %qb0, %qb1, %qa1
+        : !rt_share, !rt_share, !rt_share, !rt_share
+  } else {
+    %qa0 = hk.load %A[%a_row0, %sc] : memref<?x?x!hk.fp8> -> !rt_share
+    %qb0 = hk.load %B[%b_row0, %sc] : memref<?x?x!hk.fp8> -> !rt_share
+    %qb1 = hk.load %B[%b_row1, %sc] : memref<?x?x!hk.fp8> -> !rt_share
+    %qa1 = hk.load %A[%a_row1, %sc] : memref<?x?x!hk.fp8> -> !rt_share
+    scf.yield %qa0, %qb0, %qb1, %qa1
+        : !rt_share, !rt_share, !rt_share, !rt_share
+  }
   hk.store %ga0, %as_share0 : !rt_share, !st_share
   hk.store %gb0, %bs_share0 : !rt_share, !st_share
   hk.store %gb1, %bs_share1 : !rt_share, !st_share
@@ -192,7 +221,7 @@ hk.kernel @gemm_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
         hk.yield %ra, %qa, %qb : !rt_a, !rt_share, !rt_share
       }
       %d00 = hk.cluster compute -> !acc {
-        %e = hk.mma abt %a0, %b0, %c00 : !rt_a, !rt_b, !acc
+        %e = hk.mma abt %b0, %a0, %c00 : !rt_b, !rt_a, !acc
         hk.yield %e : !acc
       }
       // Cluster 2: read the B1 slice; every wave has read A0 and B0
@@ -205,7 +234,7 @@ hk.kernel @gemm_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
         hk.yield %rb, %qb : !rt_b, !rt_share
       }
       %d01 = hk.cluster compute -> !acc {
-        %e = hk.mma abt %a0, %b1, %c01 : !rt_a, !rt_b, !acc
+        %e = hk.mma abt %b1, %a0, %c01 : !rt_b, !rt_a, !acc
         hk.yield %e : !acc
       }
       // Cluster 4: read the A1 slice; store B1 of step k + 1 (read in
@@ -217,7 +246,7 @@ hk.kernel @gemm_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
         hk.yield %ra, %qa : !rt_a, !rt_share
       }
       %d10 = hk.cluster compute -> !acc {
-        %e = hk.mma abt %a1, %b0, %c10 : !rt_a, !rt_b, !acc
+        %e = hk.mma abt %b0, %a1, %c10 : !rt_b, !rt_a, !acc
         hk.yield %e : !acc
       }
       // Cluster 6: store A1 of step k + 1 (read in cluster 4); read the B0
@@ -229,7 +258,7 @@ hk.kernel @gemm_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
         hk.yield %rb : !rt_b
       }
       %d11 = hk.cluster compute -> !acc {
-        %e = hk.mma abt %a1, %b1, %c11 : !rt_a, !rt_b, !acc
+        %e = hk.mma abt %b1, %a1, %c11 : !rt_b, !rt_a, !acc
         hk.yield %e : !acc
       }
       scf.yield %d00, %d01, %d10, %d11, %b0n
@@ -242,7 +271,7 @@ hk.kernel @gemm_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
       hk.yield %ra : !rt_a
     }
     %d00 = hk.cluster compute -> !acc {
-      %e = hk.mma abt %a0, %r#4, %r#0 : !rt_a, !rt_b, !acc
+      %e = hk.mma abt %r#4, %a0, %r#0 : !rt_b, !rt_a, !acc
       hk.yield %e : !acc
     }
     %b1 = hk.cluster memory -> !rt_b {
@@ -250,7 +279,7 @@ hk.kernel @gemm_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
       hk.yield %rb : !rt_b
     }
     %d01 = hk.cluster compute -> !acc {
-      %e = hk.mma abt %a0, %b1, %r#1 : !rt_a, !rt_b, !acc
+      %e = hk.mma abt %b1, %a0, %r#1 : !rt_b, !rt_a, !acc
       hk.yield %e : !acc
     }
     %a1 = hk.cluster memory -> !rt_a {
@@ -258,38 +287,43 @@ hk.kernel @gemm_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
       hk.yield %ra : !rt_a
     }
     %d1:2 = hk.cluster compute -> !acc, !acc {
-      %e10 = hk.mma abt %a1, %r#4, %r#2 : !rt_a, !rt_b, !acc
-      %e11 = hk.mma abt %a1, %b1, %r#3 : !rt_a, !rt_b, !acc
+      %e10 = hk.mma abt %r#4, %a1, %r#2 : !rt_b, !rt_a, !acc
+      %e11 = hk.mma abt %b1, %a1, %r#3 : !rt_b, !rt_a, !acc
       hk.yield %e10, %e11 : !acc, !acc
     }
     hk.yield %d00, %d01, %d1#0, %d1#1 : !acc, !acc, !acc, !acc
   }
 
-  // Epilogue: accumulator C[i][j] is the 64x32 tile (in units of 64x32) at
-  // row 4*tm + 2*i + wr and column 8*tn + 4*j + wc; the scales of its rows
-  // and columns are the 64- and 32-element vectors at the same indices.
+  // Epilogue: accumulator C[i][j]^T, transposed (no data movement), is the
+  // 64x32 tile C[i][j] (in units of 64x32) at row 4*tm + 2*i + wr and
+  // column 8*tn + 4*j + wc; the scales of its rows and columns are the 64-
+  // and 32-element vectors at the same indices.
   %row_base = arith.muli %tm, %c4 : index
   %row0 = arith.addi %row_base, %wr : index
   %row1 = arith.addi %row0, %c2 : index
   %col_base = arith.muli %tn, %c8 : index
   %col0 = arith.addi %col_base, %wc : index
   %col1 = arith.addi %col0, %c4 : index
+  %t00 = hk.transpose %acc#0 : !acc -> !c_f32
+  %t01 = hk.transpose %acc#1 : !acc -> !c_f32
+  %t10 = hk.transpose %acc#2 : !acc -> !c_f32
+  %t11 = hk.transpose %acc#3 : !acc -> !c_f32
   %ra0 = hk.load %sa[%row0] : memref<?xf32> -> !rows
   %ra1 = hk.load %sa[%row1] : memref<?xf32> -> !rows
   %cb0 = hk.load %sb[%col0] : memref<?xf32> -> !cols
   %cb1 = hk.load %sb[%col1] : memref<?xf32> -> !cols
-  %x00 = hk.row_broadcast mul %acc#0, %ra0 : !acc, !rows
-  %x01 = hk.row_broadcast mul %acc#1, %ra0 : !acc, !rows
-  %x10 = hk.row_broadcast mul %acc#2, %ra1 : !acc, !rows
-  %x11 = hk.row_broadcast mul %acc#3, %ra1 : !acc, !rows
-  %y00 = hk.col_broadcast mul %x00, %cb0 : !acc, !cols
-  %y01 = hk.col_broadcast mul %x01, %cb1 : !acc, !cols
-  %y10 = hk.col_broadcast mul %x10, %cb0 : !acc, !cols
-  %y11 = hk.col_broadcast mul %x11, %cb1 : !acc, !cols
-  %o00 = arith.truncf %y00 : !acc to !out
-  %o01 = arith.truncf %y01 : !acc to !out
-  %o10 = arith.truncf %y10 : !acc to !out
-  %o11 = arith.truncf %y11 : !acc to !out
+  %x00 = hk.row_broadcast mul %t00, %ra0 : !c_f32, !rows
+  %x01 = hk.row_broadcast mul %t01, %ra0 : !c_f32, !rows
+  %x10 = hk.row_broadcast mul %t10, %ra1 : !c_f32, !rows
+  %x11 = hk.row_broadcast mul %t11, %ra1 : !c_f32, !rows
+  %y00 = hk.col_broadcast mul %x00, %cb0 : !c_f32, !cols
+  %y01 = hk.col_broadcast mul %x01, %cb1 : !c_f32, !cols
+  %y10 = hk.col_broadcast mul %x10, %cb0 : !c_f32, !cols
+  %y11 = hk.col_broadcast mul %x11, %cb1 : !c_f32, !cols
+  %o00 = arith.truncf %y00 : !c_f32 to !out
+  %o01 = arith.truncf %y01 : !c_f32 to !out
+  %o10 = arith.truncf %y10 : !c_f32 to !out
+  %o11 = arith.truncf %y11 : !c_f32 to !out
   hk.store %o00, %C[%row0, %col0] : !out, memref<?x?xbf16>
   hk.store %o01, %C[%row0, %col1] : !out, memref<?x?xbf16>
   hk.store %o10, %C[%row1, %col0] : !out, memref<?x?xbf16>
@@ -366,11 +400,29 @@ hk.kernel @gemm_fp8_tensor(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
   %nk_loop = arith.subi %nk, %c1 : index
 
   // Prologue: step 0 of every region through registers into the stage,
-  // visible to every wave before the loop reads it.
-  %ga0 = hk.load %A[%a_row0, %sc] : memref<?x?x!hk.fp8> -> !rt_share
-  %gb0 = hk.load %B[%b_row0, %sc] : memref<?x?x!hk.fp8> -> !rt_share
-  %gb1 = hk.load %B[%b_row1, %sc] : memref<?x?x!hk.fp8> -> !rt_share
-  %ga1 = hk.load %A[%a_row1, %sc] : memref<?x?x!hk.fp8> -> !rt_share
+  // visible to every wave before the loop reads it; its columns are in
+  // range when K >= 128.
+  %k_full = arith.cmpi uge, %k_len, %c128 : index
+  %ga0, %gb0, %gb1, %ga1 = scf.if %k_full
+      -> (!rt_share, !rt_share, !rt_share, !rt_share) {
+    %qa0 = hk.load %A[%a_row0, %sc] {hk.cols_in_bounds}
+        : memref<?x?x!hk.fp8> -> !rt_share
+    %qb0 = hk.load %B[%b_row0, %sc] {hk.cols_in_bounds}
+        : memref<?x?x!hk.fp8> -> !rt_share
+    %qb1 = hk.load %B[%b_row1, %sc] {hk.cols_in_bounds}
+        : memref<?x?x!hk.fp8> -> !rt_share
+    %qa1 = hk.load %A[%a_row1, %sc] {hk.cols_in_bounds}
+        : memref<?x?x!hk.fp8> -> !rt_share
+    scf.yield %qa0, %qb0, %qb1, %qa1
+        : !rt_share, !rt_share, !rt_share, !rt_share
+  } else {
+    %qa0 = hk.load %A[%a_row0, %sc] : memref<?x?x!hk.fp8> -> !rt_share
+    %qb0 = hk.load %B[%b_row0, %sc] : memref<?x?x!hk.fp8> -> !rt_share
+    %qb1 = hk.load %B[%b_row1, %sc] : memref<?x?x!hk.fp8> -> !rt_share
+    %qa1 = hk.load %A[%a_row1, %sc] : memref<?x?x!hk.fp8> -> !rt_share
+    scf.yield %qa0, %qb0, %qb1, %qa1
+        : !rt_share, !rt_share, !rt_share, !rt_share
+  }
   hk.store %ga0, %as_share0 : !rt_share, !st_share
   hk.store %gb0, %bs_share0 : !rt_share, !st_share
   hk.store %gb1, %bs_share1 : !rt_share, !st_share
@@ -399,7 +451,7 @@ hk.kernel @gemm_fp8_tensor(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
         hk.yield %ra, %qa, %qb : !rt_a, !rt_share, !rt_share
       }
       %d00 = hk.cluster compute -> !acc {
-        %e = hk.mma abt %a0, %b0, %c00 : !rt_a, !rt_b, !acc
+        %e = hk.mma abt %b0, %a0, %c00 : !rt_b, !rt_a, !acc
         hk.yield %e : !acc
       }
       // Cluster 2: read the B1 slice; every wave has read A0 and B0
@@ -412,7 +464,7 @@ hk.kernel @gemm_fp8_tensor(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
         hk.yield %rb, %qb : !rt_b, !rt_share
       }
       %d01 = hk.cluster compute -> !acc {
-        %e = hk.mma abt %a0, %b1, %c01 : !rt_a, !rt_b, !acc
+        %e = hk.mma abt %b1, %a0, %c01 : !rt_b, !rt_a, !acc
         hk.yield %e : !acc
       }
       // Cluster 4: read the A1 slice; store B1 of step k + 1 (read in
@@ -424,7 +476,7 @@ hk.kernel @gemm_fp8_tensor(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
         hk.yield %ra, %qa : !rt_a, !rt_share
       }
       %d10 = hk.cluster compute -> !acc {
-        %e = hk.mma abt %a1, %b0, %c10 : !rt_a, !rt_b, !acc
+        %e = hk.mma abt %b0, %a1, %c10 : !rt_b, !rt_a, !acc
         hk.yield %e : !acc
       }
       // Cluster 6: store A1 of step k + 1 (read in cluster 4); read the B0
@@ -436,7 +488,7 @@ hk.kernel @gemm_fp8_tensor(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
         hk.yield %rb : !rt_b
       }
       %d11 = hk.cluster compute -> !acc {
-        %e = hk.mma abt %a1, %b1, %c11 : !rt_a, !rt_b, !acc
+        %e = hk.mma abt %b1, %a1, %c11 : !rt_b, !rt_a, !acc
         hk.yield %e : !acc
       }
       scf.yield %d00, %d01, %d10, %d11, %b0n
@@ -449,7 +501,7 @@ hk.kernel @gemm_fp8_tensor(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
       hk.yield %ra : !rt_a
     }
     %d00 = hk.cluster compute -> !acc {
-      %e = hk.mma abt %a0, %r#4, %r#0 : !rt_a, !rt_b, !acc
+      %e = hk.mma abt %r#4, %a0, %r#0 : !rt_b, !rt_a, !acc
       hk.yield %e : !acc
     }
     %b1 = hk.cluster memory -> !rt_b {
@@ -457,7 +509,7 @@ hk.kernel @gemm_fp8_tensor(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
       hk.yield %rb : !rt_b
     }
     %d01 = hk.cluster compute -> !acc {
-      %e = hk.mma abt %a0, %b1, %r#1 : !rt_a, !rt_b, !acc
+      %e = hk.mma abt %b1, %a0, %r#1 : !rt_b, !rt_a, !acc
       hk.yield %e : !acc
     }
     %a1 = hk.cluster memory -> !rt_a {
@@ -465,30 +517,35 @@ hk.kernel @gemm_fp8_tensor(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x!hk.fp8>,
       hk.yield %ra : !rt_a
     }
     %d1:2 = hk.cluster compute -> !acc, !acc {
-      %e10 = hk.mma abt %a1, %r#4, %r#2 : !rt_a, !rt_b, !acc
-      %e11 = hk.mma abt %a1, %b1, %r#3 : !rt_a, !rt_b, !acc
+      %e10 = hk.mma abt %r#4, %a1, %r#2 : !rt_b, !rt_a, !acc
+      %e11 = hk.mma abt %b1, %a1, %r#3 : !rt_b, !rt_a, !acc
       hk.yield %e10, %e11 : !acc, !acc
     }
     hk.yield %d00, %d01, %d1#0, %d1#1 : !acc, !acc, !acc, !acc
   }
 
-  // Epilogue: accumulator C[i][j] is the 64x32 tile (in units of 64x32) at
-  // row 4*tm + 2*i + wr and column 8*tn + 4*j + wc.
+  // Epilogue: accumulator C[i][j]^T, transposed (no data movement), is the
+  // 64x32 tile C[i][j] (in units of 64x32) at row 4*tm + 2*i + wr and
+  // column 8*tn + 4*j + wc.
   %row_base = arith.muli %tm, %c4 : index
   %row0 = arith.addi %row_base, %wr : index
   %row1 = arith.addi %row0, %c2 : index
   %col_base = arith.muli %tn, %c8 : index
   %col0 = arith.addi %col_base, %wc : index
   %col1 = arith.addi %col0, %c4 : index
-  %st = tensor.splat %s : !acc
-  %y00 = arith.mulf %acc#0, %st : !acc
-  %y01 = arith.mulf %acc#1, %st : !acc
-  %y10 = arith.mulf %acc#2, %st : !acc
-  %y11 = arith.mulf %acc#3, %st : !acc
-  %o00 = arith.truncf %y00 : !acc to !out
-  %o01 = arith.truncf %y01 : !acc to !out
-  %o10 = arith.truncf %y10 : !acc to !out
-  %o11 = arith.truncf %y11 : !acc to !out
+  %t00 = hk.transpose %acc#0 : !acc -> !c_f32
+  %t01 = hk.transpose %acc#1 : !acc -> !c_f32
+  %t10 = hk.transpose %acc#2 : !acc -> !c_f32
+  %t11 = hk.transpose %acc#3 : !acc -> !c_f32
+  %st = tensor.splat %s : !c_f32
+  %y00 = arith.mulf %t00, %st : !c_f32
+  %y01 = arith.mulf %t01, %st : !c_f32
+  %y10 = arith.mulf %t10, %st : !c_f32
+  %y11 = arith.mulf %t11, %st : !c_f32
+  %o00 = arith.truncf %y00 : !c_f32 to !out
+  %o01 = arith.truncf %y01 : !c_f32 to !out
+  %o10 = arith.truncf %y10 : !c_f32 to !out
+  %o11 = arith.truncf %y11 : !c_f32 to !out
   hk.store %o00, %C[%row0, %col0] : !out, memref<?x?xbf16>
   hk.store %o01, %C[%row0, %col1] : !out, memref<?x?xbf16>
   hk.store %o10, %C[%row1, %col0] : !out, memref<?x?xbf16>
