@@ -5,8 +5,8 @@
 // anything is rewritten, every op the lowering cannot handle yet.
 //===----------------------------------------------------------------------===//
 
-#include "FetchAdd.h"
 #include "hk/Conversion/HKToAMDGPU/HKToAMDGPU.h"
+#include "FetchAdd.h"
 #include "hk/Conversion/HKToAMDGPU/Passes.h"
 #include "hk/Dialect/HK/HKDialect.h"
 
