@@ -33,8 +33,8 @@ UNIT_TESTS=(Base/HKBaseTests Dialect/HKDialectTests Runtime/HKRuntimeTests)
 # there, shared with other builds at a load of about 6), so from an empty
 # cache an estimated 7 minutes on two idle cores, beside the runtime
 # half's 4.
-# Its smoke run executes the 135 seeds before its clock starts, more than
-# 10 minutes under ASan on the shared machine (docs/fuzzing.md).
+# Its smoke run executes the 135 seeds before its clock starts: 5 minutes
+# or more under ASan on the shared machine (docs/fuzzing.md).
 # HK_SANITIZE_COMPILER=0 leaves it out (the runtime half only).
 if [[ "${HK_SANITIZE_COMPILER:-1}" != 0 ]]; then
   TARGETS+=(hkc)
