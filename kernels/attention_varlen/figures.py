@@ -15,15 +15,21 @@ The timing model simulates six workgroups of a grid, evenly spaced along
 it, and with one workgroup per compute unit the launch takes the slowest
 of those six; the slowest of all P may be slower. For each varlen row the
 last columns count the KV blocks (the work of a tile) of every workgroup
-under the kernel's static zigzag schedule: the most any workgroup runs,
-and the most a sampled one runs. Their ratio bounds how much faster the
-model reads than a model that simulated every workgroup.
+under the kernel's static schedule: the most any workgroup runs, and the
+most a sampled one runs. Their ratio bounds how much faster the model
+reads than a model that simulated every workgroup.
+
+`--schedules` runs nothing: for the varlen rows on the chip's P (one
+workgroup per compute unit) it counts the KV blocks of every workgroup
+under each tile schedule of SCHEDULES (the kernel's and the ones weighed
+against it), the most any workgroup runs against the mean.
 
     python3 kernels/attention_varlen/figures.py --chip CHIP [--hk-run PATH]
-        [--rows LABEL ...]
+        [--rows LABEL ...] [--schedules]
 """
 
 import argparse
+import heapq
 import json
 import os
 import subprocess
@@ -88,25 +94,142 @@ def tile_blocks(lq, lk, qblk, causal, window):
     return blk_hi - min(key_lo // 64, blk_hi)
 
 
-def balance(s, workgroups, samples=6):
-    """(most KV blocks of any workgroup, most of a sampled one) under the
-    static zigzag schedule on `workgroups` workgroups."""
+# Workgroups of the persistent grid for these shapes: one per compute unit
+# (lib/Base/Chip.cpp's computeUnits; Reference.cpp's varlenWorkgroups).
+COMPUTE_UNITS = {"gfx942": 304, "gfx950": 256}
+
+
+def problem(s):
+    """(query lengths, key lengths, causal, window, H) of a varlen shape."""
     b, h, _, nq, nk, _, causal, windowed, w, mode = s
-    window = w if windowed else -1
-    tiles = []
-    for lq, lk in zip(lengths(mode, b, nq), lengths(mode, b, nk)):
-        for q in range(-(-lq // 256)):
-            tiles.append(tile_blocks(lq, lk, q, causal, window))
-    period = 2 * workgroups
+    return (lengths(mode, b, nq), lengths(mode, b, nk), causal,
+            w if windowed else -1, h)
+
+
+def natural_order(lq, lk, causal, window, h):
+    """KV blocks of each tile in the order of the zigzag kernel's numbering:
+    sequence, query tile, head."""
+    return [tile_blocks(a, k, q, causal, window)
+            for a, k in zip(lq, lk) for q in range(-(-a // 256))
+            for _ in range(h)]
+
+
+def level_first(a, k, causal, level, unit):
+    """The first query tile of a sequence (a queries, k keys) whose level
+    is at least `level`: a tile's level is ceildiv(keys up to its last
+    row's last visible key, unit), non-decreasing along the sequence."""
+    if level == 0:
+        return 0
+    t = unit * (level - 1)
+    if k <= t:
+        return -(-a // 256)
+    return max(0, (t - (k - a)) // 256) if causal else 0
+
+
+def level_order(lq, lk, causal, window, h, cap=32):
+    """KV blocks of each tile in the order of the levels schedule: levels
+    from the highest down, within a level the sequences in order and each
+    sequence's tiles from the last down, each tile's H heads in turn. The
+    level's unit is 256 keys, coarsened so that there are at most `cap`
+    levels above level 0. Returns (blocks, passes over a sequence)."""
+    units = max((k + 255) // 256 for k in lk)
+    unit = 256 * max(1, -(-units // cap))
+    top = -(-max(lk) // unit)
+    order, seen = [], []
+    for level in range(top, -1, -1):
+        for b, (a, k) in enumerate(zip(lq, lk)):
+            lo = level_first(a, k, causal, level, unit)
+            hi = level_first(a, k, causal, level + 1, unit)
+            for q in range(hi - 1, lo - 1, -1):
+                order += [tile_blocks(a, k, q, causal, window)] * h
+                seen.append((b, q))
+    # Every query tile once: the levels partition each sequence's tiles.
+    assert sorted(seen) == [(b, q) for b, a in enumerate(lq)
+                            for q in range(-(-a // 256))]
+    return order, (top + 1) * len(lq)
+
+
+def deal_snake(costs, workgroups):
+    """Per-workgroup KV blocks when the tiles in this order are dealt in
+    rounds of P, every other round backwards: workgroup w takes tile w of
+    an even round and P - 1 - w of an odd one (the zigzag's rounds of 2P)."""
     load = [0] * workgroups
-    for t in range(len(tiles) * h):
-        r, k = divmod(t, period)
-        wg = k if k < workgroups else period - 1 - k
-        load[wg] += tiles[t // h]
-    n = min(samples, workgroups)
-    sampled = [load[k * (workgroups - 1) // (n - 1) if n > 1 else 0]
-               for k in range(n)]
-    return max(load), max(sampled)
+    for i, c in enumerate(costs):
+        r, k = divmod(i, workgroups)
+        load[k if r % 2 == 0 else workgroups - 1 - k] += c
+    return load
+
+
+def deal_greedy(costs, workgroups):
+    """Longest first, each tile to the least loaded workgroup: a bound the
+    static schedules are measured against (each workgroup would replay the
+    whole deal with a heap of P loads to find its tiles)."""
+    heap = [(0, w) for w in range(workgroups)]
+    for c in sorted(costs, reverse=True):
+        load, w = heapq.heappop(heap)
+        heapq.heappush(heap, (load + c, w))
+    return [load for load, _ in heap]
+
+
+def sched_zigzag(p, workgroups):
+    return deal_snake(natural_order(*p), workgroups)
+
+
+def sched_levels(p, workgroups):
+    return deal_snake(level_order(*p)[0], workgroups)
+
+
+def sched_sorted(p, workgroups):
+    return deal_snake(sorted(natural_order(*p), reverse=True), workgroups)
+
+
+def sched_greedy(p, workgroups):
+    return deal_greedy(natural_order(*p), workgroups)
+
+
+SCHEDULES = [
+    ("zigzag", sched_zigzag),
+    ("levels", sched_levels),
+    ("sorted by blocks, snake", sched_sorted),
+    ("greedy, longest first", sched_greedy),
+]
+
+
+def sampled(load, samples=6):
+    """The loads of the workgroups the timing model simulates."""
+    n = min(samples, len(load))
+    return [load[k * (len(load) - 1) // (n - 1) if n > 1 else 0]
+            for k in range(n)]
+
+
+# The schedule attention_varlen.mlir runs.
+KERNEL_SCHEDULE = sched_zigzag
+
+
+def balance(s, workgroups):
+    """(most KV blocks of any workgroup, most of a sampled one) under the
+    kernel's schedule on `workgroups` workgroups."""
+    load = KERNEL_SCHEDULE(problem(s), workgroups)
+    return max(load), max(sampled(load))
+
+
+def print_schedules(chip, rows):
+    workgroups = COMPUTE_UNITS[chip]
+    print("| row | schedule | KV blocks: mean | slowest workgroup |"
+          " slowest sampled | slowest / mean |")
+    print("|---|---|---|---|---|---|")
+    for label, kernel, shape in ROWS:
+        if kernel != "attention_varlen" or (
+                rows and not any(r in label for r in rows)):
+            continue
+        p = problem(shape)
+        for name, sched in SCHEDULES:
+            load = sched(p, workgroups)
+            mean = sum(load) / workgroups
+            print("| %s | %s | %.1f | %d | %d | %.3f |" % (
+                label, name, mean, max(load), max(sampled(load)),
+                max(load) / mean))
+        sys.stdout.flush()
 
 
 def timing(hk_run, kernel, shape, chip):
@@ -124,7 +247,13 @@ def main():
     ap.add_argument("--hk-run", default=os.path.join(ROOT, "build", "bin", "hk-run"))
     ap.add_argument("--rows", nargs="+", metavar="LABEL",
                     help="only the rows whose label holds one of these")
+    ap.add_argument("--schedules", action="store_true",
+                    help="count each tile schedule's KV blocks per workgroup"
+                    " on the chip's P instead of running the rows")
     args = ap.parse_args()
+    if args.schedules:
+        print_schedules(args.chip, args.rows)
+        return
     print("| row | shape | modelled us | useful TFLOP/s | model's TFLOP/s |"
           " KV blocks: slowest workgroup | slowest sampled |")
     print("|---|---|---|---|---|---|---|")
