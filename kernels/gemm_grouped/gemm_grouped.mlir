@@ -66,17 +66,18 @@
 !rows = memref<?x?xbf16, strided<[?, 1], offset: ?>>
 
 // The fp8 variant's types (@gemm_grouped_fp8, below).
-!fst_stage = !hk.st<256x128x!hk.fp8, 16x16>
-!fst_share = !hk.st<32x64x!hk.fp8, 16x16>
-!fst_a = !hk.st<64x128x!hk.fp8, 16x16>
-!fst_b = !hk.st<32x128x!hk.fp8, 16x16>
+!fst_stage = !hk.st<256x128x!hk.fp8, 32x16>
+!fst_share = !hk.st<32x64x!hk.fp8, 32x16>
+!fst_a = !hk.st<64x128x!hk.fp8, 32x16>
+!fst_b = !hk.st<32x128x!hk.fp8, 32x16>
 !frt_share = tensor<32x64x!hk.fp8, #hk.rt<row, 32x32>>
 !frt_a = tensor<64x128x!hk.fp8, #hk.rt<row, 32x32>>
 !frt_b = tensor<32x128x!hk.fp8, #hk.rt<row, 32x32>>
-!facc = tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
-!fout = tensor<64x32xbf16, #hk.rt<col, 32x32, group = 4>>
-!frows = tensor<64xf32, #hk.rv<row, #hk.rt<col, 32x32, group = 4>>>
-!fcols = tensor<32xf32, #hk.rv<col, #hk.rt<col, 32x32, group = 4>>>
+!facc = tensor<32x64xf32, #hk.rt<col, 32x32, group = 4>>
+!fc = tensor<64x32xf32, #hk.rt<row, 32x32, group = 4>>
+!fout = tensor<64x32xbf16, #hk.rt<row, 32x32, group = 4>>
+!frows = tensor<64xf32, #hk.rv<row, #hk.rt<row, 32x32, group = 4>>>
+!fcols = tensor<32xf32, #hk.rv<col, #hk.rt<row, 32x32, group = 4>>>
 !frows_g = memref<?x?x!hk.fp8, strided<[?, 1], offset: ?>>
 !fvec = memref<?xf32, strided<[1], offset: ?>>
 !brows = memref<?x?xbf16, strided<[?, 1], offset: ?>>
@@ -322,9 +323,21 @@ hk.kernel @gemm_grouped(%A: memref<?x?xbf16>, %B: memref<?x?x?xbf16>,
 // gemm_fp8's workgroup (kernels/gemm_fp8/gemm_fp8.mlir: K step 128, one
 // 64 KiB stage refilled through registers by 128-row regions, eight
 // clusters per step, the last K step after the loop; its header gives the
-// hazards), on the group's views of A, B, sa, sb and C. Between tiles the
-// region's mirror barrier orders every read of the stage before the next
-// tile's prologue writes it.
+// hazards), on the group's views of A, B, sa, sb and C, with what gemm_fp8
+// measured to pay (docs/report.md, "fp8 GEMMs against HipKittens' FP8
+// kernels"):
+//   * 32x16 subtiles of the stage, whose rows SharedLayout.h places so that
+//     the 16-byte reads of a 32x32 base tile meet no bank conflicts
+//     (16x16 subtiles put rows r and r + 16 on the same banks);
+//   * when K >= 128 the prologue's loads of step 0 carry hk.cols_in_bounds:
+//     they check rows only (the group's, for A), not each byte's column;
+//   * the accumulators hold C^T (each compute cluster multiplies the B
+//     slice by the A slice), relabelled as row tiles of C by hk.transpose,
+//     so that a lane stores 4 consecutive columns with one 8-byte store
+//     instead of one 2-byte store per value. Rows past the group's end are
+//     outside the view of C and their stores are dropped, as before.
+// Between tiles the region's mirror barrier orders every read of the stage
+// before the next tile's prologue writes it.
 hk.kernel @gemm_grouped_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x?x!hk.fp8>,
                             %sa: memref<?xf32>, %sb: memref<?x?xf32>,
                             %C: memref<?x?xbf16>, %offsets: memref<?xi32>,
@@ -368,8 +381,6 @@ hk.kernel @gemm_grouped_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x?x!hk.fp8>,
   %bs_share0 = hk.subtile %bs[%sr, %sc] : !fst_stage -> !fst_share
   %bs_share1 = hk.subtile %bs[%sr4, %sc] : !fst_stage -> !fst_share
 
-
-
   // This wave's slices: A rows 64*wr (region 0) and 128 + 64*wr (region
   // 1), B rows 32*wc and 128 + 32*wc.
   %ri1 = arith.addi %wr, %c2 : index
@@ -379,12 +390,11 @@ hk.kernel @gemm_grouped_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x?x!hk.fp8>,
   %sb0 = hk.subtile %bs[%wc, %c0] : !fst_stage -> !fst_b
   %sb1 = hk.subtile %bs[%cj1, %c0] : !fst_stage -> !fst_b
 
-
-
-  // K steps of 128.
+  // K steps of 128; step 0's columns are all in range when K >= 128.
   %k_pad = arith.addi %k_len, %c127 : index
   %nk = arith.divui %k_pad, %c128 : index
   %nk_loop = arith.subi %nk, %c1 : index
+  %k_full = arith.cmpi uge, %k_len, %c128 : index
 
   // The groups in order, as in @gemm_grouped.
   %first_lo_i32 = memref.load %offsets[%c0] : memref<?xi32>
@@ -418,13 +428,31 @@ hk.kernel @gemm_grouped_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x?x!hk.fp8>,
       %b_row1 = arith.addi %b_row0, %c4 : index
 
       // Prologue: step 0 of every region through registers into the stage,
-      // visible to every wave before the loop reads it.
-      %ga0 = hk.load %a_g[%a_row0, %sc] : !frows_g -> !frt_share
-      %gb0 = hk.load %B[%g, %b_row0, %sc]
-                : memref<?x?x?x!hk.fp8> -> !frt_share
-      %gb1 = hk.load %B[%g, %b_row1, %sc]
-                : memref<?x?x?x!hk.fp8> -> !frt_share
-      %ga1 = hk.load %a_g[%a_row1, %sc] : !frows_g -> !frt_share
+      // visible to every wave before the loop reads it. When K >= 128 its
+      // columns are in range and only the rows (the group's, for A) are
+      // checked.
+      %ga0, %gb0, %gb1, %ga1 = scf.if %k_full
+          -> (!frt_share, !frt_share, !frt_share, !frt_share) {
+        %qa0 = hk.load %a_g[%a_row0, %sc] {hk.cols_in_bounds}
+            : !frows_g -> !frt_share
+        %qb0 = hk.load %B[%g, %b_row0, %sc] {hk.cols_in_bounds}
+            : memref<?x?x?x!hk.fp8> -> !frt_share
+        %qb1 = hk.load %B[%g, %b_row1, %sc] {hk.cols_in_bounds}
+            : memref<?x?x?x!hk.fp8> -> !frt_share
+        %qa1 = hk.load %a_g[%a_row1, %sc] {hk.cols_in_bounds}
+            : !frows_g -> !frt_share
+        scf.yield %qa0, %qb0, %qb1, %qa1
+            : !frt_share, !frt_share, !frt_share, !frt_share
+      } else {
+        %qa0 = hk.load %a_g[%a_row0, %sc] : !frows_g -> !frt_share
+        %qb0 = hk.load %B[%g, %b_row0, %sc]
+            : memref<?x?x?x!hk.fp8> -> !frt_share
+        %qb1 = hk.load %B[%g, %b_row1, %sc]
+            : memref<?x?x?x!hk.fp8> -> !frt_share
+        %qa1 = hk.load %a_g[%a_row1, %sc] : !frows_g -> !frt_share
+        scf.yield %qa0, %qb0, %qb1, %qa1
+            : !frt_share, !frt_share, !frt_share, !frt_share
+      }
       hk.store %ga0, %as_share0 : !frt_share, !fst_share
       hk.store %gb0, %bs_share0 : !frt_share, !fst_share
       hk.store %gb1, %bs_share1 : !frt_share, !fst_share
@@ -454,7 +482,7 @@ hk.kernel @gemm_grouped_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x?x!hk.fp8>,
             hk.yield %ra, %qa, %qb : !frt_a, !frt_share, !frt_share
           }
           %d00 = hk.cluster compute -> !facc {
-            %e = hk.mma abt %a0, %b0, %c00 : !frt_a, !frt_b, !facc
+            %e = hk.mma abt %b0, %a0, %c00 : !frt_b, !frt_a, !facc
             hk.yield %e : !facc
           }
           // Cluster 2: read the B1 slice; every wave has read A0 and B0
@@ -468,7 +496,7 @@ hk.kernel @gemm_grouped_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x?x!hk.fp8>,
             hk.yield %rb, %qb : !frt_b, !frt_share
           }
           %d01 = hk.cluster compute -> !facc {
-            %e = hk.mma abt %a0, %b1, %c01 : !frt_a, !frt_b, !facc
+            %e = hk.mma abt %b1, %a0, %c01 : !frt_b, !frt_a, !facc
             hk.yield %e : !facc
           }
           // Cluster 4: read the A1 slice; store B1 of step k + 1 (read in
@@ -480,7 +508,7 @@ hk.kernel @gemm_grouped_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x?x!hk.fp8>,
             hk.yield %ra, %qa : !frt_a, !frt_share
           }
           %d10 = hk.cluster compute -> !facc {
-            %e = hk.mma abt %a1, %b0, %c10 : !frt_a, !frt_b, !facc
+            %e = hk.mma abt %b0, %a1, %c10 : !frt_b, !frt_a, !facc
             hk.yield %e : !facc
           }
           // Cluster 6: store A1 of step k + 1 (read in cluster 4); read the B0
@@ -492,7 +520,7 @@ hk.kernel @gemm_grouped_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x?x!hk.fp8>,
             hk.yield %rb : !frt_b
           }
           %d11 = hk.cluster compute -> !facc {
-            %e = hk.mma abt %a1, %b1, %c11 : !frt_a, !frt_b, !facc
+            %e = hk.mma abt %b1, %a1, %c11 : !frt_b, !frt_a, !facc
             hk.yield %e : !facc
           }
           scf.yield %d00, %d01, %d10, %d11, %b0n
@@ -505,7 +533,7 @@ hk.kernel @gemm_grouped_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x?x!hk.fp8>,
           hk.yield %ra : !frt_a
         }
         %d00 = hk.cluster compute -> !facc {
-          %e = hk.mma abt %a0, %r#4, %r#0 : !frt_a, !frt_b, !facc
+          %e = hk.mma abt %r#4, %a0, %r#0 : !frt_b, !frt_a, !facc
           hk.yield %e : !facc
         }
         %b1 = hk.cluster memory -> !frt_b {
@@ -513,7 +541,7 @@ hk.kernel @gemm_grouped_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x?x!hk.fp8>,
           hk.yield %rb : !frt_b
         }
         %d01 = hk.cluster compute -> !facc {
-          %e = hk.mma abt %a0, %b1, %r#1 : !frt_a, !frt_b, !facc
+          %e = hk.mma abt %b1, %a0, %r#1 : !frt_b, !frt_a, !facc
           hk.yield %e : !facc
         }
         %a1 = hk.cluster memory -> !frt_a {
@@ -521,38 +549,45 @@ hk.kernel @gemm_grouped_fp8(%A: memref<?x?x!hk.fp8>, %B: memref<?x?x?x!hk.fp8>,
           hk.yield %ra : !frt_a
         }
         %d1:2 = hk.cluster compute -> !facc, !facc {
-          %e10 = hk.mma abt %a1, %r#4, %r#2 : !frt_a, !frt_b, !facc
-          %e11 = hk.mma abt %a1, %b1, %r#3 : !frt_a, !frt_b, !facc
+          %e10 = hk.mma abt %r#4, %a1, %r#2 : !frt_b, !frt_a, !facc
+          %e11 = hk.mma abt %b1, %a1, %r#3 : !frt_b, !frt_a, !facc
           hk.yield %e10, %e11 : !facc, !facc
         }
         hk.yield %d00, %d01, %d1#0, %d1#1 : !facc, !facc, !facc, !facc
       }
 
-      // Epilogue: accumulator C[i][j] is the 64x32 tile (in units of 64x32) at
-      // row 4*tm + 2*i + wr and column 8*tn + 4*j + wc; the scales of its rows
-      // and columns are the 64- and 32-element vectors at the same indices.
+      // Epilogue: accumulator C[i][j]^T, transposed (no data movement), is
+      // the 64x32 tile C[i][j] (in units of 64x32) at row 4*tm + 2*i + wr
+      // and column 8*tn + 4*j + wc of C_g, 4 consecutive columns of a row
+      // per lane; the scales of its rows and columns are the 64- and
+      // 32-element vectors at the same indices. Rows past the group's end
+      // are outside the views of C and sa: their stores are dropped.
       %row_base = arith.muli %tm, %c4 : index
       %row0 = arith.addi %row_base, %wr : index
       %row1 = arith.addi %row0, %c2 : index
       %col_base = arith.muli %tn, %c8 : index
       %col0 = arith.addi %col_base, %wc : index
       %col1 = arith.addi %col0, %c4 : index
+      %t00 = hk.transpose %acc#0 : !facc -> !fc
+      %t01 = hk.transpose %acc#1 : !facc -> !fc
+      %t10 = hk.transpose %acc#2 : !facc -> !fc
+      %t11 = hk.transpose %acc#3 : !facc -> !fc
       %ra0 = hk.load %sa_g[%row0] : !fvec -> !frows
       %ra1 = hk.load %sa_g[%row1] : !fvec -> !frows
       %cb0 = hk.load %sb_g[%col0] : !fvec -> !fcols
       %cb1 = hk.load %sb_g[%col1] : !fvec -> !fcols
-      %x00 = hk.row_broadcast mul %acc#0, %ra0 : !facc, !frows
-      %x01 = hk.row_broadcast mul %acc#1, %ra0 : !facc, !frows
-      %x10 = hk.row_broadcast mul %acc#2, %ra1 : !facc, !frows
-      %x11 = hk.row_broadcast mul %acc#3, %ra1 : !facc, !frows
-      %y00 = hk.col_broadcast mul %x00, %cb0 : !facc, !fcols
-      %y01 = hk.col_broadcast mul %x01, %cb1 : !facc, !fcols
-      %y10 = hk.col_broadcast mul %x10, %cb0 : !facc, !fcols
-      %y11 = hk.col_broadcast mul %x11, %cb1 : !facc, !fcols
-      %o00 = arith.truncf %y00 : !facc to !fout
-      %o01 = arith.truncf %y01 : !facc to !fout
-      %o10 = arith.truncf %y10 : !facc to !fout
-      %o11 = arith.truncf %y11 : !facc to !fout
+      %x00 = hk.row_broadcast mul %t00, %ra0 : !fc, !frows
+      %x01 = hk.row_broadcast mul %t01, %ra0 : !fc, !frows
+      %x10 = hk.row_broadcast mul %t10, %ra1 : !fc, !frows
+      %x11 = hk.row_broadcast mul %t11, %ra1 : !fc, !frows
+      %y00 = hk.col_broadcast mul %x00, %cb0 : !fc, !fcols
+      %y01 = hk.col_broadcast mul %x01, %cb1 : !fc, !fcols
+      %y10 = hk.col_broadcast mul %x10, %cb0 : !fc, !fcols
+      %y11 = hk.col_broadcast mul %x11, %cb1 : !fc, !fcols
+      %o00 = arith.truncf %y00 : !fc to !fout
+      %o01 = arith.truncf %y01 : !fc to !fout
+      %o10 = arith.truncf %y10 : !fc to !fout
+      %o11 = arith.truncf %y11 : !fc to !fout
       hk.store %o00, %c_g[%row0, %col0] : !fout, !brows
       hk.store %o01, %c_g[%row0, %col1] : !fout, !brows
       hk.store %o10, %c_g[%row1, %col0] : !fout, !brows
