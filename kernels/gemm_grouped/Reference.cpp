@@ -1,13 +1,14 @@
 //===- gemm_grouped/Reference.cpp - grouped C_g = A_g * B_g^T, float64 ----===//
 //
-// The problem of --shape G,M,N,K,ragged: G groups whose row counts add up to
-// M, shared N and K. ragged = 0 splits M evenly (the first M mod G groups
-// get one row more); ragged = 1 cuts M at G - 1 random points and then
-// empties group 1 (its rows go to group 0), so that a ragged problem always
-// has an empty group when G >= 2. The same problem runs twice: in bf16
-// (@gemm_grouped, A, B, C) and in fp8 with per-row scales of A and
-// per-group, per-column scales of B (@gemm_grouped_fp8, A8, B8, sa, sb,
-// C8), on the same offsets.
+// The problem of --shape G,M,N,K,ragged,fp8: G groups whose row counts add
+// up to M, shared N and K. ragged = 0 splits M evenly (the first M mod G
+// groups get one row more); ragged = 1 cuts M at G - 1 random points and
+// then empties group 1 (its rows go to group 0), so that a ragged problem
+// always has an empty group when G >= 2. fp8 = 0 runs it in bf16
+// (@gemm_grouped: A, B, C, offsets), fp8 = 1 in fp8 with per-row scales of
+// A and per-group, per-column scales of B (@gemm_grouped_fp8: A8, B8, sa,
+// sb, C8, offsets). One launch per run, so that the timing mode (which
+// reports the last launch) times the entry point the shape names.
 //===----------------------------------------------------------------------===//
 
 #include "ProblemSupport.h"
@@ -46,28 +47,32 @@ int64_t persistentWorkgroups(const std::string &chip, int64_t G, int64_t M,
   return std::max<int64_t>(1, std::min(slots, maxTiles));
 }
 
-void gemmGrouped(Library &lib, const hkrt::Buffer &A, const hkrt::Buffer &B,
-                 const hkrt::Buffer &C, const hkrt::Buffer &offsets, int64_t G,
+/// Whether the problem is the fp8 one (the shape's last value).
+bool isFp8(const Problem &p) { return p.shape[5] == 1; }
+
+/// @gemm_grouped on the buffers A, B, C, offsets.
+void gemmGrouped(Library &lib, const std::vector<hkrt::Buffer> &b, int64_t G,
                  int64_t M, int64_t N, int64_t K) {
   int64_t workgroups = persistentWorkgroups(lib.device().chip(), G, M, N);
   lib.kernel("gemm_grouped", "gemm_grouped")
-      .launch({A.memref(HKRT_DTYPE_BF16, {M, K}),
-               B.memref(HKRT_DTYPE_BF16, {G, N, K}),
-               C.memref(HKRT_DTYPE_BF16, {M, N}),
-               offsets.memref(HKRT_DTYPE_I32, {G + 1}),
+      .launch({b[0].memref(HKRT_DTYPE_BF16, {M, K}),
+               b[1].memref(HKRT_DTYPE_BF16, {G, N, K}),
+               b[2].memref(HKRT_DTYPE_BF16, {M, N}),
+               b[3].memref(HKRT_DTYPE_I32, {G + 1}),
                hkrt_arg_int(HKRT_DTYPE_INDEX, workgroups)});
 }
 
+/// @gemm_grouped_fp8 on the buffers A8, B8, sa, sb, C8, offsets.
 void gemmGroupedFp8(Library &lib, const std::vector<hkrt::Buffer> &b, int64_t G,
                     int64_t M, int64_t N, int64_t K) {
   int64_t workgroups = persistentWorkgroups(lib.device().chip(), G, M, N);
   lib.kernel("gemm_grouped", "gemm_grouped_fp8")
-      .launch({b[4].memref(HKRT_DTYPE_FP8, {M, K}),
-               b[5].memref(HKRT_DTYPE_FP8, {G, N, K}),
-               b[6].memref(HKRT_DTYPE_F32, {M}),
-               b[7].memref(HKRT_DTYPE_F32, {G, N}),
-               b[8].memref(HKRT_DTYPE_BF16, {M, N}),
-               b[3].memref(HKRT_DTYPE_I32, {G + 1}),
+      .launch({b[0].memref(HKRT_DTYPE_FP8, {M, K}),
+               b[1].memref(HKRT_DTYPE_FP8, {G, N, K}),
+               b[2].memref(HKRT_DTYPE_F32, {M}),
+               b[3].memref(HKRT_DTYPE_F32, {G, N}),
+               b[4].memref(HKRT_DTYPE_BF16, {M, N}),
+               b[5].memref(HKRT_DTYPE_I32, {G + 1}),
                hkrt_arg_int(HKRT_DTYPE_INDEX, workgroups)});
 }
 
@@ -135,40 +140,51 @@ void setup(Problem &p, std::mt19937 &gen) {
   if (p.shape[4] > 1)
     throw std::invalid_argument("gemm_grouped: ragged is 0 (even groups) or "
                                 "1 (random groups, one of them empty)");
+  if (p.shape[5] > 1)
+    throw std::invalid_argument("gemm_grouped: fp8 is 0 (@gemm_grouped, "
+                                "bf16) or 1 (@gemm_grouped_fp8)");
   if (G < 1 || M > INT32_MAX)
     throw std::invalid_argument(
         "gemm_grouped: G must be at least 1 and M fit in int32");
-  checkTensorSizes(entries::gemm_grouped(), p,
-                   {{"A", {M, K}},
-                    {"B", {G, N, K}},
-                    {"C", {M, N}},
-                    {"offsets", {G + 1}, HKRT_DTYPE_I32},
-                    {"A8", {M, K}, HKRT_DTYPE_FP8},
-                    {"B8", {G, N, K}, HKRT_DTYPE_FP8},
-                    {"sa", {M}, HKRT_DTYPE_F32},
-                    {"sb", {G, N}, HKRT_DTYPE_F32},
-                    {"C8", {M, N}, HKRT_DTYPE_BF16}});
+  if (!isFp8(p))
+    checkTensorSizes(entries::gemm_grouped(), p,
+                     {{"A", {M, K}},
+                      {"B", {G, N, K}},
+                      {"C", {M, N}},
+                      {"offsets", {G + 1}, HKRT_DTYPE_I32}});
+  else
+    checkTensorSizes(entries::gemm_grouped(), p,
+                     {{"A8", {M, K}, HKRT_DTYPE_FP8},
+                      {"B8", {G, N, K}, HKRT_DTYPE_FP8},
+                      {"sa", {M}, HKRT_DTYPE_F32},
+                      {"sb", {G, N}, HKRT_DTYPE_F32},
+                      {"C8", {M, N}, HKRT_DTYPE_BF16},
+                      {"offsets", {G + 1}, HKRT_DTYPE_I32}});
   HostTensor offsets =
-      input("offsets", {G + 1}, groupOffsets(G, M, p.shape[4] == 1, gen));
-  offsets.dtype = HKRT_DTYPE_I32;
+      typed(input("offsets", {G + 1}, groupOffsets(G, M, p.shape[4] == 1, gen)),
+            HKRT_DTYPE_I32);
+  if (!isFp8(p)) {
+    p.tensors = {input("A", {M, K}, randomBF16(M * K, -1, 1, gen)),
+                 input("B", {G, N, K}, randomBF16(G * N * K, -1, 1, gen)),
+                 output("C", {M, N}), std::move(offsets)};
+    return;
+  }
   p.tensors = {
-      input("A", {M, K}, randomBF16(M * K, -1, 1, gen)),
-      input("B", {G, N, K}, randomBF16(G * N * K, -1, 1, gen)),
-      output("C", {M, N}),
-      std::move(offsets),
       typed(input("A8", {M, K}, randomE4M3(M * K, gen)), HKRT_DTYPE_FP8),
       typed(input("B8", {G, N, K}, randomE4M3(G * N * K, gen)), HKRT_DTYPE_FP8),
       typed(input("sa", {M}, randomBF16(M, 0.5, 2.0, gen)), HKRT_DTYPE_F32),
       typed(input("sb", {G, N}, randomBF16(G * N, 0.5, 2.0, gen)),
             HKRT_DTYPE_F32),
-      output("C8", {M, N})};
+      output("C8", {M, N}),
+      std::move(offsets)};
 }
 
 void launch(Library &lib, const Problem &p,
             const std::vector<hkrt::Buffer> &b) {
-  gemmGrouped(lib, b[0], b[1], b[2], b[3], p.shape[0], p.shape[1], p.shape[2],
-              p.shape[3]);
-  gemmGroupedFp8(lib, b, p.shape[0], p.shape[1], p.shape[2], p.shape[3]);
+  if (isFp8(p))
+    gemmGroupedFp8(lib, b, p.shape[0], p.shape[1], p.shape[2], p.shape[3]);
+  else
+    gemmGrouped(lib, b, p.shape[0], p.shape[1], p.shape[2], p.shape[3]);
 }
 
 /// K sum_k |a_k b_k| for every element of group g's rows, of the operands
@@ -213,12 +229,15 @@ void reference(Problem &p) {
   int64_t G = p.shape[0], N = p.shape[2], K = p.shape[3];
   const std::vector<double> &values = p.tensor("offsets").values;
   std::vector<int32_t> offsets(values.begin(), values.end());
+  if (isFp8(p)) {
+    referenceFp8(p, offsets);
+    return;
+  }
   HostTensor &C = p.tensor("C");
   gemmGroupedReference(p.tensor("A").values.data(), p.tensor("B").values.data(),
                        C.exact.data(), offsets.data(), G, N, K);
   for (int64_t g = 0; g < G; ++g)
     errorScales(p, g, offsets, C.errorScale.data());
-  referenceFp8(p, offsets);
 }
 
 Tolerance toleranceFor(const Problem &) {
@@ -234,11 +253,11 @@ const KernelEntry &entries::gemm_grouped() {
     e.entryPoint = "gemm_grouped";
     e.summary = "grouped GEMM C_g = A_g * B_g^T over G groups of rows "
                 "(A: MxK packed, B: GxNxK, C: MxN packed, offsets: G+1 int32), "
-                "one persistent launch, in bf16 and in fp8 with per-row and "
-                "per-group column scales";
-    e.shapeNames = "G,M,N,K,ragged";
-    e.defaultShape = {4, 1024, 256, 128, 1};
-    e.testShape = {5, 700, 200, 136, 1};
+                "one persistent launch, in bf16 (fp8 = 0) or in fp8 with "
+                "per-row and per-group column scales (fp8 = 1)";
+    e.shapeNames = "G,M,N,K,ragged,fp8";
+    e.defaultShape = {4, 1024, 256, 128, 1, 0};
+    e.testShape = {5, 700, 200, 136, 1, 1};
     e.setup = setup;
     e.launch = launch;
     e.reference = reference;
