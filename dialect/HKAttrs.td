@@ -107,9 +107,10 @@ def HK_RegTileLayoutAttr : HK_Attr<"RegTileLayout", "rt",
     32x32 MFMAs. The mapping is implemented once, in
     `include/hk/Dialect/HK/Layout.h`.
 
-    Base tiles: 16x16, 16x32, 32x16, 32x32, 16x128 for 8-bit types and
-    the 6- and 4-bit floats of `hk.mma_scaled`, and 16x4 (one element per
-    lane) for its e8m0 scales.
+    Base tiles: 16x16, 16x32, 32x16, 32x32; 16x128 and 32x64 (and their
+    transposes) for 8-bit types and the 6- and 4-bit floats of
+    `hk.mma_scaled`, and 16x4 and 32x2 (one element per lane) for its e8m0
+    scales.
 
     Example:
     ```mlir

@@ -18,15 +18,21 @@ def HK_MmaScaledOp : HK_Op<"mma_scaled",
     multiplied by its e8m0 scale (`f8E8M0FNU`: a power of two, `2^(code -
     127)`; the NaN code makes the block NaN), accumulated in f32.
 
-    A and B are `row` tiles with 16x128 base tiles of `f8E4M3FN`, `f8E5M2`,
-    `f6E2M3FN`, `f6E3M2FN` or `f4E2M1FN` (A and B may differ), with
-    `group = 16` for the 8-bit types and the default `group = 32` for the
-    narrower ones: exactly the operand layouts of
-    `v_mfma_scale_f32_16x16x128_f8f6f4`, which lets every lane's 32
-    elements fall in the blocks its scale covers. The scales are `MxK/32`
-    (`NxK/32`) `row` tiles of 16x4 base tiles (one scale per lane: lane `l`
-    holds row `l % 16`, block `l / 16`, the MFMA's scale operand). The
-    accumulator is a `col` f32 tile of 16x16 base tiles.
+    Two forms, named by the accumulator's base tile, the operand layouts of
+    gfx950's two scaled MFMAs:
+
+    | accumulator (`col`, f32) | A, B base tile | scale base tile | MFMA |
+    |---|---|---|---|
+    | 16x16 | 16x128 | 16x4 | `v_mfma_scale_f32_16x16x128_f8f6f4` |
+    | 32x32, `group = 4` | 32x64 | 32x2 | `v_mfma_scale_f32_32x32x64_f8f6f4` |
+
+    A and B are `row` tiles of `f8E4M3FN`, `f8E5M2`, `f6E2M3FN`, `f6E3M2FN`
+    or `f4E2M1FN` (A and B may differ), with `group = 16` for the 8-bit
+    types and the default `group = 32` for the narrower ones: in both forms
+    a lane keeps 32 elements of one row, which fall in the 32-element blocks
+    its scale covers. The scales are `MxK/32` (`NxK/32`) `row` tiles (one
+    scale per lane: lane `l` holds row `l % base`, block `l / base`, the
+    MFMA's scale operand).
 
     Only gfx950 has the scaled MFMAs: `hk-check-target` refuses the op on
     other chips.
@@ -37,6 +43,12 @@ def HK_MmaScaledOp : HK_Op<"mma_scaled",
           tensor<32x256xf8E4M3FN, #hk.rt<row, 16x128, group = 16>>,
           tensor<32x8xf8E8M0FNU, #hk.rt<row, 16x4>>,
           tensor<64x32xf32, #hk.rt<col, 16x16>>
+    %e = hk.mma_scaled %a2[%sa2], %b2[%sb2], %c2
+        : tensor<64x128xf6E2M3FN, #hk.rt<row, 32x64>>,
+          tensor<64x4xf8E8M0FNU, #hk.rt<row, 32x2>>,
+          tensor<32x128xf8E5M2, #hk.rt<row, 32x64, group = 16>>,
+          tensor<32x4xf8E8M0FNU, #hk.rt<row, 32x2>>,
+          tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
     ```
   }];
   let arguments = (ins HK_RegTile:$a, HK_RegTile:$aScale, HK_RegTile:$b,

@@ -154,3 +154,37 @@ def test_mx_bytes_on_the_simulator(rng):
     swapped = (a.reshape(32, 128, 2)[:, :, ::-1]).reshape(32, 256)
     wrong = hk.mx.dequantize(swapped, sa, "fp4") @ wb.T
     assert np.abs(wrong - ref).max() > 1e3 * bound.max()
+
+
+MMA_SCALED_32X32 = os.path.join(os.path.dirname(__file__), "Inputs",
+                                "mma_scaled_32x32.mlir")
+
+
+def _mx_operand(rng, rows, k):
+    """Normal data with a different power-of-two magnitude per block of 32."""
+    return rng.standard_normal((rows, k)) * np.exp2(
+        rng.integers(-8, 8, (rows, k // 32))).repeat(32, axis=1)
+
+
+def test_mma_scaled_32x32x64_on_the_simulator(rng):
+    """The 32x32x64 form (v_mfma_scale_f32_32x32x64_f8f6f4): E4M3 x E2M1
+    from bytes, 2x1 accumulator tiles and 2 K steps."""
+    hk.set_device("isa", chip="gfx950")
+    try:
+        mod = hk.compile(MMA_SCALED_32X32, chips=["gfx950"])
+        a, sa = hk.mx.quantize(_mx_operand(rng, 64, 128), "fp8")
+        b, sb = hk.mx.quantize(_mx_operand(rng, 32, 128), "fp4")
+        c = np.full((64, 32), np.nan, np.float32)
+        mod.mma_scaled_32x32(a.view(np.int8), sa.view(np.int8),
+                             hk.mx.pack_fp4(b).view(np.int8), sb.view(np.int8),
+                             c)
+    finally:
+        hk.set_device("isa")
+    xa = hk.mx.dequantize(a, sa, "fp8")
+    wb = hk.mx.dequantize(b, sb, "fp4")
+    ref = xa @ wb.T
+    bound = 128 * 2.0**-24 * (np.abs(xa) @ np.abs(wb).T)
+    assert (np.abs(c - ref) <= bound).all()
+    # Scales applied to the wrong rows (A's rows 0-31 with 32-63's) fail.
+    wrong = hk.mx.dequantize(a, np.roll(sa, 32, axis=0), "fp8") @ wb.T
+    assert np.abs(wrong - ref).max() > 1e3 * bound.max()

@@ -41,12 +41,13 @@ std::string describe(const TileLayout &l) {
 }
 
 /// Every valid base tile layout, enumerated from the rules of the dialect
-/// (not from validate(), which is tested against this list): the six base
-/// shapes, both majors unless the lanes would not fit one wave along the
-/// lane axis, every power-of-two group dividing the elements per lane.
+/// (not from validate(), which is tested against this list): the eight base
+/// shapes whose transposes are base shapes too, both majors unless the lanes
+/// would not fit one wave along the lane axis, every power-of-two group
+/// dividing the elements per lane.
 std::vector<BaseTileLayout> allValidBases() {
-  const int64_t shapes[][2] = {{16, 16}, {16, 32},  {32, 16},
-                               {32, 32}, {16, 128}, {128, 16}};
+  const int64_t shapes[][2] = {{16, 16},  {16, 32},  {32, 16}, {32, 32},
+                               {16, 128}, {128, 16}, {32, 64}, {64, 32}};
   std::vector<BaseTileLayout> out;
   for (auto &s : shapes) {
     for (Major m : {Major::Row, Major::Col}) {
@@ -83,10 +84,18 @@ std::vector<TileLayout> allTiles() {
 TEST(LayoutTest, EnumerationCoversEveryValidBase) {
   // 16x16: E=4, groups 1,2,4, both majors: 6. 16x32 and 32x16: E=8, 4 groups,
   // both majors: 8 each. 32x32: E=16, 5 groups x 2 = 10. 16x128 (row only)
-  // and 128x16 (col only): E=32, 6 groups each.
-  EXPECT_EQ(allValidBases().size(), 6u + 8u + 8u + 10u + 6u + 6u);
+  // and 128x16 (col only): E=32, 6 groups each. 32x64 and 64x32 (the
+  // scaled 32x32x64 MFMA's operands): E=32, both majors, 12 each.
+  EXPECT_EQ(allValidBases().size(), 6u + 8u + 8u + 10u + 6u + 6u + 12u + 12u);
   for (const BaseTileLayout &b : allValidBases())
     EXPECT_EQ(b.validate(), "") << describe({b.rows, b.cols, b});
+  // The scale operands of the scaled MFMAs, one element per lane: row only
+  // (hk.mma_scaled's scale tiles; their transposes are not base shapes).
+  for (auto [r, c] : {std::pair<int64_t, int64_t>{16, 4}, {32, 2}}) {
+    BaseTileLayout b{Major::Row, r, c, 1};
+    EXPECT_EQ(b.validate(), "") << describe({r, c, b});
+    EXPECT_NE((BaseTileLayout{Major::Row, c, r, 1}).validate(), "");
+  }
 }
 
 TEST(LayoutTest, EveryElementHasExactlyOneSlot) {
@@ -245,7 +254,7 @@ TEST(LayoutTest, VectorHoldsTheLinesOfTheLanesElements) {
 }
 
 TEST(LayoutTest, RejectsBadBaseShapes) {
-  const int64_t bad[][2] = {{8, 8},    {16, 64},   {64, 16},  {32, 64},
+  const int64_t bad[][2] = {{8, 8},    {16, 64},   {64, 16},  {64, 8},
                             {64, 64},  {16, 8},    {0, 16},   {16, 0},
                             {-16, 16}, {128, 128}, {32, 128}, {128, 32}};
   for (auto &s : bad) {

@@ -263,11 +263,13 @@ static std::pair<Value, int32_t> scaleOperand(OpBuilder &b, Location loc,
   return {slice(b, loc, v, reg - reg % 4, 4), int32_t(reg % 4)};
 }
 
-/// hk.mma_scaled: one v_mfma_scale_f32_16x16x128_f8f6f4 per (M, N, K) base
-/// tile. The operands are already in the MFMA's layouts (the verifier), and
-/// base tile (i, k) of an operand and of its scale tile have the same index
-/// (both are (rows/16) x (K/128) grids), so each MFMA takes one slice of 32
-/// elements of A and of B, one scale of each, and one accumulator.
+/// hk.mma_scaled: one scaled MFMA per (M, N, K) base tile, the form the
+/// accumulator's base tile names: v_mfma_scale_f32_16x16x128_f8f6f4 for
+/// 16x16, v_mfma_scale_f32_32x32x64_f8f6f4 for 32x32. The operands are
+/// already in the MFMA's layouts (the verifier), and base tile (i, k) of an
+/// operand and of its scale tile have the same index (both are (rows/base)
+/// x (K/baseK) grids), so each MFMA takes one slice of 32 elements of A and
+/// of B, one scale of each, and one accumulator.
 struct MmaScaledLowering : OpConversionPattern<MmaScaledOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -277,11 +279,16 @@ struct MmaScaledLowering : OpConversionPattern<MmaScaledOp> {
     Location loc = op.getLoc();
     auto cT = cast<RankedTensorType>(op.getC().getType());
     auto aT = cast<RankedTensorType>(op.getA().getType());
-    int64_t mTiles = cT.getDimSize(0) / 16, nTiles = cT.getDimSize(1) / 16;
-    int64_t kTiles = aT.getDimSize(1) / 128;
+    // Both forms keep 32 K values per lane: base * baseK = 64 * 32.
+    int64_t base = cast<RegTileLayoutAttr>(cT.getEncoding()).getBaseRows();
+    int64_t baseK = 64 * 32 / base, accRegs = base * base / 64;
+    int64_t mTiles = cT.getDimSize(0) / base, nTiles = cT.getDimSize(1) / base;
+    int64_t kTiles = aT.getDimSize(1) / baseK;
     SmallVector<Value> accs;
     for (int64_t c = 0; c < mTiles * nTiles; ++c)
-      accs.push_back(slice(rewriter, loc, adaptor.getC(), c * 4, 4));
+      accs.push_back(
+          slice(rewriter, loc, adaptor.getC(), c * accRegs, accRegs));
+    auto attr = [&](int64_t v) { return rewriter.getI32IntegerAttr(v); };
     // K outermost: consecutive MFMAs write different accumulators.
     for (int64_t ki = 0; ki < kTiles; ++ki)
       for (int64_t mi = 0; mi < mTiles; ++mi) {
@@ -294,16 +301,14 @@ struct MmaScaledLowering : OpConversionPattern<MmaScaledOp> {
           auto [sb, ib] = scaleOperand(rewriter, loc, adaptor.getBScale(), bt);
           Value &acc = accs[mi * nTiles + ni];
           acc = amdgpu::ScaledMFMAOp::create(
-              rewriter, loc, acc.getType(), rewriter.getI32IntegerAttr(16),
-              rewriter.getI32IntegerAttr(16), rewriter.getI32IntegerAttr(128),
-              a, b, acc, sa, sb, rewriter.getI32IntegerAttr(ia),
-              rewriter.getI32IntegerAttr(ib));
+              rewriter, loc, acc.getType(), attr(base), attr(base), attr(baseK),
+              a, b, acc, sa, sb, attr(ia), attr(ib));
         }
       }
     Value result = adaptor.getC();
     for (auto [c, acc] : llvm::enumerate(accs))
       result = vector::InsertStridedSliceOp::create(
-          rewriter, loc, acc, result, ArrayRef<int64_t>{int64_t(c) * 4},
+          rewriter, loc, acc, result, ArrayRef<int64_t>{int64_t(c) * accRegs},
           ArrayRef<int64_t>{1});
     rewriter.replaceOp(op, result);
     return success();

@@ -134,7 +134,9 @@ LogicalResult RegTileLayoutAttr::verifyEncoding(
                           "f4E2M1FN, i8, i32 or i1 (a mask), got "
                        << elementType;
   int64_t bits = elementType.getIntOrFloatBitWidth();
-  if ((getBaseRows() == 128 || getBaseCols() == 128) && bits > 8)
+  // The base tiles of the f8f6f4 MFMAs' operands (32 elements per lane).
+  bool narrowBase = getBaseRows() * getBaseCols() == 2048;
+  if (narrowBase && bits > 8)
     return emitError() << "base tile " << getBaseRows() << "x" << getBaseCols()
                        << " is only for 8-, 6- and 4-bit element types, got "
                        << elementType;

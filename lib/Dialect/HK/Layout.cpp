@@ -13,10 +13,12 @@ std::string BaseTileLayout::validate() const {
   bool known = (rows == 16 && cols == 16) || (rows == 16 && cols == 32) ||
                (rows == 32 && cols == 16) || (rows == 32 && cols == 32) ||
                (rows == 16 && cols == 128) || (rows == 128 && cols == 16) ||
-               (rows == 16 && cols == 4);
+               (rows == 16 && cols == 4) || (rows == 32 && cols == 64) ||
+               (rows == 64 && cols == 32) || (rows == 32 && cols == 2);
   if (!known)
     return "base tile " + shape +
-           " is not one of 16x16, 16x32, 32x16, 32x32, 16x128, 128x16, 16x4";
+           " is not one of 16x16, 16x32, 32x16, 32x32, 16x128, 128x16, 16x4, "
+           "32x64, 64x32, 32x2";
   if (laneExtent() > kWaveSize)
     return "base tile " + shape + " spreads " + std::to_string(laneExtent()) +
            " lanes along its " + (major == Major::Row ? "rows" : "columns") +

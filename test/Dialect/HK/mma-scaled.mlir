@@ -18,6 +18,13 @@ func.func @fp6(%a: tensor<16x128xf6E2M3FN, #hk.rt<row, 16x128>>, %b: tensor<16x1
   return %d : tensor<16x16xf32, #hk.rt<col, 16x16>>
 }
 
+// CHECK-LABEL: func.func @form32
+// CHECK: hk.mma_scaled {{.*}} : tensor<64x128xf6E3M2FN, #hk.rt<row, 32x64>>, tensor<64x4xf8E8M0FNU, #hk.rt<row, 32x2>>, tensor<32x128xf8E5M2, #hk.rt<row, 32x64, group = 16>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 32x2>>, tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
+func.func @form32(%a: tensor<64x128xf6E3M2FN, #hk.rt<row, 32x64>>, %sa: tensor<64x4xf8E8M0FNU, #hk.rt<row, 32x2>>, %b: tensor<32x128xf8E5M2, #hk.rt<row, 32x64, group = 16>>, %sb: tensor<32x4xf8E8M0FNU, #hk.rt<row, 32x2>>, %c: tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>) -> tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>> {
+  %d = hk.mma_scaled %a[%sa], %b[%sb], %c : tensor<64x128xf6E3M2FN, #hk.rt<row, 32x64>>, tensor<64x4xf8E8M0FNU, #hk.rt<row, 32x2>>, tensor<32x128xf8E5M2, #hk.rt<row, 32x64, group = 16>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 32x2>>, tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
+  return %d : tensor<64x32xf32, #hk.rt<col, 32x32, group = 4>>
+}
+
 // -----
 
 func.func @bf16_operand(%a: tensor<16x128xbf16, #hk.rt<row, 16x32>>, %b: tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, %s: tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<16x16xf32, #hk.rt<col, 16x16>>) {
@@ -87,11 +94,43 @@ func.func @scale_layout(%a: tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>, %s: te
 
 // -----
 
-func.func @acc(%a: tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, %s: tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>) {
-  // expected-error @+1 {{'hk.mma_scaled' op expects an f32 accumulator in col layout with 16x16 base tiles, got 'tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>'}}
+func.func @acc(%a: tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, %s: tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<32x32xf32, #hk.rt<col, 32x32>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op expects an f32 accumulator in col layout with 16x16 base tiles, or 32x32 base tiles and group = 4, got 'tensor<32x32xf32, #hk.rt<col, 32x32>>'}}
+  %d = hk.mma_scaled %a[%s], %a[%s], %c : tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<32x32xf32, #hk.rt<col, 32x32>>
+  return
+}
+
+// -----
+
+// The 32x32x64 form: a 32x32 accumulator names it, and then the operands
+// must be in its 32x64 layouts, not the 16x128 ones.
+func.func @form_mismatch(%a: tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, %s: tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op expects A in row layout with 32x64 base tiles and group = 32 for 'f4E2M1FN', got #hk.rt<row, 16x128>}}
   %d = hk.mma_scaled %a[%s], %a[%s], %c : tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<32x128xf4E2M1FN, #hk.rt<row, 16x128>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>
   return
 }
+
+// -----
+
+func.func @form32_fp8_group(%a: tensor<32x64xf8E4M3FN, #hk.rt<row, 32x64>>, %s: tensor<32x2xf8E8M0FNU, #hk.rt<row, 32x2>>, %c: tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op expects A in row layout with 32x64 base tiles and group = 16 for 'f8E4M3FN', got #hk.rt<row, 32x64>}}
+  %d = hk.mma_scaled %a[%s], %a[%s], %c : tensor<32x64xf8E4M3FN, #hk.rt<row, 32x64>>, tensor<32x2xf8E8M0FNU, #hk.rt<row, 32x2>>, tensor<32x64xf8E4M3FN, #hk.rt<row, 32x64>>, tensor<32x2xf8E8M0FNU, #hk.rt<row, 32x2>>, tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>
+  return
+}
+
+// -----
+
+func.func @form32_scale_layout(%a: tensor<32x64xf4E2M1FN, #hk.rt<row, 32x64>>, %s: tensor<32x2xf8E8M0FNU, #hk.rt<row, 32x2>>, %t: tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, %c: tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>) {
+  // expected-error @+1 {{'hk.mma_scaled' op expects B's scales in row layout with 32x2 base tiles, got #hk.rt<row, 16x4>}}
+  %d = hk.mma_scaled %a[%s], %a[%t], %c : tensor<32x64xf4E2M1FN, #hk.rt<row, 32x64>>, tensor<32x2xf8E8M0FNU, #hk.rt<row, 32x2>>, tensor<32x64xf4E2M1FN, #hk.rt<row, 32x64>>, tensor<32x4xf8E8M0FNU, #hk.rt<row, 16x4>>, tensor<32x32xf32, #hk.rt<col, 32x32, group = 4>>
+  return
+}
+
+// -----
+
+// 32x64 base tiles are for the 8-, 6- and 4-bit types, as 16x128.
+// expected-error @+1 {{base tile 32x64 is only for 8-, 6- and 4-bit element types, got 'bf16'}}
+func.func private @wide_32x64(tensor<32x64xbf16, #hk.rt<row, 32x64>>)
 
 // -----
 
