@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 
 namespace hk::kernels {
@@ -160,6 +161,84 @@ int64_t mergeGroups(int64_t S) {
   return (S + per - 1) / per;
 }
 
+/// Whether the decode and the merge of its splits run as one launch
+/// (@attention_decode_fused_d128): a counter per group of workgroups finds
+/// the last one to finish, which merges the group, up a tree, so that no
+/// merge or combine launch follows. Only with HK_DECODE_FUSED=1: in the
+/// model the fused launch is still slower than decode, merge and combine
+/// (1 x 128k on gfx950 31.2 against 25.3 us; docs/report.md), each level
+/// of its tree costing about 5500 cycles. Only D = 128 bf16 pools read by
+/// 64-key blocks have the fused entry point; another shape is refused.
+bool fusedDecode(const Dims &dims) {
+  const char *env = std::getenv("HK_DECODE_FUSED");
+  if (!env || std::string(env) != "1")
+    return false;
+  if (dims.D != 128 || dims.kvFormat != 0 || !blockPages(dims))
+    throw std::invalid_argument(
+        "attention_decode: HK_DECODE_FUSED=1 needs D = 128, bf16 pools and "
+        "pages of a multiple of 64 rows (or the contiguous cache)");
+  return true;
+}
+
+/// The fused launch's tree over W workgroup results: groups of four, the
+/// members of a group read together (one batch of loads per level), so
+/// ceil(log4 W) levels.
+constexpr int64_t kFusedFan = 4;
+int64_t fusedFan(int64_t) { return kFusedFan; }
+
+/// Counters of the fused launch per KV head and sequence: one per
+/// workgroup, then one per group of each level of the tree and slice.
+int64_t fusedCounters(int64_t W, int64_t fan) {
+  int64_t count = W;
+  for (int64_t n = W;;) {
+    int64_t groups = (n + fan - 1) / fan;
+    count += 4 * groups;
+    if (groups == 1)
+      return count;
+    n = groups;
+  }
+}
+
+/// A ticket the fused kernel takes for the last of any group: the timing
+/// mode runs only sampled workgroups, so their counters are preset to it
+/// for the timed launch, and each sampled workgroup takes every merge the
+/// last one of its groups would (the launch's critical path).
+constexpr int32_t kEveryTicketLast = 1 << 20;
+
+/// The fused launch: S splits rounded up to whole workgroups of four; args
+/// the decode's first five (Q, K, V, the table and the lengths).
+void attentionDecodeFused(Library &lib, std::vector<hkrt_arg> args,
+                          const hkrt::Buffer &O, const hkrt::Buffer &L,
+                          const Dims &dims, int64_t S) {
+  int64_t B = dims.B, Hkv = dims.Hkv, D = dims.D, R = dims.rows();
+  int64_t W = (S + 3) / 4, fan = fusedFan(W), C = fusedCounters(W, fan);
+  hkrt::Device &dev = lib.device();
+  hkrt::Buffer Op = dev.alloc(size_t(B * Hkv * 4 * W * R * D) * 4);
+  hkrt::Buffer Lp = dev.alloc(size_t(B * Hkv * 4 * W * R) * 4);
+  hkrt::Buffer Ot = dev.alloc(size_t(B * Hkv * W * R * D) * 4);
+  hkrt::Buffer Lt = dev.alloc(size_t(B * Hkv * 4 * W * R) * 4);
+  hkrt::Buffer count = dev.alloc(size_t(B * Hkv * C) * 4);
+  std::vector<int32_t> counters(size_t(B * Hkv * C), 0);
+  count.write(counters.data(), counters.size() * 4);
+  args.insert(args.end(), {Op.memref(HKRT_DTYPE_F32, {B, Hkv, 4 * W, R, D}),
+                           Lp.memref(HKRT_DTYPE_F32, {B, Hkv, 4 * W, R}),
+                           Ot.memref(HKRT_DTYPE_F32, {B, Hkv, W, R, D}),
+                           Lt.memref(HKRT_DTYPE_F32, {B, Hkv, 4 * W, R}),
+                           count.memref(HKRT_DTYPE_I32, {B, Hkv, C}),
+                           O.memref(HKRT_DTYPE_BF16, {B, Hkv, R, D}),
+                           L.memref(HKRT_DTYPE_F32, {B, Hkv, R}),
+                           hkrt_arg_int(HKRT_DTYPE_INDEX, dims.Lq),
+                           hkrt_arg_int(HKRT_DTYPE_INDEX, fan)});
+  hkrt::Kernel kernel =
+      lib.kernel("attention_decode", "attention_decode_fused_d128");
+  kernel.launch(args);
+  if (!decodeWasTimed(lib))
+    return;
+  std::fill(counters.begin(), counters.end(), kEveryTicketLast);
+  count.write(counters.data(), counters.size() * 4);
+  kernel.launch(args);
+}
+
 /// The decode launch over the page pools K and V ([pages, P, H_kv, D]) and
 /// the block table ([B, blocks] int32); N bounds the lengths. scales: k_scale
 /// and v_scale of fp8 pools, nothing for bf16 ones.
@@ -182,23 +261,22 @@ void attentionDecode(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
     throw std::invalid_argument("attention_decode: q_len must be at least 1");
   int64_t S = decodeSplits(lib.device().chip(), B, Hkv, N);
   int64_t R = H / Hkv * Lq;
-  hkrt::Buffer Op = lib.device().alloc(size_t(B * Hkv * S * R * D) * 4);
-  hkrt::Buffer Lp = lib.device().alloc(size_t(B * Hkv * S * R) * 4);
-  std::string d = std::to_string(D);
-  hkrt_arg q = Q.memref(HKRT_DTYPE_BF16, {B, Hkv, R, D});
-  hkrt_arg op = Op.memref(HKRT_DTYPE_F32, {B, Hkv, S, R, D});
-  hkrt_arg lp = Lp.memref(HKRT_DTYPE_F32, {B, Hkv, S, R});
   using attention::view;
   hkrt_dtype kv = dims.kvFormat ? HKRT_DTYPE_FP8 : HKRT_DTYPE_BF16;
   std::vector<hkrt_arg> args = {
-      q,
+      Q.memref(HKRT_DTYPE_BF16, {B, Hkv, R, D}),
       view(K, kv, dims.numPages(), P, Hkv, D),
       view(V, kv, dims.numPages(), P, Hkv, D),
       table.memref(HKRT_DTYPE_I32, {B, dims.maxBlocks()}),
-      seqLens.memref(HKRT_DTYPE_I32, {B}),
-      op,
-      lp,
-      hkrt_arg_int(HKRT_DTYPE_INDEX, Lq)};
+      seqLens.memref(HKRT_DTYPE_I32, {B})};
+  if (fusedDecode(dims))
+    return attentionDecodeFused(lib, std::move(args), O, L, dims, S);
+  hkrt::Buffer Op = lib.device().alloc(size_t(B * Hkv * S * R * D) * 4);
+  hkrt::Buffer Lp = lib.device().alloc(size_t(B * Hkv * S * R) * 4);
+  std::string d = std::to_string(D);
+  hkrt_arg op = Op.memref(HKRT_DTYPE_F32, {B, Hkv, S, R, D});
+  hkrt_arg lp = Lp.memref(HKRT_DTYPE_F32, {B, Hkv, S, R});
+  args.insert(args.end(), {op, lp, hkrt_arg_int(HKRT_DTYPE_INDEX, Lq)});
   for (const hkrt::Buffer *scale : scales)
     args.push_back(scale->memref(HKRT_DTYPE_F32, {dims.scales()}));
   lib.kernel("attention_decode", decodeEntry(lib.device().chip(), dims))

@@ -1264,6 +1264,430 @@ hk.kernel @attention_decode_merge_d128(%Op: !op128, %Lp: !lp, %Op2: !op128,
   hk.return
 }
 
+// @attention_decode_fused_d128: @attention_decode_d128 and the merge of its
+// splits in one launch, for a few long sequences, where the combine's
+// launch (and the merge's) would cost as much as the KV read. Arguments:
+// those of @attention_decode_d128, with Op's and Lp's third dimension
+// 4 W (W the workgroups per KV head and sequence, every split a wave),
+// then
+//   %Ot : [B, H_kv, W, G q_len, D] f32 and %Lt : [B, H_kv, 4 W, G q_len],
+//        the merged results of the tree below;
+//   %count : [B, H_kv, C] i32, C = W + 4 (the groups of every level of the
+//        tree), zero before the first launch; every launch leaves it zero;
+//   %O, %L as @attention_decode_combine_d128's; %fan the tree's fan-in
+//        (at least 2).
+// After its splits, each workgroup merges its four waves' splits (wave w
+// the 32-column slice w) and enters a tree of counters over the
+// workgroups: the last arrival of a group merges it, slice by slice, one
+// wave per slice, so no wave walks more than %fan results at a level.
+hk.kernel @attention_decode_fused_d128(%Q: !q128, %K: !kv128, %V: !kv128,
+    %table: memref<?x?xi32>, %seq_lens: memref<?xi32>, %Op: !op128, %Lp: !lp,
+    %Ot: !op128, %Lt: !lp, %count: memref<?x?x?xi32>, %O: !q128,
+    %L: memref<?x?x?xf32>, %q_len: index, %fan: index)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %cD = arith.constant 128 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %zero32 = arith.constant 0 : i32
+  %scale = arith.constant dense<0.127517432> : !s_rt
+  %scale_v = arith.constant dense<0.127517432> : !vec
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64xD LDS tile, through which V goes from the row
+  // layout of its load to the column layout of O^T += V^T P^T.
+  %kvs = hk.alloc_shared : !kv_st4128
+  %w = hk.wave_id
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st4128 -> !kv_st128
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  %kv_heads = memref.dim %K, %c1 : !kv128
+  %page = memref.dim %K, %c2 : !kv128
+  %splits = memref.dim %Op, %c2 : !op128
+  %rows = memref.dim %Q, %c2 : !q128
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages, and entry 0 for an empty sequence (whose
+  // loop does not run; P is at least 1 there, as the table's width).
+  %len1 = arith.maxui %len, %c1 : index
+  %last_key = arith.subi %len1, %c1 : index
+  %page1 = arith.maxui %page, %c1 : index
+  %last_pi = arith.divui %last_key, %page1 : index
+  %lo_keys = arith.muli %lo, %c64 : index
+  %lo_pi = arith.divui %lo_keys, %page1 : index
+  %lo_ps = arith.muli %lo_pi, %page1 : index
+  %lo_row = arith.subi %lo_keys, %lo_ps : index
+  %lo_pi_c = arith.minui %lo_pi, %last_pi : index
+  %lo_pid_i32 = memref.load %table[%b, %lo_pi_c] : memref<?x?xi32>
+  %lo_pid = arith.index_castui %lo_pid_i32 : i32 to index
+
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+  %qlen_t = tensor.splat %qlen32 : !s_i32
+  %first_t = tensor.splat %first32 : !s_i32
+  %last_t = tensor.splat %last32 : !s_i32
+  %row_pos = hk.iota row : !s_i32
+  %col_pos = hk.iota col : !s_i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %r0_t = tensor.splat %r0_32 : !s_i32
+    %r = arith.addi %row_pos, %r0_t : !s_i32
+    %tok = arith.remui %r, %qlen_t : !s_i32
+    %causal_last = arith.addi %tok, %first_t : !s_i32
+    %limit = arith.minsi %causal_last, %last_t : !s_i32
+    %q = hk.load %Q[%b, %hkv, %rt, %c0] : !q128 -> !q_rt128
+
+    %res:6 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec, %pid = %lo_pid,
+                  %pi = %lo_pi, %row = %lo_row)
+        -> (!o_rt128, !vec, !vec, index, index, index) {
+      %k0 = arith.muli %j, %c64 : index
+      // The block, keys k0 .. k0 + 63: rows k0 mod P .. + 63 of page %pid
+      // (looked up one block ahead, so that the scalar load's latency is
+      // not the block's).
+      %row_tile = arith.divui %row, %c64 : index
+      // The next block's page and row, without a division: P is a
+      // multiple of 64 or holds the whole sequence.
+      %kn = arith.addi %k0, %c64 : index
+      %row_n = arith.addi %row, %c64 : index
+      %wrap = arith.cmpi uge, %row_n, %page1 : index
+      %pi_inc = arith.addi %pi, %c1 : index
+      %pi_next = arith.select %wrap, %pi_inc, %pi : index
+      %row_next = arith.select %wrap, %c0, %row_n : index
+      %pi_load = arith.minui %pi_next, %last_pi : index
+      %pid_next_i32 = memref.load %table[%b, %pi_load] : memref<?x?xi32>
+      %pid_next = arith.index_castui %pid_next_i32 : i32 to index
+      %kt = hk.load %K[%pid, %hkv, %row_tile, %c0] : !kv128 -> !k_rt128
+      %vr = hk.load %V[%pid, %hkv, %row_tile, %c0] : !kv128 -> !v_row128
+      // The last block of the sequence: its rows past the length hold
+      // whatever the page does (a P of 0 times a NaN would be NaN), so they
+      // are zeroed. K's are masked to -inf with the scores.
+      %partial = arith.cmpi ugt, %kn, %len : index
+      %vz = scf.if %partial -> (!v_row128) {
+        %vm = hk.bounds_mask %vr at [%k0, %c0] within [%len, %cD]
+            fill %zero_bf : !v_row128
+        scf.yield %vm : !v_row128
+      } else {
+        scf.yield %vr : !v_row128
+      }
+      hk.store %vz, %kvw : !v_row128, !kv_st128
+      %vt = hk.load %kvw : !kv_st128 -> !v_rt128
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      %k0_32 = arith.index_cast %k0 : index to i32
+      %k0_t = tensor.splat %k0_32 : !s_i32
+      %key = arith.addi %col_pos, %k0_t : !s_i32
+      %seen = arith.cmpi sle, %key, %limit : !s_i32
+      %sm = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
+      %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      %ot = hk.transpose %oa : !o_rt128 -> !ot_acc128
+      %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt128, !pt_rt, !ot_acc128
+      %on = hk.transpose %ot2 : !ot_acc128 -> !o_rt128
+      scf.yield %on, %mx, %sum, %pid_next, %pi_next, %row_next
+          : !o_rt128, !vec, !vec, index, index, index
+    }
+
+    // The split's O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#2, %tiny : !vec
+    %of = hk.row_broadcast div %res#0, %l_safe : !o_rt128, !vec
+    hk.store %of, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt128, !op128
+    %log_l = math.log2 %res#2 : !vec
+    %lse2 = arith.addf %res#1, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  // Level 0: the workgroup's four splits, merged slice by slice, wave w
+  // taking the 32 columns from 32 w. Each wave's increment of its
+  // workgroup's counter releases the wave's partial stores; after the
+  // barrier, each wave's decrement reads the counter after all four
+  // increments (the barrier waited for them) and so acquires every wave's
+  // stores, and leaves the counter at 0 for the next launch.
+  %m_one32 = arith.constant -1 : i32
+  %arrive = hk.fetch_add %one32, %count[%b, %hkv, %bx] : memref<?x?x?xi32>
+  hk.barrier
+  %leave = hk.fetch_add %m_one32, %count[%b, %hkv, %bx] : memref<?x?x?xi32>
+  %c3 = arith.constant 3 : index
+  %log2e = arith.constant dense<1.44269502> : !vec
+  %low = arith.constant dense<-1.0e30> : !vec
+  %zero_os = arith.constant dense<0.0> : !o_slice
+  %neginf = arith.constant 0xFF800000 : f32
+  %zero_f = arith.constant 0.0 : f32
+  %s1 = arith.addi %bx4, %c1 : index
+  %s2 = arith.addi %bx4, %c2 : index
+  %s3 = arith.addi %bx4, %c3 : index
+  %lt0 = arith.addi %bx4, %w : index
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %o0 = hk.load %Op[%b, %hkv, %bx4, %rt, %w] : !op128 -> !o_slice
+    %o1 = hk.load %Op[%b, %hkv, %s1, %rt, %w] : !op128 -> !o_slice
+    %o2 = hk.load %Op[%b, %hkv, %s2, %rt, %w] : !op128 -> !o_slice
+    %o3 = hk.load %Op[%b, %hkv, %s3, %rt, %w] : !op128 -> !o_slice
+    %l0 = hk.load %Lp[%b, %hkv, %bx4, %rt] : !lp -> !vec
+    %l1 = hk.load %Lp[%b, %hkv, %s1, %rt] : !lp -> !vec
+    %l2 = hk.load %Lp[%b, %hkv, %s2, %rt] : !lp -> !vec
+    %l3 = hk.load %Lp[%b, %hkv, %s3, %rt] : !lp -> !vec
+    %zmx01 = arith.maximumf %l0, %l1 : !vec
+    %zmx23 = arith.maximumf %l2, %l3 : !vec
+    %zmx4 = arith.maximumf %zmx01, %zmx23 : !vec
+    %zmx = arith.maximumf %low, %zmx4 : !vec
+    %zda = arith.subf %low, %zmx : !vec
+    %zda2 = arith.mulf %zda, %log2e : !vec
+    %zalpha = math.exp2 %zda2 : !vec
+    %zd0 = arith.subf %l0, %zmx : !vec
+    %ze0 = arith.mulf %zd0, %log2e : !vec
+    %zw0 = math.exp2 %ze0 : !vec
+    %zd1 = arith.subf %l1, %zmx : !vec
+    %ze1 = arith.mulf %zd1, %log2e : !vec
+    %zw1 = math.exp2 %ze1 : !vec
+    %zd2 = arith.subf %l2, %zmx : !vec
+    %ze2 = arith.mulf %zd2, %log2e : !vec
+    %zw2 = math.exp2 %ze2 : !vec
+    %zd3 = arith.subf %l3, %zmx : !vec
+    %ze3 = arith.mulf %zd3, %log2e : !vec
+    %zw3 = math.exp2 %ze3 : !vec
+    %zoa = hk.row_broadcast mul %zero_os, %zalpha : !o_slice, !vec
+    %za0 = hk.row_broadcast mul %o0, %zw0 : !o_slice, !vec
+    %za1 = hk.row_broadcast mul %o1, %zw1 : !o_slice, !vec
+    %za2 = hk.row_broadcast mul %o2, %zw2 : !o_slice, !vec
+    %za3 = hk.row_broadcast mul %o3, %zw3 : !o_slice, !vec
+    %zs01 = arith.addf %za0, %za1 : !o_slice
+    %zs23 = arith.addf %za2, %za3 : !o_slice
+    %zs4 = arith.addf %zs01, %zs23 : !o_slice
+    %zon = arith.addf %zoa, %zs4 : !o_slice
+    %zla = arith.mulf %zero_vec, %zalpha : !vec
+    %zw01 = arith.addf %zw0, %zw1 : !vec
+    %zw23 = arith.addf %zw2, %zw3 : !vec
+    %zw4s = arith.addf %zw01, %zw23 : !vec
+    %zln = arith.addf %zla, %zw4s : !vec
+    %zl_safe = arith.maximumf %zln, %tiny : !vec
+    %zof = hk.row_broadcast div %zon, %zl_safe : !o_slice, !vec
+    %zlog_l = math.log2 %zln : !vec
+    %zlog_e = arith.mulf %zlog_l, %ln2 : !vec
+    %zlse = arith.addf %zmx, %zlog_e : !vec
+    hk.store %zof, %Ot[%b, %hkv, %bx, %rt, %w] : !o_slice, !op128
+    hk.store %zlse, %Lt[%b, %hkv, %lt0, %rt] : !vec, !lp
+  }
+
+  // The tree: the W workgroup results of a (sequence, KV head) form groups
+  // of %fan; per slice, the wave whose increment of its group's counter is
+  // the group's last (every other member's result released before it)
+  // merges the group into the result of its first member's slot, and goes
+  // on up a level, until one group is left, whose merge is O and L. Slot
+  // i of a level is Ot's workgroup slot i stride (stride: fan to the
+  // level), its LSE Lt's row 4 (i stride) + w; the level's counters follow
+  // the workgroups' at %count[b, hkv, off + 4 g + w]. A ticket of at least
+  // the group's size less one counts as the last: a real launch hands out
+  // 0 .. size - 1 once each, and the timing mode presets the counters so
+  // that every sampled workgroup takes the merges its last one would.
+  %nwg = memref.dim %Ot, %c2 : !op128
+  %done0 = arith.constant false
+  %tree:5 = scf.while (%node = %bx, %n = %nwg, %off = %nwg, %stride = %c1,
+                       %fin = %done0)
+      : (index, index, index, index, i1) -> (index, index, index, index, i1) {
+    %go = scf.if %fin -> (i1) {
+      scf.yield %done0 : i1
+    } else {
+      %g = arith.divui %node, %fan : index
+      %gfirst = arith.muli %g, %fan : index
+      %gleft = arith.subi %n, %gfirst : index
+      %gcnt = arith.minui %gleft, %fan : index
+      %g4 = arith.muli %g, %c4 : index
+      %ci0 = arith.addi %off, %g4 : index
+      %ci = arith.addi %ci0, %w : index
+      %tk = hk.fetch_add %one32, %count[%b, %hkv, %ci] : memref<?x?x?xi32>
+      %gcnt32 = arith.index_cast %gcnt : index to i32
+      %glast32 = arith.subi %gcnt32, %one32 : i32
+      %is_last = arith.cmpi sge, %tk, %glast32 : i32
+      scf.yield %is_last : i1
+    }
+    scf.condition(%go) %node, %n, %off, %stride, %fin
+        : index, index, index, index, i1
+  } do {
+  ^bb0(%node: index, %n: index, %off: index, %stride: index, %fin: i1):
+    %g = arith.divui %node, %fan : index
+    %gfirst = arith.muli %g, %fan : index
+    %gleft = arith.subi %n, %gfirst : index
+    %gcnt = arith.minui %gleft, %fan : index
+    %gend = arith.addi %gfirst, %gcnt : index
+    %glast = arith.subi %gend, %c1 : index
+    %groups = arith.ceildivui %n, %fan : index
+    %top = arith.cmpi eq, %groups, %c1 : index
+    // Every member has arrived: the counter back to 0 for the next launch.
+    %g4 = arith.muli %g, %c4 : index
+    %ci0 = arith.addi %off, %g4 : index
+    %ci = arith.addi %ci0, %w : index
+    %gcnt32 = arith.index_cast %gcnt : index to i32
+    %neg32 = arith.subi %zero32, %gcnt32 : i32
+    %reset = hk.fetch_add %neg32, %count[%b, %hkv, %ci] : memref<?x?x?xi32>
+    %dst = arith.muli %gfirst, %stride : index
+    %dst4 = arith.muli %dst, %c4 : index
+    %dst_l = arith.addi %dst4, %w : index
+    scf.for %rt = %c0 to %row_tiles step %c1 {
+      // Members four at a time; a member index past the group's last is
+      // read as the last one again with its LSE made -inf (weight 0).
+      %mr:3 = scf.for %i = %gfirst to %gend step %c4
+          iter_args(%o = %zero_os, %m = %low, %l = %zero_vec)
+          -> (!o_slice, !vec, !vec) {
+        %i0r = arith.addi %i, %c0 : index
+        %ok0 = arith.cmpi ule, %i0r, %glast : index
+        %i0 = arith.minui %i0r, %glast : index
+        %sl0 = arith.muli %i0, %stride : index
+        %sl40 = arith.muli %sl0, %c4 : index
+        %li0 = arith.addi %sl40, %w : index
+        %os0 = hk.load %Ot[%b, %hkv, %sl0, %rt, %w] : !op128 -> !o_slice
+        %lr0 = hk.load %Lt[%b, %hkv, %li0, %rt] : !lp -> !vec
+        %pen0 = arith.select %ok0, %zero_f, %neginf : f32
+        %penv0 = tensor.splat %pen0 : !vec
+        %ls0 = arith.addf %lr0, %penv0 : !vec
+        %i1r = arith.addi %i, %c1 : index
+        %ok1 = arith.cmpi ule, %i1r, %glast : index
+        %i1 = arith.minui %i1r, %glast : index
+        %sl1 = arith.muli %i1, %stride : index
+        %sl41 = arith.muli %sl1, %c4 : index
+        %li1 = arith.addi %sl41, %w : index
+        %os1 = hk.load %Ot[%b, %hkv, %sl1, %rt, %w] : !op128 -> !o_slice
+        %lr1 = hk.load %Lt[%b, %hkv, %li1, %rt] : !lp -> !vec
+        %pen1 = arith.select %ok1, %zero_f, %neginf : f32
+        %penv1 = tensor.splat %pen1 : !vec
+        %ls1 = arith.addf %lr1, %penv1 : !vec
+        %i2r = arith.addi %i, %c2 : index
+        %ok2 = arith.cmpi ule, %i2r, %glast : index
+        %i2 = arith.minui %i2r, %glast : index
+        %sl2 = arith.muli %i2, %stride : index
+        %sl42 = arith.muli %sl2, %c4 : index
+        %li2 = arith.addi %sl42, %w : index
+        %os2 = hk.load %Ot[%b, %hkv, %sl2, %rt, %w] : !op128 -> !o_slice
+        %lr2 = hk.load %Lt[%b, %hkv, %li2, %rt] : !lp -> !vec
+        %pen2 = arith.select %ok2, %zero_f, %neginf : f32
+        %penv2 = tensor.splat %pen2 : !vec
+        %ls2 = arith.addf %lr2, %penv2 : !vec
+        %i3r = arith.addi %i, %c3 : index
+        %ok3 = arith.cmpi ule, %i3r, %glast : index
+        %i3 = arith.minui %i3r, %glast : index
+        %sl3 = arith.muli %i3, %stride : index
+        %sl43 = arith.muli %sl3, %c4 : index
+        %li3 = arith.addi %sl43, %w : index
+        %os3 = hk.load %Ot[%b, %hkv, %sl3, %rt, %w] : !op128 -> !o_slice
+        %lr3 = hk.load %Lt[%b, %hkv, %li3, %rt] : !lp -> !vec
+        %pen3 = arith.select %ok3, %zero_f, %neginf : f32
+        %penv3 = tensor.splat %pen3 : !vec
+        %ls3 = arith.addf %lr3, %penv3 : !vec
+        %tmx01 = arith.maximumf %ls0, %ls1 : !vec
+        %tmx23 = arith.maximumf %ls2, %ls3 : !vec
+        %tmx4 = arith.maximumf %tmx01, %tmx23 : !vec
+        %tmx = arith.maximumf %m, %tmx4 : !vec
+        %tda = arith.subf %m, %tmx : !vec
+        %tda2 = arith.mulf %tda, %log2e : !vec
+        %talpha = math.exp2 %tda2 : !vec
+        %td0 = arith.subf %ls0, %tmx : !vec
+        %te0 = arith.mulf %td0, %log2e : !vec
+        %tw0 = math.exp2 %te0 : !vec
+        %td1 = arith.subf %ls1, %tmx : !vec
+        %te1 = arith.mulf %td1, %log2e : !vec
+        %tw1 = math.exp2 %te1 : !vec
+        %td2 = arith.subf %ls2, %tmx : !vec
+        %te2 = arith.mulf %td2, %log2e : !vec
+        %tw2 = math.exp2 %te2 : !vec
+        %td3 = arith.subf %ls3, %tmx : !vec
+        %te3 = arith.mulf %td3, %log2e : !vec
+        %tw3 = math.exp2 %te3 : !vec
+        %toa = hk.row_broadcast mul %o, %talpha : !o_slice, !vec
+        %ta0 = hk.row_broadcast mul %os0, %tw0 : !o_slice, !vec
+        %ta1 = hk.row_broadcast mul %os1, %tw1 : !o_slice, !vec
+        %ta2 = hk.row_broadcast mul %os2, %tw2 : !o_slice, !vec
+        %ta3 = hk.row_broadcast mul %os3, %tw3 : !o_slice, !vec
+        %ts01 = arith.addf %ta0, %ta1 : !o_slice
+        %ts23 = arith.addf %ta2, %ta3 : !o_slice
+        %ts4 = arith.addf %ts01, %ts23 : !o_slice
+        %ton = arith.addf %toa, %ts4 : !o_slice
+        %tla = arith.mulf %l, %talpha : !vec
+        %tw01 = arith.addf %tw0, %tw1 : !vec
+        %tw23 = arith.addf %tw2, %tw3 : !vec
+        %tw4s = arith.addf %tw01, %tw23 : !vec
+        %tln = arith.addf %tla, %tw4s : !vec
+        scf.yield %ton, %tmx, %tln : !o_slice, !vec, !vec
+      }
+      %tl_safe = arith.maximumf %mr#2, %tiny : !vec
+      %tof = hk.row_broadcast div %mr#0, %tl_safe : !o_slice, !vec
+      %tlog_l = math.log2 %mr#2 : !vec
+      %tlog_e = arith.mulf %tlog_l, %ln2 : !vec
+      %tlse = arith.addf %mr#1, %tlog_e : !vec
+      scf.if %top {
+        %ob = arith.truncf %tof : !o_slice to !o_out_slice
+        hk.store %ob, %O[%b, %hkv, %rt, %w] : !o_out_slice, !q128
+        %w_first = arith.cmpi eq, %w, %c0 : index
+        scf.if %w_first {
+          hk.store %tlse, %L[%b, %hkv, %rt] : !vec, memref<?x?x?xf32>
+        }
+      } else {
+        hk.store %tof, %Ot[%b, %hkv, %dst, %rt, %w] : !o_slice, !op128
+        hk.store %tlse, %Lt[%b, %hkv, %dst_l, %rt] : !vec, !lp
+      }
+    }
+    %groups4 = arith.muli %groups, %c4 : index
+    %off_n = arith.addi %off, %groups4 : index
+    %stride_n = arith.muli %stride, %fan : index
+    scf.yield %g, %groups, %off_n, %stride_n, %top
+        : index, index, index, index, i1
+  }
+  hk.return
+}
+
 // ---------------------------------------------------------------------------
 // D = 64: scale = log2(e) / sqrt(64) = 0.180336878
 // ---------------------------------------------------------------------------
