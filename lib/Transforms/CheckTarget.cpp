@@ -5,6 +5,8 @@
 #include "hk/Dialect/HK/MfmaTypes.h"
 #include "hk/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 namespace hk {
 #define GEN_PASS_DEF_HKCHECKTARGET
 #include "hk/Transforms/Passes.h.inc"
@@ -36,6 +38,8 @@ struct CheckTarget : hk::impl::HKCheckTargetBase<CheckTarget> {
           << info->name << " does not have";
       ok = false;
     });
+    getOperation().walk(
+        [&](arith::TruncFOp trunc) { ok &= checkRounding(trunc); });
     if (!ok)
       signalPassFailure();
   }
@@ -78,6 +82,23 @@ struct CheckTarget : hk::impl::HKCheckTargetBase<CheckTarget> {
       }
     }
     return true;
+  }
+
+  /// An explicit rounding mode makes arith-to-llvm emit a constrained
+  /// fptrunc; for bf16 LLVM's AMDGPU backend has no instruction or library
+  /// call for it and stops with a fatal error, and the 8-bit conversions
+  /// round to nearest even only (as do the 6- and 4-bit ones); LLVM lowers
+  /// the f16 ones.
+  bool checkRounding(arith::TruncFOp trunc) {
+    Type elt = getElementTypeOrSelf(trunc.getType());
+    if (!trunc.getRoundingmodeAttr() ||
+        !(elt.isBF16() || elt.getIntOrFloatBitWidth() < 16))
+      return true;
+    trunc.emitOpError("rounds to ")
+        << elt << " " << stringifyRoundingMode(*trunc.getRoundingmode())
+        << ", but code generation rounds to bf16 and narrower floats only "
+           "to nearest even, the default (no rounding mode)";
+    return false;
   }
 };
 

@@ -11,7 +11,9 @@ def HKCheckTarget : Pass<"hk-check-target", "::mlir::ModuleOp"> {
     Rejects, with an error naming the op, the chip and the reason, what the
     chip cannot run: more LDS than the chip has (64 KiB on gfx942, 160 KiB on
     gfx950), 8-bit float formats the chip's MFMAs do not take (FNUZ on
-    gfx942, OCP on gfx950), and 16x128 fp8 base tiles on gfx942.
+    gfx942, OCP on gfx950), 16x128 fp8 base tiles on gfx942, and an
+    `arith.truncf` to bf16 or a narrower float with a rounding mode (code
+    generation rounds those to nearest even only).
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"::hk::kDefaultChip",
