@@ -5,7 +5,9 @@
 // Every address inside a subtile comes from SharedLayout.h: the lowering
 // emits its XOR swizzle for the running lane and nothing else encodes it.
 // hk.load / hk.store between registers and a shared tile move each lane's
-// runs (sharedAccessRuns) as one vector access of up to 16 bytes.
+// runs (sharedAccessRuns) as one vector access of up to 16 bytes; hk.load
+// reads a shared tile of bytes (i8) as 8- or 4-bit floats by moving the
+// bytes and bitcasting them.
 //===----------------------------------------------------------------------===//
 
 #include "LaneMap.h"
@@ -209,9 +211,20 @@ struct SharedAccess {
 
 static bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
+/// The layout of the bytes of a row-layout tile whose elements are packed
+/// `pack` to a byte, the first in the low bits (globalLoadPacking): the same
+/// lanes hold each byte's elements, so the byte tile has the columns, base
+/// columns and group divided by `pack` (the verifier checks the group).
+static hk::TileLayout packedTileLayout(hk::TileLayout tile, int64_t pack) {
+  tile.cols /= pack;
+  tile.base.cols /= pack;
+  tile.base.group /= pack;
+  return tile;
+}
+
 static FailureOr<SharedAccess> buildSharedAccess(OpBuilder &b, Location loc,
-                                                 Type regType, Type stType) {
-  hk::TileLayout tile = getTileLayout(cast<RankedTensorType>(regType));
+                                                 const hk::TileLayout &tile,
+                                                 Type stType) {
   std::optional<LaneMap> map = laneMapOf(tile);
   if (!map)
     return failure();
@@ -337,8 +350,18 @@ struct SharedLoadLowering : OpConversionPattern<LoadOp> {
     if (!type)
       return failure();
     Location loc = op.getLoc();
-    FailureOr<SharedAccess> a = buildSharedAccess(rewriter, loc, op.getType(),
-                                                  op.getSource().getType());
+    // A tile of 8- or 4-bit floats read from a shared tile of bytes moves
+    // the bytes under the byte tile's layout, then is bitcast.
+    Type stElt =
+        cast<SharedTileType>(op.getSource().getType()).getElementType();
+    int64_t pack = globalLoadPacking(stElt, type.getElementType());
+    hk::TileLayout tile = getTileLayout(cast<RankedTensorType>(op.getType()));
+    if (stElt != type.getElementType()) {
+      tile = packedTileLayout(tile, pack);
+      type = VectorType::get({type.getNumElements() / pack}, stElt);
+    }
+    FailureOr<SharedAccess> a =
+        buildSharedAccess(rewriter, loc, tile, op.getSource().getType());
     if (failed(a))
       return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
     Type elt = type.getElementType();
@@ -384,6 +407,9 @@ struct SharedLoadLowering : OpConversionPattern<LoadOp> {
                                                     ArrayRef<int64_t>{run.reg},
                                                     ArrayRef<int64_t>{1});
     }
+    Type tileType = getTypeConverter()->convertType(op.getType());
+    if (type != tileType)
+      result = vector::BitCastOp::create(rewriter, loc, tileType, result);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -401,7 +427,9 @@ struct SharedStoreLowering : OpConversionPattern<StoreOp> {
       return rewriter.notifyMatchFailure(op, "not a store to a shared tile");
     Location loc = op.getLoc();
     FailureOr<SharedAccess> a = buildSharedAccess(
-        rewriter, loc, op.getValue().getType(), op.getDest().getType());
+        rewriter, loc,
+        getTileLayout(cast<RankedTensorType>(op.getValue().getType())),
+        op.getDest().getType());
     if (failed(a))
       return rewriter.notifyMatchFailure(op, "layout is not affine in lanes");
     Value value = adaptor.getValue();

@@ -80,6 +80,33 @@ static LogicalResult verifyRegisterGlobal(Operation *op, Type reg,
 }
 
 /// Register tile <-> shared tile of the same shape.
+/// hk.load of a register tile of 8- or 4-bit floats from a shared tile of
+/// bytes (i8), `pack` elements per byte (globalLoadPacking): the shared
+/// tile's columns count bytes, and each lane must hold whole bytes, runs of
+/// `pack` elements along a row.
+static LogicalResult verifyPackedSharedLoad(Operation *op, RankedTensorType t,
+                                            SharedTileType st) {
+  Type elt = t.getElementType();
+  int64_t pack = globalLoadPacking(st.getElementType(), elt);
+  if (pack == 0)
+    return op->emitOpError("reads a shared tile of bytes (i8) as ")
+           << elt << "; only 8- and 4-bit floats are read from bytes";
+  if (t.getDimSize(0) != st.getRows() || t.getDimSize(1) != st.getCols() * pack)
+    return op->emitOpError("reads ")
+           << pack << " elements per byte: register tile "
+           << shapeStr(t.getShape()) << " needs a shared tile of "
+           << t.getDimSize(0) << "x" << t.getDimSize(1) / pack << " bytes, got "
+           << shapeStr(st.getShape());
+  RegTileLayoutAttr a = tileAttr(t);
+  if (pack > 1 && (!a.isRow() || a.getGroup() % pack != 0))
+    return op->emitOpError("reads ")
+           << pack
+           << " elements per byte: the register tile must be in row layout "
+              "with a group that is a multiple of "
+           << pack << " (whole bytes per lane), got " << a;
+  return success();
+}
+
 static LogicalResult verifyRegisterShared(Operation *op, Type reg,
                                           SharedTileType st,
                                           size_t numIndices) {
@@ -90,6 +117,9 @@ static LogicalResult verifyRegisterShared(Operation *op, Type reg,
     return op->emitOpError(
         "moves register tiles to and from shared tiles, not vectors");
   auto t = cast<RankedTensorType>(reg);
+  if (isa<LoadOp>(op) && t.getElementType() != st.getElementType() &&
+      st.getElementType().isInteger(8))
+    return verifyPackedSharedLoad(op, t, st);
   if (t.getShape() != st.getShape())
     return op->emitOpError("register tile ")
            << shapeStr(t.getShape()) << " differs in shape from shared tile "

@@ -87,10 +87,13 @@ SharedTileType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (shape.size() != 2)
     return emitError() << "shared tile must have rank 2, got rank "
                        << shape.size();
+  // i8 holds bytes that hk.load reads back as 8- or 4-bit floats (MX data
+  // staged as it is passed, globalLoadPacking).
   auto f = dyn_cast<FloatType>(elementType);
-  if (!f || !(f.getWidth() == 8 || f.isF16() || f.isBF16() || f.isF32()))
-    return emitError() << "shared tile element type must be f32, f16, bf16 "
-                          "or an 8-bit float, got "
+  if (!elementType.isInteger(8) &&
+      (!f || !(f.getWidth() == 8 || f.isF16() || f.isBF16() || f.isF32())))
+    return emitError() << "shared tile element type must be f32, f16, bf16, "
+                          "an 8-bit float or i8 (bytes), got "
                        << elementType;
   if (subtile.size() != 2)
     return emitError() << "subtile must have rank 2, got rank "
@@ -105,7 +108,7 @@ SharedTileType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "shared tile " << shape[0] << "x" << shape[1]
                        << " is not a multiple of its subtile " << subtile[0]
                        << "x" << subtile[1];
-  int64_t bits = f.getWidth();
+  int64_t bits = elementType.getIntOrFloatBitWidth();
   int64_t subBytes = subtile[0] * subtile[1] * bits / 8;
   // A wave copies one subtile per instruction, 4, 8 or 16 bytes per lane.
   int64_t perLane = subBytes / hk::kWaveSize;

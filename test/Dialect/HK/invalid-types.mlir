@@ -146,8 +146,8 @@ func.func private @f(!hk.st<2x16x16xbf16, 16x16>)
 
 // -----
 
-// expected-error @+1 {{shared tile element type must be f32, f16, bf16 or an 8-bit float, got 'i8'}}
-func.func private @f(!hk.st<64x64xi8, 16x64>)
+// expected-error @+1 {{shared tile element type must be f32, f16, bf16, an 8-bit float or i8 (bytes), got 'i16'}}
+func.func private @f(!hk.st<64x64xi16, 16x32>)
 
 // -----
 

@@ -438,6 +438,43 @@ func.func @f(%s: !hk.st<64x64xbf16, 16x32>) {
 
 // -----
 
+// A shared tile of bytes is read as 8- or 4-bit floats only.
+func.func @f(%s: !hk.st<16x64xi8, 16x64>) {
+  // expected-error @+1 {{'hk.load' op reads a shared tile of bytes (i8) as 'f16'; only 8- and 4-bit floats are read from bytes}}
+  %a = hk.load %s : !hk.st<16x64xi8, 16x64> -> tensor<16x64xf16, #hk.rt<row, 16x32>>
+  return
+}
+
+// -----
+
+// Two E2M1 elements per byte: 16x128 elements are 16x64 bytes.
+func.func @f(%s: !hk.st<16x128xi8, 16x64>) {
+  // expected-error @+1 {{'hk.load' op reads 2 elements per byte: register tile 16x128 needs a shared tile of 16x64 bytes, got 16x128}}
+  %a = hk.load %s : !hk.st<16x128xi8, 16x64> -> tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>
+  return
+}
+
+// -----
+
+// A lane must hold whole bytes: runs of two E2M1 elements along a row.
+func.func @f(%s: !hk.st<16x64xi8, 16x64>) {
+  // expected-error @+1 {{'hk.load' op reads 2 elements per byte: the register tile must be in row layout with a group that is a multiple of 2 (whole bytes per lane), got #hk.rt<row, 16x128, group = 1>}}
+  %a = hk.load %s : !hk.st<16x64xi8, 16x64> -> tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128, group = 1>>
+  return
+}
+
+// -----
+
+// Only hk.load reads bytes as floats; hk.store moves a tile of the shared
+// tile's own element type.
+func.func @f(%s: !hk.st<16x128xi8, 16x64>, %v: tensor<16x128xf8E4M3FN, #hk.rt<row, 16x128, group = 16>>) {
+  // expected-error @+1 {{'hk.store' op register tile element type 'f8E4M3FN' differs from shared tile's 'i8'}}
+  hk.store %v, %s : tensor<16x128xf8E4M3FN, #hk.rt<row, 16x128, group = 16>>, !hk.st<16x128xi8, 16x64>
+  return
+}
+
+// -----
+
 func.func @f(%A: memref<?x?xf16>, %i: index) {
   // expected-error @+1 {{'hk.load' op element type of the memref ('f16') differs from the tile's ('bf16')}}
   %a = hk.load %A[%i, %i] : memref<?x?xf16> -> tensor<64x64xbf16, #hk.rt<row, 16x32>>
