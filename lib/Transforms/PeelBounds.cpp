@@ -370,11 +370,11 @@ void Peeler::markColumnLoads() {
     auto tile = cast<RankedTensorType>(load.getType());
     auto memref = cast<MemRefType>(source.getType());
     // In the memref's columns: a byte of an i8 memref read as E2M1 holds
-    // two of the tile's (globalLoadPacking).
-    int64_t width =
-        tile.getDimSize(tile.getRank() - 1) /
-        std::max<int64_t>(1, globalLoadPacking(memref.getElementType(),
-                                               tile.getElementType()));
+    // two of the tile's, three bytes read as f6 four (globalLoadPacking).
+    Type memElt = memref.getElementType(), tileElt = tile.getElementType();
+    int64_t width = tile.getDimSize(tile.getRank() - 1);
+    if (int64_t pack = globalLoadPacking(memElt, tileElt))
+      width = width / pack * globalLoadPackedUnits(memElt, tileElt);
     int64_t lastDim = memref.getRank() - 1;
     Value size = memref::DimOp::create(b, loc, source, lastDim);
     Value tiles = arith::DivUIOp::create(b, loc, size, linear.constant(width));

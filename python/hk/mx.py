@@ -9,9 +9,11 @@ Element formats: "fp8" (E4M3, max 448), "bf8" (E5M2, max 57344), "fp6"
 (E2M3, max 7.5), "bf6" (E3M2, max 28) and "fp4" (E2M1, max 6): the OCP
 formats of MLIR's f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN and f4E2M1FN, which
 hk.mma_scaled takes. Codes are uint8 arrays, one element per byte; ``pack_fp4``
-puts two E2M1 codes in a byte, the first in the low nibble, as E2M1 data is
-laid out in memory. Scales are uint8 e8m0 codes (the value is 2^(code - 127),
-255 is NaN).
+puts two E2M1 codes in a byte, the first in the low nibble, and ``pack_fp6``
+four 6-bit codes in three bytes (element j of a row at bits 6j to 6j + 5 of
+the row's bytes read as one little-endian number), as hk.load reads E2M1,
+E2M3 and E3M2 data from bytes in memory. Scales are uint8 e8m0 codes (the
+value is 2^(code - 127), 255 is NaN).
 
 The scale of a block is 2^(floor(log2(amax)) - emax), amax the block's
 largest magnitude and emax the exponent of the format's largest normal
@@ -163,3 +165,33 @@ def unpack_fp4(packed):
     out[..., 0::2] = p & 0xF
     out[..., 1::2] = p >> 4
     return out
+
+
+def pack_fp6(codes):
+    """Four 6-bit codes (E2M3 or E3M2) in three bytes along the last axis (a
+    multiple of 4): codes c0..c3 make the 24-bit little-endian number c0 |
+    c1 << 6 | c2 << 12 | c3 << 18, whose bytes follow each other. A row of
+    K codes is thus 3K/4 bytes with element j at bits 6j to 6j + 5, the
+    packing of the scaled MFMA's 6-bit operands in its registers."""
+    c = np.asarray(codes, dtype=np.uint32)
+    if c.shape[-1] % 4 or np.any(c > 63):
+        raise ValueError("pack_fp6 takes 6-bit codes, a multiple of 4 along "
+                         "the last axis")
+    g = c.reshape(c.shape[:-1] + (c.shape[-1] // 4, 4))
+    word = g[..., 0] | g[..., 1] << 6 | g[..., 2] << 12 | g[..., 3] << 18
+    out = np.stack([word & 0xFF, word >> 8 & 0xFF, word >> 16], axis=-1)
+    return out.reshape(c.shape[:-1] + (3 * c.shape[-1] // 4,)).astype(
+        np.uint8)
+
+
+def unpack_fp6(packed):
+    """The 6-bit codes of pack_fp6's bytes."""
+    p = np.asarray(packed, dtype=np.uint32)
+    if p.shape[-1] % 3:
+        raise ValueError("unpack_fp6 takes a multiple of 3 bytes along the "
+                         "last axis")
+    g = p.reshape(p.shape[:-1] + (p.shape[-1] // 3, 3))
+    word = g[..., 0] | g[..., 1] << 8 | g[..., 2] << 16
+    out = np.stack([word >> (6 * j) & 63 for j in range(4)], axis=-1)
+    return out.reshape(p.shape[:-1] + (4 * p.shape[-1] // 3,)).astype(
+        np.uint8)

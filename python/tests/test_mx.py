@@ -188,3 +188,70 @@ def test_mma_scaled_32x32x64_on_the_simulator(rng):
     # Scales applied to the wrong rows (A's rows 0-31 with 32-63's) fail.
     wrong = hk.mx.dequantize(a, np.roll(sa, 32, axis=0), "fp8") @ wb.T
     assert np.abs(wrong - ref).max() > 1e3 * bound.max()
+
+
+def test_pack_fp6():
+    # 1 | 2 << 6 | 3 << 12 | 63 << 18 = 0xFC3081, little-endian bytes.
+    codes = np.array([[1, 2, 3, 63, 0, 0, 0, 1]], dtype=np.uint8)
+    packed = hk.mx.pack_fp6(codes)
+    assert packed.tolist() == [[0x81, 0x30, 0xFC, 0x00, 0x00, 0x04]]
+    assert (hk.mx.unpack_fp6(packed) == codes).all()
+    with pytest.raises(ValueError, match="multiple of 4"):
+        hk.mx.pack_fp6(np.zeros((1, 6), np.uint8))
+
+
+def _run_mx(path, name, a, sa, b, sb, m, n):
+    """Runs the one-wave MX kernel `name` of `path` on the ISA simulator of
+    gfx950 with operands and scales given as bytes; returns C (m x n)."""
+    hk.set_device("isa", chip="gfx950")
+    try:
+        mod = hk.compile(path, chips=["gfx950"])
+        c = np.full((m, n), np.nan, np.float32)
+        getattr(mod, name)(a.view(np.int8), sa.view(np.int8), b.view(np.int8),
+                           sb.view(np.int8), c)
+    finally:
+        hk.set_device("isa")
+    return c
+
+
+MMA_SCALED_F6 = os.path.join(os.path.dirname(__file__), "Inputs",
+                             "mma_scaled_f6.mlir")
+
+
+def test_mx_f6_bytes_on_the_simulator(rng):
+    """E2M3 x E3M2 read from bytes, four elements in three bytes
+    (pack_fp6), in the 16x16x128 form."""
+    a, sa = hk.mx.quantize(_mx_operand(rng, 32, 256), "fp6")
+    b, sb = hk.mx.quantize(_mx_operand(rng, 16, 256), "bf6")
+    c = _run_mx(MMA_SCALED_F6, "mma_scaled_f6", hk.mx.pack_fp6(a), sa,
+                hk.mx.pack_fp6(b), sb, 32, 16)
+    xa = hk.mx.dequantize(a, sa, "fp6")
+    wb = hk.mx.dequantize(b, sb, "bf6")
+    ref = xa @ wb.T
+    bound = 256 * 2.0**-24 * (np.abs(xa) @ np.abs(wb).T)
+    assert (np.abs(c - ref) <= bound).all()
+    # The four elements of three bytes taken in the other order (the first
+    # in the top bits) would be far off.
+    swapped = a.reshape(32, 64, 4)[:, :, ::-1].reshape(32, 256)
+    wrong = hk.mx.dequantize(swapped, sa, "fp6") @ wb.T
+    assert np.abs(wrong - ref).max() > 1e3 * bound.max()
+
+
+MMA_SCALED_32X32_F6 = os.path.join(os.path.dirname(__file__), "Inputs",
+                                   "mma_scaled_32x32_f6.mlir")
+
+
+def test_mx_f6_e5m2_bytes_32x32x64_on_the_simulator(rng):
+    """E3M2 x OCP E5M2, both read from bytes, in the 32x32x64 form."""
+    a, sa = hk.mx.quantize(_mx_operand(rng, 64, 128), "bf6")
+    b, sb = hk.mx.quantize(_mx_operand(rng, 32, 128), "bf8")
+    c = _run_mx(MMA_SCALED_32X32_F6, "mma_scaled_32x32_f6", hk.mx.pack_fp6(a),
+                sa, b, sb, 64, 32)
+    xa = hk.mx.dequantize(a, sa, "bf6")
+    wb = hk.mx.dequantize(b, sb, "bf8")
+    ref = xa @ wb.T
+    bound = 128 * 2.0**-24 * (np.abs(xa) @ np.abs(wb).T)
+    assert (np.abs(c - ref) <= bound).all()
+    # B's bytes decoded as E4M3 instead of E5M2 would be far off.
+    wrong = xa @ hk.mx.dequantize(b, sb, "fp8").T
+    assert np.nanmax(np.abs(wrong - ref)) > 1e3 * bound.max()

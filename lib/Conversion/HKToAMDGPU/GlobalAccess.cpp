@@ -8,9 +8,10 @@
 // made once at kernel entry. A position outside the memref in any dimension
 // is given the extent as offset, which the hardware answers with zero
 // (loads) or ignores (stores): no branches on the common path. A load that
-// reads a tile of 4-bit floats from an i8 memref (globalLoadPacking: OCP MX
-// data, two elements per byte) moves the bytes under the same map with its
-// columns halved, and reinterprets them.
+// reads a tile of 4- or 6-bit floats from an i8 memref (globalLoadPacking:
+// OCP MX data, two elements per byte, or four in three) moves the bytes
+// under the same map with its columns scaled to bytes, and reinterprets
+// them.
 //===----------------------------------------------------------------------===//
 
 #include "LaneMap.h"
@@ -234,19 +235,21 @@ static void storeAt(OpBuilder &b, Location loc, Value value, Value buffer,
     memref::StoreOp::create(b, loc, value, buffer, index);
 }
 
-/// The map of the bytes of a tile of `pack` elements per byte: every
-/// register holds the first element of a byte, the next `pack - 1` holding
-/// the rest of it, or nothing when a lane's elements do not fill whole
-/// bytes that way.
-static std::optional<LaneMap> packLaneMap(const LaneMap &map, int64_t pack) {
+/// The map of the bytes of a tile of `pack` elements per `units` bytes:
+/// every group of `pack` registers holding consecutive elements of a row,
+/// the first at a multiple of `pack`, becomes `units` registers of
+/// consecutive bytes; nothing when a lane's elements do not fill whole
+/// groups that way.
+static std::optional<LaneMap> packLaneMap(const LaneMap &map, int64_t pack,
+                                          int64_t units) {
   if (pack == 1)
     return map;
   int64_t n = map.regs.size();
   if (n % pack || map.perLane.col % pack || map.perGroup.col % pack)
     return std::nullopt;
   LaneMap bytes = map;
-  bytes.perLane.col /= pack;
-  bytes.perGroup.col /= pack;
+  bytes.perLane.col = map.perLane.col / pack * units;
+  bytes.perGroup.col = map.perGroup.col / pack * units;
   bytes.regs.clear();
   for (int64_t r = 0; r < n; r += pack) {
     Coord first = map.regs[r];
@@ -256,22 +259,24 @@ static std::optional<LaneMap> packLaneMap(const LaneMap &map, int64_t pack) {
       if (map.regs[r + j].row != first.row ||
           map.regs[r + j].col != first.col + j)
         return std::nullopt;
-    bytes.regs.push_back({first.row, first.col / pack});
+    for (int64_t u = 0; u < units; ++u)
+      bytes.regs.push_back({first.row, first.col / pack * units + u});
   }
   return bytes;
 }
 
 /// Builds the access of a register type at tile `indices` of `memref`,
-/// whose elements each hold `pack` of the tile's (globalLoadPacking).
+/// whose groups of `units` elements each hold `pack` of the tile's
+/// (globalLoadPacking, globalLoadPackedUnits).
 static FailureOr<Access> buildAccess(OpBuilder &b, Location loc,
                                      LoweringState &state, Type regType,
                                      Value memref, ValueRange indices,
-                                     int64_t pack = 1) {
+                                     int64_t pack = 1, int64_t units = 1) {
   auto t = cast<RankedTensorType>(regType);
   std::optional<LaneMap> map = isRegTile(t) ? laneMapOf(getTileLayout(t))
                                             : laneMapOf(getVectorLayout(t));
   if (map)
-    map = packLaneMap(*map, pack);
+    map = packLaneMap(*map, pack, units);
   if (!map)
     return failure();
   Access a;
@@ -285,8 +290,9 @@ static FailureOr<Access> buildAccess(OpBuilder &b, Location loc,
   for (int64_t d = 0; d < rank; ++d) {
     Value idx = indices[d];
     if (d == a.colDim || d == a.rowDim) {
-      int64_t extent = d == a.colDim ? t.getDimSize(t.getRank() - 1) / pack
-                                     : t.getDimSize(0);
+      int64_t extent = d == a.colDim
+                           ? t.getDimSize(t.getRank() - 1) / pack * units
+                           : t.getDimSize(0);
       Value origin = arith::MulIOp::create(b, loc, idx, cst(b, loc, extent));
       idx = arith::AddIOp::create(b, loc, origin,
                                   d == a.colDim ? laneCol : laneRow);
@@ -570,14 +576,16 @@ struct GlobalLoadLowering : OpConversionPattern<LoadOp> {
     Type memElt = cast<MemRefType>(op.getSource().getType()).getElementType();
     Type tileElt = cast<RankedTensorType>(op.getType()).getElementType();
     int64_t pack = globalLoadPacking(memElt, tileElt);
+    int64_t units = globalLoadPackedUnits(memElt, tileElt);
     VectorType type =
         memElt == tileElt
             ? tileType
-            : VectorType::get({tileType.getNumElements() / pack}, memElt);
+            : VectorType::get({tileType.getNumElements() / pack * units},
+                              memElt);
     Location loc = op.getLoc();
     FailureOr<Access> access =
         buildAccess(rewriter, loc, state, op.getType(), adaptor.getSource(),
-                    adaptor.getIndices(), pack);
+                    adaptor.getIndices(), pack, units);
     if (failed(access))
       return rewriter.notifyMatchFailure(
           op, "layout is not affine in lanes, or a lane's elements do not "

@@ -15,8 +15,18 @@ int64_t hk::globalLoadPacking(Type memoryElement, Type tileElement) {
   if (!memoryElement.isInteger(8) || !isa<FloatType>(tileElement))
     return 0;
   unsigned bits = tileElement.getIntOrFloatBitWidth();
-  // f6 (four elements in three bytes) is not read from bytes yet.
-  return bits == 8 ? 1 : bits == 4 ? 2 : 0;
+  return bits == 8 ? 1 : bits == 6 ? 4 : bits == 4 ? 2 : 0;
+}
+
+int64_t hk::globalLoadPackedUnits(Type memoryElement, Type tileElement) {
+  // Four 6-bit elements fill three bytes: the MFMA's own packing of its f6
+  // operands (32 elements in six dwords, bit-packed), so a lane's 32
+  // consecutive elements are 24 consecutive bytes moved unchanged.
+  int64_t pack = globalLoadPacking(memoryElement, tileElement);
+  if (pack == 0 || memoryElement == tileElement)
+    return pack;
+  return pack * tileElement.getIntOrFloatBitWidth() /
+         memoryElement.getIntOrFloatBitWidth();
 }
 
 /// The OCP MX element types the scaled f8f6f4 MFMAs take.

@@ -135,20 +135,25 @@ func.func private @wide_32x64(tensor<32x64xbf16, #hk.rt<row, 32x64>>)
 // -----
 
 // MX data passed as bytes: hk.load reads an i8 memref as E2M1 (two per
-// byte), 8-bit floats and e8m0 tiles; 6-bit floats are not read from bytes.
+// byte), E2M3 and E3M2 (four in three bytes), 8-bit floats and e8m0 tiles.
 // CHECK-LABEL: func.func @bytes
 // CHECK: hk.load {{.*}} : memref<?x?xi8> -> tensor<16x128xf4E2M1FN
+// CHECK: hk.load {{.*}} : memref<?x?xi8> -> tensor<16x128xf6E2M3FN
+// CHECK: hk.load {{.*}} : memref<?x?xi8> -> tensor<32x64xf6E3M2FN
 // CHECK: hk.load {{.*}} : memref<?x?xi8> -> tensor<16x4xf8E8M0FNU
 func.func @bytes(%m: memref<?x?xi8>, %i: index) {
   %a = hk.load %m[%i, %i] : memref<?x?xi8> -> tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128>>
+  %b = hk.load %m[%i, %i] : memref<?x?xi8> -> tensor<16x128xf6E2M3FN, #hk.rt<row, 16x128>>
+  %c = hk.load %m[%i, %i] : memref<?x?xi8> -> tensor<32x64xf6E3M2FN, #hk.rt<row, 32x64>>
   %s = hk.load %m[%i, %i] : memref<?x?xi8> -> tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>
   return
 }
 
 // -----
 
-func.func @f6_bytes(%m: memref<?x?xi8>, %i: index) {
-  // expected-error @+1 {{'hk.load' op element type of the memref ('i8') differs from the tile's ('f6E2M3FN')}}
-  %a = hk.load %m[%i, %i] : memref<?x?xi8> -> tensor<16x128xf6E2M3FN, #hk.rt<row, 16x128>>
+// Only bytes (i8) are read as MX data.
+func.func @f6_from_i16(%m: memref<?x?xi16>, %i: index) {
+  // expected-error @+1 {{'hk.load' op element type of the memref ('i16') differs from the tile's ('f6E2M3FN')}}
+  %a = hk.load %m[%i, %i] : memref<?x?xi16> -> tensor<16x128xf6E2M3FN, #hk.rt<row, 16x128>>
   return
 }

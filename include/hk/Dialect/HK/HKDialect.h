@@ -46,14 +46,20 @@ BaseTileLayout getBaseLayout(RegTileLayoutAttr attr);
 RankedTensorType transposedTileType(RankedTensorType tile);
 /// SharedLayout.h's layout of a shared tile type.
 SharedLayout sharedLayoutOf(Type sharedTile);
-/// How many elements of a register tile of `tileElement` one element of a
-/// memref of `memoryElement` holds when hk.load reads the tile from global
-/// memory: 1 for the same type, and for an i8 memref read as an 8-bit float
-/// (OCP MX data and e8m0 scales passed as bytes); 2 for an i8 memref read
-/// as f4E2M1FN, two elements per byte, the first in the low nibble (OCP MX
-/// packing), the memref's last dimension counting bytes; 0 when the load
-/// cannot read one as the other.
+/// How many elements of a register tile of `tileElement` a group of
+/// globalLoadPackedUnits() elements of a memref of `memoryElement` holds
+/// when hk.load reads the tile from global memory: 1 (in 1) for the same
+/// type, and for an i8 memref read as an 8-bit float (OCP MX data and e8m0
+/// scales passed as bytes); 2 (in 1) for an i8 memref read as f4E2M1FN, two
+/// elements per byte, the first in the low nibble (OCP MX packing); 4 (in
+/// 3) for an i8 memref read as f6E2M3FN or f6E3M2FN, element j of a row at
+/// bits 6j to 6j + 5 of the row's bytes taken as one little-endian number;
+/// the memref's last dimension counting bytes; 0 when the load cannot read
+/// one as the other.
 int64_t globalLoadPacking(Type memoryElement, Type tileElement);
+/// The memref elements of one group of globalLoadPacking() tile elements:
+/// 3 bytes for the 6-bit floats, else 1.
+int64_t globalLoadPackedUnits(Type memoryElement, Type tileElement);
 } // namespace hk
 
 #define GET_OP_CLASSES
