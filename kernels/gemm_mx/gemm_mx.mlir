@@ -21,137 +21,1445 @@
 // loads outside A, B or the scales read zeros (a zero element times any
 // scale adds nothing) and stores outside C are dropped.
 //
-// Grid: one workgroup per 128x128 tile of C, as a 1-D grid of
-//   ceildiv(M, 128) * ceildiv(N, 128) workgroups, remapped across XCDs and
-//   into row groups of 8 as gemm_bf16's; 4 waves (256 threads) each.
+// Both kernels are gemm_fp8's structure on MX bytes: one workgroup of 8
+// waves per 256x256 tile of C, a 1-D grid of ceildiv(M, 256) *
+// ceildiv(N, 256) workgroups remapped across XCDs (8, chunks of 64) and
+// into WGM = 8 row groups; K steps of 128 bytes of each row (128 E4M3
+// elements, 256 E2M1); one LDS stage per operand of 256 rows x 128 bytes
+// (2 x 32 KiB), seen as four 128-row regions A0, A1, B0, B1, which every
+// wave refills one 32x64-byte share each through registers (16-byte global
+// loads and LDS writes), and the same hk.ping_pong K loop of eight clusters
+// per step, with the same hazards, prologue and last step after the loop
+// (gemm_fp8.mlir's header has the clusters and the two-cluster distance of
+// every LDS access). Waves form a 2 x 4 grid (wr = w / 4, wc = w % 4);
+// wave (wr, wc) accumulates C[i][j]^T, the transposes of the 64x32 tiles of
+// C at rows 128 i + 64 wr and columns 128 j + 32 wc of the block (i, j in
+// {0, 1}); hk.transpose makes them row tiles of C for 8-byte stores.
 //
-// Work split: waves form a 2 x 2 grid (wave_row = w / 2, wave_col = w % 2);
-// wave (r, c) owns the 64x64 accumulator at rows 64 r and columns 64 c of
-// the block (64 f32 registers per lane). Each K step, each wave reads its
-// 64-row slices of A and B straight from global memory into the operand
-// layout of v_mfma_scale_f32_16x16x128_f8f6f4 (16x128 base tiles: 32
-// consecutive elements of a row per lane, 32 bytes for E4M3 as two 16-byte
-// runs, 16 bytes for E2M1 as one) and their scale tiles (one byte per lane
-// and base tile: row l % 16, block l / 16), then runs the scaled MFMAs of
-// the step (4 x 4 output base tiles of 16x16 per 128 of K). The K step is
-// 128 for MXFP8 (two 64x128 slices, 64 registers) and 256 for MXFP4 (two
-// 64x256 slices, also 64 registers: twice the loads in flight per wait).
-// There is no LDS stage and no register prefetch: at 173 VGPRs two waves
-// fit each SIMD (with a prefetch, 256 VGPRs and one wave: the timing model
-// gives 971 against 1646 TFLOP/s for MXFP8 at 4096^3), and the other wave's
-// MFMAs cover a wave's loads. The two waves of a row (column) of the grid
-// read the same A (B) slice; docs/report.md, "MX GEMM", has the figures.
+// What differs from gemm_fp8:
+//   * the stage holds bytes: E4M3 for MXFP8 (an f8E4M3FN shared tile, the
+//     bytes loaded from the i8 memref as E4M3), raw bytes for MXFP4 (an i8
+//     shared tile that hk.load reads back as packed E2M1); its subtiles are
+//     16x64 bytes, whose swizzle keeps the 16-byte row reads of the scaled
+//     MFMA's operand layout (lane l: row l % 16, bytes 16 (l / 16) .. + 15
+//     of each 64 bytes) and the share writes free of bank conflicts;
+//   * the operands are in v_mfma_scale_f32_16x16x128_f8f6f4's layout (16x128
+//     base tiles), and every hk.mma_scaled is one 16x16 piece: a 16-row
+//     piece of a B slice times a 16-row piece of an A slice, each with its
+//     16x4 scale tile (one byte per lane: row l % 16, block l / 16), into a
+//     16x16 accumulator; C[i][j]^T is 2 x 4 such pieces (32 accumulators of
+//     4 registers, 128 per lane as in gemm_fp8). A 64-row scale tile would
+//     hold 4 bytes per lane, which the backend packs into one register as
+//     soon as the bytes arrive: a wait of a whole global load latency in the
+//     middle of a memory cluster (MXFP8 2235 against 2673 TFLOP/s at 4096^3
+//     when tried). One byte per register needs no packing, so a scale load
+//     is only waited for by the MFMA that reads it, clusters later;
+//   * the scales come straight from global memory as bytes (they are 1/32
+//     of the operand bytes), a step ahead of their use. MXFP8 loads all 12
+//     of the next step's scale bytes per lane in cluster 6 (with the next B0
+//     slice). MXFP4 has twice as many (two 16x128 K halves per 256-element
+//     step, each with its scale tile), which with the next step's all in
+//     flight spill: it loads the next step's A0 scales in cluster 4 (after
+//     their last use, cluster 3) and B0 scales in cluster 6, and each step's
+//     A1 and B1 scales in its own cluster 0, two clusters before their first
+//     use.
+// Modelled figures and what holds the rest: docs/report.md, "MX GEMM".
 
-!a8 = tensor<64x128xf8E4M3FN, #hk.rt<row, 16x128, group = 16>>
-!si = tensor<64x4xi8, #hk.rt<row, 16x4>>
-!s = tensor<64x4xf8E8M0FNU, #hk.rt<row, 16x4>>
-!a4 = tensor<64x256xf4E2M1FN, #hk.rt<row, 16x128>>
-!si4 = tensor<64x8xi8, #hk.rt<row, 16x4>>
-!s4 = tensor<64x8xf8E8M0FNU, #hk.rt<row, 16x4>>
-!acc = tensor<64x64xf32, #hk.rt<col, 16x16>>
-!out = tensor<64x64xbf16, #hk.rt<col, 16x16>>
-
+!st_stage8 = !hk.st<256x128xf8E4M3FN, 16x64>
+!st_share8 = !hk.st<32x64xf8E4M3FN, 16x64>
+!st_p8 = !hk.st<16x128xf8E4M3FN, 16x64>
+!rt_share8 = tensor<32x64xf8E4M3FN, #hk.rt<row, 32x32>>
+!rt_p8 = tensor<16x128xf8E4M3FN, #hk.rt<row, 16x128, group = 16>>
+!si = tensor<16x4xi8, #hk.rt<row, 16x4>>
+!s = tensor<16x4xf8E8M0FNU, #hk.rt<row, 16x4>>
+!acc = tensor<16x16xf32, #hk.rt<col, 16x16>>
+!c_f32 = tensor<16x16xf32, #hk.rt<row, 16x16>>
+!out = tensor<16x16xbf16, #hk.rt<row, 16x16>>
 hk.kernel @gemm_mx_fp8(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
                        %B: memref<?x?xi8>, %SB: memref<?x?xi8>,
                        %C: memref<?x?xbf16>) attributes {
-    waves = 4 : i32,
+    waves = 8 : i32,
     grid = #hk.grid<[dim(4, 0), dim(4, 1)] ->
-                    ((s0 ceildiv 128) * (s1 ceildiv 128))>} {
+                    ((s0 ceildiv 256) * (s1 ceildiv 256))>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
   %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %c3 = arith.constant 3 : index
+  %c9 = arith.constant 9 : index
+  %c10 = arith.constant 10 : index
+  %c11 = arith.constant 11 : index
   %zero = arith.constant dense<0.0> : !acc
 
-  // Tile order: the linear workgroup id, XCD chunking, then WGM = 8.
+  %as = hk.alloc_shared : !st_stage8
+  %bs = hk.alloc_shared : !st_stage8
+
   %m_len = memref.dim %C, %c0 : memref<?x?xbf16>
   %n_len = memref.dim %C, %c1 : memref<?x?xbf16>
-  %tiles_m = arith.ceildivui %m_len, %c128 : index
-  %tiles_n = arith.ceildivui %n_len, %c128 : index
+  %tiles_m = arith.ceildivui %m_len, %c256 : index
+  %tiles_n = arith.ceildivui %n_len, %c256 : index
   %wg = hk.block_id x
   %count = hk.num_blocks x
   %wg2 = hk.xcd_remap %wg, %count xcds = 8, chunk = 64
   %tm, %tn = hk.group_remap %wg2, %tiles_m, %tiles_n group = 8
 
-  // This wave's 64-row slices: tile rows 2 tm + w / 2 of A, 2 tn + w % 2
-  // of B (in units of 64 rows).
   %w = hk.wave_id
-  %wr = arith.divui %w, %c2 : index
-  %wc = arith.remui %w, %c2 : index
-  %tm2 = arith.muli %tm, %c2 : index
-  %tn2 = arith.muli %tn, %c2 : index
-  %ar = arith.addi %tm2, %wr : index
-  %br = arith.addi %tn2, %wc : index
+  %wr = arith.divui %w, %c4 : index
+  %wc = arith.remui %w, %c4 : index
 
-  // K steps of 128: ceildiv(K / 32, 4) from the scales' columns, the MX
-  // blocks.
+  %sr = arith.divui %w, %c2 : index
+  %sc = arith.remui %w, %c2 : index
+  %a_base = arith.muli %tm, %c8 : index
+  %a_row0 = arith.addi %a_base, %sr : index
+  %a_row1 = arith.addi %a_row0, %c4 : index
+  %b_base = arith.muli %tn, %c8 : index
+  %b_row0 = arith.addi %b_base, %sr : index
+  %b_row1 = arith.addi %b_row0, %c4 : index
+  %sr4 = arith.addi %sr, %c4 : index
+  %as_share0 = hk.subtile %as[%sr, %sc] : !st_stage8 -> !st_share8
+  %as_share1 = hk.subtile %as[%sr4, %sc] : !st_stage8 -> !st_share8
+  %bs_share0 = hk.subtile %bs[%sr, %sc] : !st_stage8 -> !st_share8
+  %bs_share1 = hk.subtile %bs[%sr4, %sc] : !st_stage8 -> !st_share8
+
+  %wr4 = arith.muli %wr, %c4 : index
+  %wc2 = arith.muli %wc, %c2 : index
+  %tm16 = arith.muli %tm, %c16 : index
+  %tn16 = arith.muli %tn, %c16 : index
+  %ap00 = arith.addi %wr4, %c0 : index
+  %ag00 = arith.addi %tm16, %ap00 : index
+  %sa000 = hk.subtile %as[%ap00, %c0] : !st_stage8 -> !st_p8
+  %ap01 = arith.addi %wr4, %c1 : index
+  %ag01 = arith.addi %tm16, %ap01 : index
+  %sa010 = hk.subtile %as[%ap01, %c0] : !st_stage8 -> !st_p8
+  %ap02 = arith.addi %wr4, %c2 : index
+  %ag02 = arith.addi %tm16, %ap02 : index
+  %sa020 = hk.subtile %as[%ap02, %c0] : !st_stage8 -> !st_p8
+  %ap03 = arith.addi %wr4, %c3 : index
+  %ag03 = arith.addi %tm16, %ap03 : index
+  %sa030 = hk.subtile %as[%ap03, %c0] : !st_stage8 -> !st_p8
+  %ap10 = arith.addi %wr4, %c8 : index
+  %ag10 = arith.addi %tm16, %ap10 : index
+  %sa100 = hk.subtile %as[%ap10, %c0] : !st_stage8 -> !st_p8
+  %ap11 = arith.addi %wr4, %c9 : index
+  %ag11 = arith.addi %tm16, %ap11 : index
+  %sa110 = hk.subtile %as[%ap11, %c0] : !st_stage8 -> !st_p8
+  %ap12 = arith.addi %wr4, %c10 : index
+  %ag12 = arith.addi %tm16, %ap12 : index
+  %sa120 = hk.subtile %as[%ap12, %c0] : !st_stage8 -> !st_p8
+  %ap13 = arith.addi %wr4, %c11 : index
+  %ag13 = arith.addi %tm16, %ap13 : index
+  %sa130 = hk.subtile %as[%ap13, %c0] : !st_stage8 -> !st_p8
+  %bp00 = arith.addi %wc2, %c0 : index
+  %bg00 = arith.addi %tn16, %bp00 : index
+  %sb000 = hk.subtile %bs[%bp00, %c0] : !st_stage8 -> !st_p8
+  %bp01 = arith.addi %wc2, %c1 : index
+  %bg01 = arith.addi %tn16, %bp01 : index
+  %sb010 = hk.subtile %bs[%bp01, %c0] : !st_stage8 -> !st_p8
+  %bp10 = arith.addi %wc2, %c8 : index
+  %bg10 = arith.addi %tn16, %bp10 : index
+  %sb100 = hk.subtile %bs[%bp10, %c0] : !st_stage8 -> !st_p8
+  %bp11 = arith.addi %wc2, %c9 : index
+  %bg11 = arith.addi %tn16, %bp11 : index
+  %sb110 = hk.subtile %bs[%bp11, %c0] : !st_stage8 -> !st_p8
+
+  %k_len = memref.dim %A, %c1 : memref<?x?xi8>
   %blocks = memref.dim %SA, %c1 : memref<?x?xi8>
   %nk = arith.ceildivui %blocks, %c4 : index
+  %nk_loop = arith.subi %nk, %c1 : index
 
-  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (!acc) {
-    %a = hk.load %A[%ar, %k] : memref<?x?xi8> -> !a8
-    %b = hk.load %B[%br, %k] : memref<?x?xi8> -> !a8
-    %sa = hk.load %SA[%ar, %k] : memref<?x?xi8> -> !si
-    %sb = hk.load %SB[%br, %k] : memref<?x?xi8> -> !si
-    %sae = arith.bitcast %sa : !si to !s
-    %sbe = arith.bitcast %sb : !si to !s
-    %d = hk.mma_scaled %a[%sae], %b[%sbe], %c : !a8, !s, !a8, !s, !acc
-    scf.yield %d : !acc
+  %k_full = arith.cmpi uge, %k_len, %c128 : index
+  %ga0, %gb0, %gb1, %ga1 = scf.if %k_full
+      -> (!rt_share8, !rt_share8, !rt_share8, !rt_share8) {
+    %qa0 = hk.load %A[%a_row0, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+        -> !rt_share8
+    %qb0 = hk.load %B[%b_row0, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+        -> !rt_share8
+    %qb1 = hk.load %B[%b_row1, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+        -> !rt_share8
+    %qa1 = hk.load %A[%a_row1, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+        -> !rt_share8
+    scf.yield %qa0, %qb0, %qb1, %qa1 : !rt_share8, !rt_share8, !rt_share8,
+        !rt_share8
+  } else {
+    %qa0 = hk.load %A[%a_row0, %sc] : memref<?x?xi8> -> !rt_share8
+    %qb0 = hk.load %B[%b_row0, %sc] : memref<?x?xi8> -> !rt_share8
+    %qb1 = hk.load %B[%b_row1, %sc] : memref<?x?xi8> -> !rt_share8
+    %qa1 = hk.load %A[%a_row1, %sc] : memref<?x?xi8> -> !rt_share8
+    scf.yield %qa0, %qb0, %qb1, %qa1 : !rt_share8, !rt_share8, !rt_share8,
+        !rt_share8
   }
-  %o = arith.truncf %acc : !acc to !out
-  hk.store %o, %C[%ar, %br] : !out, memref<?x?xbf16>
+  %x0a000 = hk.load %SA[%ag00, %c0] : memref<?x?xi8> -> !si
+  %x0a010 = hk.load %SA[%ag01, %c0] : memref<?x?xi8> -> !si
+  %x0a020 = hk.load %SA[%ag02, %c0] : memref<?x?xi8> -> !si
+  %x0a030 = hk.load %SA[%ag03, %c0] : memref<?x?xi8> -> !si
+  %x0a100 = hk.load %SA[%ag10, %c0] : memref<?x?xi8> -> !si
+  %x0a110 = hk.load %SA[%ag11, %c0] : memref<?x?xi8> -> !si
+  %x0a120 = hk.load %SA[%ag12, %c0] : memref<?x?xi8> -> !si
+  %x0a130 = hk.load %SA[%ag13, %c0] : memref<?x?xi8> -> !si
+  %x0b000 = hk.load %SB[%bg00, %c0] : memref<?x?xi8> -> !si
+  %x0b010 = hk.load %SB[%bg01, %c0] : memref<?x?xi8> -> !si
+  %x0b100 = hk.load %SB[%bg10, %c0] : memref<?x?xi8> -> !si
+  %x0b110 = hk.load %SB[%bg11, %c0] : memref<?x?xi8> -> !si
+  hk.store %ga0, %as_share0 : !rt_share8, !st_share8
+  hk.store %gb0, %bs_share0 : !rt_share8, !st_share8
+  hk.store %gb1, %bs_share1 : !rt_share8, !st_share8
+  hk.store %ga1, %as_share1 : !rt_share8, !st_share8
+  hk.barrier
+  %b0f00 = hk.load %sb000 : !st_p8 -> !rt_p8
+  %b0f10 = hk.load %sb010 : !st_p8 -> !rt_p8
+
+  %acc:32 = hk.ping_pong -> !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+      !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+      !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc {
+    %r:46 = scf.for %k = %c0 to %nk_loop step %c1
+        iter_args(%c0000 = %zero, %c0001 = %zero, %c0002 = %zero,
+            %c0003 = %zero, %c0010 = %zero, %c0011 = %zero, %c0012 = %zero,
+            %c0013 = %zero, %c0100 = %zero, %c0101 = %zero, %c0102 = %zero,
+            %c0103 = %zero, %c0110 = %zero, %c0111 = %zero, %c0112 = %zero,
+            %c0113 = %zero, %c1000 = %zero, %c1001 = %zero, %c1002 = %zero,
+            %c1003 = %zero, %c1010 = %zero, %c1011 = %zero, %c1012 = %zero,
+            %c1013 = %zero, %c1100 = %zero, %c1101 = %zero, %c1102 = %zero,
+            %c1103 = %zero, %c1110 = %zero, %c1111 = %zero, %c1112 = %zero,
+            %c1113 = %zero, %b000 = %b0f00, %b010 = %b0f10, %xa000 = %x0a000,
+            %xa010 = %x0a010, %xa020 = %x0a020, %xa030 = %x0a030,
+            %xa100 = %x0a100, %xa110 = %x0a110, %xa120 = %x0a120,
+            %xa130 = %x0a130, %xb000 = %x0b000, %xb010 = %x0b010,
+            %xb100 = %x0b100, %xb110 = %x0b110)
+        -> (!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !rt_p8,
+            !rt_p8, !si, !si, !si, !si, !si, !si, !si, !si, !si, !si, !si,
+            !si) {
+      %kn1 = arith.addi %k, %c1 : index
+      %kn2 = arith.muli %kn1, %c2 : index
+      %kn = arith.addi %kn2, %sc : index
+      %ea000 = arith.bitcast %xa000 : !si to !s
+      %ea010 = arith.bitcast %xa010 : !si to !s
+      %ea020 = arith.bitcast %xa020 : !si to !s
+      %ea030 = arith.bitcast %xa030 : !si to !s
+      %ea100 = arith.bitcast %xa100 : !si to !s
+      %ea110 = arith.bitcast %xa110 : !si to !s
+      %ea120 = arith.bitcast %xa120 : !si to !s
+      %ea130 = arith.bitcast %xa130 : !si to !s
+      %eb000 = arith.bitcast %xb000 : !si to !s
+      %eb010 = arith.bitcast %xb010 : !si to !s
+      %eb100 = arith.bitcast %xb100 : !si to !s
+      %eb110 = arith.bitcast %xb110 : !si to !s
+      // Cluster 0: the A0 slice (its B0 slice and every scale of the step
+      // came with the previous step); in the loop, prefetch A0, B0 shares.
+      %a0:6 = hk.cluster memory -> !rt_p8, !rt_p8, !rt_p8, !rt_p8, !rt_share8,
+          !rt_share8 {
+        %ra00 = hk.load %sa000 : !st_p8 -> !rt_p8
+        %ra10 = hk.load %sa010 : !st_p8 -> !rt_p8
+        %ra20 = hk.load %sa020 : !st_p8 -> !rt_p8
+        %ra30 = hk.load %sa030 : !st_p8 -> !rt_p8
+        %qa = hk.load %A[%a_row0, %kn] : memref<?x?xi8> -> !rt_share8
+        %qb = hk.load %B[%b_row0, %kn] : memref<?x?xi8> -> !rt_share8
+        hk.yield %ra00, %ra10, %ra20, %ra30, %qa, %qb : !rt_p8, !rt_p8, !rt_p8,
+            !rt_p8, !rt_share8, !rt_share8
+      }
+      // C[0][0]^T += B0 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
+      // accumulator with a byte of scale per lane and operand.
+      %d00:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+          !acc {
+        %m000 = hk.mma_scaled %b000[%eb000], %a0#0[%ea000], %c0000 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m010 = hk.mma_scaled %b000[%eb000], %a0#1[%ea010], %c0001 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m020 = hk.mma_scaled %b000[%eb000], %a0#2[%ea020], %c0002 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m030 = hk.mma_scaled %b000[%eb000], %a0#3[%ea030], %c0003 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m100 = hk.mma_scaled %b010[%eb010], %a0#0[%ea000], %c0010 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m110 = hk.mma_scaled %b010[%eb010], %a0#1[%ea010], %c0011 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m120 = hk.mma_scaled %b010[%eb010], %a0#2[%ea020], %c0012 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m130 = hk.mma_scaled %b010[%eb010], %a0#3[%ea030], %c0013 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc
+      }
+      // Cluster 2: the B1 slice; in the loop, store the A0, B0 shares of step
+      // k + 1 (every wave read them in cluster 0) and prefetch B1.
+      %b1:3 = hk.cluster memory -> !rt_p8, !rt_p8, !rt_share8 {
+        %rb00 = hk.load %sb100 : !st_p8 -> !rt_p8
+        %rb10 = hk.load %sb110 : !st_p8 -> !rt_p8
+        hk.store %a0#4, %as_share0 : !rt_share8, !st_share8
+        hk.store %a0#5, %bs_share0 : !rt_share8, !st_share8
+        %qb = hk.load %B[%b_row1, %kn] : memref<?x?xi8> -> !rt_share8
+        hk.yield %rb00, %rb10, %qb : !rt_p8, !rt_p8, !rt_share8
+      }
+      // C[0][1]^T += B1 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
+      // accumulator with a byte of scale per lane and operand.
+      %d01:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+          !acc {
+        %m000 = hk.mma_scaled %b1#0[%eb100], %a0#0[%ea000], %c0100 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m010 = hk.mma_scaled %b1#0[%eb100], %a0#1[%ea010], %c0101 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m020 = hk.mma_scaled %b1#0[%eb100], %a0#2[%ea020], %c0102 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m030 = hk.mma_scaled %b1#0[%eb100], %a0#3[%ea030], %c0103 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m100 = hk.mma_scaled %b1#1[%eb110], %a0#0[%ea000], %c0110 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m110 = hk.mma_scaled %b1#1[%eb110], %a0#1[%ea010], %c0111 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m120 = hk.mma_scaled %b1#1[%eb110], %a0#2[%ea020], %c0112 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m130 = hk.mma_scaled %b1#1[%eb110], %a0#3[%ea030], %c0113 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc
+      }
+      // Cluster 4: the A1 slice; in the loop, store B1 of step k + 1 and
+      // prefetch A1.
+      %a1:5 = hk.cluster memory -> !rt_p8, !rt_p8, !rt_p8, !rt_p8, !rt_share8 {
+        %ra00 = hk.load %sa100 : !st_p8 -> !rt_p8
+        %ra10 = hk.load %sa110 : !st_p8 -> !rt_p8
+        %ra20 = hk.load %sa120 : !st_p8 -> !rt_p8
+        %ra30 = hk.load %sa130 : !st_p8 -> !rt_p8
+        hk.store %b1#2, %bs_share1 : !rt_share8, !st_share8
+        %qa = hk.load %A[%a_row1, %kn] : memref<?x?xi8> -> !rt_share8
+        hk.yield %ra00, %ra10, %ra20, %ra30, %qa : !rt_p8, !rt_p8, !rt_p8,
+            !rt_p8, !rt_share8
+      }
+      // C[1][0]^T += B0 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
+      // accumulator with a byte of scale per lane and operand.
+      %d10:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+          !acc {
+        %m000 = hk.mma_scaled %b000[%eb000], %a1#0[%ea100], %c1000 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m010 = hk.mma_scaled %b000[%eb000], %a1#1[%ea110], %c1001 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m020 = hk.mma_scaled %b000[%eb000], %a1#2[%ea120], %c1002 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m030 = hk.mma_scaled %b000[%eb000], %a1#3[%ea130], %c1003 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m100 = hk.mma_scaled %b010[%eb010], %a1#0[%ea100], %c1010 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m110 = hk.mma_scaled %b010[%eb010], %a1#1[%ea110], %c1011 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m120 = hk.mma_scaled %b010[%eb010], %a1#2[%ea120], %c1012 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m130 = hk.mma_scaled %b010[%eb010], %a1#3[%ea130], %c1013 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc
+      }
+      // Cluster 6: store A1 of step k + 1; the next step's B0 slice and all
+      // its scales (12 bytes per lane, one per 16-row piece).
+      %b0n:14 = hk.cluster memory -> !rt_p8, !rt_p8, !si, !si, !si, !si, !si,
+          !si, !si, !si, !si, !si, !si, !si {
+        hk.store %a1#4, %as_share1 : !rt_share8, !st_share8
+        %rb00 = hk.load %sb000 : !st_p8 -> !rt_p8
+        %rb10 = hk.load %sb010 : !st_p8 -> !rt_p8
+        %ya000 = hk.load %SA[%ag00, %kn1] : memref<?x?xi8> -> !si
+        %ya010 = hk.load %SA[%ag01, %kn1] : memref<?x?xi8> -> !si
+        %ya020 = hk.load %SA[%ag02, %kn1] : memref<?x?xi8> -> !si
+        %ya030 = hk.load %SA[%ag03, %kn1] : memref<?x?xi8> -> !si
+        %ya100 = hk.load %SA[%ag10, %kn1] : memref<?x?xi8> -> !si
+        %ya110 = hk.load %SA[%ag11, %kn1] : memref<?x?xi8> -> !si
+        %ya120 = hk.load %SA[%ag12, %kn1] : memref<?x?xi8> -> !si
+        %ya130 = hk.load %SA[%ag13, %kn1] : memref<?x?xi8> -> !si
+        %yb000 = hk.load %SB[%bg00, %kn1] : memref<?x?xi8> -> !si
+        %yb010 = hk.load %SB[%bg01, %kn1] : memref<?x?xi8> -> !si
+        %yb100 = hk.load %SB[%bg10, %kn1] : memref<?x?xi8> -> !si
+        %yb110 = hk.load %SB[%bg11, %kn1] : memref<?x?xi8> -> !si
+        hk.yield %rb00, %rb10, %ya000, %ya010, %ya020, %ya030, %ya100, %ya110,
+            %ya120, %ya130, %yb000, %yb010, %yb100, %yb110 : !rt_p8, !rt_p8,
+            !si, !si, !si, !si, !si, !si, !si, !si, !si, !si, !si, !si
+      }
+      // C[1][1]^T += B1 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
+      // accumulator with a byte of scale per lane and operand.
+      %d11:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+          !acc {
+        %m000 = hk.mma_scaled %b1#0[%eb100], %a1#0[%ea100], %c1100 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m010 = hk.mma_scaled %b1#0[%eb100], %a1#1[%ea110], %c1101 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m020 = hk.mma_scaled %b1#0[%eb100], %a1#2[%ea120], %c1102 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m030 = hk.mma_scaled %b1#0[%eb100], %a1#3[%ea130], %c1103 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m100 = hk.mma_scaled %b1#1[%eb110], %a1#0[%ea100], %c1110 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m110 = hk.mma_scaled %b1#1[%eb110], %a1#1[%ea110], %c1111 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m120 = hk.mma_scaled %b1#1[%eb110], %a1#2[%ea120], %c1112 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        %m130 = hk.mma_scaled %b1#1[%eb110], %a1#3[%ea130], %c1113 : !rt_p8,
+            !s, !rt_p8, !s, !acc
+        hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc
+      }
+      scf.yield %d00#0, %d00#1, %d00#2, %d00#3, %d00#4, %d00#5, %d00#6, %d00#7,
+          %d01#0, %d01#1, %d01#2, %d01#3, %d01#4, %d01#5, %d01#6, %d01#7,
+          %d10#0, %d10#1, %d10#2, %d10#3, %d10#4, %d10#5, %d10#6, %d10#7,
+          %d11#0, %d11#1, %d11#2, %d11#3, %d11#4, %d11#5, %d11#6, %d11#7,
+          %b0n#0, %b0n#1, %b0n#2, %b0n#3, %b0n#4, %b0n#5, %b0n#6, %b0n#7,
+          %b0n#8, %b0n#9, %b0n#10, %b0n#11, %b0n#12, %b0n#13
+          : !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+              !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+              !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+              !rt_p8, !rt_p8, !si, !si, !si, !si, !si, !si, !si, !si, !si, !si,
+              !si, !si
+    }
+    %ea000 = arith.bitcast %r#34 : !si to !s
+    %ea010 = arith.bitcast %r#35 : !si to !s
+    %ea020 = arith.bitcast %r#36 : !si to !s
+    %ea030 = arith.bitcast %r#37 : !si to !s
+    %ea100 = arith.bitcast %r#38 : !si to !s
+    %ea110 = arith.bitcast %r#39 : !si to !s
+    %ea120 = arith.bitcast %r#40 : !si to !s
+    %ea130 = arith.bitcast %r#41 : !si to !s
+    %eb000 = arith.bitcast %r#42 : !si to !s
+    %eb010 = arith.bitcast %r#43 : !si to !s
+    %eb100 = arith.bitcast %r#44 : !si to !s
+    %eb110 = arith.bitcast %r#45 : !si to !s
+    // Cluster 0: the A0 slice (its B0 slice and every scale of the step
+    // came with the previous step); in the loop, prefetch A0, B0 shares.
+    %a0:4 = hk.cluster memory -> !rt_p8, !rt_p8, !rt_p8, !rt_p8 {
+      %ra00 = hk.load %sa000 : !st_p8 -> !rt_p8
+      %ra10 = hk.load %sa010 : !st_p8 -> !rt_p8
+      %ra20 = hk.load %sa020 : !st_p8 -> !rt_p8
+      %ra30 = hk.load %sa030 : !st_p8 -> !rt_p8
+      hk.yield %ra00, %ra10, %ra20, %ra30 : !rt_p8, !rt_p8, !rt_p8, !rt_p8
+    }
+    // C[0][0]^T += B0 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
+    // accumulator with a byte of scale per lane and operand.
+    %d00:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc {
+      %m000 = hk.mma_scaled %r#32[%eb000], %a0#0[%ea000], %r#0 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m010 = hk.mma_scaled %r#32[%eb000], %a0#1[%ea010], %r#1 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m020 = hk.mma_scaled %r#32[%eb000], %a0#2[%ea020], %r#2 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m030 = hk.mma_scaled %r#32[%eb000], %a0#3[%ea030], %r#3 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m100 = hk.mma_scaled %r#33[%eb010], %a0#0[%ea000], %r#4 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m110 = hk.mma_scaled %r#33[%eb010], %a0#1[%ea010], %r#5 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m120 = hk.mma_scaled %r#33[%eb010], %a0#2[%ea020], %r#6 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m130 = hk.mma_scaled %r#33[%eb010], %a0#3[%ea030], %r#7 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
+          !acc, !acc, !acc, !acc, !acc, !acc, !acc
+    }
+    // Cluster 2: the B1 slice; in the loop, store the A0, B0 shares of step
+    // k + 1 (every wave read them in cluster 0) and prefetch B1.
+    %b1:2 = hk.cluster memory -> !rt_p8, !rt_p8 {
+      %rb00 = hk.load %sb100 : !st_p8 -> !rt_p8
+      %rb10 = hk.load %sb110 : !st_p8 -> !rt_p8
+      hk.yield %rb00, %rb10 : !rt_p8, !rt_p8
+    }
+    // C[0][1]^T += B1 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
+    // accumulator with a byte of scale per lane and operand.
+    %d01:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc {
+      %m000 = hk.mma_scaled %b1#0[%eb100], %a0#0[%ea000], %r#8 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m010 = hk.mma_scaled %b1#0[%eb100], %a0#1[%ea010], %r#9 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m020 = hk.mma_scaled %b1#0[%eb100], %a0#2[%ea020], %r#10 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m030 = hk.mma_scaled %b1#0[%eb100], %a0#3[%ea030], %r#11 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m100 = hk.mma_scaled %b1#1[%eb110], %a0#0[%ea000], %r#12 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m110 = hk.mma_scaled %b1#1[%eb110], %a0#1[%ea010], %r#13 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m120 = hk.mma_scaled %b1#1[%eb110], %a0#2[%ea020], %r#14 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m130 = hk.mma_scaled %b1#1[%eb110], %a0#3[%ea030], %r#15 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
+          !acc, !acc, !acc, !acc, !acc, !acc, !acc
+    }
+    // Cluster 4: the A1 slice; in the loop, store B1 of step k + 1 and
+    // prefetch A1.
+    %a1:4 = hk.cluster memory -> !rt_p8, !rt_p8, !rt_p8, !rt_p8 {
+      %ra00 = hk.load %sa100 : !st_p8 -> !rt_p8
+      %ra10 = hk.load %sa110 : !st_p8 -> !rt_p8
+      %ra20 = hk.load %sa120 : !st_p8 -> !rt_p8
+      %ra30 = hk.load %sa130 : !st_p8 -> !rt_p8
+      hk.yield %ra00, %ra10, %ra20, %ra30 : !rt_p8, !rt_p8, !rt_p8, !rt_p8
+    }
+    // C[1][0]^T += B0 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
+    // accumulator with a byte of scale per lane and operand.
+    %d10:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc {
+      %m000 = hk.mma_scaled %r#32[%eb000], %a1#0[%ea100], %r#16 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m010 = hk.mma_scaled %r#32[%eb000], %a1#1[%ea110], %r#17 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m020 = hk.mma_scaled %r#32[%eb000], %a1#2[%ea120], %r#18 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m030 = hk.mma_scaled %r#32[%eb000], %a1#3[%ea130], %r#19 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m100 = hk.mma_scaled %r#33[%eb010], %a1#0[%ea100], %r#20 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m110 = hk.mma_scaled %r#33[%eb010], %a1#1[%ea110], %r#21 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m120 = hk.mma_scaled %r#33[%eb010], %a1#2[%ea120], %r#22 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m130 = hk.mma_scaled %r#33[%eb010], %a1#3[%ea130], %r#23 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
+          !acc, !acc, !acc, !acc, !acc, !acc, !acc
+    }
+    // C[1][1]^T += B1 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
+    // accumulator with a byte of scale per lane and operand.
+    %d11:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc {
+      %m000 = hk.mma_scaled %b1#0[%eb100], %a1#0[%ea100], %r#24 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m010 = hk.mma_scaled %b1#0[%eb100], %a1#1[%ea110], %r#25 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m020 = hk.mma_scaled %b1#0[%eb100], %a1#2[%ea120], %r#26 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m030 = hk.mma_scaled %b1#0[%eb100], %a1#3[%ea130], %r#27 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m100 = hk.mma_scaled %b1#1[%eb110], %a1#0[%ea100], %r#28 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m110 = hk.mma_scaled %b1#1[%eb110], %a1#1[%ea110], %r#29 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m120 = hk.mma_scaled %b1#1[%eb110], %a1#2[%ea120], %r#30 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      %m130 = hk.mma_scaled %b1#1[%eb110], %a1#3[%ea130], %r#31 : !rt_p8, !s,
+          !rt_p8, !s, !acc
+      hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
+          !acc, !acc, !acc, !acc, !acc, !acc, !acc
+    }
+    hk.yield %d00#0, %d00#1, %d00#2, %d00#3, %d00#4, %d00#5, %d00#6, %d00#7,
+        %d01#0, %d01#1, %d01#2, %d01#3, %d01#4, %d01#5, %d01#6, %d01#7, %d10#0,
+        %d10#1, %d10#2, %d10#3, %d10#4, %d10#5, %d10#6, %d10#7, %d11#0, %d11#1,
+        %d11#2, %d11#3, %d11#4, %d11#5, %d11#6, %d11#7 : !acc, !acc, !acc,
+        !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc, !acc, !acc, !acc, !acc
+  }
+  %t0 = hk.transpose %acc#0 : !acc -> !c_f32
+  %o0 = arith.truncf %t0 : !c_f32 to !out
+  hk.store %o0, %C[%ag00, %bg00] : !out, memref<?x?xbf16>
+  %t1 = hk.transpose %acc#1 : !acc -> !c_f32
+  %o1 = arith.truncf %t1 : !c_f32 to !out
+  hk.store %o1, %C[%ag01, %bg00] : !out, memref<?x?xbf16>
+  %t2 = hk.transpose %acc#2 : !acc -> !c_f32
+  %o2 = arith.truncf %t2 : !c_f32 to !out
+  hk.store %o2, %C[%ag02, %bg00] : !out, memref<?x?xbf16>
+  %t3 = hk.transpose %acc#3 : !acc -> !c_f32
+  %o3 = arith.truncf %t3 : !c_f32 to !out
+  hk.store %o3, %C[%ag03, %bg00] : !out, memref<?x?xbf16>
+  %t4 = hk.transpose %acc#4 : !acc -> !c_f32
+  %o4 = arith.truncf %t4 : !c_f32 to !out
+  hk.store %o4, %C[%ag00, %bg01] : !out, memref<?x?xbf16>
+  %t5 = hk.transpose %acc#5 : !acc -> !c_f32
+  %o5 = arith.truncf %t5 : !c_f32 to !out
+  hk.store %o5, %C[%ag01, %bg01] : !out, memref<?x?xbf16>
+  %t6 = hk.transpose %acc#6 : !acc -> !c_f32
+  %o6 = arith.truncf %t6 : !c_f32 to !out
+  hk.store %o6, %C[%ag02, %bg01] : !out, memref<?x?xbf16>
+  %t7 = hk.transpose %acc#7 : !acc -> !c_f32
+  %o7 = arith.truncf %t7 : !c_f32 to !out
+  hk.store %o7, %C[%ag03, %bg01] : !out, memref<?x?xbf16>
+  %t8 = hk.transpose %acc#8 : !acc -> !c_f32
+  %o8 = arith.truncf %t8 : !c_f32 to !out
+  hk.store %o8, %C[%ag00, %bg10] : !out, memref<?x?xbf16>
+  %t9 = hk.transpose %acc#9 : !acc -> !c_f32
+  %o9 = arith.truncf %t9 : !c_f32 to !out
+  hk.store %o9, %C[%ag01, %bg10] : !out, memref<?x?xbf16>
+  %t10 = hk.transpose %acc#10 : !acc -> !c_f32
+  %o10 = arith.truncf %t10 : !c_f32 to !out
+  hk.store %o10, %C[%ag02, %bg10] : !out, memref<?x?xbf16>
+  %t11 = hk.transpose %acc#11 : !acc -> !c_f32
+  %o11 = arith.truncf %t11 : !c_f32 to !out
+  hk.store %o11, %C[%ag03, %bg10] : !out, memref<?x?xbf16>
+  %t12 = hk.transpose %acc#12 : !acc -> !c_f32
+  %o12 = arith.truncf %t12 : !c_f32 to !out
+  hk.store %o12, %C[%ag00, %bg11] : !out, memref<?x?xbf16>
+  %t13 = hk.transpose %acc#13 : !acc -> !c_f32
+  %o13 = arith.truncf %t13 : !c_f32 to !out
+  hk.store %o13, %C[%ag01, %bg11] : !out, memref<?x?xbf16>
+  %t14 = hk.transpose %acc#14 : !acc -> !c_f32
+  %o14 = arith.truncf %t14 : !c_f32 to !out
+  hk.store %o14, %C[%ag02, %bg11] : !out, memref<?x?xbf16>
+  %t15 = hk.transpose %acc#15 : !acc -> !c_f32
+  %o15 = arith.truncf %t15 : !c_f32 to !out
+  hk.store %o15, %C[%ag03, %bg11] : !out, memref<?x?xbf16>
+  %t16 = hk.transpose %acc#16 : !acc -> !c_f32
+  %o16 = arith.truncf %t16 : !c_f32 to !out
+  hk.store %o16, %C[%ag10, %bg00] : !out, memref<?x?xbf16>
+  %t17 = hk.transpose %acc#17 : !acc -> !c_f32
+  %o17 = arith.truncf %t17 : !c_f32 to !out
+  hk.store %o17, %C[%ag11, %bg00] : !out, memref<?x?xbf16>
+  %t18 = hk.transpose %acc#18 : !acc -> !c_f32
+  %o18 = arith.truncf %t18 : !c_f32 to !out
+  hk.store %o18, %C[%ag12, %bg00] : !out, memref<?x?xbf16>
+  %t19 = hk.transpose %acc#19 : !acc -> !c_f32
+  %o19 = arith.truncf %t19 : !c_f32 to !out
+  hk.store %o19, %C[%ag13, %bg00] : !out, memref<?x?xbf16>
+  %t20 = hk.transpose %acc#20 : !acc -> !c_f32
+  %o20 = arith.truncf %t20 : !c_f32 to !out
+  hk.store %o20, %C[%ag10, %bg01] : !out, memref<?x?xbf16>
+  %t21 = hk.transpose %acc#21 : !acc -> !c_f32
+  %o21 = arith.truncf %t21 : !c_f32 to !out
+  hk.store %o21, %C[%ag11, %bg01] : !out, memref<?x?xbf16>
+  %t22 = hk.transpose %acc#22 : !acc -> !c_f32
+  %o22 = arith.truncf %t22 : !c_f32 to !out
+  hk.store %o22, %C[%ag12, %bg01] : !out, memref<?x?xbf16>
+  %t23 = hk.transpose %acc#23 : !acc -> !c_f32
+  %o23 = arith.truncf %t23 : !c_f32 to !out
+  hk.store %o23, %C[%ag13, %bg01] : !out, memref<?x?xbf16>
+  %t24 = hk.transpose %acc#24 : !acc -> !c_f32
+  %o24 = arith.truncf %t24 : !c_f32 to !out
+  hk.store %o24, %C[%ag10, %bg10] : !out, memref<?x?xbf16>
+  %t25 = hk.transpose %acc#25 : !acc -> !c_f32
+  %o25 = arith.truncf %t25 : !c_f32 to !out
+  hk.store %o25, %C[%ag11, %bg10] : !out, memref<?x?xbf16>
+  %t26 = hk.transpose %acc#26 : !acc -> !c_f32
+  %o26 = arith.truncf %t26 : !c_f32 to !out
+  hk.store %o26, %C[%ag12, %bg10] : !out, memref<?x?xbf16>
+  %t27 = hk.transpose %acc#27 : !acc -> !c_f32
+  %o27 = arith.truncf %t27 : !c_f32 to !out
+  hk.store %o27, %C[%ag13, %bg10] : !out, memref<?x?xbf16>
+  %t28 = hk.transpose %acc#28 : !acc -> !c_f32
+  %o28 = arith.truncf %t28 : !c_f32 to !out
+  hk.store %o28, %C[%ag10, %bg11] : !out, memref<?x?xbf16>
+  %t29 = hk.transpose %acc#29 : !acc -> !c_f32
+  %o29 = arith.truncf %t29 : !c_f32 to !out
+  hk.store %o29, %C[%ag11, %bg11] : !out, memref<?x?xbf16>
+  %t30 = hk.transpose %acc#30 : !acc -> !c_f32
+  %o30 = arith.truncf %t30 : !c_f32 to !out
+  hk.store %o30, %C[%ag12, %bg11] : !out, memref<?x?xbf16>
+  %t31 = hk.transpose %acc#31 : !acc -> !c_f32
+  %o31 = arith.truncf %t31 : !c_f32 to !out
+  hk.store %o31, %C[%ag13, %bg11] : !out, memref<?x?xbf16>
   hk.return
 }
 
-// The same with E2M1 operands and a K step of 256: A and B hold K/2 bytes
-// per row, and one 64x256 tile of elements is 128 bytes of each of its
-// rows; the scale tiles are 64x8.
+
+!st_stage4 = !hk.st<256x128xi8, 16x64>
+!st_share4 = !hk.st<32x64xi8, 16x64>
+!st_p4 = !hk.st<16x64xi8, 16x64>
+!rt_share4 = tensor<32x64xi8, #hk.rt<row, 32x32>>
+!rt_p4 = tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128, group = 32>>
 hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
                        %B: memref<?x?xi8>, %SB: memref<?x?xi8>,
                        %C: memref<?x?xbf16>) attributes {
-    waves = 4 : i32,
+    waves = 8 : i32,
     grid = #hk.grid<[dim(4, 0), dim(4, 1)] ->
-                    ((s0 ceildiv 128) * (s1 ceildiv 128))>} {
+                    ((s0 ceildiv 256) * (s1 ceildiv 256))>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
   %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %c3 = arith.constant 3 : index
+  %c9 = arith.constant 9 : index
+  %c10 = arith.constant 10 : index
+  %c11 = arith.constant 11 : index
   %zero = arith.constant dense<0.0> : !acc
+
+  %as = hk.alloc_shared : !st_stage4
+  %bs = hk.alloc_shared : !st_stage4
 
   %m_len = memref.dim %C, %c0 : memref<?x?xbf16>
   %n_len = memref.dim %C, %c1 : memref<?x?xbf16>
-  %tiles_m = arith.ceildivui %m_len, %c128 : index
-  %tiles_n = arith.ceildivui %n_len, %c128 : index
+  %tiles_m = arith.ceildivui %m_len, %c256 : index
+  %tiles_n = arith.ceildivui %n_len, %c256 : index
   %wg = hk.block_id x
   %count = hk.num_blocks x
   %wg2 = hk.xcd_remap %wg, %count xcds = 8, chunk = 64
   %tm, %tn = hk.group_remap %wg2, %tiles_m, %tiles_n group = 8
 
   %w = hk.wave_id
-  %wr = arith.divui %w, %c2 : index
-  %wc = arith.remui %w, %c2 : index
-  %tm2 = arith.muli %tm, %c2 : index
-  %tn2 = arith.muli %tn, %c2 : index
-  %ar = arith.addi %tm2, %wr : index
-  %br = arith.addi %tn2, %wc : index
+  %wr = arith.divui %w, %c4 : index
+  %wc = arith.remui %w, %c4 : index
 
-  // K steps of 256: ceildiv(K / 32, 8).
+  %sr = arith.divui %w, %c2 : index
+  %sc = arith.remui %w, %c2 : index
+  %a_base = arith.muli %tm, %c8 : index
+  %a_row0 = arith.addi %a_base, %sr : index
+  %a_row1 = arith.addi %a_row0, %c4 : index
+  %b_base = arith.muli %tn, %c8 : index
+  %b_row0 = arith.addi %b_base, %sr : index
+  %b_row1 = arith.addi %b_row0, %c4 : index
+  %sr4 = arith.addi %sr, %c4 : index
+  %as_share0 = hk.subtile %as[%sr, %sc] : !st_stage4 -> !st_share4
+  %as_share1 = hk.subtile %as[%sr4, %sc] : !st_stage4 -> !st_share4
+  %bs_share0 = hk.subtile %bs[%sr, %sc] : !st_stage4 -> !st_share4
+  %bs_share1 = hk.subtile %bs[%sr4, %sc] : !st_stage4 -> !st_share4
+
+  %wr4 = arith.muli %wr, %c4 : index
+  %wc2 = arith.muli %wc, %c2 : index
+  %tm16 = arith.muli %tm, %c16 : index
+  %tn16 = arith.muli %tn, %c16 : index
+  %ap00 = arith.addi %wr4, %c0 : index
+  %ag00 = arith.addi %tm16, %ap00 : index
+  %sa000 = hk.subtile %as[%ap00, %c0] : !st_stage4 -> !st_p4
+  %sa001 = hk.subtile %as[%ap00, %c1] : !st_stage4 -> !st_p4
+  %ap01 = arith.addi %wr4, %c1 : index
+  %ag01 = arith.addi %tm16, %ap01 : index
+  %sa010 = hk.subtile %as[%ap01, %c0] : !st_stage4 -> !st_p4
+  %sa011 = hk.subtile %as[%ap01, %c1] : !st_stage4 -> !st_p4
+  %ap02 = arith.addi %wr4, %c2 : index
+  %ag02 = arith.addi %tm16, %ap02 : index
+  %sa020 = hk.subtile %as[%ap02, %c0] : !st_stage4 -> !st_p4
+  %sa021 = hk.subtile %as[%ap02, %c1] : !st_stage4 -> !st_p4
+  %ap03 = arith.addi %wr4, %c3 : index
+  %ag03 = arith.addi %tm16, %ap03 : index
+  %sa030 = hk.subtile %as[%ap03, %c0] : !st_stage4 -> !st_p4
+  %sa031 = hk.subtile %as[%ap03, %c1] : !st_stage4 -> !st_p4
+  %ap10 = arith.addi %wr4, %c8 : index
+  %ag10 = arith.addi %tm16, %ap10 : index
+  %sa100 = hk.subtile %as[%ap10, %c0] : !st_stage4 -> !st_p4
+  %sa101 = hk.subtile %as[%ap10, %c1] : !st_stage4 -> !st_p4
+  %ap11 = arith.addi %wr4, %c9 : index
+  %ag11 = arith.addi %tm16, %ap11 : index
+  %sa110 = hk.subtile %as[%ap11, %c0] : !st_stage4 -> !st_p4
+  %sa111 = hk.subtile %as[%ap11, %c1] : !st_stage4 -> !st_p4
+  %ap12 = arith.addi %wr4, %c10 : index
+  %ag12 = arith.addi %tm16, %ap12 : index
+  %sa120 = hk.subtile %as[%ap12, %c0] : !st_stage4 -> !st_p4
+  %sa121 = hk.subtile %as[%ap12, %c1] : !st_stage4 -> !st_p4
+  %ap13 = arith.addi %wr4, %c11 : index
+  %ag13 = arith.addi %tm16, %ap13 : index
+  %sa130 = hk.subtile %as[%ap13, %c0] : !st_stage4 -> !st_p4
+  %sa131 = hk.subtile %as[%ap13, %c1] : !st_stage4 -> !st_p4
+  %bp00 = arith.addi %wc2, %c0 : index
+  %bg00 = arith.addi %tn16, %bp00 : index
+  %sb000 = hk.subtile %bs[%bp00, %c0] : !st_stage4 -> !st_p4
+  %sb001 = hk.subtile %bs[%bp00, %c1] : !st_stage4 -> !st_p4
+  %bp01 = arith.addi %wc2, %c1 : index
+  %bg01 = arith.addi %tn16, %bp01 : index
+  %sb010 = hk.subtile %bs[%bp01, %c0] : !st_stage4 -> !st_p4
+  %sb011 = hk.subtile %bs[%bp01, %c1] : !st_stage4 -> !st_p4
+  %bp10 = arith.addi %wc2, %c8 : index
+  %bg10 = arith.addi %tn16, %bp10 : index
+  %sb100 = hk.subtile %bs[%bp10, %c0] : !st_stage4 -> !st_p4
+  %sb101 = hk.subtile %bs[%bp10, %c1] : !st_stage4 -> !st_p4
+  %bp11 = arith.addi %wc2, %c9 : index
+  %bg11 = arith.addi %tn16, %bp11 : index
+  %sb110 = hk.subtile %bs[%bp11, %c0] : !st_stage4 -> !st_p4
+  %sb111 = hk.subtile %bs[%bp11, %c1] : !st_stage4 -> !st_p4
+
+  %k_len = memref.dim %A, %c1 : memref<?x?xi8>
   %blocks = memref.dim %SA, %c1 : memref<?x?xi8>
   %nk = arith.ceildivui %blocks, %c8 : index
+  %nk_loop = arith.subi %nk, %c1 : index
 
-  %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%c = %zero) -> (!acc) {
-    %a = hk.load %A[%ar, %k] : memref<?x?xi8> -> !a4
-    %b = hk.load %B[%br, %k] : memref<?x?xi8> -> !a4
-    %sa = hk.load %SA[%ar, %k] : memref<?x?xi8> -> !si4
-    %sb = hk.load %SB[%br, %k] : memref<?x?xi8> -> !si4
-    %sae = arith.bitcast %sa : !si4 to !s4
-    %sbe = arith.bitcast %sb : !si4 to !s4
-    %d = hk.mma_scaled %a[%sae], %b[%sbe], %c : !a4, !s4, !a4, !s4, !acc
-    scf.yield %d : !acc
+  %k_full = arith.cmpi uge, %k_len, %c128 : index
+  %ga0, %gb0, %gb1, %ga1 = scf.if %k_full
+      -> (!rt_share4, !rt_share4, !rt_share4, !rt_share4) {
+    %qa0 = hk.load %A[%a_row0, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+        -> !rt_share4
+    %qb0 = hk.load %B[%b_row0, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+        -> !rt_share4
+    %qb1 = hk.load %B[%b_row1, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+        -> !rt_share4
+    %qa1 = hk.load %A[%a_row1, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+        -> !rt_share4
+    scf.yield %qa0, %qb0, %qb1, %qa1 : !rt_share4, !rt_share4, !rt_share4,
+        !rt_share4
+  } else {
+    %qa0 = hk.load %A[%a_row0, %sc] : memref<?x?xi8> -> !rt_share4
+    %qb0 = hk.load %B[%b_row0, %sc] : memref<?x?xi8> -> !rt_share4
+    %qb1 = hk.load %B[%b_row1, %sc] : memref<?x?xi8> -> !rt_share4
+    %qa1 = hk.load %A[%a_row1, %sc] : memref<?x?xi8> -> !rt_share4
+    scf.yield %qa0, %qb0, %qb1, %qa1 : !rt_share4, !rt_share4, !rt_share4,
+        !rt_share4
   }
-  %o = arith.truncf %acc : !acc to !out
-  hk.store %o, %C[%ar, %br] : !out, memref<?x?xbf16>
+  %x0a000 = hk.load %SA[%ag00, %c0] : memref<?x?xi8> -> !si
+  %x0a001 = hk.load %SA[%ag00, %c1] : memref<?x?xi8> -> !si
+  %x0a010 = hk.load %SA[%ag01, %c0] : memref<?x?xi8> -> !si
+  %x0a011 = hk.load %SA[%ag01, %c1] : memref<?x?xi8> -> !si
+  %x0a020 = hk.load %SA[%ag02, %c0] : memref<?x?xi8> -> !si
+  %x0a021 = hk.load %SA[%ag02, %c1] : memref<?x?xi8> -> !si
+  %x0a030 = hk.load %SA[%ag03, %c0] : memref<?x?xi8> -> !si
+  %x0a031 = hk.load %SA[%ag03, %c1] : memref<?x?xi8> -> !si
+  %x0b000 = hk.load %SB[%bg00, %c0] : memref<?x?xi8> -> !si
+  %x0b001 = hk.load %SB[%bg00, %c1] : memref<?x?xi8> -> !si
+  %x0b010 = hk.load %SB[%bg01, %c0] : memref<?x?xi8> -> !si
+  %x0b011 = hk.load %SB[%bg01, %c1] : memref<?x?xi8> -> !si
+  hk.store %ga0, %as_share0 : !rt_share4, !st_share4
+  hk.store %gb0, %bs_share0 : !rt_share4, !st_share4
+  hk.store %gb1, %bs_share1 : !rt_share4, !st_share4
+  hk.store %ga1, %as_share1 : !rt_share4, !st_share4
+  hk.barrier
+  %b0f00 = hk.load %sb000 : !st_p4 -> !rt_p4
+  %b0f01 = hk.load %sb001 : !st_p4 -> !rt_p4
+  %b0f10 = hk.load %sb010 : !st_p4 -> !rt_p4
+  %b0f11 = hk.load %sb011 : !st_p4 -> !rt_p4
+
+  %acc:32 = hk.ping_pong -> !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+      !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+      !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc {
+    %r:48 = scf.for %k = %c0 to %nk_loop step %c1
+        iter_args(%c0000 = %zero, %c0001 = %zero, %c0002 = %zero,
+            %c0003 = %zero, %c0010 = %zero, %c0011 = %zero, %c0012 = %zero,
+            %c0013 = %zero, %c0100 = %zero, %c0101 = %zero, %c0102 = %zero,
+            %c0103 = %zero, %c0110 = %zero, %c0111 = %zero, %c0112 = %zero,
+            %c0113 = %zero, %c1000 = %zero, %c1001 = %zero, %c1002 = %zero,
+            %c1003 = %zero, %c1010 = %zero, %c1011 = %zero, %c1012 = %zero,
+            %c1013 = %zero, %c1100 = %zero, %c1101 = %zero, %c1102 = %zero,
+            %c1103 = %zero, %c1110 = %zero, %c1111 = %zero, %c1112 = %zero,
+            %c1113 = %zero, %b000 = %b0f00, %b001 = %b0f01, %b010 = %b0f10,
+            %b011 = %b0f11, %xa000 = %x0a000, %xa001 = %x0a001,
+            %xa010 = %x0a010, %xa011 = %x0a011, %xa020 = %x0a020,
+            %xa021 = %x0a021, %xa030 = %x0a030, %xa031 = %x0a031,
+            %xb000 = %x0b000, %xb001 = %x0b001, %xb010 = %x0b010,
+            %xb011 = %x0b011)
+        -> (!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !rt_p4,
+            !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si,
+            !si, !si, !si, !si) {
+      %kn1 = arith.addi %k, %c1 : index
+      %kn2 = arith.muli %kn1, %c2 : index
+      %kn = arith.addi %kn2, %sc : index
+      %kc0 = arith.muli %k, %c2 : index
+      %kc1 = arith.addi %kc0, %c1 : index
+      %ks0 = arith.muli %kn1, %c2 : index
+      %ks1 = arith.addi %ks0, %c1 : index
+      %ea000 = arith.bitcast %xa000 : !si to !s
+      %ea001 = arith.bitcast %xa001 : !si to !s
+      %ea010 = arith.bitcast %xa010 : !si to !s
+      %ea011 = arith.bitcast %xa011 : !si to !s
+      %ea020 = arith.bitcast %xa020 : !si to !s
+      %ea021 = arith.bitcast %xa021 : !si to !s
+      %ea030 = arith.bitcast %xa030 : !si to !s
+      %ea031 = arith.bitcast %xa031 : !si to !s
+      %eb000 = arith.bitcast %xb000 : !si to !s
+      %eb001 = arith.bitcast %xb001 : !si to !s
+      %eb010 = arith.bitcast %xb010 : !si to !s
+      %eb011 = arith.bitcast %xb011 : !si to !s
+      // Cluster 0: the A0 slice; this step's A1 and B1 scales (used from
+      // cluster 3 on); in the loop, prefetch the A0, B0 shares of step k + 1.
+      %a0:22 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
+          !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si, !si,
+          !si, !si, !si, !rt_share4, !rt_share4 {
+        %ra00 = hk.load %sa000 : !st_p4 -> !rt_p4
+        %ra01 = hk.load %sa001 : !st_p4 -> !rt_p4
+        %ra10 = hk.load %sa010 : !st_p4 -> !rt_p4
+        %ra11 = hk.load %sa011 : !st_p4 -> !rt_p4
+        %ra20 = hk.load %sa020 : !st_p4 -> !rt_p4
+        %ra21 = hk.load %sa021 : !st_p4 -> !rt_p4
+        %ra30 = hk.load %sa030 : !st_p4 -> !rt_p4
+        %ra31 = hk.load %sa031 : !st_p4 -> !rt_p4
+        %ya100 = hk.load %SA[%ag10, %kc0] : memref<?x?xi8> -> !si
+        %ya101 = hk.load %SA[%ag10, %kc1] : memref<?x?xi8> -> !si
+        %ya110 = hk.load %SA[%ag11, %kc0] : memref<?x?xi8> -> !si
+        %ya111 = hk.load %SA[%ag11, %kc1] : memref<?x?xi8> -> !si
+        %ya120 = hk.load %SA[%ag12, %kc0] : memref<?x?xi8> -> !si
+        %ya121 = hk.load %SA[%ag12, %kc1] : memref<?x?xi8> -> !si
+        %ya130 = hk.load %SA[%ag13, %kc0] : memref<?x?xi8> -> !si
+        %ya131 = hk.load %SA[%ag13, %kc1] : memref<?x?xi8> -> !si
+        %yb100 = hk.load %SB[%bg10, %kc0] : memref<?x?xi8> -> !si
+        %yb101 = hk.load %SB[%bg10, %kc1] : memref<?x?xi8> -> !si
+        %yb110 = hk.load %SB[%bg11, %kc0] : memref<?x?xi8> -> !si
+        %yb111 = hk.load %SB[%bg11, %kc1] : memref<?x?xi8> -> !si
+        %qa = hk.load %A[%a_row0, %kn] : memref<?x?xi8> -> !rt_share4
+        %qb = hk.load %B[%b_row0, %kn] : memref<?x?xi8> -> !rt_share4
+        hk.yield %ra00, %ra01, %ra10, %ra11, %ra20, %ra21, %ra30, %ra31,
+            %ya100, %ya101, %ya110, %ya111, %ya120, %ya121, %ya130, %ya131,
+            %yb100, %yb101, %yb110, %yb111, %qa, %qb : !rt_p4, !rt_p4, !rt_p4,
+            !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si,
+            !si, !si, !si, !si, !si, !si, !si, !rt_share4, !rt_share4
+      }
+      %ea100 = arith.bitcast %a0#8 : !si to !s
+      %ea101 = arith.bitcast %a0#9 : !si to !s
+      %ea110 = arith.bitcast %a0#10 : !si to !s
+      %ea111 = arith.bitcast %a0#11 : !si to !s
+      %ea120 = arith.bitcast %a0#12 : !si to !s
+      %ea121 = arith.bitcast %a0#13 : !si to !s
+      %ea130 = arith.bitcast %a0#14 : !si to !s
+      %ea131 = arith.bitcast %a0#15 : !si to !s
+      %eb100 = arith.bitcast %a0#16 : !si to !s
+      %eb101 = arith.bitcast %a0#17 : !si to !s
+      %eb110 = arith.bitcast %a0#18 : !si to !s
+      %eb111 = arith.bitcast %a0#19 : !si to !s
+      // C[0][0]^T += B0 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
+      // accumulator with a byte of scale per lane and operand.
+      %d00:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+          !acc {
+        %m000 = hk.mma_scaled %b000[%eb000], %a0#0[%ea000], %c0000 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m001 = hk.mma_scaled %b001[%eb001], %a0#1[%ea001], %m000 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m010 = hk.mma_scaled %b000[%eb000], %a0#2[%ea010], %c0001 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m011 = hk.mma_scaled %b001[%eb001], %a0#3[%ea011], %m010 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m020 = hk.mma_scaled %b000[%eb000], %a0#4[%ea020], %c0002 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m021 = hk.mma_scaled %b001[%eb001], %a0#5[%ea021], %m020 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m030 = hk.mma_scaled %b000[%eb000], %a0#6[%ea030], %c0003 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m031 = hk.mma_scaled %b001[%eb001], %a0#7[%ea031], %m030 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m100 = hk.mma_scaled %b010[%eb010], %a0#0[%ea000], %c0010 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m101 = hk.mma_scaled %b011[%eb011], %a0#1[%ea001], %m100 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m110 = hk.mma_scaled %b010[%eb010], %a0#2[%ea010], %c0011 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m111 = hk.mma_scaled %b011[%eb011], %a0#3[%ea011], %m110 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m120 = hk.mma_scaled %b010[%eb010], %a0#4[%ea020], %c0012 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m121 = hk.mma_scaled %b011[%eb011], %a0#5[%ea021], %m120 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m130 = hk.mma_scaled %b010[%eb010], %a0#6[%ea030], %c0013 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m131 = hk.mma_scaled %b011[%eb011], %a0#7[%ea031], %m130 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc
+      }
+      // Cluster 2: the B1 slice; in the loop, store the A0, B0 shares of step
+      // k + 1 (every wave read them in cluster 0) and prefetch B1.
+      %b1:5 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_share4 {
+        %rb00 = hk.load %sb100 : !st_p4 -> !rt_p4
+        %rb01 = hk.load %sb101 : !st_p4 -> !rt_p4
+        %rb10 = hk.load %sb110 : !st_p4 -> !rt_p4
+        %rb11 = hk.load %sb111 : !st_p4 -> !rt_p4
+        hk.store %a0#20, %as_share0 : !rt_share4, !st_share4
+        hk.store %a0#21, %bs_share0 : !rt_share4, !st_share4
+        %qb = hk.load %B[%b_row1, %kn] : memref<?x?xi8> -> !rt_share4
+        hk.yield %rb00, %rb01, %rb10, %rb11, %qb : !rt_p4, !rt_p4, !rt_p4,
+            !rt_p4, !rt_share4
+      }
+      // C[0][1]^T += B1 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
+      // accumulator with a byte of scale per lane and operand.
+      %d01:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+          !acc {
+        %m000 = hk.mma_scaled %b1#0[%eb100], %a0#0[%ea000], %c0100 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m001 = hk.mma_scaled %b1#1[%eb101], %a0#1[%ea001], %m000 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m010 = hk.mma_scaled %b1#0[%eb100], %a0#2[%ea010], %c0101 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m011 = hk.mma_scaled %b1#1[%eb101], %a0#3[%ea011], %m010 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m020 = hk.mma_scaled %b1#0[%eb100], %a0#4[%ea020], %c0102 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m021 = hk.mma_scaled %b1#1[%eb101], %a0#5[%ea021], %m020 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m030 = hk.mma_scaled %b1#0[%eb100], %a0#6[%ea030], %c0103 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m031 = hk.mma_scaled %b1#1[%eb101], %a0#7[%ea031], %m030 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m100 = hk.mma_scaled %b1#2[%eb110], %a0#0[%ea000], %c0110 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m101 = hk.mma_scaled %b1#3[%eb111], %a0#1[%ea001], %m100 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m110 = hk.mma_scaled %b1#2[%eb110], %a0#2[%ea010], %c0111 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m111 = hk.mma_scaled %b1#3[%eb111], %a0#3[%ea011], %m110 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m120 = hk.mma_scaled %b1#2[%eb110], %a0#4[%ea020], %c0112 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m121 = hk.mma_scaled %b1#3[%eb111], %a0#5[%ea021], %m120 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m130 = hk.mma_scaled %b1#2[%eb110], %a0#6[%ea030], %c0113 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m131 = hk.mma_scaled %b1#3[%eb111], %a0#7[%ea031], %m130 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc
+      }
+      // Cluster 4: the A1 slice; in the loop, store B1 of step k + 1, load
+      // the next step's A0 scales (the last use of this step's was cluster 3)
+      // and prefetch A1.
+      %a1:17 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
+          !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si,
+          !rt_share4 {
+        %ra00 = hk.load %sa100 : !st_p4 -> !rt_p4
+        %ra01 = hk.load %sa101 : !st_p4 -> !rt_p4
+        %ra10 = hk.load %sa110 : !st_p4 -> !rt_p4
+        %ra11 = hk.load %sa111 : !st_p4 -> !rt_p4
+        %ra20 = hk.load %sa120 : !st_p4 -> !rt_p4
+        %ra21 = hk.load %sa121 : !st_p4 -> !rt_p4
+        %ra30 = hk.load %sa130 : !st_p4 -> !rt_p4
+        %ra31 = hk.load %sa131 : !st_p4 -> !rt_p4
+        hk.store %b1#4, %bs_share1 : !rt_share4, !st_share4
+        %za000 = hk.load %SA[%ag00, %ks0] : memref<?x?xi8> -> !si
+        %za001 = hk.load %SA[%ag00, %ks1] : memref<?x?xi8> -> !si
+        %za010 = hk.load %SA[%ag01, %ks0] : memref<?x?xi8> -> !si
+        %za011 = hk.load %SA[%ag01, %ks1] : memref<?x?xi8> -> !si
+        %za020 = hk.load %SA[%ag02, %ks0] : memref<?x?xi8> -> !si
+        %za021 = hk.load %SA[%ag02, %ks1] : memref<?x?xi8> -> !si
+        %za030 = hk.load %SA[%ag03, %ks0] : memref<?x?xi8> -> !si
+        %za031 = hk.load %SA[%ag03, %ks1] : memref<?x?xi8> -> !si
+        %qa = hk.load %A[%a_row1, %kn] : memref<?x?xi8> -> !rt_share4
+        hk.yield %ra00, %ra01, %ra10, %ra11, %ra20, %ra21, %ra30, %ra31,
+            %za000, %za001, %za010, %za011, %za020, %za021, %za030, %za031, %qa
+            : !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
+            !si, !si, !si, !si, !si, !si, !si, !si, !rt_share4
+      }
+      // C[1][0]^T += B0 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
+      // accumulator with a byte of scale per lane and operand.
+      %d10:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+          !acc {
+        %m000 = hk.mma_scaled %b000[%eb000], %a1#0[%ea100], %c1000 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m001 = hk.mma_scaled %b001[%eb001], %a1#1[%ea101], %m000 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m010 = hk.mma_scaled %b000[%eb000], %a1#2[%ea110], %c1001 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m011 = hk.mma_scaled %b001[%eb001], %a1#3[%ea111], %m010 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m020 = hk.mma_scaled %b000[%eb000], %a1#4[%ea120], %c1002 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m021 = hk.mma_scaled %b001[%eb001], %a1#5[%ea121], %m020 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m030 = hk.mma_scaled %b000[%eb000], %a1#6[%ea130], %c1003 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m031 = hk.mma_scaled %b001[%eb001], %a1#7[%ea131], %m030 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m100 = hk.mma_scaled %b010[%eb010], %a1#0[%ea100], %c1010 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m101 = hk.mma_scaled %b011[%eb011], %a1#1[%ea101], %m100 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m110 = hk.mma_scaled %b010[%eb010], %a1#2[%ea110], %c1011 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m111 = hk.mma_scaled %b011[%eb011], %a1#3[%ea111], %m110 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m120 = hk.mma_scaled %b010[%eb010], %a1#4[%ea120], %c1012 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m121 = hk.mma_scaled %b011[%eb011], %a1#5[%ea121], %m120 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m130 = hk.mma_scaled %b010[%eb010], %a1#6[%ea130], %c1013 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m131 = hk.mma_scaled %b011[%eb011], %a1#7[%ea131], %m130 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc
+      }
+      // Cluster 6: store A1 of step k + 1; the next step's B0 slice and B0
+      // scales.
+      %b0n:8 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !si, !si,
+          !si, !si {
+        hk.store %a1#16, %as_share1 : !rt_share4, !st_share4
+        %rb00 = hk.load %sb000 : !st_p4 -> !rt_p4
+        %rb01 = hk.load %sb001 : !st_p4 -> !rt_p4
+        %rb10 = hk.load %sb010 : !st_p4 -> !rt_p4
+        %rb11 = hk.load %sb011 : !st_p4 -> !rt_p4
+        %zb000 = hk.load %SB[%bg00, %ks0] : memref<?x?xi8> -> !si
+        %zb001 = hk.load %SB[%bg00, %ks1] : memref<?x?xi8> -> !si
+        %zb010 = hk.load %SB[%bg01, %ks0] : memref<?x?xi8> -> !si
+        %zb011 = hk.load %SB[%bg01, %ks1] : memref<?x?xi8> -> !si
+        hk.yield %rb00, %rb01, %rb10, %rb11, %zb000, %zb001, %zb010, %zb011
+            : !rt_p4, !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si
+      }
+      // C[1][1]^T += B1 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
+      // accumulator with a byte of scale per lane and operand.
+      %d11:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+          !acc {
+        %m000 = hk.mma_scaled %b1#0[%eb100], %a1#0[%ea100], %c1100 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m001 = hk.mma_scaled %b1#1[%eb101], %a1#1[%ea101], %m000 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m010 = hk.mma_scaled %b1#0[%eb100], %a1#2[%ea110], %c1101 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m011 = hk.mma_scaled %b1#1[%eb101], %a1#3[%ea111], %m010 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m020 = hk.mma_scaled %b1#0[%eb100], %a1#4[%ea120], %c1102 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m021 = hk.mma_scaled %b1#1[%eb101], %a1#5[%ea121], %m020 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m030 = hk.mma_scaled %b1#0[%eb100], %a1#6[%ea130], %c1103 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m031 = hk.mma_scaled %b1#1[%eb101], %a1#7[%ea131], %m030 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m100 = hk.mma_scaled %b1#2[%eb110], %a1#0[%ea100], %c1110 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m101 = hk.mma_scaled %b1#3[%eb111], %a1#1[%ea101], %m100 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m110 = hk.mma_scaled %b1#2[%eb110], %a1#2[%ea110], %c1111 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m111 = hk.mma_scaled %b1#3[%eb111], %a1#3[%ea111], %m110 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m120 = hk.mma_scaled %b1#2[%eb110], %a1#4[%ea120], %c1112 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m121 = hk.mma_scaled %b1#3[%eb111], %a1#5[%ea121], %m120 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        %m130 = hk.mma_scaled %b1#2[%eb110], %a1#6[%ea130], %c1113 : !rt_p4,
+            !s, !rt_p4, !s, !acc
+        %m131 = hk.mma_scaled %b1#3[%eb111], %a1#7[%ea131], %m130 : !rt_p4, !s,
+            !rt_p4, !s, !acc
+        hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+            !acc, !acc, !acc, !acc, !acc, !acc, !acc
+      }
+      scf.yield %d00#0, %d00#1, %d00#2, %d00#3, %d00#4, %d00#5, %d00#6, %d00#7,
+          %d01#0, %d01#1, %d01#2, %d01#3, %d01#4, %d01#5, %d01#6, %d01#7,
+          %d10#0, %d10#1, %d10#2, %d10#3, %d10#4, %d10#5, %d10#6, %d10#7,
+          %d11#0, %d11#1, %d11#2, %d11#3, %d11#4, %d11#5, %d11#6, %d11#7,
+          %b0n#0, %b0n#1, %b0n#2, %b0n#3, %a1#8, %a1#9, %a1#10, %a1#11, %a1#12,
+          %a1#13, %a1#14, %a1#15, %b0n#4, %b0n#5, %b0n#6, %b0n#7
+          : !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+              !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+              !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+              !rt_p4, !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si,
+              !si, !si, !si, !si, !si, !si
+    }
+    %kl0 = arith.muli %nk_loop, %c2 : index
+    %kl1 = arith.addi %kl0, %c1 : index
+    %ea000 = arith.bitcast %r#36 : !si to !s
+    %ea001 = arith.bitcast %r#37 : !si to !s
+    %ea010 = arith.bitcast %r#38 : !si to !s
+    %ea011 = arith.bitcast %r#39 : !si to !s
+    %ea020 = arith.bitcast %r#40 : !si to !s
+    %ea021 = arith.bitcast %r#41 : !si to !s
+    %ea030 = arith.bitcast %r#42 : !si to !s
+    %ea031 = arith.bitcast %r#43 : !si to !s
+    %eb000 = arith.bitcast %r#44 : !si to !s
+    %eb001 = arith.bitcast %r#45 : !si to !s
+    %eb010 = arith.bitcast %r#46 : !si to !s
+    %eb011 = arith.bitcast %r#47 : !si to !s
+    // Cluster 0: the A0 slice; this step's A1 and B1 scales (used from
+    // cluster 3 on); in the loop, prefetch the A0, B0 shares of step k + 1.
+    %a0:20 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
+        !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si, !si,
+        !si, !si, !si {
+      %ra00 = hk.load %sa000 : !st_p4 -> !rt_p4
+      %ra01 = hk.load %sa001 : !st_p4 -> !rt_p4
+      %ra10 = hk.load %sa010 : !st_p4 -> !rt_p4
+      %ra11 = hk.load %sa011 : !st_p4 -> !rt_p4
+      %ra20 = hk.load %sa020 : !st_p4 -> !rt_p4
+      %ra21 = hk.load %sa021 : !st_p4 -> !rt_p4
+      %ra30 = hk.load %sa030 : !st_p4 -> !rt_p4
+      %ra31 = hk.load %sa031 : !st_p4 -> !rt_p4
+      %ya100 = hk.load %SA[%ag10, %kl0] : memref<?x?xi8> -> !si
+      %ya101 = hk.load %SA[%ag10, %kl1] : memref<?x?xi8> -> !si
+      %ya110 = hk.load %SA[%ag11, %kl0] : memref<?x?xi8> -> !si
+      %ya111 = hk.load %SA[%ag11, %kl1] : memref<?x?xi8> -> !si
+      %ya120 = hk.load %SA[%ag12, %kl0] : memref<?x?xi8> -> !si
+      %ya121 = hk.load %SA[%ag12, %kl1] : memref<?x?xi8> -> !si
+      %ya130 = hk.load %SA[%ag13, %kl0] : memref<?x?xi8> -> !si
+      %ya131 = hk.load %SA[%ag13, %kl1] : memref<?x?xi8> -> !si
+      %yb100 = hk.load %SB[%bg10, %kl0] : memref<?x?xi8> -> !si
+      %yb101 = hk.load %SB[%bg10, %kl1] : memref<?x?xi8> -> !si
+      %yb110 = hk.load %SB[%bg11, %kl0] : memref<?x?xi8> -> !si
+      %yb111 = hk.load %SB[%bg11, %kl1] : memref<?x?xi8> -> !si
+      hk.yield %ra00, %ra01, %ra10, %ra11, %ra20, %ra21, %ra30, %ra31, %ya100,
+          %ya101, %ya110, %ya111, %ya120, %ya121, %ya130, %ya131, %yb100,
+          %yb101, %yb110, %yb111 : !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
+          !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si, !si,
+          !si, !si, !si
+    }
+    %ea100 = arith.bitcast %a0#8 : !si to !s
+    %ea101 = arith.bitcast %a0#9 : !si to !s
+    %ea110 = arith.bitcast %a0#10 : !si to !s
+    %ea111 = arith.bitcast %a0#11 : !si to !s
+    %ea120 = arith.bitcast %a0#12 : !si to !s
+    %ea121 = arith.bitcast %a0#13 : !si to !s
+    %ea130 = arith.bitcast %a0#14 : !si to !s
+    %ea131 = arith.bitcast %a0#15 : !si to !s
+    %eb100 = arith.bitcast %a0#16 : !si to !s
+    %eb101 = arith.bitcast %a0#17 : !si to !s
+    %eb110 = arith.bitcast %a0#18 : !si to !s
+    %eb111 = arith.bitcast %a0#19 : !si to !s
+    // C[0][0]^T += B0 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
+    // accumulator with a byte of scale per lane and operand.
+    %d00:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc {
+      %m000 = hk.mma_scaled %r#32[%eb000], %a0#0[%ea000], %r#0 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m001 = hk.mma_scaled %r#33[%eb001], %a0#1[%ea001], %m000 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m010 = hk.mma_scaled %r#32[%eb000], %a0#2[%ea010], %r#1 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m011 = hk.mma_scaled %r#33[%eb001], %a0#3[%ea011], %m010 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m020 = hk.mma_scaled %r#32[%eb000], %a0#4[%ea020], %r#2 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m021 = hk.mma_scaled %r#33[%eb001], %a0#5[%ea021], %m020 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m030 = hk.mma_scaled %r#32[%eb000], %a0#6[%ea030], %r#3 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m031 = hk.mma_scaled %r#33[%eb001], %a0#7[%ea031], %m030 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m100 = hk.mma_scaled %r#34[%eb010], %a0#0[%ea000], %r#4 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m101 = hk.mma_scaled %r#35[%eb011], %a0#1[%ea001], %m100 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m110 = hk.mma_scaled %r#34[%eb010], %a0#2[%ea010], %r#5 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m111 = hk.mma_scaled %r#35[%eb011], %a0#3[%ea011], %m110 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m120 = hk.mma_scaled %r#34[%eb010], %a0#4[%ea020], %r#6 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m121 = hk.mma_scaled %r#35[%eb011], %a0#5[%ea021], %m120 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m130 = hk.mma_scaled %r#34[%eb010], %a0#6[%ea030], %r#7 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m131 = hk.mma_scaled %r#35[%eb011], %a0#7[%ea031], %m130 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+          !acc, !acc, !acc, !acc, !acc, !acc, !acc
+    }
+    // Cluster 2: the B1 slice; in the loop, store the A0, B0 shares of step
+    // k + 1 (every wave read them in cluster 0) and prefetch B1.
+    %b1:4 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4 {
+      %rb00 = hk.load %sb100 : !st_p4 -> !rt_p4
+      %rb01 = hk.load %sb101 : !st_p4 -> !rt_p4
+      %rb10 = hk.load %sb110 : !st_p4 -> !rt_p4
+      %rb11 = hk.load %sb111 : !st_p4 -> !rt_p4
+      hk.yield %rb00, %rb01, %rb10, %rb11 : !rt_p4, !rt_p4, !rt_p4, !rt_p4
+    }
+    // C[0][1]^T += B1 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
+    // accumulator with a byte of scale per lane and operand.
+    %d01:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc {
+      %m000 = hk.mma_scaled %b1#0[%eb100], %a0#0[%ea000], %r#8 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m001 = hk.mma_scaled %b1#1[%eb101], %a0#1[%ea001], %m000 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m010 = hk.mma_scaled %b1#0[%eb100], %a0#2[%ea010], %r#9 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m011 = hk.mma_scaled %b1#1[%eb101], %a0#3[%ea011], %m010 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m020 = hk.mma_scaled %b1#0[%eb100], %a0#4[%ea020], %r#10 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m021 = hk.mma_scaled %b1#1[%eb101], %a0#5[%ea021], %m020 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m030 = hk.mma_scaled %b1#0[%eb100], %a0#6[%ea030], %r#11 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m031 = hk.mma_scaled %b1#1[%eb101], %a0#7[%ea031], %m030 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m100 = hk.mma_scaled %b1#2[%eb110], %a0#0[%ea000], %r#12 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m101 = hk.mma_scaled %b1#3[%eb111], %a0#1[%ea001], %m100 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m110 = hk.mma_scaled %b1#2[%eb110], %a0#2[%ea010], %r#13 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m111 = hk.mma_scaled %b1#3[%eb111], %a0#3[%ea011], %m110 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m120 = hk.mma_scaled %b1#2[%eb110], %a0#4[%ea020], %r#14 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m121 = hk.mma_scaled %b1#3[%eb111], %a0#5[%ea021], %m120 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m130 = hk.mma_scaled %b1#2[%eb110], %a0#6[%ea030], %r#15 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m131 = hk.mma_scaled %b1#3[%eb111], %a0#7[%ea031], %m130 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+          !acc, !acc, !acc, !acc, !acc, !acc, !acc
+    }
+    // Cluster 4: the A1 slice; in the loop, store B1 of step k + 1, load
+    // the next step's A0 scales (the last use of this step's was cluster 3)
+    // and prefetch A1.
+    %a1:8 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
+        !rt_p4, !rt_p4, !rt_p4 {
+      %ra00 = hk.load %sa100 : !st_p4 -> !rt_p4
+      %ra01 = hk.load %sa101 : !st_p4 -> !rt_p4
+      %ra10 = hk.load %sa110 : !st_p4 -> !rt_p4
+      %ra11 = hk.load %sa111 : !st_p4 -> !rt_p4
+      %ra20 = hk.load %sa120 : !st_p4 -> !rt_p4
+      %ra21 = hk.load %sa121 : !st_p4 -> !rt_p4
+      %ra30 = hk.load %sa130 : !st_p4 -> !rt_p4
+      %ra31 = hk.load %sa131 : !st_p4 -> !rt_p4
+      hk.yield %ra00, %ra01, %ra10, %ra11, %ra20, %ra21, %ra30, %ra31 : !rt_p4,
+          !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4
+    }
+    // C[1][0]^T += B0 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
+    // accumulator with a byte of scale per lane and operand.
+    %d10:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc {
+      %m000 = hk.mma_scaled %r#32[%eb000], %a1#0[%ea100], %r#16 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m001 = hk.mma_scaled %r#33[%eb001], %a1#1[%ea101], %m000 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m010 = hk.mma_scaled %r#32[%eb000], %a1#2[%ea110], %r#17 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m011 = hk.mma_scaled %r#33[%eb001], %a1#3[%ea111], %m010 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m020 = hk.mma_scaled %r#32[%eb000], %a1#4[%ea120], %r#18 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m021 = hk.mma_scaled %r#33[%eb001], %a1#5[%ea121], %m020 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m030 = hk.mma_scaled %r#32[%eb000], %a1#6[%ea130], %r#19 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m031 = hk.mma_scaled %r#33[%eb001], %a1#7[%ea131], %m030 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m100 = hk.mma_scaled %r#34[%eb010], %a1#0[%ea100], %r#20 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m101 = hk.mma_scaled %r#35[%eb011], %a1#1[%ea101], %m100 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m110 = hk.mma_scaled %r#34[%eb010], %a1#2[%ea110], %r#21 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m111 = hk.mma_scaled %r#35[%eb011], %a1#3[%ea111], %m110 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m120 = hk.mma_scaled %r#34[%eb010], %a1#4[%ea120], %r#22 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m121 = hk.mma_scaled %r#35[%eb011], %a1#5[%ea121], %m120 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m130 = hk.mma_scaled %r#34[%eb010], %a1#6[%ea130], %r#23 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m131 = hk.mma_scaled %r#35[%eb011], %a1#7[%ea131], %m130 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+          !acc, !acc, !acc, !acc, !acc, !acc, !acc
+    }
+    // C[1][1]^T += B1 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
+    // accumulator with a byte of scale per lane and operand.
+    %d11:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc {
+      %m000 = hk.mma_scaled %b1#0[%eb100], %a1#0[%ea100], %r#24 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m001 = hk.mma_scaled %b1#1[%eb101], %a1#1[%ea101], %m000 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m010 = hk.mma_scaled %b1#0[%eb100], %a1#2[%ea110], %r#25 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m011 = hk.mma_scaled %b1#1[%eb101], %a1#3[%ea111], %m010 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m020 = hk.mma_scaled %b1#0[%eb100], %a1#4[%ea120], %r#26 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m021 = hk.mma_scaled %b1#1[%eb101], %a1#5[%ea121], %m020 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m030 = hk.mma_scaled %b1#0[%eb100], %a1#6[%ea130], %r#27 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m031 = hk.mma_scaled %b1#1[%eb101], %a1#7[%ea131], %m030 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m100 = hk.mma_scaled %b1#2[%eb110], %a1#0[%ea100], %r#28 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m101 = hk.mma_scaled %b1#3[%eb111], %a1#1[%ea101], %m100 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m110 = hk.mma_scaled %b1#2[%eb110], %a1#2[%ea110], %r#29 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m111 = hk.mma_scaled %b1#3[%eb111], %a1#3[%ea111], %m110 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m120 = hk.mma_scaled %b1#2[%eb110], %a1#4[%ea120], %r#30 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m121 = hk.mma_scaled %b1#3[%eb111], %a1#5[%ea121], %m120 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m130 = hk.mma_scaled %b1#2[%eb110], %a1#6[%ea130], %r#31 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      %m131 = hk.mma_scaled %b1#3[%eb111], %a1#7[%ea131], %m130 : !rt_p4, !s,
+          !rt_p4, !s, !acc
+      hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+          !acc, !acc, !acc, !acc, !acc, !acc, !acc
+    }
+    hk.yield %d00#0, %d00#1, %d00#2, %d00#3, %d00#4, %d00#5, %d00#6, %d00#7,
+        %d01#0, %d01#1, %d01#2, %d01#3, %d01#4, %d01#5, %d01#6, %d01#7, %d10#0,
+        %d10#1, %d10#2, %d10#3, %d10#4, %d10#5, %d10#6, %d10#7, %d11#0, %d11#1,
+        %d11#2, %d11#3, %d11#4, %d11#5, %d11#6, %d11#7 : !acc, !acc, !acc,
+        !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
+        !acc, !acc, !acc, !acc, !acc
+  }
+  %t0 = hk.transpose %acc#0 : !acc -> !c_f32
+  %o0 = arith.truncf %t0 : !c_f32 to !out
+  hk.store %o0, %C[%ag00, %bg00] : !out, memref<?x?xbf16>
+  %t1 = hk.transpose %acc#1 : !acc -> !c_f32
+  %o1 = arith.truncf %t1 : !c_f32 to !out
+  hk.store %o1, %C[%ag01, %bg00] : !out, memref<?x?xbf16>
+  %t2 = hk.transpose %acc#2 : !acc -> !c_f32
+  %o2 = arith.truncf %t2 : !c_f32 to !out
+  hk.store %o2, %C[%ag02, %bg00] : !out, memref<?x?xbf16>
+  %t3 = hk.transpose %acc#3 : !acc -> !c_f32
+  %o3 = arith.truncf %t3 : !c_f32 to !out
+  hk.store %o3, %C[%ag03, %bg00] : !out, memref<?x?xbf16>
+  %t4 = hk.transpose %acc#4 : !acc -> !c_f32
+  %o4 = arith.truncf %t4 : !c_f32 to !out
+  hk.store %o4, %C[%ag00, %bg01] : !out, memref<?x?xbf16>
+  %t5 = hk.transpose %acc#5 : !acc -> !c_f32
+  %o5 = arith.truncf %t5 : !c_f32 to !out
+  hk.store %o5, %C[%ag01, %bg01] : !out, memref<?x?xbf16>
+  %t6 = hk.transpose %acc#6 : !acc -> !c_f32
+  %o6 = arith.truncf %t6 : !c_f32 to !out
+  hk.store %o6, %C[%ag02, %bg01] : !out, memref<?x?xbf16>
+  %t7 = hk.transpose %acc#7 : !acc -> !c_f32
+  %o7 = arith.truncf %t7 : !c_f32 to !out
+  hk.store %o7, %C[%ag03, %bg01] : !out, memref<?x?xbf16>
+  %t8 = hk.transpose %acc#8 : !acc -> !c_f32
+  %o8 = arith.truncf %t8 : !c_f32 to !out
+  hk.store %o8, %C[%ag00, %bg10] : !out, memref<?x?xbf16>
+  %t9 = hk.transpose %acc#9 : !acc -> !c_f32
+  %o9 = arith.truncf %t9 : !c_f32 to !out
+  hk.store %o9, %C[%ag01, %bg10] : !out, memref<?x?xbf16>
+  %t10 = hk.transpose %acc#10 : !acc -> !c_f32
+  %o10 = arith.truncf %t10 : !c_f32 to !out
+  hk.store %o10, %C[%ag02, %bg10] : !out, memref<?x?xbf16>
+  %t11 = hk.transpose %acc#11 : !acc -> !c_f32
+  %o11 = arith.truncf %t11 : !c_f32 to !out
+  hk.store %o11, %C[%ag03, %bg10] : !out, memref<?x?xbf16>
+  %t12 = hk.transpose %acc#12 : !acc -> !c_f32
+  %o12 = arith.truncf %t12 : !c_f32 to !out
+  hk.store %o12, %C[%ag00, %bg11] : !out, memref<?x?xbf16>
+  %t13 = hk.transpose %acc#13 : !acc -> !c_f32
+  %o13 = arith.truncf %t13 : !c_f32 to !out
+  hk.store %o13, %C[%ag01, %bg11] : !out, memref<?x?xbf16>
+  %t14 = hk.transpose %acc#14 : !acc -> !c_f32
+  %o14 = arith.truncf %t14 : !c_f32 to !out
+  hk.store %o14, %C[%ag02, %bg11] : !out, memref<?x?xbf16>
+  %t15 = hk.transpose %acc#15 : !acc -> !c_f32
+  %o15 = arith.truncf %t15 : !c_f32 to !out
+  hk.store %o15, %C[%ag03, %bg11] : !out, memref<?x?xbf16>
+  %t16 = hk.transpose %acc#16 : !acc -> !c_f32
+  %o16 = arith.truncf %t16 : !c_f32 to !out
+  hk.store %o16, %C[%ag10, %bg00] : !out, memref<?x?xbf16>
+  %t17 = hk.transpose %acc#17 : !acc -> !c_f32
+  %o17 = arith.truncf %t17 : !c_f32 to !out
+  hk.store %o17, %C[%ag11, %bg00] : !out, memref<?x?xbf16>
+  %t18 = hk.transpose %acc#18 : !acc -> !c_f32
+  %o18 = arith.truncf %t18 : !c_f32 to !out
+  hk.store %o18, %C[%ag12, %bg00] : !out, memref<?x?xbf16>
+  %t19 = hk.transpose %acc#19 : !acc -> !c_f32
+  %o19 = arith.truncf %t19 : !c_f32 to !out
+  hk.store %o19, %C[%ag13, %bg00] : !out, memref<?x?xbf16>
+  %t20 = hk.transpose %acc#20 : !acc -> !c_f32
+  %o20 = arith.truncf %t20 : !c_f32 to !out
+  hk.store %o20, %C[%ag10, %bg01] : !out, memref<?x?xbf16>
+  %t21 = hk.transpose %acc#21 : !acc -> !c_f32
+  %o21 = arith.truncf %t21 : !c_f32 to !out
+  hk.store %o21, %C[%ag11, %bg01] : !out, memref<?x?xbf16>
+  %t22 = hk.transpose %acc#22 : !acc -> !c_f32
+  %o22 = arith.truncf %t22 : !c_f32 to !out
+  hk.store %o22, %C[%ag12, %bg01] : !out, memref<?x?xbf16>
+  %t23 = hk.transpose %acc#23 : !acc -> !c_f32
+  %o23 = arith.truncf %t23 : !c_f32 to !out
+  hk.store %o23, %C[%ag13, %bg01] : !out, memref<?x?xbf16>
+  %t24 = hk.transpose %acc#24 : !acc -> !c_f32
+  %o24 = arith.truncf %t24 : !c_f32 to !out
+  hk.store %o24, %C[%ag10, %bg10] : !out, memref<?x?xbf16>
+  %t25 = hk.transpose %acc#25 : !acc -> !c_f32
+  %o25 = arith.truncf %t25 : !c_f32 to !out
+  hk.store %o25, %C[%ag11, %bg10] : !out, memref<?x?xbf16>
+  %t26 = hk.transpose %acc#26 : !acc -> !c_f32
+  %o26 = arith.truncf %t26 : !c_f32 to !out
+  hk.store %o26, %C[%ag12, %bg10] : !out, memref<?x?xbf16>
+  %t27 = hk.transpose %acc#27 : !acc -> !c_f32
+  %o27 = arith.truncf %t27 : !c_f32 to !out
+  hk.store %o27, %C[%ag13, %bg10] : !out, memref<?x?xbf16>
+  %t28 = hk.transpose %acc#28 : !acc -> !c_f32
+  %o28 = arith.truncf %t28 : !c_f32 to !out
+  hk.store %o28, %C[%ag10, %bg11] : !out, memref<?x?xbf16>
+  %t29 = hk.transpose %acc#29 : !acc -> !c_f32
+  %o29 = arith.truncf %t29 : !c_f32 to !out
+  hk.store %o29, %C[%ag11, %bg11] : !out, memref<?x?xbf16>
+  %t30 = hk.transpose %acc#30 : !acc -> !c_f32
+  %o30 = arith.truncf %t30 : !c_f32 to !out
+  hk.store %o30, %C[%ag12, %bg11] : !out, memref<?x?xbf16>
+  %t31 = hk.transpose %acc#31 : !acc -> !c_f32
+  %o31 = arith.truncf %t31 : !c_f32 to !out
+  hk.store %o31, %C[%ag13, %bg11] : !out, memref<?x?xbf16>
   hk.return
 }
+
+
