@@ -44,16 +44,41 @@
 // + B) H) and any positive P is correct.
 //
 // Tile scheduler. A tile is 256 query rows of one sequence and head, wave
-// w its rows [32w, 32w + 32). The query tiles of all sequences are
-// numbered in sequence order, U = sum_b ceildiv(len_q(b), 256) of them (one
-// pass over cu_q, one scalar load per sequence), and tile t of the U H is
-// query tile t / H of head t mod H. Tiles are dealt in rounds of 2P, zigzag:
-// in round r workgroup wg takes 2P r + wg and 2P r + 2P - 1 - wg, one from
-// each end of the round. For each of its tiles a workgroup finds the
-// sequence with another pass over the offsets (two scalar loads per
-// sequence and selects, no branch); a turn past the last tile does nothing
-// (a uniform branch around the tile). Every wave of a workgroup takes the
-// same tiles, so the barriers of a tile match across its waves.
+// w its rows [32w, 32w + 32). A tile's cost is its KV blocks, which grow
+// with its last row's last visible key; the schedule orders the tiles by
+// that key, heaviest first, and deals them so that each workgroup's sum
+// comes out even:
+//   * levels: a tile's level is ceildiv(k_end, unit), k_end the keys up to
+//     its last row's last visible key (0 when it sees none), unit 256 keys
+//     (a multiple of 256 when the longest sequence has more than 32 x 256
+//     keys, so that there are at most 33 levels). Along a sequence the
+//     level does not fall, so the tiles of sequence b at level L are the
+//     query tiles [f(b, L), f(b, L + 1)), f(b, L) the first at level L or
+//     above: ntiles when len_k <= (L - 1) unit, else with causal masking
+//     max(0, floor(((L - 1) unit - off) / 256)), off = len_k - len_q, and
+//     0 without it (every tile of a sequence then shares one level); f(b,
+//     0) = 0.
+//   * ranks: the groups (L, b) in order of L from the top down, then b; a
+//     group's tiles from its last query tile down, each tile's H heads in
+//     turn. Level order is cost order up to the unit's width (host model:
+//     figures.py --schedules).
+//   * deal: round r of P ranks goes to the workgroups forwards when r is
+//     even (workgroup wg takes rank r P + wg) and backwards when odd (r P +
+//     P - 1 - wg), so a workgroup dealt a round's heaviest tile gets the
+//     next round's lightest.
+// Every workgroup walks the groups in that order with the offsets read from
+// memory (four scalar loads per group, no division) and runs its tiles as
+// its ranks come up: one loop of (levels + 1) B + (its tiles) steps, each
+// a tile or a move to the next group, so that only seven scalars (the
+// group's level, sequence, ranks and last tile, the workgroup's round and
+// rank) stay live across a tile; a nest of loops over levels, sequences
+// and rounds kept more and spilled into the KV loop (gfx942: 8.8% more
+// cycles per block). A workgroup past its last rank runs its remaining
+// steps empty; one dealt the last ranks walks every group. Before the
+// walk, one pass over the offsets counts U = sum_b ceildiv(len_q(b), 256)
+// and the longest len_k. Ranks are i32: U H must stay below 2^31. Every
+// wave of a workgroup takes the same tiles, so the barriers of a tile
+// match across its waves.
 // Between tiles: the ping-pong region ends with every wave past its last
 // cluster (waves 0-3 wait at the closing barrier for waves 4-7), so no
 // wave still reads a stage when the next tile's prologue copies into it;
@@ -73,13 +98,20 @@
 //     workgroups skewed its figures by a sixth or more (docs/timing.md,
 //     "Sampling"); a persistent grid's workgroups all carry a share of
 //     the tiles;
-//   * zigzag rather than gemm_grouped's steps of P (tried first): with
-//     causal masking a tile's cost grows with its query block, and a P
-//     that is a multiple of a sequence's tile count hands one workgroup
-//     the same query block of every sequence (modelled gfx950, 16 x 8192
-//     causal: 66% of the dense kernel); the two ends of each round pair a
-//     late, heavy query block with an early, light one.
-// The cost: the passes over the offsets, B iterations per tile.
+//   * ordered by cost rather than in sequence order: gemm_grouped's steps
+//     of P (tried first) hand one workgroup the same query block of every
+//     sequence when P is a multiple of a sequence's tile count (modelled
+//     gfx950, 16 x 8192 causal: 66% of the dense kernel); a zigzag over
+//     the sequence order (tried second, rounds of 2P, wg taking 2P r + wg
+//     and 2P r + 2P - 1 - wg) pairs a late query block with an early one
+//     within a sequence, but sequences of different lengths make each
+//     round a sawtooth of costs: its slowest workgroup ran 1.35 times the
+//     mean KV blocks for a ramp of 16 causal lengths (figures.py);
+//   * static rather than a tile counter (hk.fetch_add): the eight waves
+//     must take the same tile, handed over through LDS, which D = 128
+//     fills on gfx942, and the timing model runs its sampled workgroups
+//     one after another, so it could not time a shared counter.
+// The cost: the two passes over the offsets, (levels + 2) B iterations.
 // Skipped and masked tiles. The workgroup's KV blocks of 64 are
 // [blk_lo, blk_hi): blk_hi from its last row's last visible key (causal:
 // p of its last row; otherwise len_k - 1), blk_lo from its first row's
@@ -151,6 +183,10 @@ hk.kernel @attention_varlen_d128(%Q: !g128, %K: !g128, %V: !g128,
   %c64 = arith.constant 64 : index
   %c256 = arith.constant 256 : index
   %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c8_i32 = arith.constant 8 : i32
+  %c32_i32 = arith.constant 32 : i32
+  %c256_i32 = arith.constant 256 : i32
   // 2^30, past any position: the window and the causal slack when off.
   %far = arith.constant 1073741824 : index
   %scale = arith.constant dense<0.127517432> : !s_rt
@@ -181,101 +217,105 @@ hk.kernel @attention_varlen_d128(%Q: !g128, %K: !g128, %V: !g128,
   %cu_len = memref.dim %cu_q, %c0 : !cu
   %batch = arith.subi %cu_len, %c1 : index
 
-  // The query tiles of all sequences, U = sum_b ceildiv(len_q(b), 256),
-  // one scalar load per sequence.
-  %cu0_i = memref.load %cu_q[%c0] : !cu
-  %cu0 = arith.index_castui %cu0_i : i32 to index
-  %count_q:2 = scf.for %b = %c0 to %batch step %c1
-      iter_args(%u = %c0, %lo = %cu0) -> (index, index) {
+  // One pass over the offsets: U = sum_b ceildiv(len_q(b), 256) query
+  // tiles, and the most keys of any sequence, which bounds the levels.
+  %q_first = memref.load %cu_q[%c0] : !cu
+  %k_first = memref.load %cu_k[%c0] : !cu
+  %pass:4 = scf.for %b = %c0 to %batch step %c1
+      iter_args(%u = %c0_i32, %kmax = %c0_i32, %qlo = %q_first,
+                %klo = %k_first) -> (i32, i32, i32, i32) {
     %b1 = arith.addi %b, %c1 : index
-    %hi_i = memref.load %cu_q[%b1] : !cu
-    %hi = arith.index_castui %hi_i : i32 to index
-    %n = arith.subi %hi, %lo : index
-    %nt = arith.ceildivui %n, %c256 : index
-    %u1 = arith.addi %u, %nt : index
-    scf.yield %u1, %hi : index, index
+    %qhi = memref.load %cu_q[%b1] : !cu
+    %khi = memref.load %cu_k[%b1] : !cu
+    %nq = arith.subi %qhi, %qlo : i32
+    %nk = arith.subi %khi, %klo : i32
+    %nt = arith.ceildivui %nq, %c256_i32 : i32
+    %u1 = arith.addi %u, %nt : i32
+    %kmax1 = arith.maxui %kmax, %nk : i32
+    scf.yield %u1, %kmax1, %qhi, %khi : i32, i32, i32, i32
   }
-  %all = arith.muli %count_q#0, %heads : index
+  %all = arith.muli %pass#0, %heads32 : i32
+  // Levels of %unit keys: 256, or a multiple of 256 that keeps them at
+  // most 32 above level 0.
+  %units = arith.ceildivui %pass#1, %c256_i32 : i32
+  %coarse = arith.ceildivui %units, %c32_i32 : i32
+  %coarse1 = arith.maxui %coarse, %c1_i32 : i32
+  %unit = arith.muli %coarse1, %c256_i32 : i32
+  %top = arith.ceildivui %pass#1, %unit : i32
+  %levels32 = arith.addi %top, %c1_i32 : i32
+  %batch32 = arith.index_cast %batch : index to i32
+  %groups = arith.muli %levels32, %batch32 : i32
 
-  // Zigzag over the %all tiles (tile t: query tile t / H of head t mod H):
-  // in round r the workgroups take the 2P tiles [2P r, 2P r + 2P), wg the
-  // tile 2P r + wg and 2P r + 2P - 1 - wg, one from each end.
-  %period = arith.muli %count, %c2 : index
-  %period1 = arith.subi %period, %c1 : index
-  %wg_b = arith.subi %period1, %wg : index
-  %rounds = arith.ceildivui %all, %period : index
-  %turns = arith.muli %rounds, %c2 : index
-  scf.for %i = %c0 to %turns step %c1 {
-    %round = arith.divui %i, %c2 : index
-    %odd = arith.remui %i, %c2 : index
-    %second = arith.cmpi ne, %odd, %c0 : index
-    %pick = arith.select %second, %wg_b, %wg : index
-    %first_t = arith.muli %round, %period : index
-    %t = arith.addi %first_t, %pick : index
-    %t_in = arith.cmpi ult, %t, %all : index
-    %t32 = arith.index_cast %t : index to i32
-    %tile32 = arith.divui %t32, %heads32 : i32
-    %h32 = arith.remui %t32, %heads32 : i32
-    %tile = arith.index_castui %tile32 : i32 to index
-    %h = arith.index_castui %h32 : i32 to index
-    %hkv32 = arith.divui %h32, %group : i32
-    %hkv = arith.index_castui %hkv32 : i32 to index
+  // The snake deal: in round r workgroup wg takes rank r P + wg (r even)
+  // or r P + P - 1 - wg (r odd). Its tiles: every round but the last, and
+  // the last if its rank there is a tile.
+  %p32 = arith.index_cast %count : index to i32
+  %wg32 = arith.index_cast %wg : index to i32
+  %p_last32 = arith.subi %p32, %c1_i32 : i32
+  %wg_back = arith.subi %p_last32, %wg32 : i32
+  %rounds = arith.ceildivui %all, %p32 : i32
+  %last_r = arith.subi %rounds, %c1_i32 : i32
+  %last_odd = arith.andi %last_r, %c1_i32 : i32
+  %last_back = arith.cmpi ne, %last_odd, %c0_i32 : i32
+  %last_pick = arith.select %last_back, %wg_back, %wg32 : i32
+  %last_base = arith.muli %last_r, %p32 : i32
+  %last_rank = arith.addi %last_base, %last_pick : i32
+  %last_in = arith.cmpi ult, %last_rank, %all : i32
+  %last_one = arith.extui %last_in : i1 to i32
+  %own = arith.addi %last_r, %last_one : i32
+  %own_any = arith.cmpi ugt, %rounds, %c0_i32 : i32
+  %own_tiles = arith.select %own_any, %own, %c0_i32 : i32
+  %steps32 = arith.addi %groups, %own_tiles : i32
+  %steps = arith.index_castui %steps32 : i32 to index
 
-    // Which sequence holds query tile %tile: the sequences' tiles of 256
-    // rows are numbered in order, sequence b's from %before, the tiles of
-    // the sequences before it. One pass over the offsets (two scalar loads
-    // per sequence) keeps the sequence whose tiles [before, before + n)
-    // hold %tile: its rows, its keys and its first tile's number.
-    %q_lo0_i = memref.load %cu_q[%c0] : !cu
-    %k_lo0_i = memref.load %cu_k[%c0] : !cu
-    %q_lo0 = arith.index_castui %q_lo0_i : i32 to index
-    %k_lo0 = arith.index_castui %k_lo0_i : i32 to index
-    %scan:8 = scf.for %b = %c0 to %batch step %c1
-        iter_args(%before = %c0, %q_lo = %q_lo0, %k_lo = %k_lo0,
-                  %sq_lo = %c0, %sq_hi = %c0, %sk_lo = %c0, %sk_hi = %c0,
-                  %s_first = %c0)
-        -> (index, index, index, index, index, index, index, index) {
-      %b1 = arith.addi %b, %c1 : index
-      %q_hi_i = memref.load %cu_q[%b1] : !cu
-      %k_hi_i = memref.load %cu_k[%b1] : !cu
+  // Each step runs this workgroup's next tile if it lies in the current
+  // group (level lev, sequence cb, ranks [first, end), its query tiles
+  // below f1), else moves on to the next group; the walk passes every
+  // group once and each tile takes one step, so the steps suffice. Past
+  // its last tile a workgroup's steps do nothing. Only these seven values
+  // live across a tile; the tile reloads its sequence's offsets.
+  %cb_init = arith.constant -1 : i32
+  scf.for %step = %c0 to %steps step %c1
+      iter_args(%lev = %top, %cb = %cb_init, %first = %c0_i32,
+                %end = %c0_i32, %f1 = %c0_i32, %round = %c0_i32,
+                %next_rank = %wg32)
+      -> (i32, i32, i32, i32, i32, i32, i32) {
+    %run = arith.cmpi ult, %next_rank, %end : i32
+    %next:7 = scf.if %run -> (i32, i32, i32, i32, i32, i32, i32) {
+      // Rank first + H i + h: head h of query tile f1 - 1 - i.
+      %in_grp = arith.subi %next_rank, %first : i32
+      %qi32 = arith.divui %in_grp, %heads32 : i32
+      %h32 = arith.remui %in_grp, %heads32 : i32
+      %f1m = arith.subi %f1, %c1_i32 : i32
+      %qblk32 = arith.subi %f1m, %qi32 : i32
+      %qblk = arith.index_castui %qblk32 : i32 to index
+      %h = arith.index_castui %h32 : i32 to index
+      %hkv32 = arith.divui %h32, %group : i32
+      %hkv = arith.index_castui %hkv32 : i32 to index
+      %seq = arith.index_castui %cb : i32 to index
+      %seq1 = arith.addi %seq, %c1 : index
+      %q_lo_i = memref.load %cu_q[%seq] : !cu
+      %q_hi_i = memref.load %cu_q[%seq1] : !cu
+      %k_lo_i = memref.load %cu_k[%seq] : !cu
+      %k_hi_i = memref.load %cu_k[%seq1] : !cu
+      %q_lo = arith.index_castui %q_lo_i : i32 to index
       %q_hi = arith.index_castui %q_hi_i : i32 to index
+      %k_lo = arith.index_castui %k_lo_i : i32 to index
       %k_hi = arith.index_castui %k_hi_i : i32 to index
-      %n_q = arith.subi %q_hi, %q_lo : index
-      %n_tiles = arith.ceildivui %n_q, %c256 : index
-      %after = arith.addi %before, %n_tiles : index
-      %from = arith.cmpi uge, %tile, %before : index
-      %until = arith.cmpi ult, %tile, %after : index
-      %here = arith.andi %from, %until : i1
-      %nq_lo = arith.select %here, %q_lo, %sq_lo : index
-      %nq_hi = arith.select %here, %q_hi, %sq_hi : index
-      %nk_lo = arith.select %here, %k_lo, %sk_lo : index
-      %nk_hi = arith.select %here, %k_hi, %sk_hi : index
-      %n_first = arith.select %here, %before, %s_first : index
-      scf.yield %after, %q_hi, %k_hi, %nq_lo, %nq_hi, %nk_lo, %nk_hi, %n_first
-          : index, index, index, index, index, index, index, index
-    }
-
-    // %scan: the tiles of all sequences; the rows [#3, #4) and keys [#5, #6)
-    // of the sequence holding %tile, and its first tile's number #7. A turn
-    // past the last tile (t >= U H, the last round's) does nothing.
-    %in_seq = arith.cmpi ult, %tile, %scan#0 : index
-    %active = arith.andi %t_in, %in_seq : i1
-    scf.if %active {
-      %len_q = arith.subi %scan#4, %scan#3 : index
-      %len_k = arith.subi %scan#6, %scan#5 : index
-      %qblk = arith.subi %tile, %scan#7 : index
+      %len_q = arith.subi %q_hi, %q_lo : index
+      %len_k = arith.subi %k_hi, %k_lo : index
       %r0 = arith.muli %qblk, %c256 : index
 
       // The sequence's rows of the packed tensors.
-      %Qs = memref.subview %Q[0, %scan#3, 0] [%heads, %len_q, 128] [1, 1, 1]
+      %Qs = memref.subview %Q[0, %q_lo, 0] [%heads, %len_q, 128] [1, 1, 1]
           : !g128 to !s128
-      %Os = memref.subview %O[0, %scan#3, 0] [%heads, %len_q, 128] [1, 1, 1]
+      %Os = memref.subview %O[0, %q_lo, 0] [%heads, %len_q, 128] [1, 1, 1]
           : !g128 to !s128
-      %Ks = memref.subview %K[0, %scan#5, 0] [%kv_heads, %len_k, 128] [1, 1, 1]
+      %Ks = memref.subview %K[0, %k_lo, 0] [%kv_heads, %len_k, 128] [1, 1, 1]
           : !g128 to !s128
-      %Vs = memref.subview %V[0, %scan#5, 0] [%kv_heads, %len_k, 128] [1, 1, 1]
+      %Vs = memref.subview %V[0, %k_lo, 0] [%kv_heads, %len_k, 128] [1, 1, 1]
           : !g128 to !s128
-      %Ls = memref.subview %L[0, %scan#3] [%heads, %len_q] [1, 1]
+      %Ls = memref.subview %L[0, %q_lo] [%heads, %len_q] [1, 1]
           : !lse to !lse_s
 
       // Query row i sits at key position i + off (bottom-right alignment).
@@ -458,7 +498,69 @@ hk.kernel @attention_varlen_d128(%Q: !g128, %K: !g128, %V: !g128,
       %lse2 = arith.addf %res#2, %log_l : !vec
       %lse = arith.mulf %lse2, %ln2 : !vec
       hk.store %lse, %Ls[%h, %qtile] : !vec, !lse_s
+      // The next round and its rank.
+      %round1 = arith.addi %round, %c1_i32 : i32
+      %odd = arith.andi %round1, %c1_i32 : i32
+      %back = arith.cmpi ne, %odd, %c0_i32 : i32
+      %pick = arith.select %back, %wg_back, %wg32 : i32
+      %base = arith.muli %round1, %p32 : i32
+      %rank1 = arith.addi %base, %pick : i32
+      scf.yield %lev, %cb, %first, %end, %f1, %round1, %rank1
+          : i32, i32, i32, i32, i32, i32, i32
+    } else {
+      %busy = arith.cmpi ult, %next_rank, %all : i32
+      %moved:4 = scf.if %busy -> (i32, i32, i32, i32) {
+        // The next group: the next sequence, or the first a level down.
+        %cb1 = arith.addi %cb, %c1_i32 : i32
+        %wrap = arith.cmpi eq, %cb1, %batch32 : i32
+        %lev_dn = arith.subi %lev, %c1_i32 : i32
+        %nlev = arith.select %wrap, %lev_dn, %lev : i32
+        %ncb = arith.select %wrap, %c0_i32, %cb1 : i32
+        %sb = arith.index_castui %ncb : i32 to index
+        %sb1 = arith.addi %sb, %c1 : index
+        %sq = memref.load %cu_q[%sb] : !cu
+        %sk = memref.load %cu_k[%sb] : !cu
+        %sq_hi = memref.load %cu_q[%sb1] : !cu
+        %sk_hi = memref.load %cu_k[%sb1] : !cu
+        %len_q32 = arith.subi %sq_hi, %sq : i32
+        %len_k32 = arith.subi %sk_hi, %sk : i32
+        %ntiles = arith.ceildivui %len_q32, %c256_i32 : i32
+        %off32 = arith.subi %len_k32, %len_q32 : i32
+        // A tile reaches level L when it sees a key at or past (L - 1)
+        // unit: lim0 for this level, lim1 for the one above. The first
+        // query tile that sees a key at or past lim: none when the
+        // sequence has at most lim keys; with causal masking the first
+        // whose last row r, 256 q + 255, has r + off >= lim; else tile 0.
+        %lim1 = arith.muli %nlev, %unit : i32
+        %lim0 = arith.subi %lim1, %unit : i32
+        %x0 = arith.subi %lim0, %off32 : i32
+        %x1 = arith.subi %lim1, %off32 : i32
+        %y0 = arith.shrsi %x0, %c8_i32 : i32
+        %y1 = arith.shrsi %x1, %c8_i32 : i32
+        %z0 = arith.maxsi %y0, %c0_i32 : i32
+        %z1 = arith.maxsi %y1, %c0_i32 : i32
+        %c0q = arith.select %causal, %z0, %c0_i32 : i32
+        %c1q = arith.select %causal, %z1, %c0_i32 : i32
+        %has0 = arith.cmpi sgt, %len_k32, %lim0 : i32
+        %has1 = arith.cmpi sgt, %len_k32, %lim1 : i32
+        %g0 = arith.select %has0, %c0q, %ntiles : i32
+        %nf1 = arith.select %has1, %c1q, %ntiles : i32
+        // Level 0 holds every tile left, those without keys included.
+        %bottom = arith.cmpi eq, %nlev, %c0_i32 : i32
+        %f0 = arith.select %bottom, %c0_i32, %g0 : i32
+        // The group: query tiles [f0, f1) of the sequence, H ranks each.
+        %nq_grp = arith.subi %nf1, %f0 : i32
+        %n_grp = arith.muli %nq_grp, %heads32 : i32
+        %nend = arith.addi %end, %n_grp : i32
+        scf.yield %nlev, %ncb, %nend, %nf1 : i32, i32, i32, i32
+      } else {
+        scf.yield %lev, %cb, %end, %f1 : i32, i32, i32, i32
+      }
+      scf.yield %moved#0, %moved#1, %end, %moved#2, %moved#3, %round,
+          %next_rank : i32, i32, i32, i32, i32, i32, i32
     }
+    scf.yield %next#0, %next#1, %next#2, %next#3, %next#4, %next#5, %next#6
+        : i32, i32, i32, i32, i32, i32, i32
   }
   hk.return
 }
@@ -493,6 +595,10 @@ hk.kernel @attention_varlen_d64(%Q: !g64, %K: !g64, %V: !g64,
   %c64 = arith.constant 64 : index
   %c256 = arith.constant 256 : index
   %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c8_i32 = arith.constant 8 : i32
+  %c32_i32 = arith.constant 32 : i32
+  %c256_i32 = arith.constant 256 : i32
   // 2^30, past any position: the window and the causal slack when off.
   %far = arith.constant 1073741824 : index
   %scale = arith.constant dense<0.180336878> : !s_rt
@@ -523,101 +629,105 @@ hk.kernel @attention_varlen_d64(%Q: !g64, %K: !g64, %V: !g64,
   %cu_len = memref.dim %cu_q, %c0 : !cu
   %batch = arith.subi %cu_len, %c1 : index
 
-  // The query tiles of all sequences, U = sum_b ceildiv(len_q(b), 256),
-  // one scalar load per sequence.
-  %cu0_i = memref.load %cu_q[%c0] : !cu
-  %cu0 = arith.index_castui %cu0_i : i32 to index
-  %count_q:2 = scf.for %b = %c0 to %batch step %c1
-      iter_args(%u = %c0, %lo = %cu0) -> (index, index) {
+  // One pass over the offsets: U = sum_b ceildiv(len_q(b), 256) query
+  // tiles, and the most keys of any sequence, which bounds the levels.
+  %q_first = memref.load %cu_q[%c0] : !cu
+  %k_first = memref.load %cu_k[%c0] : !cu
+  %pass:4 = scf.for %b = %c0 to %batch step %c1
+      iter_args(%u = %c0_i32, %kmax = %c0_i32, %qlo = %q_first,
+                %klo = %k_first) -> (i32, i32, i32, i32) {
     %b1 = arith.addi %b, %c1 : index
-    %hi_i = memref.load %cu_q[%b1] : !cu
-    %hi = arith.index_castui %hi_i : i32 to index
-    %n = arith.subi %hi, %lo : index
-    %nt = arith.ceildivui %n, %c256 : index
-    %u1 = arith.addi %u, %nt : index
-    scf.yield %u1, %hi : index, index
+    %qhi = memref.load %cu_q[%b1] : !cu
+    %khi = memref.load %cu_k[%b1] : !cu
+    %nq = arith.subi %qhi, %qlo : i32
+    %nk = arith.subi %khi, %klo : i32
+    %nt = arith.ceildivui %nq, %c256_i32 : i32
+    %u1 = arith.addi %u, %nt : i32
+    %kmax1 = arith.maxui %kmax, %nk : i32
+    scf.yield %u1, %kmax1, %qhi, %khi : i32, i32, i32, i32
   }
-  %all = arith.muli %count_q#0, %heads : index
+  %all = arith.muli %pass#0, %heads32 : i32
+  // Levels of %unit keys: 256, or a multiple of 256 that keeps them at
+  // most 32 above level 0.
+  %units = arith.ceildivui %pass#1, %c256_i32 : i32
+  %coarse = arith.ceildivui %units, %c32_i32 : i32
+  %coarse1 = arith.maxui %coarse, %c1_i32 : i32
+  %unit = arith.muli %coarse1, %c256_i32 : i32
+  %top = arith.ceildivui %pass#1, %unit : i32
+  %levels32 = arith.addi %top, %c1_i32 : i32
+  %batch32 = arith.index_cast %batch : index to i32
+  %groups = arith.muli %levels32, %batch32 : i32
 
-  // Zigzag over the %all tiles (tile t: query tile t / H of head t mod H):
-  // in round r the workgroups take the 2P tiles [2P r, 2P r + 2P), wg the
-  // tile 2P r + wg and 2P r + 2P - 1 - wg, one from each end.
-  %period = arith.muli %count, %c2 : index
-  %period1 = arith.subi %period, %c1 : index
-  %wg_b = arith.subi %period1, %wg : index
-  %rounds = arith.ceildivui %all, %period : index
-  %turns = arith.muli %rounds, %c2 : index
-  scf.for %i = %c0 to %turns step %c1 {
-    %round = arith.divui %i, %c2 : index
-    %odd = arith.remui %i, %c2 : index
-    %second = arith.cmpi ne, %odd, %c0 : index
-    %pick = arith.select %second, %wg_b, %wg : index
-    %first_t = arith.muli %round, %period : index
-    %t = arith.addi %first_t, %pick : index
-    %t_in = arith.cmpi ult, %t, %all : index
-    %t32 = arith.index_cast %t : index to i32
-    %tile32 = arith.divui %t32, %heads32 : i32
-    %h32 = arith.remui %t32, %heads32 : i32
-    %tile = arith.index_castui %tile32 : i32 to index
-    %h = arith.index_castui %h32 : i32 to index
-    %hkv32 = arith.divui %h32, %group : i32
-    %hkv = arith.index_castui %hkv32 : i32 to index
+  // The snake deal: in round r workgroup wg takes rank r P + wg (r even)
+  // or r P + P - 1 - wg (r odd). Its tiles: every round but the last, and
+  // the last if its rank there is a tile.
+  %p32 = arith.index_cast %count : index to i32
+  %wg32 = arith.index_cast %wg : index to i32
+  %p_last32 = arith.subi %p32, %c1_i32 : i32
+  %wg_back = arith.subi %p_last32, %wg32 : i32
+  %rounds = arith.ceildivui %all, %p32 : i32
+  %last_r = arith.subi %rounds, %c1_i32 : i32
+  %last_odd = arith.andi %last_r, %c1_i32 : i32
+  %last_back = arith.cmpi ne, %last_odd, %c0_i32 : i32
+  %last_pick = arith.select %last_back, %wg_back, %wg32 : i32
+  %last_base = arith.muli %last_r, %p32 : i32
+  %last_rank = arith.addi %last_base, %last_pick : i32
+  %last_in = arith.cmpi ult, %last_rank, %all : i32
+  %last_one = arith.extui %last_in : i1 to i32
+  %own = arith.addi %last_r, %last_one : i32
+  %own_any = arith.cmpi ugt, %rounds, %c0_i32 : i32
+  %own_tiles = arith.select %own_any, %own, %c0_i32 : i32
+  %steps32 = arith.addi %groups, %own_tiles : i32
+  %steps = arith.index_castui %steps32 : i32 to index
 
-    // Which sequence holds query tile %tile: the sequences' tiles of 256
-    // rows are numbered in order, sequence b's from %before, the tiles of
-    // the sequences before it. One pass over the offsets (two scalar loads
-    // per sequence) keeps the sequence whose tiles [before, before + n)
-    // hold %tile: its rows, its keys and its first tile's number.
-    %q_lo0_i = memref.load %cu_q[%c0] : !cu
-    %k_lo0_i = memref.load %cu_k[%c0] : !cu
-    %q_lo0 = arith.index_castui %q_lo0_i : i32 to index
-    %k_lo0 = arith.index_castui %k_lo0_i : i32 to index
-    %scan:8 = scf.for %b = %c0 to %batch step %c1
-        iter_args(%before = %c0, %q_lo = %q_lo0, %k_lo = %k_lo0,
-                  %sq_lo = %c0, %sq_hi = %c0, %sk_lo = %c0, %sk_hi = %c0,
-                  %s_first = %c0)
-        -> (index, index, index, index, index, index, index, index) {
-      %b1 = arith.addi %b, %c1 : index
-      %q_hi_i = memref.load %cu_q[%b1] : !cu
-      %k_hi_i = memref.load %cu_k[%b1] : !cu
+  // Each step runs this workgroup's next tile if it lies in the current
+  // group (level lev, sequence cb, ranks [first, end), its query tiles
+  // below f1), else moves on to the next group; the walk passes every
+  // group once and each tile takes one step, so the steps suffice. Past
+  // its last tile a workgroup's steps do nothing. Only these seven values
+  // live across a tile; the tile reloads its sequence's offsets.
+  %cb_init = arith.constant -1 : i32
+  scf.for %step = %c0 to %steps step %c1
+      iter_args(%lev = %top, %cb = %cb_init, %first = %c0_i32,
+                %end = %c0_i32, %f1 = %c0_i32, %round = %c0_i32,
+                %next_rank = %wg32)
+      -> (i32, i32, i32, i32, i32, i32, i32) {
+    %run = arith.cmpi ult, %next_rank, %end : i32
+    %next:7 = scf.if %run -> (i32, i32, i32, i32, i32, i32, i32) {
+      // Rank first + H i + h: head h of query tile f1 - 1 - i.
+      %in_grp = arith.subi %next_rank, %first : i32
+      %qi32 = arith.divui %in_grp, %heads32 : i32
+      %h32 = arith.remui %in_grp, %heads32 : i32
+      %f1m = arith.subi %f1, %c1_i32 : i32
+      %qblk32 = arith.subi %f1m, %qi32 : i32
+      %qblk = arith.index_castui %qblk32 : i32 to index
+      %h = arith.index_castui %h32 : i32 to index
+      %hkv32 = arith.divui %h32, %group : i32
+      %hkv = arith.index_castui %hkv32 : i32 to index
+      %seq = arith.index_castui %cb : i32 to index
+      %seq1 = arith.addi %seq, %c1 : index
+      %q_lo_i = memref.load %cu_q[%seq] : !cu
+      %q_hi_i = memref.load %cu_q[%seq1] : !cu
+      %k_lo_i = memref.load %cu_k[%seq] : !cu
+      %k_hi_i = memref.load %cu_k[%seq1] : !cu
+      %q_lo = arith.index_castui %q_lo_i : i32 to index
       %q_hi = arith.index_castui %q_hi_i : i32 to index
+      %k_lo = arith.index_castui %k_lo_i : i32 to index
       %k_hi = arith.index_castui %k_hi_i : i32 to index
-      %n_q = arith.subi %q_hi, %q_lo : index
-      %n_tiles = arith.ceildivui %n_q, %c256 : index
-      %after = arith.addi %before, %n_tiles : index
-      %from = arith.cmpi uge, %tile, %before : index
-      %until = arith.cmpi ult, %tile, %after : index
-      %here = arith.andi %from, %until : i1
-      %nq_lo = arith.select %here, %q_lo, %sq_lo : index
-      %nq_hi = arith.select %here, %q_hi, %sq_hi : index
-      %nk_lo = arith.select %here, %k_lo, %sk_lo : index
-      %nk_hi = arith.select %here, %k_hi, %sk_hi : index
-      %n_first = arith.select %here, %before, %s_first : index
-      scf.yield %after, %q_hi, %k_hi, %nq_lo, %nq_hi, %nk_lo, %nk_hi, %n_first
-          : index, index, index, index, index, index, index, index
-    }
-
-    // %scan: the tiles of all sequences; the rows [#3, #4) and keys [#5, #6)
-    // of the sequence holding %tile, and its first tile's number #7. A turn
-    // past the last tile (t >= U H, the last round's) does nothing.
-    %in_seq = arith.cmpi ult, %tile, %scan#0 : index
-    %active = arith.andi %t_in, %in_seq : i1
-    scf.if %active {
-      %len_q = arith.subi %scan#4, %scan#3 : index
-      %len_k = arith.subi %scan#6, %scan#5 : index
-      %qblk = arith.subi %tile, %scan#7 : index
+      %len_q = arith.subi %q_hi, %q_lo : index
+      %len_k = arith.subi %k_hi, %k_lo : index
       %r0 = arith.muli %qblk, %c256 : index
 
       // The sequence's rows of the packed tensors.
-      %Qs = memref.subview %Q[0, %scan#3, 0] [%heads, %len_q, 64] [1, 1, 1]
+      %Qs = memref.subview %Q[0, %q_lo, 0] [%heads, %len_q, 64] [1, 1, 1]
           : !g64 to !s64
-      %Os = memref.subview %O[0, %scan#3, 0] [%heads, %len_q, 64] [1, 1, 1]
+      %Os = memref.subview %O[0, %q_lo, 0] [%heads, %len_q, 64] [1, 1, 1]
           : !g64 to !s64
-      %Ks = memref.subview %K[0, %scan#5, 0] [%kv_heads, %len_k, 64] [1, 1, 1]
+      %Ks = memref.subview %K[0, %k_lo, 0] [%kv_heads, %len_k, 64] [1, 1, 1]
           : !g64 to !s64
-      %Vs = memref.subview %V[0, %scan#5, 0] [%kv_heads, %len_k, 64] [1, 1, 1]
+      %Vs = memref.subview %V[0, %k_lo, 0] [%kv_heads, %len_k, 64] [1, 1, 1]
           : !g64 to !s64
-      %Ls = memref.subview %L[0, %scan#3] [%heads, %len_q] [1, 1]
+      %Ls = memref.subview %L[0, %q_lo] [%heads, %len_q] [1, 1]
           : !lse to !lse_s
 
       // Query row i sits at key position i + off (bottom-right alignment).
@@ -776,7 +886,69 @@ hk.kernel @attention_varlen_d64(%Q: !g64, %K: !g64, %V: !g64,
       %lse2 = arith.addf %res#1, %log_l : !vec
       %lse = arith.mulf %lse2, %ln2 : !vec
       hk.store %lse, %Ls[%h, %qtile] : !vec, !lse_s
+      // The next round and its rank.
+      %round1 = arith.addi %round, %c1_i32 : i32
+      %odd = arith.andi %round1, %c1_i32 : i32
+      %back = arith.cmpi ne, %odd, %c0_i32 : i32
+      %pick = arith.select %back, %wg_back, %wg32 : i32
+      %base = arith.muli %round1, %p32 : i32
+      %rank1 = arith.addi %base, %pick : i32
+      scf.yield %lev, %cb, %first, %end, %f1, %round1, %rank1
+          : i32, i32, i32, i32, i32, i32, i32
+    } else {
+      %busy = arith.cmpi ult, %next_rank, %all : i32
+      %moved:4 = scf.if %busy -> (i32, i32, i32, i32) {
+        // The next group: the next sequence, or the first a level down.
+        %cb1 = arith.addi %cb, %c1_i32 : i32
+        %wrap = arith.cmpi eq, %cb1, %batch32 : i32
+        %lev_dn = arith.subi %lev, %c1_i32 : i32
+        %nlev = arith.select %wrap, %lev_dn, %lev : i32
+        %ncb = arith.select %wrap, %c0_i32, %cb1 : i32
+        %sb = arith.index_castui %ncb : i32 to index
+        %sb1 = arith.addi %sb, %c1 : index
+        %sq = memref.load %cu_q[%sb] : !cu
+        %sk = memref.load %cu_k[%sb] : !cu
+        %sq_hi = memref.load %cu_q[%sb1] : !cu
+        %sk_hi = memref.load %cu_k[%sb1] : !cu
+        %len_q32 = arith.subi %sq_hi, %sq : i32
+        %len_k32 = arith.subi %sk_hi, %sk : i32
+        %ntiles = arith.ceildivui %len_q32, %c256_i32 : i32
+        %off32 = arith.subi %len_k32, %len_q32 : i32
+        // A tile reaches level L when it sees a key at or past (L - 1)
+        // unit: lim0 for this level, lim1 for the one above. The first
+        // query tile that sees a key at or past lim: none when the
+        // sequence has at most lim keys; with causal masking the first
+        // whose last row r, 256 q + 255, has r + off >= lim; else tile 0.
+        %lim1 = arith.muli %nlev, %unit : i32
+        %lim0 = arith.subi %lim1, %unit : i32
+        %x0 = arith.subi %lim0, %off32 : i32
+        %x1 = arith.subi %lim1, %off32 : i32
+        %y0 = arith.shrsi %x0, %c8_i32 : i32
+        %y1 = arith.shrsi %x1, %c8_i32 : i32
+        %z0 = arith.maxsi %y0, %c0_i32 : i32
+        %z1 = arith.maxsi %y1, %c0_i32 : i32
+        %c0q = arith.select %causal, %z0, %c0_i32 : i32
+        %c1q = arith.select %causal, %z1, %c0_i32 : i32
+        %has0 = arith.cmpi sgt, %len_k32, %lim0 : i32
+        %has1 = arith.cmpi sgt, %len_k32, %lim1 : i32
+        %g0 = arith.select %has0, %c0q, %ntiles : i32
+        %nf1 = arith.select %has1, %c1q, %ntiles : i32
+        // Level 0 holds every tile left, those without keys included.
+        %bottom = arith.cmpi eq, %nlev, %c0_i32 : i32
+        %f0 = arith.select %bottom, %c0_i32, %g0 : i32
+        // The group: query tiles [f0, f1) of the sequence, H ranks each.
+        %nq_grp = arith.subi %nf1, %f0 : i32
+        %n_grp = arith.muli %nq_grp, %heads32 : i32
+        %nend = arith.addi %end, %n_grp : i32
+        scf.yield %nlev, %ncb, %nend, %nf1 : i32, i32, i32, i32
+      } else {
+        scf.yield %lev, %cb, %end, %f1 : i32, i32, i32, i32
+      }
+      scf.yield %moved#0, %moved#1, %end, %moved#2, %moved#3, %round,
+          %next_rank : i32, i32, i32, i32, i32, i32, i32
     }
+    scf.yield %next#0, %next#1, %next#2, %next#3, %next#4, %next#5, %next#6
+        : i32, i32, i32, i32, i32, i32, i32
   }
   hk.return
 }

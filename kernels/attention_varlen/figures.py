@@ -203,7 +203,7 @@ def sampled(load, samples=6):
 
 
 # The schedule attention_varlen.mlir runs.
-KERNEL_SCHEDULE = sched_zigzag
+KERNEL_SCHEDULE = sched_levels
 
 
 def balance(s, workgroups):

@@ -1,9 +1,10 @@
 """The library's variable-length prefill attention (kernels/attention_varlen)
 on the ISA simulator, with persistent grids of 1, 2, 3 and 5 workgroups, so
-that each workgroup takes several tiles of several sequences in both halves
-of the zigzag, against a float64 reference: lengths 0 and 1, q_len != k_len
-both ways, causal (bottom-right aligned) and windows of 0, 1 and more.
-A query without a visible key must give O = 0 and L = -inf exactly.
+that each workgroup takes several tiles of several sequences, in even and
+odd rounds of the snake deal, against a float64 reference: lengths 0 and 1,
+q_len != k_len both ways, causal (bottom-right aligned) and windows of 0, 1
+and more. A query without a visible key must give O = 0 and L = -inf
+exactly.
 """
 
 import numpy as np
@@ -103,3 +104,21 @@ def test_window_without_causal(mod, simulator):
     sequence's end."""
     rng = np.random.default_rng(3)
     run_varlen(mod, rng, [200, 33], [90, 64], 3, 3, 64, False, 20, 3)
+
+
+@pytest.mark.parametrize("causal,window", [(True, -1), (False, 300)])
+def test_long_keys_coarse_levels(mod, simulator, causal, window):
+    """More than 32 x 256 keys in a sequence: the levels are 512 keys wide,
+    and one sequence's tiles fall on several of them (causal) or on one
+    (a window without causality)."""
+    rng = np.random.default_rng(5)
+    run_varlen(mod, rng, [600, 5, 1, 0], [9000, 600, 1, 7], 2, 1, 64, causal,
+               window, 3)
+
+
+def test_groups_wider_than_the_grid(mod, simulator):
+    """Without causality a sequence's query tiles share one level: a group
+    of 5 tiles x 2 heads over 3 workgroups gives each several of its ranks,
+    in rounds dealt both ways."""
+    rng = np.random.default_rng(9)
+    run_varlen(mod, rng, [1100, 300], [1100, 700], 2, 2, 64, False, -1, 3)
