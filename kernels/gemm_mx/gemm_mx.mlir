@@ -24,25 +24,29 @@
 // Both kernels are gemm_fp8's structure on MX bytes: one workgroup of 8
 // waves per 256x256 tile of C, a 1-D grid of ceildiv(M, 256) *
 // ceildiv(N, 256) workgroups remapped across XCDs (8, chunks of 64) and
-// into WGM = 8 row groups; K steps of 128 bytes of each row (128 E4M3
-// elements, 256 E2M1); one LDS stage per operand of 256 rows x 128 bytes
-// (2 x 32 KiB), seen as four 128-row regions A0, A1, B0, B1, which every
-// wave refills one 32x64-byte share each through registers (16-byte global
-// loads and LDS writes), and the same hk.ping_pong K loop of eight clusters
-// per step, with the same hazards, prologue and last step after the loop
-// (gemm_fp8.mlir's header has the clusters and the two-cluster distance of
-// every LDS access). Waves form a 2 x 4 grid (wr = w / 4, wc = w % 4);
-// wave (wr, wc) accumulates C[i][j]^T, the transposes of the 64x32 tiles of
-// C at rows 128 i + 64 wr and columns 128 j + 32 wc of the block (i, j in
-// {0, 1}); hk.transpose makes them row tiles of C for 8-byte stores.
+// into WGM = 8 row groups; one LDS stage per operand, seen as four 128-row
+// regions A0, A1, B0, B1 that every wave refills one share each through
+// registers; and the same hk.ping_pong K loop of eight clusters per step,
+// with the prologue and the last step after the loop (gemm_fp8.mlir's
+// header has the clusters and the rule behind every LDS hazard: an access
+// in cluster i is ordered before another wave's in cluster i + 2). Waves
+// form a 2 x 4 grid (wr = w / 4, wc = w % 4); wave (wr, wc) accumulates
+// C[i][j]^T, the transposes of the 64x32 tiles of C at rows 128 i + 64 wr
+// and columns 128 j + 32 wc of the block (i, j in {0, 1}); hk.transpose
+// makes them row tiles of C for 8-byte stores.
 //
 // What differs from gemm_fp8:
 //   * the stage holds bytes: E4M3 for MXFP8 (an f8E4M3FN shared tile, the
 //     bytes loaded from the i8 memref as E4M3), raw bytes for MXFP4 (an i8
-//     shared tile that hk.load reads back as packed E2M1); its subtiles are
+//     shared tile that hk.load reads back as packed E2M1). Its subtiles are
 //     16x64 bytes, whose swizzle keeps the 16-byte row reads of the scaled
 //     MFMA's operand layout (lane l: row l % 16, bytes 16 (l / 16) .. + 15
 //     of each 64 bytes) and the share writes free of bank conflicts;
+//   * a K step is 128 elements for both formats: 128 bytes of a row for
+//     MXFP8 (stage 256x128 bytes, 32x64-byte shares in 16-byte runs), 64
+//     for MXFP4 (stage 256x64 bytes, 16x64-byte shares in 8-byte runs). A
+//     256-element MXFP4 step has twice the scale bytes per lane and spills
+//     (2955 against 3826 TFLOP/s at 4096^3);
 //   * the operands are in v_mfma_scale_f32_16x16x128_f8f6f4's layout (16x128
 //     base tiles), and every hk.mma_scaled is one 16x16 piece: a 16-row
 //     piece of a B slice times a 16-row piece of an A slice, each with its
@@ -54,15 +58,19 @@
 //     middle of a memory cluster (MXFP8 2235 against 2673 TFLOP/s at 4096^3
 //     when tried). One byte per register needs no packing, so a scale load
 //     is only waited for by the MFMA that reads it, clusters later;
-//   * the scales come straight from global memory as bytes (they are 1/32
-//     of the operand bytes), a step ahead of their use. MXFP8 loads all 12
-//     of the next step's scale bytes per lane in cluster 6 (with the next B0
-//     slice). MXFP4 has twice as many (two 16x128 K halves per 256-element
-//     step, each with its scale tile), which with the next step's all in
-//     flight spill: it loads the next step's A0 scales in cluster 4 (after
-//     their last use, cluster 3) and B0 scales in cluster 6, and each step's
-//     A1 and B1 scales in its own cluster 0, two clusters before their first
-//     use.
+//   * the scales come straight from global memory as bytes (1/32 of the
+//     operand bytes): cluster 6 loads all 12 of the next step's scale bytes
+//     per lane, with the next B0 slice;
+//   * MXFP4's MFMAs take half as long as MXFP8's, so its compute clusters
+//     cover half the time: it stores each prefetched share four clusters
+//     after loading it rather than two (A0 and B0 of step k + 1 loaded in
+//     cluster 0, stored in cluster 4; B1 loaded in 2, stored in 6; A1
+//     loaded in 4, carried into the next step and stored in its cluster 0).
+//     Each store still follows the last read of its region's current data
+//     by two clusters or more and precedes the next read by two or more:
+//     A0 read in clusters 0 and 8, B0 in 6 and 14, B1 in 2 and 10, A1 in 4
+//     and 12. MXFP8 keeps gemm_fp8's stores (with its larger shares the
+//     later ones spill).
 // Modelled figures and what holds the rest: docs/report.md, "MX GEMM".
 
 !st_stage8 = !hk.st<256x128xf8E4M3FN, 16x64>
@@ -648,10 +656,10 @@ hk.kernel @gemm_mx_fp8(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
 }
 
 
-!st_stage4 = !hk.st<256x128xi8, 16x64>
-!st_share4 = !hk.st<32x64xi8, 16x64>
+!st_stage4 = !hk.st<256x64xi8, 16x64>
+!st_share4 = !hk.st<16x64xi8, 16x64>
 !st_p4 = !hk.st<16x64xi8, 16x64>
-!rt_share4 = tensor<32x64xi8, #hk.rt<row, 32x32>>
+!rt_share4 = tensor<16x64xi8, #hk.rt<row, 16x32>>
 !rt_p4 = tensor<16x128xf4E2M1FN, #hk.rt<row, 16x128, group = 32>>
 hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
                        %B: memref<?x?xi8>, %SB: memref<?x?xi8>,
@@ -671,6 +679,7 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
   %c9 = arith.constant 9 : index
   %c10 = arith.constant 10 : index
   %c11 = arith.constant 11 : index
+  %c64 = arith.constant 64 : index
   %zero = arith.constant dense<0.0> : !acc
 
   %as = hk.alloc_shared : !st_stage4
@@ -691,17 +700,17 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
 
   %sr = arith.divui %w, %c2 : index
   %sc = arith.remui %w, %c2 : index
-  %a_base = arith.muli %tm, %c8 : index
-  %a_row0 = arith.addi %a_base, %sr : index
-  %a_row1 = arith.addi %a_row0, %c4 : index
-  %b_base = arith.muli %tn, %c8 : index
-  %b_row0 = arith.addi %b_base, %sr : index
-  %b_row1 = arith.addi %b_row0, %c4 : index
-  %sr4 = arith.addi %sr, %c4 : index
-  %as_share0 = hk.subtile %as[%sr, %sc] : !st_stage4 -> !st_share4
-  %as_share1 = hk.subtile %as[%sr4, %sc] : !st_stage4 -> !st_share4
-  %bs_share0 = hk.subtile %bs[%sr, %sc] : !st_stage4 -> !st_share4
-  %bs_share1 = hk.subtile %bs[%sr4, %sc] : !st_stage4 -> !st_share4
+  %a_base = arith.muli %tm, %c16 : index
+  %a_row0 = arith.addi %a_base, %w : index
+  %a_row1 = arith.addi %a_row0, %c8 : index
+  %b_base = arith.muli %tn, %c16 : index
+  %b_row0 = arith.addi %b_base, %w : index
+  %b_row1 = arith.addi %b_row0, %c8 : index
+  %w8 = arith.addi %w, %c8 : index
+  %as_share0 = hk.subtile %as[%w, %c0] : !st_stage4 -> !st_share4
+  %as_share1 = hk.subtile %as[%w8, %c0] : !st_stage4 -> !st_share4
+  %bs_share0 = hk.subtile %bs[%w, %c0] : !st_stage4 -> !st_share4
+  %bs_share1 = hk.subtile %bs[%w8, %c0] : !st_stage4 -> !st_share4
 
   %wr4 = arith.muli %wr, %c4 : index
   %wc2 = arith.muli %wc, %c2 : index
@@ -710,104 +719,90 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
   %ap00 = arith.addi %wr4, %c0 : index
   %ag00 = arith.addi %tm16, %ap00 : index
   %sa000 = hk.subtile %as[%ap00, %c0] : !st_stage4 -> !st_p4
-  %sa001 = hk.subtile %as[%ap00, %c1] : !st_stage4 -> !st_p4
   %ap01 = arith.addi %wr4, %c1 : index
   %ag01 = arith.addi %tm16, %ap01 : index
   %sa010 = hk.subtile %as[%ap01, %c0] : !st_stage4 -> !st_p4
-  %sa011 = hk.subtile %as[%ap01, %c1] : !st_stage4 -> !st_p4
   %ap02 = arith.addi %wr4, %c2 : index
   %ag02 = arith.addi %tm16, %ap02 : index
   %sa020 = hk.subtile %as[%ap02, %c0] : !st_stage4 -> !st_p4
-  %sa021 = hk.subtile %as[%ap02, %c1] : !st_stage4 -> !st_p4
   %ap03 = arith.addi %wr4, %c3 : index
   %ag03 = arith.addi %tm16, %ap03 : index
   %sa030 = hk.subtile %as[%ap03, %c0] : !st_stage4 -> !st_p4
-  %sa031 = hk.subtile %as[%ap03, %c1] : !st_stage4 -> !st_p4
   %ap10 = arith.addi %wr4, %c8 : index
   %ag10 = arith.addi %tm16, %ap10 : index
   %sa100 = hk.subtile %as[%ap10, %c0] : !st_stage4 -> !st_p4
-  %sa101 = hk.subtile %as[%ap10, %c1] : !st_stage4 -> !st_p4
   %ap11 = arith.addi %wr4, %c9 : index
   %ag11 = arith.addi %tm16, %ap11 : index
   %sa110 = hk.subtile %as[%ap11, %c0] : !st_stage4 -> !st_p4
-  %sa111 = hk.subtile %as[%ap11, %c1] : !st_stage4 -> !st_p4
   %ap12 = arith.addi %wr4, %c10 : index
   %ag12 = arith.addi %tm16, %ap12 : index
   %sa120 = hk.subtile %as[%ap12, %c0] : !st_stage4 -> !st_p4
-  %sa121 = hk.subtile %as[%ap12, %c1] : !st_stage4 -> !st_p4
   %ap13 = arith.addi %wr4, %c11 : index
   %ag13 = arith.addi %tm16, %ap13 : index
   %sa130 = hk.subtile %as[%ap13, %c0] : !st_stage4 -> !st_p4
-  %sa131 = hk.subtile %as[%ap13, %c1] : !st_stage4 -> !st_p4
   %bp00 = arith.addi %wc2, %c0 : index
   %bg00 = arith.addi %tn16, %bp00 : index
   %sb000 = hk.subtile %bs[%bp00, %c0] : !st_stage4 -> !st_p4
-  %sb001 = hk.subtile %bs[%bp00, %c1] : !st_stage4 -> !st_p4
   %bp01 = arith.addi %wc2, %c1 : index
   %bg01 = arith.addi %tn16, %bp01 : index
   %sb010 = hk.subtile %bs[%bp01, %c0] : !st_stage4 -> !st_p4
-  %sb011 = hk.subtile %bs[%bp01, %c1] : !st_stage4 -> !st_p4
   %bp10 = arith.addi %wc2, %c8 : index
   %bg10 = arith.addi %tn16, %bp10 : index
   %sb100 = hk.subtile %bs[%bp10, %c0] : !st_stage4 -> !st_p4
-  %sb101 = hk.subtile %bs[%bp10, %c1] : !st_stage4 -> !st_p4
   %bp11 = arith.addi %wc2, %c9 : index
   %bg11 = arith.addi %tn16, %bp11 : index
   %sb110 = hk.subtile %bs[%bp11, %c0] : !st_stage4 -> !st_p4
-  %sb111 = hk.subtile %bs[%bp11, %c1] : !st_stage4 -> !st_p4
 
   %k_len = memref.dim %A, %c1 : memref<?x?xi8>
   %blocks = memref.dim %SA, %c1 : memref<?x?xi8>
-  %nk = arith.ceildivui %blocks, %c8 : index
+  %nk = arith.ceildivui %blocks, %c4 : index
   %nk_loop = arith.subi %nk, %c1 : index
 
-  %k_full = arith.cmpi uge, %k_len, %c128 : index
+  %k_full = arith.cmpi uge, %k_len, %c64 : index
   %ga0, %gb0, %gb1, %ga1 = scf.if %k_full
       -> (!rt_share4, !rt_share4, !rt_share4, !rt_share4) {
-    %qa0 = hk.load %A[%a_row0, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+    %qa0 = hk.load %A[%a_row0, %c0] {hk.cols_in_bounds} : memref<?x?xi8>
         -> !rt_share4
-    %qb0 = hk.load %B[%b_row0, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+    %qb0 = hk.load %B[%b_row0, %c0] {hk.cols_in_bounds} : memref<?x?xi8>
         -> !rt_share4
-    %qb1 = hk.load %B[%b_row1, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+    %qb1 = hk.load %B[%b_row1, %c0] {hk.cols_in_bounds} : memref<?x?xi8>
         -> !rt_share4
-    %qa1 = hk.load %A[%a_row1, %sc] {hk.cols_in_bounds} : memref<?x?xi8>
+    %qa1 = hk.load %A[%a_row1, %c0] {hk.cols_in_bounds} : memref<?x?xi8>
         -> !rt_share4
     scf.yield %qa0, %qb0, %qb1, %qa1 : !rt_share4, !rt_share4, !rt_share4,
         !rt_share4
   } else {
-    %qa0 = hk.load %A[%a_row0, %sc] : memref<?x?xi8> -> !rt_share4
-    %qb0 = hk.load %B[%b_row0, %sc] : memref<?x?xi8> -> !rt_share4
-    %qb1 = hk.load %B[%b_row1, %sc] : memref<?x?xi8> -> !rt_share4
-    %qa1 = hk.load %A[%a_row1, %sc] : memref<?x?xi8> -> !rt_share4
+    %qa0 = hk.load %A[%a_row0, %c0] : memref<?x?xi8> -> !rt_share4
+    %qb0 = hk.load %B[%b_row0, %c0] : memref<?x?xi8> -> !rt_share4
+    %qb1 = hk.load %B[%b_row1, %c0] : memref<?x?xi8> -> !rt_share4
+    %qa1 = hk.load %A[%a_row1, %c0] : memref<?x?xi8> -> !rt_share4
     scf.yield %qa0, %qb0, %qb1, %qa1 : !rt_share4, !rt_share4, !rt_share4,
         !rt_share4
   }
   %x0a000 = hk.load %SA[%ag00, %c0] : memref<?x?xi8> -> !si
-  %x0a001 = hk.load %SA[%ag00, %c1] : memref<?x?xi8> -> !si
   %x0a010 = hk.load %SA[%ag01, %c0] : memref<?x?xi8> -> !si
-  %x0a011 = hk.load %SA[%ag01, %c1] : memref<?x?xi8> -> !si
   %x0a020 = hk.load %SA[%ag02, %c0] : memref<?x?xi8> -> !si
-  %x0a021 = hk.load %SA[%ag02, %c1] : memref<?x?xi8> -> !si
   %x0a030 = hk.load %SA[%ag03, %c0] : memref<?x?xi8> -> !si
-  %x0a031 = hk.load %SA[%ag03, %c1] : memref<?x?xi8> -> !si
+  %x0a100 = hk.load %SA[%ag10, %c0] : memref<?x?xi8> -> !si
+  %x0a110 = hk.load %SA[%ag11, %c0] : memref<?x?xi8> -> !si
+  %x0a120 = hk.load %SA[%ag12, %c0] : memref<?x?xi8> -> !si
+  %x0a130 = hk.load %SA[%ag13, %c0] : memref<?x?xi8> -> !si
   %x0b000 = hk.load %SB[%bg00, %c0] : memref<?x?xi8> -> !si
-  %x0b001 = hk.load %SB[%bg00, %c1] : memref<?x?xi8> -> !si
   %x0b010 = hk.load %SB[%bg01, %c0] : memref<?x?xi8> -> !si
-  %x0b011 = hk.load %SB[%bg01, %c1] : memref<?x?xi8> -> !si
+  %x0b100 = hk.load %SB[%bg10, %c0] : memref<?x?xi8> -> !si
+  %x0b110 = hk.load %SB[%bg11, %c0] : memref<?x?xi8> -> !si
   hk.store %ga0, %as_share0 : !rt_share4, !st_share4
   hk.store %gb0, %bs_share0 : !rt_share4, !st_share4
   hk.store %gb1, %bs_share1 : !rt_share4, !st_share4
   hk.store %ga1, %as_share1 : !rt_share4, !st_share4
   hk.barrier
   %b0f00 = hk.load %sb000 : !st_p4 -> !rt_p4
-  %b0f01 = hk.load %sb001 : !st_p4 -> !rt_p4
   %b0f10 = hk.load %sb010 : !st_p4 -> !rt_p4
-  %b0f11 = hk.load %sb011 : !st_p4 -> !rt_p4
 
   %acc:32 = hk.ping_pong -> !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
       !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
       !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc {
-    %r:48 = scf.for %k = %c0 to %nk_loop step %c1
+    %r:47 = scf.for %k = %c0 to %nk_loop step %c1
         iter_args(%c0000 = %zero, %c0001 = %zero, %c0002 = %zero,
             %c0003 = %zero, %c0010 = %zero, %c0011 = %zero, %c0012 = %zero,
             %c0013 = %zero, %c0100 = %zero, %c0101 = %zero, %c0102 = %zero,
@@ -816,132 +811,76 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
             %c1003 = %zero, %c1010 = %zero, %c1011 = %zero, %c1012 = %zero,
             %c1013 = %zero, %c1100 = %zero, %c1101 = %zero, %c1102 = %zero,
             %c1103 = %zero, %c1110 = %zero, %c1111 = %zero, %c1112 = %zero,
-            %c1113 = %zero, %b000 = %b0f00, %b001 = %b0f01, %b010 = %b0f10,
-            %b011 = %b0f11, %xa000 = %x0a000, %xa001 = %x0a001,
-            %xa010 = %x0a010, %xa011 = %x0a011, %xa020 = %x0a020,
-            %xa021 = %x0a021, %xa030 = %x0a030, %xa031 = %x0a031,
-            %xb000 = %x0b000, %xb001 = %x0b001, %xb010 = %x0b010,
-            %xb011 = %x0b011)
+            %c1113 = %zero, %b000 = %b0f00, %b010 = %b0f10, %xa000 = %x0a000,
+            %xa010 = %x0a010, %xa020 = %x0a020, %xa030 = %x0a030,
+            %xa100 = %x0a100, %xa110 = %x0a110, %xa120 = %x0a120,
+            %xa130 = %x0a130, %xb000 = %x0b000, %xb010 = %x0b010,
+            %xb100 = %x0b100, %xb110 = %x0b110, %pa1c = %ga1)
         -> (!acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
             !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
             !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !rt_p4,
-            !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si,
-            !si, !si, !si, !si) {
+            !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si, !si, !si, !si, !si,
+            !rt_share4) {
       %kn1 = arith.addi %k, %c1 : index
       %kn2 = arith.muli %kn1, %c2 : index
       %kn = arith.addi %kn2, %sc : index
-      %kc0 = arith.muli %k, %c2 : index
-      %kc1 = arith.addi %kc0, %c1 : index
-      %ks0 = arith.muli %kn1, %c2 : index
-      %ks1 = arith.addi %ks0, %c1 : index
       %ea000 = arith.bitcast %xa000 : !si to !s
-      %ea001 = arith.bitcast %xa001 : !si to !s
       %ea010 = arith.bitcast %xa010 : !si to !s
-      %ea011 = arith.bitcast %xa011 : !si to !s
       %ea020 = arith.bitcast %xa020 : !si to !s
-      %ea021 = arith.bitcast %xa021 : !si to !s
       %ea030 = arith.bitcast %xa030 : !si to !s
-      %ea031 = arith.bitcast %xa031 : !si to !s
+      %ea100 = arith.bitcast %xa100 : !si to !s
+      %ea110 = arith.bitcast %xa110 : !si to !s
+      %ea120 = arith.bitcast %xa120 : !si to !s
+      %ea130 = arith.bitcast %xa130 : !si to !s
       %eb000 = arith.bitcast %xb000 : !si to !s
-      %eb001 = arith.bitcast %xb001 : !si to !s
       %eb010 = arith.bitcast %xb010 : !si to !s
-      %eb011 = arith.bitcast %xb011 : !si to !s
-      // Cluster 0: the A0 slice; this step's A1 and B1 scales (used from
-      // cluster 3 on); in the loop, prefetch the A0, B0 shares of step k + 1.
-      %a0:22 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
-          !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si, !si,
-          !si, !si, !si, !rt_share4, !rt_share4 {
+      %eb100 = arith.bitcast %xb100 : !si to !s
+      %eb110 = arith.bitcast %xb110 : !si to !s
+      // Cluster 0: the A0 slice (its B0 slice and every scale of the step
+      // came with the previous step); in the loop, store this step's A1
+      // share (loaded in the previous step's cluster 4) and prefetch the A0,
+      // B0 shares of step k + 1; after it, store the last step's A1.
+      %a0:6 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_share4,
+          !rt_share4 {
         %ra00 = hk.load %sa000 : !st_p4 -> !rt_p4
-        %ra01 = hk.load %sa001 : !st_p4 -> !rt_p4
         %ra10 = hk.load %sa010 : !st_p4 -> !rt_p4
-        %ra11 = hk.load %sa011 : !st_p4 -> !rt_p4
         %ra20 = hk.load %sa020 : !st_p4 -> !rt_p4
-        %ra21 = hk.load %sa021 : !st_p4 -> !rt_p4
         %ra30 = hk.load %sa030 : !st_p4 -> !rt_p4
-        %ra31 = hk.load %sa031 : !st_p4 -> !rt_p4
-        %ya100 = hk.load %SA[%ag10, %kc0] : memref<?x?xi8> -> !si
-        %ya101 = hk.load %SA[%ag10, %kc1] : memref<?x?xi8> -> !si
-        %ya110 = hk.load %SA[%ag11, %kc0] : memref<?x?xi8> -> !si
-        %ya111 = hk.load %SA[%ag11, %kc1] : memref<?x?xi8> -> !si
-        %ya120 = hk.load %SA[%ag12, %kc0] : memref<?x?xi8> -> !si
-        %ya121 = hk.load %SA[%ag12, %kc1] : memref<?x?xi8> -> !si
-        %ya130 = hk.load %SA[%ag13, %kc0] : memref<?x?xi8> -> !si
-        %ya131 = hk.load %SA[%ag13, %kc1] : memref<?x?xi8> -> !si
-        %yb100 = hk.load %SB[%bg10, %kc0] : memref<?x?xi8> -> !si
-        %yb101 = hk.load %SB[%bg10, %kc1] : memref<?x?xi8> -> !si
-        %yb110 = hk.load %SB[%bg11, %kc0] : memref<?x?xi8> -> !si
-        %yb111 = hk.load %SB[%bg11, %kc1] : memref<?x?xi8> -> !si
-        %qa = hk.load %A[%a_row0, %kn] : memref<?x?xi8> -> !rt_share4
-        %qb = hk.load %B[%b_row0, %kn] : memref<?x?xi8> -> !rt_share4
-        hk.yield %ra00, %ra01, %ra10, %ra11, %ra20, %ra21, %ra30, %ra31,
-            %ya100, %ya101, %ya110, %ya111, %ya120, %ya121, %ya130, %ya131,
-            %yb100, %yb101, %yb110, %yb111, %qa, %qb : !rt_p4, !rt_p4, !rt_p4,
-            !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si,
-            !si, !si, !si, !si, !si, !si, !si, !rt_share4, !rt_share4
+        hk.store %pa1c, %as_share1 : !rt_share4, !st_share4
+        %qa = hk.load %A[%a_row0, %kn1] : memref<?x?xi8> -> !rt_share4
+        %qb = hk.load %B[%b_row0, %kn1] : memref<?x?xi8> -> !rt_share4
+        hk.yield %ra00, %ra10, %ra20, %ra30, %qa, %qb : !rt_p4, !rt_p4, !rt_p4,
+            !rt_p4, !rt_share4, !rt_share4
       }
-      %ea100 = arith.bitcast %a0#8 : !si to !s
-      %ea101 = arith.bitcast %a0#9 : !si to !s
-      %ea110 = arith.bitcast %a0#10 : !si to !s
-      %ea111 = arith.bitcast %a0#11 : !si to !s
-      %ea120 = arith.bitcast %a0#12 : !si to !s
-      %ea121 = arith.bitcast %a0#13 : !si to !s
-      %ea130 = arith.bitcast %a0#14 : !si to !s
-      %ea131 = arith.bitcast %a0#15 : !si to !s
-      %eb100 = arith.bitcast %a0#16 : !si to !s
-      %eb101 = arith.bitcast %a0#17 : !si to !s
-      %eb110 = arith.bitcast %a0#18 : !si to !s
-      %eb111 = arith.bitcast %a0#19 : !si to !s
       // C[0][0]^T += B0 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
       // accumulator with a byte of scale per lane and operand.
       %d00:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
           !acc {
         %m000 = hk.mma_scaled %b000[%eb000], %a0#0[%ea000], %c0000 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m001 = hk.mma_scaled %b001[%eb001], %a0#1[%ea001], %m000 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m010 = hk.mma_scaled %b000[%eb000], %a0#2[%ea010], %c0001 : !rt_p4,
+        %m010 = hk.mma_scaled %b000[%eb000], %a0#1[%ea010], %c0001 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m011 = hk.mma_scaled %b001[%eb001], %a0#3[%ea011], %m010 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m020 = hk.mma_scaled %b000[%eb000], %a0#4[%ea020], %c0002 : !rt_p4,
+        %m020 = hk.mma_scaled %b000[%eb000], %a0#2[%ea020], %c0002 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m021 = hk.mma_scaled %b001[%eb001], %a0#5[%ea021], %m020 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m030 = hk.mma_scaled %b000[%eb000], %a0#6[%ea030], %c0003 : !rt_p4,
+        %m030 = hk.mma_scaled %b000[%eb000], %a0#3[%ea030], %c0003 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m031 = hk.mma_scaled %b001[%eb001], %a0#7[%ea031], %m030 : !rt_p4, !s,
-            !rt_p4, !s, !acc
         %m100 = hk.mma_scaled %b010[%eb010], %a0#0[%ea000], %c0010 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m101 = hk.mma_scaled %b011[%eb011], %a0#1[%ea001], %m100 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m110 = hk.mma_scaled %b010[%eb010], %a0#2[%ea010], %c0011 : !rt_p4,
+        %m110 = hk.mma_scaled %b010[%eb010], %a0#1[%ea010], %c0011 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m111 = hk.mma_scaled %b011[%eb011], %a0#3[%ea011], %m110 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m120 = hk.mma_scaled %b010[%eb010], %a0#4[%ea020], %c0012 : !rt_p4,
+        %m120 = hk.mma_scaled %b010[%eb010], %a0#2[%ea020], %c0012 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m121 = hk.mma_scaled %b011[%eb011], %a0#5[%ea021], %m120 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m130 = hk.mma_scaled %b010[%eb010], %a0#6[%ea030], %c0013 : !rt_p4,
+        %m130 = hk.mma_scaled %b010[%eb010], %a0#3[%ea030], %c0013 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m131 = hk.mma_scaled %b011[%eb011], %a0#7[%ea031], %m130 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+        hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
             !acc, !acc, !acc, !acc, !acc, !acc, !acc
       }
-      // Cluster 2: the B1 slice; in the loop, store the A0, B0 shares of step
-      // k + 1 (every wave read them in cluster 0) and prefetch B1.
-      %b1:5 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_share4 {
+      // Cluster 2: the B1 slice; in the loop, prefetch B1 of step k + 1.
+      %b1:3 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_share4 {
         %rb00 = hk.load %sb100 : !st_p4 -> !rt_p4
-        %rb01 = hk.load %sb101 : !st_p4 -> !rt_p4
         %rb10 = hk.load %sb110 : !st_p4 -> !rt_p4
-        %rb11 = hk.load %sb111 : !st_p4 -> !rt_p4
-        hk.store %a0#20, %as_share0 : !rt_share4, !st_share4
-        hk.store %a0#21, %bs_share0 : !rt_share4, !st_share4
-        %qb = hk.load %B[%b_row1, %kn] : memref<?x?xi8> -> !rt_share4
-        hk.yield %rb00, %rb01, %rb10, %rb11, %qb : !rt_p4, !rt_p4, !rt_p4,
-            !rt_p4, !rt_share4
+        %qb = hk.load %B[%b_row1, %kn1] : memref<?x?xi8> -> !rt_share4
+        hk.yield %rb00, %rb10, %qb : !rt_p4, !rt_p4, !rt_share4
       }
       // C[0][1]^T += B1 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
       // accumulator with a byte of scale per lane and operand.
@@ -949,67 +888,36 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
           !acc {
         %m000 = hk.mma_scaled %b1#0[%eb100], %a0#0[%ea000], %c0100 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m001 = hk.mma_scaled %b1#1[%eb101], %a0#1[%ea001], %m000 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m010 = hk.mma_scaled %b1#0[%eb100], %a0#2[%ea010], %c0101 : !rt_p4,
+        %m010 = hk.mma_scaled %b1#0[%eb100], %a0#1[%ea010], %c0101 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m011 = hk.mma_scaled %b1#1[%eb101], %a0#3[%ea011], %m010 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m020 = hk.mma_scaled %b1#0[%eb100], %a0#4[%ea020], %c0102 : !rt_p4,
+        %m020 = hk.mma_scaled %b1#0[%eb100], %a0#2[%ea020], %c0102 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m021 = hk.mma_scaled %b1#1[%eb101], %a0#5[%ea021], %m020 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m030 = hk.mma_scaled %b1#0[%eb100], %a0#6[%ea030], %c0103 : !rt_p4,
+        %m030 = hk.mma_scaled %b1#0[%eb100], %a0#3[%ea030], %c0103 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m031 = hk.mma_scaled %b1#1[%eb101], %a0#7[%ea031], %m030 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m100 = hk.mma_scaled %b1#2[%eb110], %a0#0[%ea000], %c0110 : !rt_p4,
+        %m100 = hk.mma_scaled %b1#1[%eb110], %a0#0[%ea000], %c0110 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m101 = hk.mma_scaled %b1#3[%eb111], %a0#1[%ea001], %m100 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m110 = hk.mma_scaled %b1#2[%eb110], %a0#2[%ea010], %c0111 : !rt_p4,
+        %m110 = hk.mma_scaled %b1#1[%eb110], %a0#1[%ea010], %c0111 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m111 = hk.mma_scaled %b1#3[%eb111], %a0#3[%ea011], %m110 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m120 = hk.mma_scaled %b1#2[%eb110], %a0#4[%ea020], %c0112 : !rt_p4,
+        %m120 = hk.mma_scaled %b1#1[%eb110], %a0#2[%ea020], %c0112 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m121 = hk.mma_scaled %b1#3[%eb111], %a0#5[%ea021], %m120 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m130 = hk.mma_scaled %b1#2[%eb110], %a0#6[%ea030], %c0113 : !rt_p4,
+        %m130 = hk.mma_scaled %b1#1[%eb110], %a0#3[%ea030], %c0113 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m131 = hk.mma_scaled %b1#3[%eb111], %a0#7[%ea031], %m130 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+        hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
             !acc, !acc, !acc, !acc, !acc, !acc, !acc
       }
-      // Cluster 4: the A1 slice; in the loop, store B1 of step k + 1, load
-      // the next step's A0 scales (the last use of this step's was cluster 3)
-      // and prefetch A1.
-      %a1:17 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
-          !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si,
-          !rt_share4 {
+      // Cluster 4: the A1 slice; in the loop, store the A0, B0 shares of
+      // step k + 1 (A0 last read in cluster 0, B0 in the previous step's
+      // cluster 6) and prefetch A1.
+      %a1:5 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_share4 {
         %ra00 = hk.load %sa100 : !st_p4 -> !rt_p4
-        %ra01 = hk.load %sa101 : !st_p4 -> !rt_p4
         %ra10 = hk.load %sa110 : !st_p4 -> !rt_p4
-        %ra11 = hk.load %sa111 : !st_p4 -> !rt_p4
         %ra20 = hk.load %sa120 : !st_p4 -> !rt_p4
-        %ra21 = hk.load %sa121 : !st_p4 -> !rt_p4
         %ra30 = hk.load %sa130 : !st_p4 -> !rt_p4
-        %ra31 = hk.load %sa131 : !st_p4 -> !rt_p4
-        hk.store %b1#4, %bs_share1 : !rt_share4, !st_share4
-        %za000 = hk.load %SA[%ag00, %ks0] : memref<?x?xi8> -> !si
-        %za001 = hk.load %SA[%ag00, %ks1] : memref<?x?xi8> -> !si
-        %za010 = hk.load %SA[%ag01, %ks0] : memref<?x?xi8> -> !si
-        %za011 = hk.load %SA[%ag01, %ks1] : memref<?x?xi8> -> !si
-        %za020 = hk.load %SA[%ag02, %ks0] : memref<?x?xi8> -> !si
-        %za021 = hk.load %SA[%ag02, %ks1] : memref<?x?xi8> -> !si
-        %za030 = hk.load %SA[%ag03, %ks0] : memref<?x?xi8> -> !si
-        %za031 = hk.load %SA[%ag03, %ks1] : memref<?x?xi8> -> !si
-        %qa = hk.load %A[%a_row1, %kn] : memref<?x?xi8> -> !rt_share4
-        hk.yield %ra00, %ra01, %ra10, %ra11, %ra20, %ra21, %ra30, %ra31,
-            %za000, %za001, %za010, %za011, %za020, %za021, %za030, %za031, %qa
-            : !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
-            !si, !si, !si, !si, !si, !si, !si, !si, !rt_share4
+        hk.store %a0#4, %as_share0 : !rt_share4, !st_share4
+        hk.store %a0#5, %bs_share0 : !rt_share4, !st_share4
+        %qa = hk.load %A[%a_row1, %kn1] : memref<?x?xi8> -> !rt_share4
+        hk.yield %ra00, %ra10, %ra20, %ra30, %qa : !rt_p4, !rt_p4, !rt_p4,
+            !rt_p4, !rt_share4
       }
       // C[1][0]^T += B0 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
       // accumulator with a byte of scale per lane and operand.
@@ -1017,54 +925,46 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
           !acc {
         %m000 = hk.mma_scaled %b000[%eb000], %a1#0[%ea100], %c1000 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m001 = hk.mma_scaled %b001[%eb001], %a1#1[%ea101], %m000 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m010 = hk.mma_scaled %b000[%eb000], %a1#2[%ea110], %c1001 : !rt_p4,
+        %m010 = hk.mma_scaled %b000[%eb000], %a1#1[%ea110], %c1001 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m011 = hk.mma_scaled %b001[%eb001], %a1#3[%ea111], %m010 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m020 = hk.mma_scaled %b000[%eb000], %a1#4[%ea120], %c1002 : !rt_p4,
+        %m020 = hk.mma_scaled %b000[%eb000], %a1#2[%ea120], %c1002 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m021 = hk.mma_scaled %b001[%eb001], %a1#5[%ea121], %m020 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m030 = hk.mma_scaled %b000[%eb000], %a1#6[%ea130], %c1003 : !rt_p4,
+        %m030 = hk.mma_scaled %b000[%eb000], %a1#3[%ea130], %c1003 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m031 = hk.mma_scaled %b001[%eb001], %a1#7[%ea131], %m030 : !rt_p4, !s,
-            !rt_p4, !s, !acc
         %m100 = hk.mma_scaled %b010[%eb010], %a1#0[%ea100], %c1010 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m101 = hk.mma_scaled %b011[%eb011], %a1#1[%ea101], %m100 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m110 = hk.mma_scaled %b010[%eb010], %a1#2[%ea110], %c1011 : !rt_p4,
+        %m110 = hk.mma_scaled %b010[%eb010], %a1#1[%ea110], %c1011 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m111 = hk.mma_scaled %b011[%eb011], %a1#3[%ea111], %m110 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m120 = hk.mma_scaled %b010[%eb010], %a1#4[%ea120], %c1012 : !rt_p4,
+        %m120 = hk.mma_scaled %b010[%eb010], %a1#2[%ea120], %c1012 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m121 = hk.mma_scaled %b011[%eb011], %a1#5[%ea121], %m120 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m130 = hk.mma_scaled %b010[%eb010], %a1#6[%ea130], %c1013 : !rt_p4,
+        %m130 = hk.mma_scaled %b010[%eb010], %a1#3[%ea130], %c1013 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m131 = hk.mma_scaled %b011[%eb011], %a1#7[%ea131], %m130 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+        hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
             !acc, !acc, !acc, !acc, !acc, !acc, !acc
       }
-      // Cluster 6: store A1 of step k + 1; the next step's B0 slice and B0
-      // scales.
-      %b0n:8 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !si, !si,
-          !si, !si {
-        hk.store %a1#16, %as_share1 : !rt_share4, !st_share4
+      // Cluster 6: store B1 of step k + 1 (read in cluster 2); the next
+      // step's B0 slice and all its scales (12 bytes per lane, one per 16-row
+      // piece).
+      %b0n:14 = hk.cluster memory -> !rt_p4, !rt_p4, !si, !si, !si, !si, !si,
+          !si, !si, !si, !si, !si, !si, !si {
+        hk.store %b1#2, %bs_share1 : !rt_share4, !st_share4
         %rb00 = hk.load %sb000 : !st_p4 -> !rt_p4
-        %rb01 = hk.load %sb001 : !st_p4 -> !rt_p4
         %rb10 = hk.load %sb010 : !st_p4 -> !rt_p4
-        %rb11 = hk.load %sb011 : !st_p4 -> !rt_p4
-        %zb000 = hk.load %SB[%bg00, %ks0] : memref<?x?xi8> -> !si
-        %zb001 = hk.load %SB[%bg00, %ks1] : memref<?x?xi8> -> !si
-        %zb010 = hk.load %SB[%bg01, %ks0] : memref<?x?xi8> -> !si
-        %zb011 = hk.load %SB[%bg01, %ks1] : memref<?x?xi8> -> !si
-        hk.yield %rb00, %rb01, %rb10, %rb11, %zb000, %zb001, %zb010, %zb011
-            : !rt_p4, !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si
+        %ya000 = hk.load %SA[%ag00, %kn1] : memref<?x?xi8> -> !si
+        %ya010 = hk.load %SA[%ag01, %kn1] : memref<?x?xi8> -> !si
+        %ya020 = hk.load %SA[%ag02, %kn1] : memref<?x?xi8> -> !si
+        %ya030 = hk.load %SA[%ag03, %kn1] : memref<?x?xi8> -> !si
+        %ya100 = hk.load %SA[%ag10, %kn1] : memref<?x?xi8> -> !si
+        %ya110 = hk.load %SA[%ag11, %kn1] : memref<?x?xi8> -> !si
+        %ya120 = hk.load %SA[%ag12, %kn1] : memref<?x?xi8> -> !si
+        %ya130 = hk.load %SA[%ag13, %kn1] : memref<?x?xi8> -> !si
+        %yb000 = hk.load %SB[%bg00, %kn1] : memref<?x?xi8> -> !si
+        %yb010 = hk.load %SB[%bg01, %kn1] : memref<?x?xi8> -> !si
+        %yb100 = hk.load %SB[%bg10, %kn1] : memref<?x?xi8> -> !si
+        %yb110 = hk.load %SB[%bg11, %kn1] : memref<?x?xi8> -> !si
+        hk.yield %rb00, %rb10, %ya000, %ya010, %ya020, %ya030, %ya100, %ya110,
+            %ya120, %ya130, %yb000, %yb010, %yb100, %yb110 : !rt_p4, !rt_p4,
+            !si, !si, !si, !si, !si, !si, !si, !si, !si, !si, !si, !si
       }
       // C[1][1]^T += B1 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
       // accumulator with a byte of scale per lane and operand.
@@ -1072,155 +972,87 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
           !acc {
         %m000 = hk.mma_scaled %b1#0[%eb100], %a1#0[%ea100], %c1100 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m001 = hk.mma_scaled %b1#1[%eb101], %a1#1[%ea101], %m000 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m010 = hk.mma_scaled %b1#0[%eb100], %a1#2[%ea110], %c1101 : !rt_p4,
+        %m010 = hk.mma_scaled %b1#0[%eb100], %a1#1[%ea110], %c1101 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m011 = hk.mma_scaled %b1#1[%eb101], %a1#3[%ea111], %m010 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m020 = hk.mma_scaled %b1#0[%eb100], %a1#4[%ea120], %c1102 : !rt_p4,
+        %m020 = hk.mma_scaled %b1#0[%eb100], %a1#2[%ea120], %c1102 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m021 = hk.mma_scaled %b1#1[%eb101], %a1#5[%ea121], %m020 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m030 = hk.mma_scaled %b1#0[%eb100], %a1#6[%ea130], %c1103 : !rt_p4,
+        %m030 = hk.mma_scaled %b1#0[%eb100], %a1#3[%ea130], %c1103 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m031 = hk.mma_scaled %b1#1[%eb101], %a1#7[%ea131], %m030 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m100 = hk.mma_scaled %b1#2[%eb110], %a1#0[%ea100], %c1110 : !rt_p4,
+        %m100 = hk.mma_scaled %b1#1[%eb110], %a1#0[%ea100], %c1110 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m101 = hk.mma_scaled %b1#3[%eb111], %a1#1[%ea101], %m100 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m110 = hk.mma_scaled %b1#2[%eb110], %a1#2[%ea110], %c1111 : !rt_p4,
+        %m110 = hk.mma_scaled %b1#1[%eb110], %a1#1[%ea110], %c1111 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m111 = hk.mma_scaled %b1#3[%eb111], %a1#3[%ea111], %m110 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m120 = hk.mma_scaled %b1#2[%eb110], %a1#4[%ea120], %c1112 : !rt_p4,
+        %m120 = hk.mma_scaled %b1#1[%eb110], %a1#2[%ea120], %c1112 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m121 = hk.mma_scaled %b1#3[%eb111], %a1#5[%ea121], %m120 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        %m130 = hk.mma_scaled %b1#2[%eb110], %a1#6[%ea130], %c1113 : !rt_p4,
+        %m130 = hk.mma_scaled %b1#1[%eb110], %a1#3[%ea130], %c1113 : !rt_p4,
             !s, !rt_p4, !s, !acc
-        %m131 = hk.mma_scaled %b1#3[%eb111], %a1#7[%ea131], %m130 : !rt_p4, !s,
-            !rt_p4, !s, !acc
-        hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+        hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
             !acc, !acc, !acc, !acc, !acc, !acc, !acc
       }
       scf.yield %d00#0, %d00#1, %d00#2, %d00#3, %d00#4, %d00#5, %d00#6, %d00#7,
           %d01#0, %d01#1, %d01#2, %d01#3, %d01#4, %d01#5, %d01#6, %d01#7,
           %d10#0, %d10#1, %d10#2, %d10#3, %d10#4, %d10#5, %d10#6, %d10#7,
           %d11#0, %d11#1, %d11#2, %d11#3, %d11#4, %d11#5, %d11#6, %d11#7,
-          %b0n#0, %b0n#1, %b0n#2, %b0n#3, %a1#8, %a1#9, %a1#10, %a1#11, %a1#12,
-          %a1#13, %a1#14, %a1#15, %b0n#4, %b0n#5, %b0n#6, %b0n#7
+          %b0n#0, %b0n#1, %b0n#2, %b0n#3, %b0n#4, %b0n#5, %b0n#6, %b0n#7,
+          %b0n#8, %b0n#9, %b0n#10, %b0n#11, %b0n#12, %b0n#13, %a1#4
           : !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
               !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
               !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc, !acc,
-              !rt_p4, !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si,
-              !si, !si, !si, !si, !si, !si
+              !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si, !si, !si,
+              !si, !si, !rt_share4
     }
-    %kl0 = arith.muli %nk_loop, %c2 : index
-    %kl1 = arith.addi %kl0, %c1 : index
-    %ea000 = arith.bitcast %r#36 : !si to !s
-    %ea001 = arith.bitcast %r#37 : !si to !s
-    %ea010 = arith.bitcast %r#38 : !si to !s
-    %ea011 = arith.bitcast %r#39 : !si to !s
-    %ea020 = arith.bitcast %r#40 : !si to !s
-    %ea021 = arith.bitcast %r#41 : !si to !s
-    %ea030 = arith.bitcast %r#42 : !si to !s
-    %ea031 = arith.bitcast %r#43 : !si to !s
-    %eb000 = arith.bitcast %r#44 : !si to !s
-    %eb001 = arith.bitcast %r#45 : !si to !s
-    %eb010 = arith.bitcast %r#46 : !si to !s
-    %eb011 = arith.bitcast %r#47 : !si to !s
-    // Cluster 0: the A0 slice; this step's A1 and B1 scales (used from
-    // cluster 3 on); in the loop, prefetch the A0, B0 shares of step k + 1.
-    %a0:20 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
-        !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si, !si,
-        !si, !si, !si {
+    %ea000 = arith.bitcast %r#34 : !si to !s
+    %ea010 = arith.bitcast %r#35 : !si to !s
+    %ea020 = arith.bitcast %r#36 : !si to !s
+    %ea030 = arith.bitcast %r#37 : !si to !s
+    %ea100 = arith.bitcast %r#38 : !si to !s
+    %ea110 = arith.bitcast %r#39 : !si to !s
+    %ea120 = arith.bitcast %r#40 : !si to !s
+    %ea130 = arith.bitcast %r#41 : !si to !s
+    %eb000 = arith.bitcast %r#42 : !si to !s
+    %eb010 = arith.bitcast %r#43 : !si to !s
+    %eb100 = arith.bitcast %r#44 : !si to !s
+    %eb110 = arith.bitcast %r#45 : !si to !s
+    // Cluster 0: the A0 slice (its B0 slice and every scale of the step
+    // came with the previous step); in the loop, store this step's A1
+    // share (loaded in the previous step's cluster 4) and prefetch the A0,
+    // B0 shares of step k + 1; after it, store the last step's A1.
+    %a0:4 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4 {
       %ra00 = hk.load %sa000 : !st_p4 -> !rt_p4
-      %ra01 = hk.load %sa001 : !st_p4 -> !rt_p4
       %ra10 = hk.load %sa010 : !st_p4 -> !rt_p4
-      %ra11 = hk.load %sa011 : !st_p4 -> !rt_p4
       %ra20 = hk.load %sa020 : !st_p4 -> !rt_p4
-      %ra21 = hk.load %sa021 : !st_p4 -> !rt_p4
       %ra30 = hk.load %sa030 : !st_p4 -> !rt_p4
-      %ra31 = hk.load %sa031 : !st_p4 -> !rt_p4
-      %ya100 = hk.load %SA[%ag10, %kl0] : memref<?x?xi8> -> !si
-      %ya101 = hk.load %SA[%ag10, %kl1] : memref<?x?xi8> -> !si
-      %ya110 = hk.load %SA[%ag11, %kl0] : memref<?x?xi8> -> !si
-      %ya111 = hk.load %SA[%ag11, %kl1] : memref<?x?xi8> -> !si
-      %ya120 = hk.load %SA[%ag12, %kl0] : memref<?x?xi8> -> !si
-      %ya121 = hk.load %SA[%ag12, %kl1] : memref<?x?xi8> -> !si
-      %ya130 = hk.load %SA[%ag13, %kl0] : memref<?x?xi8> -> !si
-      %ya131 = hk.load %SA[%ag13, %kl1] : memref<?x?xi8> -> !si
-      %yb100 = hk.load %SB[%bg10, %kl0] : memref<?x?xi8> -> !si
-      %yb101 = hk.load %SB[%bg10, %kl1] : memref<?x?xi8> -> !si
-      %yb110 = hk.load %SB[%bg11, %kl0] : memref<?x?xi8> -> !si
-      %yb111 = hk.load %SB[%bg11, %kl1] : memref<?x?xi8> -> !si
-      hk.yield %ra00, %ra01, %ra10, %ra11, %ra20, %ra21, %ra30, %ra31, %ya100,
-          %ya101, %ya110, %ya111, %ya120, %ya121, %ya130, %ya131, %yb100,
-          %yb101, %yb110, %yb111 : !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
-          !rt_p4, !rt_p4, !rt_p4, !si, !si, !si, !si, !si, !si, !si, !si, !si,
-          !si, !si, !si
+      hk.store %r#46, %as_share1 : !rt_share4, !st_share4
+      hk.yield %ra00, %ra10, %ra20, %ra30 : !rt_p4, !rt_p4, !rt_p4, !rt_p4
     }
-    %ea100 = arith.bitcast %a0#8 : !si to !s
-    %ea101 = arith.bitcast %a0#9 : !si to !s
-    %ea110 = arith.bitcast %a0#10 : !si to !s
-    %ea111 = arith.bitcast %a0#11 : !si to !s
-    %ea120 = arith.bitcast %a0#12 : !si to !s
-    %ea121 = arith.bitcast %a0#13 : !si to !s
-    %ea130 = arith.bitcast %a0#14 : !si to !s
-    %ea131 = arith.bitcast %a0#15 : !si to !s
-    %eb100 = arith.bitcast %a0#16 : !si to !s
-    %eb101 = arith.bitcast %a0#17 : !si to !s
-    %eb110 = arith.bitcast %a0#18 : !si to !s
-    %eb111 = arith.bitcast %a0#19 : !si to !s
     // C[0][0]^T += B0 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
     // accumulator with a byte of scale per lane and operand.
     %d00:8 = hk.cluster compute -> !acc, !acc, !acc, !acc, !acc, !acc, !acc,
         !acc {
       %m000 = hk.mma_scaled %r#32[%eb000], %a0#0[%ea000], %r#0 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m001 = hk.mma_scaled %r#33[%eb001], %a0#1[%ea001], %m000 : !rt_p4, !s,
+      %m010 = hk.mma_scaled %r#32[%eb000], %a0#1[%ea010], %r#1 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m010 = hk.mma_scaled %r#32[%eb000], %a0#2[%ea010], %r#1 : !rt_p4, !s,
+      %m020 = hk.mma_scaled %r#32[%eb000], %a0#2[%ea020], %r#2 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m011 = hk.mma_scaled %r#33[%eb001], %a0#3[%ea011], %m010 : !rt_p4, !s,
+      %m030 = hk.mma_scaled %r#32[%eb000], %a0#3[%ea030], %r#3 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m020 = hk.mma_scaled %r#32[%eb000], %a0#4[%ea020], %r#2 : !rt_p4, !s,
+      %m100 = hk.mma_scaled %r#33[%eb010], %a0#0[%ea000], %r#4 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m021 = hk.mma_scaled %r#33[%eb001], %a0#5[%ea021], %m020 : !rt_p4, !s,
+      %m110 = hk.mma_scaled %r#33[%eb010], %a0#1[%ea010], %r#5 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m030 = hk.mma_scaled %r#32[%eb000], %a0#6[%ea030], %r#3 : !rt_p4, !s,
+      %m120 = hk.mma_scaled %r#33[%eb010], %a0#2[%ea020], %r#6 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m031 = hk.mma_scaled %r#33[%eb001], %a0#7[%ea031], %m030 : !rt_p4, !s,
+      %m130 = hk.mma_scaled %r#33[%eb010], %a0#3[%ea030], %r#7 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m100 = hk.mma_scaled %r#34[%eb010], %a0#0[%ea000], %r#4 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m101 = hk.mma_scaled %r#35[%eb011], %a0#1[%ea001], %m100 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m110 = hk.mma_scaled %r#34[%eb010], %a0#2[%ea010], %r#5 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m111 = hk.mma_scaled %r#35[%eb011], %a0#3[%ea011], %m110 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m120 = hk.mma_scaled %r#34[%eb010], %a0#4[%ea020], %r#6 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m121 = hk.mma_scaled %r#35[%eb011], %a0#5[%ea021], %m120 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m130 = hk.mma_scaled %r#34[%eb010], %a0#6[%ea030], %r#7 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m131 = hk.mma_scaled %r#35[%eb011], %a0#7[%ea031], %m130 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+      hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
           !acc, !acc, !acc, !acc, !acc, !acc, !acc
     }
-    // Cluster 2: the B1 slice; in the loop, store the A0, B0 shares of step
-    // k + 1 (every wave read them in cluster 0) and prefetch B1.
-    %b1:4 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4 {
+    // Cluster 2: the B1 slice; in the loop, prefetch B1 of step k + 1.
+    %b1:2 = hk.cluster memory -> !rt_p4, !rt_p4 {
       %rb00 = hk.load %sb100 : !st_p4 -> !rt_p4
-      %rb01 = hk.load %sb101 : !st_p4 -> !rt_p4
       %rb10 = hk.load %sb110 : !st_p4 -> !rt_p4
-      %rb11 = hk.load %sb111 : !st_p4 -> !rt_p4
-      hk.yield %rb00, %rb01, %rb10, %rb11 : !rt_p4, !rt_p4, !rt_p4, !rt_p4
+      hk.yield %rb00, %rb10 : !rt_p4, !rt_p4
     }
     // C[0][1]^T += B1 A0^T: 2 x 4 pieces of 16 rows, each a 16x16
     // accumulator with a byte of scale per lane and operand.
@@ -1228,54 +1060,32 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
         !acc {
       %m000 = hk.mma_scaled %b1#0[%eb100], %a0#0[%ea000], %r#8 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m001 = hk.mma_scaled %b1#1[%eb101], %a0#1[%ea001], %m000 : !rt_p4, !s,
+      %m010 = hk.mma_scaled %b1#0[%eb100], %a0#1[%ea010], %r#9 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m010 = hk.mma_scaled %b1#0[%eb100], %a0#2[%ea010], %r#9 : !rt_p4, !s,
+      %m020 = hk.mma_scaled %b1#0[%eb100], %a0#2[%ea020], %r#10 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m011 = hk.mma_scaled %b1#1[%eb101], %a0#3[%ea011], %m010 : !rt_p4, !s,
+      %m030 = hk.mma_scaled %b1#0[%eb100], %a0#3[%ea030], %r#11 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m020 = hk.mma_scaled %b1#0[%eb100], %a0#4[%ea020], %r#10 : !rt_p4, !s,
+      %m100 = hk.mma_scaled %b1#1[%eb110], %a0#0[%ea000], %r#12 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m021 = hk.mma_scaled %b1#1[%eb101], %a0#5[%ea021], %m020 : !rt_p4, !s,
+      %m110 = hk.mma_scaled %b1#1[%eb110], %a0#1[%ea010], %r#13 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m030 = hk.mma_scaled %b1#0[%eb100], %a0#6[%ea030], %r#11 : !rt_p4, !s,
+      %m120 = hk.mma_scaled %b1#1[%eb110], %a0#2[%ea020], %r#14 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m031 = hk.mma_scaled %b1#1[%eb101], %a0#7[%ea031], %m030 : !rt_p4, !s,
+      %m130 = hk.mma_scaled %b1#1[%eb110], %a0#3[%ea030], %r#15 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m100 = hk.mma_scaled %b1#2[%eb110], %a0#0[%ea000], %r#12 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m101 = hk.mma_scaled %b1#3[%eb111], %a0#1[%ea001], %m100 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m110 = hk.mma_scaled %b1#2[%eb110], %a0#2[%ea010], %r#13 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m111 = hk.mma_scaled %b1#3[%eb111], %a0#3[%ea011], %m110 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m120 = hk.mma_scaled %b1#2[%eb110], %a0#4[%ea020], %r#14 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m121 = hk.mma_scaled %b1#3[%eb111], %a0#5[%ea021], %m120 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m130 = hk.mma_scaled %b1#2[%eb110], %a0#6[%ea030], %r#15 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m131 = hk.mma_scaled %b1#3[%eb111], %a0#7[%ea031], %m130 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+      hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
           !acc, !acc, !acc, !acc, !acc, !acc, !acc
     }
-    // Cluster 4: the A1 slice; in the loop, store B1 of step k + 1, load
-    // the next step's A0 scales (the last use of this step's was cluster 3)
-    // and prefetch A1.
-    %a1:8 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4,
-        !rt_p4, !rt_p4, !rt_p4 {
+    // Cluster 4: the A1 slice; in the loop, store the A0, B0 shares of
+    // step k + 1 (A0 last read in cluster 0, B0 in the previous step's
+    // cluster 6) and prefetch A1.
+    %a1:4 = hk.cluster memory -> !rt_p4, !rt_p4, !rt_p4, !rt_p4 {
       %ra00 = hk.load %sa100 : !st_p4 -> !rt_p4
-      %ra01 = hk.load %sa101 : !st_p4 -> !rt_p4
       %ra10 = hk.load %sa110 : !st_p4 -> !rt_p4
-      %ra11 = hk.load %sa111 : !st_p4 -> !rt_p4
       %ra20 = hk.load %sa120 : !st_p4 -> !rt_p4
-      %ra21 = hk.load %sa121 : !st_p4 -> !rt_p4
       %ra30 = hk.load %sa130 : !st_p4 -> !rt_p4
-      %ra31 = hk.load %sa131 : !st_p4 -> !rt_p4
-      hk.yield %ra00, %ra01, %ra10, %ra11, %ra20, %ra21, %ra30, %ra31 : !rt_p4,
-          !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4, !rt_p4
+      hk.yield %ra00, %ra10, %ra20, %ra30 : !rt_p4, !rt_p4, !rt_p4, !rt_p4
     }
     // C[1][0]^T += B0 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
     // accumulator with a byte of scale per lane and operand.
@@ -1283,37 +1093,21 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
         !acc {
       %m000 = hk.mma_scaled %r#32[%eb000], %a1#0[%ea100], %r#16 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m001 = hk.mma_scaled %r#33[%eb001], %a1#1[%ea101], %m000 : !rt_p4, !s,
+      %m010 = hk.mma_scaled %r#32[%eb000], %a1#1[%ea110], %r#17 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m010 = hk.mma_scaled %r#32[%eb000], %a1#2[%ea110], %r#17 : !rt_p4, !s,
+      %m020 = hk.mma_scaled %r#32[%eb000], %a1#2[%ea120], %r#18 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m011 = hk.mma_scaled %r#33[%eb001], %a1#3[%ea111], %m010 : !rt_p4, !s,
+      %m030 = hk.mma_scaled %r#32[%eb000], %a1#3[%ea130], %r#19 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m020 = hk.mma_scaled %r#32[%eb000], %a1#4[%ea120], %r#18 : !rt_p4, !s,
+      %m100 = hk.mma_scaled %r#33[%eb010], %a1#0[%ea100], %r#20 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m021 = hk.mma_scaled %r#33[%eb001], %a1#5[%ea121], %m020 : !rt_p4, !s,
+      %m110 = hk.mma_scaled %r#33[%eb010], %a1#1[%ea110], %r#21 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m030 = hk.mma_scaled %r#32[%eb000], %a1#6[%ea130], %r#19 : !rt_p4, !s,
+      %m120 = hk.mma_scaled %r#33[%eb010], %a1#2[%ea120], %r#22 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m031 = hk.mma_scaled %r#33[%eb001], %a1#7[%ea131], %m030 : !rt_p4, !s,
+      %m130 = hk.mma_scaled %r#33[%eb010], %a1#3[%ea130], %r#23 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m100 = hk.mma_scaled %r#34[%eb010], %a1#0[%ea100], %r#20 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m101 = hk.mma_scaled %r#35[%eb011], %a1#1[%ea101], %m100 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m110 = hk.mma_scaled %r#34[%eb010], %a1#2[%ea110], %r#21 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m111 = hk.mma_scaled %r#35[%eb011], %a1#3[%ea111], %m110 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m120 = hk.mma_scaled %r#34[%eb010], %a1#4[%ea120], %r#22 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m121 = hk.mma_scaled %r#35[%eb011], %a1#5[%ea121], %m120 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m130 = hk.mma_scaled %r#34[%eb010], %a1#6[%ea130], %r#23 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m131 = hk.mma_scaled %r#35[%eb011], %a1#7[%ea131], %m130 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+      hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
           !acc, !acc, !acc, !acc, !acc, !acc, !acc
     }
     // C[1][1]^T += B1 A1^T: 2 x 4 pieces of 16 rows, each a 16x16
@@ -1322,37 +1116,21 @@ hk.kernel @gemm_mx_fp4(%A: memref<?x?xi8>, %SA: memref<?x?xi8>,
         !acc {
       %m000 = hk.mma_scaled %b1#0[%eb100], %a1#0[%ea100], %r#24 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m001 = hk.mma_scaled %b1#1[%eb101], %a1#1[%ea101], %m000 : !rt_p4, !s,
+      %m010 = hk.mma_scaled %b1#0[%eb100], %a1#1[%ea110], %r#25 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m010 = hk.mma_scaled %b1#0[%eb100], %a1#2[%ea110], %r#25 : !rt_p4, !s,
+      %m020 = hk.mma_scaled %b1#0[%eb100], %a1#2[%ea120], %r#26 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m011 = hk.mma_scaled %b1#1[%eb101], %a1#3[%ea111], %m010 : !rt_p4, !s,
+      %m030 = hk.mma_scaled %b1#0[%eb100], %a1#3[%ea130], %r#27 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m020 = hk.mma_scaled %b1#0[%eb100], %a1#4[%ea120], %r#26 : !rt_p4, !s,
+      %m100 = hk.mma_scaled %b1#1[%eb110], %a1#0[%ea100], %r#28 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m021 = hk.mma_scaled %b1#1[%eb101], %a1#5[%ea121], %m020 : !rt_p4, !s,
+      %m110 = hk.mma_scaled %b1#1[%eb110], %a1#1[%ea110], %r#29 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m030 = hk.mma_scaled %b1#0[%eb100], %a1#6[%ea130], %r#27 : !rt_p4, !s,
+      %m120 = hk.mma_scaled %b1#1[%eb110], %a1#2[%ea120], %r#30 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m031 = hk.mma_scaled %b1#1[%eb101], %a1#7[%ea131], %m030 : !rt_p4, !s,
+      %m130 = hk.mma_scaled %b1#1[%eb110], %a1#3[%ea130], %r#31 : !rt_p4, !s,
           !rt_p4, !s, !acc
-      %m100 = hk.mma_scaled %b1#2[%eb110], %a1#0[%ea100], %r#28 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m101 = hk.mma_scaled %b1#3[%eb111], %a1#1[%ea101], %m100 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m110 = hk.mma_scaled %b1#2[%eb110], %a1#2[%ea110], %r#29 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m111 = hk.mma_scaled %b1#3[%eb111], %a1#3[%ea111], %m110 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m120 = hk.mma_scaled %b1#2[%eb110], %a1#4[%ea120], %r#30 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m121 = hk.mma_scaled %b1#3[%eb111], %a1#5[%ea121], %m120 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m130 = hk.mma_scaled %b1#2[%eb110], %a1#6[%ea130], %r#31 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      %m131 = hk.mma_scaled %b1#3[%eb111], %a1#7[%ea131], %m130 : !rt_p4, !s,
-          !rt_p4, !s, !acc
-      hk.yield %m001, %m011, %m021, %m031, %m101, %m111, %m121, %m131 : !acc,
+      hk.yield %m000, %m010, %m020, %m030, %m100, %m110, %m120, %m130 : !acc,
           !acc, !acc, !acc, !acc, !acc, !acc, !acc
     }
     hk.yield %d00#0, %d00#1, %d00#2, %d00#3, %d00#4, %d00#5, %d00#6, %d00#7,
