@@ -260,6 +260,13 @@ LogicalResult KernelOp::verify() {
       return emitOpError("argument #")
              << i << " must be a memref in the default (global) memory "
              << "space, got memory space " << m.getMemorySpace();
+    // No element to read or write: every access is out of bounds, and the
+    // lowering's address arithmetic folds into shapes LLVM's AMDGPU backend
+    // stops on (an illegal VGPR to SGPR copy).
+    if (m && llvm::is_contained(m.getShape(), 0))
+      return emitOpError("argument #")
+             << i << " has a dimension of static size 0 (" << t
+             << "); a memref argument must be able to hold an element";
   }
 
   GridAttr grid = getGrid();
