@@ -162,28 +162,34 @@ int64_t mergeGroups(int64_t S) {
 }
 
 /// Whether the decode and the merge of its splits run as one launch
-/// (@attention_decode_fused_d128): a counter per group of workgroups finds
-/// the last one to finish, which merges the group, up a tree, so that no
-/// merge or combine launch follows. Only with HK_DECODE_FUSED=1: in the
-/// model the fused launch is still slower than decode, merge and combine
-/// (1 x 128k on gfx950 31.2 against 25.3 us; docs/report.md), each level
-/// of its tree costing about 5500 cycles. Only D = 128 bf16 pools read by
-/// 64-key blocks have the fused entry point; another shape is refused.
-bool fusedDecode(const Dims &dims) {
+/// (@attention_decode_fused_d128 and _fused_p16_d128): a counter per group
+/// of workgroups finds the last one to finish, which merges the group, up a
+/// tree, so that no merge or combine launch follows. Where the modelled
+/// times favour it (docs/report.md): D = 128 bf16 pools on gfx950 (the
+/// chunked decode), when the grid is one batch of workgroups (every
+/// workgroup's merges then overlap the others' KV reads; 64 x 8k 38.24
+/// against 41.33 us, 1 x 128k 24.72 against 25.33). On gfx942 its decode
+/// is the per-block one and the tree one level deeper (1 x 128k 30.13
+/// against 29.09 us). HK_DECODE_FUSED=1 takes it wherever it exists (the
+/// tests on gfx942), HK_DECODE_FUSED=0 nowhere; another shape is refused.
+bool fusedDecode(const std::string &chip, const Dims &dims, int64_t S) {
   const char *env = std::getenv("HK_DECODE_FUSED");
-  if (!env || std::string(env) != "1")
-    return false;
-  if (dims.D != 128 || dims.kvFormat != 0 || !blockPages(dims))
+  std::string force = env ? env : "";
+  bool exists = dims.D == 128 && dims.kvFormat == 0;
+  if (force == "1" && !exists)
     throw std::invalid_argument(
-        "attention_decode: HK_DECODE_FUSED=1 needs D = 128, bf16 pools and "
-        "pages of a multiple of 64 rows (or the contiguous cache)");
-  return true;
+        "attention_decode: HK_DECODE_FUSED=1 needs D = 128 and bf16 pools");
+  if (force == "1" || force == "0")
+    return force == "1";
+  const hk::ChipInfo *info = hk::lookupChip(chip);
+  int64_t workgroups = dims.B * dims.Hkv * ((S + 3) / 4);
+  return exists && chip == "gfx950" && workgroups <= info->computeUnits;
 }
 
-/// The fused launch's tree over W workgroup results: groups of four, the
+/// The fused launch's tree over W workgroup results: groups of eight, the
 /// members of a group read together (one batch of loads per level), so
-/// ceil(log4 W) levels.
-constexpr int64_t kFusedFan = 4;
+/// ceil(log8 W) levels (fan-ins of 4 and 16 were slower in the model).
+constexpr int64_t kFusedFan = 8;
 int64_t fusedFan(int64_t) { return kFusedFan; }
 
 /// Counters of the fused launch per KV head and sequence: one per
@@ -210,27 +216,32 @@ constexpr int32_t kEveryTicketLast = 1 << 20;
 void attentionDecodeFused(Library &lib, std::vector<hkrt_arg> args,
                           const hkrt::Buffer &O, const hkrt::Buffer &L,
                           const Dims &dims, int64_t S) {
-  int64_t B = dims.B, Hkv = dims.Hkv, D = dims.D, R = dims.rows();
+  // The partial results' rows: whole 32-row tiles (the kernel loads them
+  // without bounds checks).
+  int64_t B = dims.B, Hkv = dims.Hkv, D = dims.D, R = dims.rows(),
+          Rp = (R + 31) / 32 * 32;
   int64_t W = (S + 3) / 4, fan = fusedFan(W), C = fusedCounters(W, fan);
   hkrt::Device &dev = lib.device();
-  hkrt::Buffer Op = dev.alloc(size_t(B * Hkv * 4 * W * R * D) * 4);
-  hkrt::Buffer Lp = dev.alloc(size_t(B * Hkv * 4 * W * R) * 4);
-  hkrt::Buffer Ot = dev.alloc(size_t(B * Hkv * W * R * D) * 4);
-  hkrt::Buffer Lt = dev.alloc(size_t(B * Hkv * 4 * W * R) * 4);
+  hkrt::Buffer Op = dev.alloc(size_t(B * Hkv * 4 * W * Rp * D) * 4);
+  hkrt::Buffer Lp = dev.alloc(size_t(B * Hkv * 4 * W * Rp) * 4);
+  hkrt::Buffer Ot = dev.alloc(size_t(B * Hkv * W * Rp * D) * 4);
+  hkrt::Buffer Lt = dev.alloc(size_t(B * Hkv * 4 * W * Rp) * 4);
   hkrt::Buffer count = dev.alloc(size_t(B * Hkv * C) * 4);
   std::vector<int32_t> counters(size_t(B * Hkv * C), 0);
   count.write(counters.data(), counters.size() * 4);
-  args.insert(args.end(), {Op.memref(HKRT_DTYPE_F32, {B, Hkv, 4 * W, R, D}),
-                           Lp.memref(HKRT_DTYPE_F32, {B, Hkv, 4 * W, R}),
-                           Ot.memref(HKRT_DTYPE_F32, {B, Hkv, W, R, D}),
-                           Lt.memref(HKRT_DTYPE_F32, {B, Hkv, 4 * W, R}),
+  args.insert(args.end(), {Op.memref(HKRT_DTYPE_F32, {B, Hkv, 4 * W, Rp, D}),
+                           Lp.memref(HKRT_DTYPE_F32, {B, Hkv, 4 * W, Rp}),
+                           Ot.memref(HKRT_DTYPE_F32, {B, Hkv, W, Rp, D}),
+                           Lt.memref(HKRT_DTYPE_F32, {B, Hkv, 4 * W, Rp}),
                            count.memref(HKRT_DTYPE_I32, {B, Hkv, C}),
                            O.memref(HKRT_DTYPE_BF16, {B, Hkv, R, D}),
                            L.memref(HKRT_DTYPE_F32, {B, Hkv, R}),
                            hkrt_arg_int(HKRT_DTYPE_INDEX, dims.Lq),
                            hkrt_arg_int(HKRT_DTYPE_INDEX, fan)});
   hkrt::Kernel kernel =
-      lib.kernel("attention_decode", "attention_decode_fused_d128");
+      lib.kernel("attention_decode", readsChunks(dev.chip(), dims)
+                                         ? "attention_decode_fused_p16_d128"
+                                         : "attention_decode_fused_d128");
   kernel.launch(args);
   if (!decodeWasTimed(lib))
     return;
@@ -269,7 +280,7 @@ void attentionDecode(Library &lib, const hkrt::Buffer &Q, const hkrt::Buffer &K,
       view(V, kv, dims.numPages(), P, Hkv, D),
       table.memref(HKRT_DTYPE_I32, {B, dims.maxBlocks()}),
       seqLens.memref(HKRT_DTYPE_I32, {B})};
-  if (fusedDecode(dims))
+  if (fusedDecode(lib.device().chip(), dims, S))
     return attentionDecodeFused(lib, std::move(args), O, L, dims, S);
   hkrt::Buffer Op = lib.device().alloc(size_t(B * Hkv * S * R * D) * 4);
   hkrt::Buffer Lp = lib.device().alloc(size_t(B * Hkv * S * R) * 4);

@@ -69,6 +69,11 @@
 // one i32 tile built from hk.iota before the KV loop; a key past it is
 // masked to -inf. A split without keys writes O = 0 and L = -inf.
 //
+// @attention_decode_fused_d128 and @attention_decode_fused_p16_d128 are the
+// D = 128 entry points with the merge of their splits in the same launch:
+// the last workgroup of each group, found with hk.fetch_add on a counter,
+// merges the group, up a tree (their comment, below the merge's).
+//
 // @attention_decode_combine_d<D>(%Op, %Lp, %O, %L) merges the splits:
 // O [B, H_kv, G q_len, D] bf16 (Q's layout), L [B, H_kv, G q_len] f32 (that
 // is, [B, H, q_len]); grid (ceil(G q_len / 32) D / 32, H_kv, B), four waves
@@ -1270,8 +1275,12 @@ hk.kernel @attention_decode_merge_d128(%Op: !op128, %Lp: !lp, %Op2: !op128,
 // those of @attention_decode_d128, with Op's and Lp's third dimension
 // 4 W (W the workgroups per KV head and sequence, every split a wave),
 // then
-//   %Ot : [B, H_kv, W, G q_len, D] f32 and %Lt : [B, H_kv, 4 W, G q_len],
-//        the merged results of the tree below;
+//   %Ot : [B, H_kv, W, R, D] f32 and %Lt : [B, H_kv, 4 W, R], the merged
+//        results of the tree below;
+// where Op, Lp, Ot and Lt have R rows, G q_len rounded up to a multiple of
+// 32, so that the merges' loads of whole 32-row tiles need no bounds
+// checks (hk.in_bounds; with the checks LLVM issued them two at a time,
+// each pair waited for before the next);
 //   %count : [B, H_kv, C] i32, C = W + 4 (the groups of every level of the
 //        tree), zero before the first launch; every launch leaves it zero;
 //   %O, %L as @attention_decode_combine_d128's; %fan the tree's fan-in
@@ -1473,10 +1482,14 @@ hk.kernel @attention_decode_fused_d128(%Q: !q128, %K: !kv128, %V: !kv128,
   %s3 = arith.addi %bx4, %c3 : index
   %lt0 = arith.addi %bx4, %w : index
   scf.for %rt = %c0 to %row_tiles step %c1 {
-    %o0 = hk.load %Op[%b, %hkv, %bx4, %rt, %w] : !op128 -> !o_slice
-    %o1 = hk.load %Op[%b, %hkv, %s1, %rt, %w] : !op128 -> !o_slice
-    %o2 = hk.load %Op[%b, %hkv, %s2, %rt, %w] : !op128 -> !o_slice
-    %o3 = hk.load %Op[%b, %hkv, %s3, %rt, %w] : !op128 -> !o_slice
+    %o0 = hk.load %Op[%b, %hkv, %bx4, %rt, %w] {hk.cols_in_bounds, hk.in_bounds}
+        : !op128 -> !o_slice
+    %o1 = hk.load %Op[%b, %hkv, %s1, %rt, %w] {hk.cols_in_bounds, hk.in_bounds}
+        : !op128 -> !o_slice
+    %o2 = hk.load %Op[%b, %hkv, %s2, %rt, %w] {hk.cols_in_bounds, hk.in_bounds}
+        : !op128 -> !o_slice
+    %o3 = hk.load %Op[%b, %hkv, %s3, %rt, %w] {hk.cols_in_bounds, hk.in_bounds}
+        : !op128 -> !o_slice
     %l0 = hk.load %Lp[%b, %hkv, %bx4, %rt] : !lp -> !vec
     %l1 = hk.load %Lp[%b, %hkv, %s1, %rt] : !lp -> !vec
     %l2 = hk.load %Lp[%b, %hkv, %s2, %rt] : !lp -> !vec
@@ -1534,6 +1547,15 @@ hk.kernel @attention_decode_fused_d128(%Q: !q128, %K: !kv128, %V: !kv128,
   // the group's size less one counts as the last: a real launch hands out
   // 0 .. size - 1 once each, and the timing mode presets the counters so
   // that every sampled workgroup takes the merges its last one would.
+  %k0 = arith.constant 0 : index
+  %k1 = arith.constant 1 : index
+  %k2 = arith.constant 2 : index
+  %k3 = arith.constant 3 : index
+  %k4 = arith.constant 4 : index
+  %k5 = arith.constant 5 : index
+  %k6 = arith.constant 6 : index
+  %k7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
   %nwg = memref.dim %Ot, %c2 : !op128
   %done0 = arith.constant false
   %tree:5 = scf.while (%node = %bx, %n = %nwg, %off = %nwg, %stride = %c1,
@@ -1567,99 +1589,737 @@ hk.kernel @attention_decode_fused_d128(%Q: !q128, %K: !kv128, %V: !kv128,
     %glast = arith.subi %gend, %c1 : index
     %groups = arith.ceildivui %n, %fan : index
     %top = arith.cmpi eq, %groups, %c1 : index
-    // Every member has arrived: the counter back to 0 for the next launch.
+    // Every member has arrived, and no other access to the counter is left
+    // in this launch: a plain store (no wait, unlike an atomic) sets it
+    // back to 0 for the next launch.
     %g4 = arith.muli %g, %c4 : index
     %ci0 = arith.addi %off, %g4 : index
     %ci = arith.addi %ci0, %w : index
-    %gcnt32 = arith.index_cast %gcnt : index to i32
-    %neg32 = arith.subi %zero32, %gcnt32 : i32
-    %reset = hk.fetch_add %neg32, %count[%b, %hkv, %ci] : memref<?x?x?xi32>
+    memref.store %zero32, %count[%b, %hkv, %ci] : memref<?x?x?xi32>
     %dst = arith.muli %gfirst, %stride : index
     %dst4 = arith.muli %dst, %c4 : index
     %dst_l = arith.addi %dst4, %w : index
     scf.for %rt = %c0 to %row_tiles step %c1 {
-      // Members four at a time; a member index past the group's last is
-      // read as the last one again with its LSE made -inf (weight 0).
-      %mr:3 = scf.for %i = %gfirst to %gend step %c4
+      // Members eight at a time, their loads issued together; a member
+      // index past the group's last is read as the last one again with
+      // its LSE made -inf (weight 0).
+      %mr:3 = scf.for %i = %gfirst to %gend step %c8
           iter_args(%o = %zero_os, %m = %low, %l = %zero_vec)
           -> (!o_slice, !vec, !vec) {
-        %i0r = arith.addi %i, %c0 : index
+        %i0r = arith.addi %i, %k0 : index
         %ok0 = arith.cmpi ule, %i0r, %glast : index
         %i0 = arith.minui %i0r, %glast : index
         %sl0 = arith.muli %i0, %stride : index
         %sl40 = arith.muli %sl0, %c4 : index
         %li0 = arith.addi %sl40, %w : index
-        %os0 = hk.load %Ot[%b, %hkv, %sl0, %rt, %w] : !op128 -> !o_slice
+        %os0 = hk.load %Ot[%b, %hkv, %sl0, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
         %lr0 = hk.load %Lt[%b, %hkv, %li0, %rt] : !lp -> !vec
         %pen0 = arith.select %ok0, %zero_f, %neginf : f32
         %penv0 = tensor.splat %pen0 : !vec
         %ls0 = arith.addf %lr0, %penv0 : !vec
-        %i1r = arith.addi %i, %c1 : index
+        %i1r = arith.addi %i, %k1 : index
         %ok1 = arith.cmpi ule, %i1r, %glast : index
         %i1 = arith.minui %i1r, %glast : index
         %sl1 = arith.muli %i1, %stride : index
         %sl41 = arith.muli %sl1, %c4 : index
         %li1 = arith.addi %sl41, %w : index
-        %os1 = hk.load %Ot[%b, %hkv, %sl1, %rt, %w] : !op128 -> !o_slice
+        %os1 = hk.load %Ot[%b, %hkv, %sl1, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
         %lr1 = hk.load %Lt[%b, %hkv, %li1, %rt] : !lp -> !vec
         %pen1 = arith.select %ok1, %zero_f, %neginf : f32
         %penv1 = tensor.splat %pen1 : !vec
         %ls1 = arith.addf %lr1, %penv1 : !vec
-        %i2r = arith.addi %i, %c2 : index
+        %i2r = arith.addi %i, %k2 : index
         %ok2 = arith.cmpi ule, %i2r, %glast : index
         %i2 = arith.minui %i2r, %glast : index
         %sl2 = arith.muli %i2, %stride : index
         %sl42 = arith.muli %sl2, %c4 : index
         %li2 = arith.addi %sl42, %w : index
-        %os2 = hk.load %Ot[%b, %hkv, %sl2, %rt, %w] : !op128 -> !o_slice
+        %os2 = hk.load %Ot[%b, %hkv, %sl2, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
         %lr2 = hk.load %Lt[%b, %hkv, %li2, %rt] : !lp -> !vec
         %pen2 = arith.select %ok2, %zero_f, %neginf : f32
         %penv2 = tensor.splat %pen2 : !vec
         %ls2 = arith.addf %lr2, %penv2 : !vec
-        %i3r = arith.addi %i, %c3 : index
+        %i3r = arith.addi %i, %k3 : index
         %ok3 = arith.cmpi ule, %i3r, %glast : index
         %i3 = arith.minui %i3r, %glast : index
         %sl3 = arith.muli %i3, %stride : index
         %sl43 = arith.muli %sl3, %c4 : index
         %li3 = arith.addi %sl43, %w : index
-        %os3 = hk.load %Ot[%b, %hkv, %sl3, %rt, %w] : !op128 -> !o_slice
+        %os3 = hk.load %Ot[%b, %hkv, %sl3, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
         %lr3 = hk.load %Lt[%b, %hkv, %li3, %rt] : !lp -> !vec
         %pen3 = arith.select %ok3, %zero_f, %neginf : f32
         %penv3 = tensor.splat %pen3 : !vec
         %ls3 = arith.addf %lr3, %penv3 : !vec
-        %tmx01 = arith.maximumf %ls0, %ls1 : !vec
-        %tmx23 = arith.maximumf %ls2, %ls3 : !vec
-        %tmx4 = arith.maximumf %tmx01, %tmx23 : !vec
-        %tmx = arith.maximumf %m, %tmx4 : !vec
+        %i4r = arith.addi %i, %k4 : index
+        %ok4 = arith.cmpi ule, %i4r, %glast : index
+        %i4 = arith.minui %i4r, %glast : index
+        %sl4 = arith.muli %i4, %stride : index
+        %sl44 = arith.muli %sl4, %c4 : index
+        %li4 = arith.addi %sl44, %w : index
+        %os4 = hk.load %Ot[%b, %hkv, %sl4, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr4 = hk.load %Lt[%b, %hkv, %li4, %rt] : !lp -> !vec
+        %pen4 = arith.select %ok4, %zero_f, %neginf : f32
+        %penv4 = tensor.splat %pen4 : !vec
+        %ls4 = arith.addf %lr4, %penv4 : !vec
+        %i5r = arith.addi %i, %k5 : index
+        %ok5 = arith.cmpi ule, %i5r, %glast : index
+        %i5 = arith.minui %i5r, %glast : index
+        %sl5 = arith.muli %i5, %stride : index
+        %sl45 = arith.muli %sl5, %c4 : index
+        %li5 = arith.addi %sl45, %w : index
+        %os5 = hk.load %Ot[%b, %hkv, %sl5, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr5 = hk.load %Lt[%b, %hkv, %li5, %rt] : !lp -> !vec
+        %pen5 = arith.select %ok5, %zero_f, %neginf : f32
+        %penv5 = tensor.splat %pen5 : !vec
+        %ls5 = arith.addf %lr5, %penv5 : !vec
+        %i6r = arith.addi %i, %k6 : index
+        %ok6 = arith.cmpi ule, %i6r, %glast : index
+        %i6 = arith.minui %i6r, %glast : index
+        %sl6 = arith.muli %i6, %stride : index
+        %sl46 = arith.muli %sl6, %c4 : index
+        %li6 = arith.addi %sl46, %w : index
+        %os6 = hk.load %Ot[%b, %hkv, %sl6, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr6 = hk.load %Lt[%b, %hkv, %li6, %rt] : !lp -> !vec
+        %pen6 = arith.select %ok6, %zero_f, %neginf : f32
+        %penv6 = tensor.splat %pen6 : !vec
+        %ls6 = arith.addf %lr6, %penv6 : !vec
+        %i7r = arith.addi %i, %k7 : index
+        %ok7 = arith.cmpi ule, %i7r, %glast : index
+        %i7 = arith.minui %i7r, %glast : index
+        %sl7 = arith.muli %i7, %stride : index
+        %sl47 = arith.muli %sl7, %c4 : index
+        %li7 = arith.addi %sl47, %w : index
+        %os7 = hk.load %Ot[%b, %hkv, %sl7, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr7 = hk.load %Lt[%b, %hkv, %li7, %rt] : !lp -> !vec
+        %pen7 = arith.select %ok7, %zero_f, %neginf : f32
+        %penv7 = tensor.splat %pen7 : !vec
+        %ls7 = arith.addf %lr7, %penv7 : !vec
+        %tmx0_0 = arith.maximumf %ls0, %ls1 : !vec
+        %tmx0_1 = arith.maximumf %ls2, %ls3 : !vec
+        %tmx0_2 = arith.maximumf %ls4, %ls5 : !vec
+        %tmx0_3 = arith.maximumf %ls6, %ls7 : !vec
+        %tmx1_0 = arith.maximumf %tmx0_0, %tmx0_1 : !vec
+        %tmx1_1 = arith.maximumf %tmx0_2, %tmx0_3 : !vec
+        %tmx2_0 = arith.maximumf %tmx1_0, %tmx1_1 : !vec
+        %tmx = arith.maximumf %m, %tmx2_0 : !vec
         %tda = arith.subf %m, %tmx : !vec
         %tda2 = arith.mulf %tda, %log2e : !vec
         %talpha = math.exp2 %tda2 : !vec
         %td0 = arith.subf %ls0, %tmx : !vec
         %te0 = arith.mulf %td0, %log2e : !vec
         %tw0 = math.exp2 %te0 : !vec
+        %ta0 = hk.row_broadcast mul %os0, %tw0 : !o_slice, !vec
         %td1 = arith.subf %ls1, %tmx : !vec
         %te1 = arith.mulf %td1, %log2e : !vec
         %tw1 = math.exp2 %te1 : !vec
+        %ta1 = hk.row_broadcast mul %os1, %tw1 : !o_slice, !vec
         %td2 = arith.subf %ls2, %tmx : !vec
         %te2 = arith.mulf %td2, %log2e : !vec
         %tw2 = math.exp2 %te2 : !vec
+        %ta2 = hk.row_broadcast mul %os2, %tw2 : !o_slice, !vec
         %td3 = arith.subf %ls3, %tmx : !vec
         %te3 = arith.mulf %td3, %log2e : !vec
         %tw3 = math.exp2 %te3 : !vec
-        %toa = hk.row_broadcast mul %o, %talpha : !o_slice, !vec
-        %ta0 = hk.row_broadcast mul %os0, %tw0 : !o_slice, !vec
-        %ta1 = hk.row_broadcast mul %os1, %tw1 : !o_slice, !vec
-        %ta2 = hk.row_broadcast mul %os2, %tw2 : !o_slice, !vec
         %ta3 = hk.row_broadcast mul %os3, %tw3 : !o_slice, !vec
-        %ts01 = arith.addf %ta0, %ta1 : !o_slice
-        %ts23 = arith.addf %ta2, %ta3 : !o_slice
-        %ts4 = arith.addf %ts01, %ts23 : !o_slice
-        %ton = arith.addf %toa, %ts4 : !o_slice
+        %td4 = arith.subf %ls4, %tmx : !vec
+        %te4 = arith.mulf %td4, %log2e : !vec
+        %tw4 = math.exp2 %te4 : !vec
+        %ta4 = hk.row_broadcast mul %os4, %tw4 : !o_slice, !vec
+        %td5 = arith.subf %ls5, %tmx : !vec
+        %te5 = arith.mulf %td5, %log2e : !vec
+        %tw5 = math.exp2 %te5 : !vec
+        %ta5 = hk.row_broadcast mul %os5, %tw5 : !o_slice, !vec
+        %td6 = arith.subf %ls6, %tmx : !vec
+        %te6 = arith.mulf %td6, %log2e : !vec
+        %tw6 = math.exp2 %te6 : !vec
+        %ta6 = hk.row_broadcast mul %os6, %tw6 : !o_slice, !vec
+        %td7 = arith.subf %ls7, %tmx : !vec
+        %te7 = arith.mulf %td7, %log2e : !vec
+        %tw7 = math.exp2 %te7 : !vec
+        %ta7 = hk.row_broadcast mul %os7, %tw7 : !o_slice, !vec
+        %tso0_0 = arith.addf %ta0, %ta1 : !o_slice
+        %tso0_1 = arith.addf %ta2, %ta3 : !o_slice
+        %tso0_2 = arith.addf %ta4, %ta5 : !o_slice
+        %tso0_3 = arith.addf %ta6, %ta7 : !o_slice
+        %tso1_0 = arith.addf %tso0_0, %tso0_1 : !o_slice
+        %tso1_1 = arith.addf %tso0_2, %tso0_3 : !o_slice
+        %tso2_0 = arith.addf %tso1_0, %tso1_1 : !o_slice
+        %tsw0_0 = arith.addf %tw0, %tw1 : !vec
+        %tsw0_1 = arith.addf %tw2, %tw3 : !vec
+        %tsw0_2 = arith.addf %tw4, %tw5 : !vec
+        %tsw0_3 = arith.addf %tw6, %tw7 : !vec
+        %tsw1_0 = arith.addf %tsw0_0, %tsw0_1 : !vec
+        %tsw1_1 = arith.addf %tsw0_2, %tsw0_3 : !vec
+        %tsw2_0 = arith.addf %tsw1_0, %tsw1_1 : !vec
+        %toa = hk.row_broadcast mul %o, %talpha : !o_slice, !vec
+        %ton = arith.addf %toa, %tso2_0 : !o_slice
         %tla = arith.mulf %l, %talpha : !vec
-        %tw01 = arith.addf %tw0, %tw1 : !vec
-        %tw23 = arith.addf %tw2, %tw3 : !vec
-        %tw4s = arith.addf %tw01, %tw23 : !vec
-        %tln = arith.addf %tla, %tw4s : !vec
+        %tln = arith.addf %tla, %tsw2_0 : !vec
+        scf.yield %ton, %tmx, %tln : !o_slice, !vec, !vec
+      }
+      %tl_safe = arith.maximumf %mr#2, %tiny : !vec
+      %tof = hk.row_broadcast div %mr#0, %tl_safe : !o_slice, !vec
+      %tlog_l = math.log2 %mr#2 : !vec
+      %tlog_e = arith.mulf %tlog_l, %ln2 : !vec
+      %tlse = arith.addf %mr#1, %tlog_e : !vec
+      scf.if %top {
+        %ob = arith.truncf %tof : !o_slice to !o_out_slice
+        hk.store %ob, %O[%b, %hkv, %rt, %w] : !o_out_slice, !q128
+        %w_first = arith.cmpi eq, %w, %c0 : index
+        scf.if %w_first {
+          hk.store %tlse, %L[%b, %hkv, %rt] : !vec, memref<?x?x?xf32>
+        }
+      } else {
+        hk.store %tof, %Ot[%b, %hkv, %dst, %rt, %w] : !o_slice, !op128
+        hk.store %tlse, %Lt[%b, %hkv, %dst_l, %rt] : !vec, !lp
+      }
+    }
+    %groups4 = arith.muli %groups, %c4 : index
+    %off_n = arith.addi %off, %groups4 : index
+    %stride_n = arith.muli %stride, %fan : index
+    scf.yield %g, %groups, %off_n, %stride_n, %top
+        : index, index, index, index, i1
+  }
+  hk.return
+}
+
+// @attention_decode_fused_p16_d128: @attention_decode_fused_d128 over the
+// 16-key chunks of @attention_decode_p16_d128 (pages of a multiple of 16
+// rows; on gfx950 the faster decode at D = 128); arguments, the workgroup
+// merge and the tree as there.
+hk.kernel @attention_decode_fused_p16_d128(%Q: !q128, %K: !kv128,
+    %V: !kv128, %table: memref<?x?xi32>, %seq_lens: memref<?xi32>,
+    %Op: !op128, %Lp: !lp, %Ot: !op128, %Lt: !lp,
+    %count: memref<?x?x?xi32>, %O: !q128, %L: memref<?x?x?xf32>,
+    %q_len: index, %fan: index)
+    attributes {waves = 4 : i32,
+    grid = #hk.grid<[dim(5, 2), dim(1, 1), dim(4, 0)]
+                    -> (s0 ceildiv 4, s1, s2)>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c48 = arith.constant 48 : index
+  %c64 = arith.constant 64 : index
+  %cD = arith.constant 128 : index
+  %zero_bf = arith.constant 0.0 : bf16
+  %one32 = arith.constant 1 : i32
+  %zero32 = arith.constant 0 : i32
+  %scale = arith.constant dense<0.127517432> : !s_rt
+  %scale_v = arith.constant dense<0.127517432> : !vec
+  %ln2 = arith.constant dense<0.693147182> : !vec
+  %m_init = arith.constant dense<0xFF800000> : !vec
+  %neginf_t = arith.constant dense<0xFF800000> : !s_rt
+  %zero_vec = arith.constant dense<0.0> : !vec
+  %tiny = arith.constant dense<1.0e-30> : !vec
+  %zero_o = arith.constant dense<0.0> : !o_rt128
+  %zero_s = arith.constant dense<0.0> : !st_acc
+
+  // Each wave's own 64xD LDS tile: K's four 16-key chunks are stored into
+  // it and read back in the MFMA operand layout, then V's likewise in the
+  // column layout. One wave's LDS accesses execute in order, so V's stores
+  // need no wait for K's reads.
+  %kvs = hk.alloc_shared : !kv_st4128
+  %w = hk.wave_id
+  %w4 = arith.muli %w, %c4 : index
+  %kvw = hk.subtile %kvs[%w, %c0] : !kv_st4128 -> !kv_st128
+  %bx = hk.block_id x
+  %bx4 = arith.muli %bx, %c4 : index
+  %split = arith.addi %bx4, %w : index
+  %hkv = hk.block_id y
+  %b = hk.block_id z
+  %kv_heads = memref.dim %K, %c1 : !kv128
+  %page = memref.dim %K, %c2 : !kv128
+  %splits = memref.dim %Op, %c2 : !op128
+  %rows = memref.dim %Q, %c2 : !q128
+  %row_tiles = arith.ceildivui %rows, %c32 : index
+
+  // This split's KV blocks of 64, [lo, hi), and its keys [64 lo, key_hi).
+  %len_i32 = memref.load %seq_lens[%b] : memref<?xi32>
+  %len = arith.index_castui %len_i32 : i32 to index
+  %blocks = arith.ceildivui %len, %c64 : index
+  %per = arith.ceildivui %blocks, %splits : index
+  %lo_raw = arith.muli %split, %per : index
+  %lo = arith.minui %lo_raw, %blocks : index
+  %hi_raw = arith.addi %lo, %per : index
+  %hi = arith.minui %hi_raw, %blocks : index
+  %hi_keys = arith.muli %hi, %c64 : index
+  %key_hi = arith.minui %hi_keys, %len : index
+  // The page of key k is table[b, min(k, last_key) / P]: never an entry
+  // past the sequence's pages (the loop runs only when len > 0, so P > 0).
+  %last_key = arith.subi %len, %c1 : index
+
+  // Query row r is token r mod q_len of its head; the sequence's last
+  // q_len positions are the query tokens, so token t sees the keys
+  // j <= len - q_len + t, and of those this split holds j < key_hi.
+  %qlen32 = arith.index_cast %q_len : index to i32
+  %len32 = arith.index_cast %len : index to i32
+  %keyhi32 = arith.index_cast %key_hi : index to i32
+  %first32 = arith.subi %len32, %qlen32 : i32
+  %last32 = arith.subi %keyhi32, %one32 : i32
+  %qlen_t = tensor.splat %qlen32 : !s_i32
+  %first_t = tensor.splat %first32 : !s_i32
+  %last_t = tensor.splat %last32 : !s_i32
+  %row_pos = hk.iota row : !s_i32
+  %col_pos = hk.iota col : !s_i32
+
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %r0 = arith.muli %rt, %c32 : index
+    %r0_32 = arith.index_cast %r0 : index to i32
+    %r0_t = tensor.splat %r0_32 : !s_i32
+    %r = arith.addi %row_pos, %r0_t : !s_i32
+    %tok = arith.remui %r, %qlen_t : !s_i32
+    %causal_last = arith.addi %tok, %first_t : !s_i32
+    %limit = arith.minsi %causal_last, %last_t : !s_i32
+    %q = hk.load %Q[%b, %hkv, %rt, %c0] : !q128 -> !q_rt128
+
+    %res:3 = scf.for %j = %lo to %hi step %c1
+        iter_args(%o = %zero_o, %m = %m_init, %l = %zero_vec)
+        -> (!o_rt128, !vec, !vec) {
+      %k0 = arith.muli %j, %c64 : index
+      // Chunk 0: keys k0 + 0 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc0 = arith.addi %k0, %c0 : index
+      %kl0 = arith.minui %kc0, %last_key : index
+      %pi0 = arith.divui %kl0, %page : index
+      %ps0 = arith.muli %pi0, %page : index
+      %row0 = arith.subi %kc0, %ps0 : index
+      %rt0 = arith.divui %row0, %c16 : index
+      %pid0_i32 = memref.load %table[%b, %pi0] : memref<?x?xi32>
+      %pid0 = arith.index_castui %pid0_i32 : i32 to index
+      %kr0 = hk.load %K[%pid0, %hkv, %rt0, %c0] : !kv128 -> !chunk_rt128
+      %vr0 = hk.load %V[%pid0, %hkv, %rt0, %c0] : !kv128 -> !chunk_rt128
+      // Chunk 1: keys k0 + 16 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc1 = arith.addi %k0, %c16 : index
+      %kl1 = arith.minui %kc1, %last_key : index
+      %pi1 = arith.divui %kl1, %page : index
+      %ps1 = arith.muli %pi1, %page : index
+      %row1 = arith.subi %kc1, %ps1 : index
+      %rt1 = arith.divui %row1, %c16 : index
+      %pid1_i32 = memref.load %table[%b, %pi1] : memref<?x?xi32>
+      %pid1 = arith.index_castui %pid1_i32 : i32 to index
+      %kr1 = hk.load %K[%pid1, %hkv, %rt1, %c0] : !kv128 -> !chunk_rt128
+      %vr1 = hk.load %V[%pid1, %hkv, %rt1, %c0] : !kv128 -> !chunk_rt128
+      // Chunk 2: keys k0 + 32 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc2 = arith.addi %k0, %c32 : index
+      %kl2 = arith.minui %kc2, %last_key : index
+      %pi2 = arith.divui %kl2, %page : index
+      %ps2 = arith.muli %pi2, %page : index
+      %row2 = arith.subi %kc2, %ps2 : index
+      %rt2 = arith.divui %row2, %c16 : index
+      %pid2_i32 = memref.load %table[%b, %pi2] : memref<?x?xi32>
+      %pid2 = arith.index_castui %pid2_i32 : i32 to index
+      %kr2 = hk.load %K[%pid2, %hkv, %rt2, %c0] : !kv128 -> !chunk_rt128
+      %vr2 = hk.load %V[%pid2, %hkv, %rt2, %c0] : !kv128 -> !chunk_rt128
+      // Chunk 3: keys k0 + 48 .. + 15, rows k mod P .. + 15 of page
+      // table[b, k / P].
+      %kc3 = arith.addi %k0, %c48 : index
+      %kl3 = arith.minui %kc3, %last_key : index
+      %pi3 = arith.divui %kl3, %page : index
+      %ps3 = arith.muli %pi3, %page : index
+      %row3 = arith.subi %kc3, %ps3 : index
+      %rt3 = arith.divui %row3, %c16 : index
+      %pid3_i32 = memref.load %table[%b, %pi3] : memref<?x?xi32>
+      %pid3 = arith.index_castui %pid3_i32 : i32 to index
+      %kr3 = hk.load %K[%pid3, %hkv, %rt3, %c0] : !kv128 -> !chunk_rt128
+      %vr3 = hk.load %V[%pid3, %hkv, %rt3, %c0] : !kv128 -> !chunk_rt128
+      // The last block of the sequence: its rows past the length hold
+      // whatever the pages do (a P of 0 times a NaN would be NaN), so V's
+      // are zeroed. K's are masked to -inf with the scores.
+      %kn = arith.addi %k0, %c64 : index
+      %partial = arith.cmpi ugt, %kn, %len : index
+      %vz:4 = scf.if %partial
+          -> (!chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128) {
+        %vm0 = hk.bounds_mask %vr0 at [%kc0, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        %vm1 = hk.bounds_mask %vr1 at [%kc1, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        %vm2 = hk.bounds_mask %vr2 at [%kc2, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        %vm3 = hk.bounds_mask %vr3 at [%kc3, %c0] within [%len, %cD]
+            fill %zero_bf : !chunk_rt128
+        scf.yield %vm0, %vm1, %vm2, %vm3
+            : !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128
+      } else {
+        scf.yield %vr0, %vr1, %vr2, %vr3
+            : !chunk_rt128, !chunk_rt128, !chunk_rt128, !chunk_rt128
+      }
+      // K, then V, through the wave's LDS tile.
+      %ksub0 = arith.addi %w4, %c0 : index
+      %kst0 = hk.subtile %kvs[%ksub0, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr0, %kst0 : !chunk_rt128, !chunk_st128
+      %ksub1 = arith.addi %w4, %c1 : index
+      %kst1 = hk.subtile %kvs[%ksub1, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr1, %kst1 : !chunk_rt128, !chunk_st128
+      %ksub2 = arith.addi %w4, %c2 : index
+      %kst2 = hk.subtile %kvs[%ksub2, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr2, %kst2 : !chunk_rt128, !chunk_st128
+      %ksub3 = arith.addi %w4, %c3 : index
+      %kst3 = hk.subtile %kvs[%ksub3, %c0] : !kv_st4128 -> !chunk_st128
+      hk.store %kr3, %kst3 : !chunk_rt128, !chunk_st128
+      %kt = hk.load %kvw : !kv_st128 -> !k_rt128
+      hk.store %vz#0, %kst0 : !chunk_rt128, !chunk_st128
+      hk.store %vz#1, %kst1 : !chunk_rt128, !chunk_st128
+      hk.store %vz#2, %kst2 : !chunk_rt128, !chunk_st128
+      hk.store %vz#3, %kst3 : !chunk_rt128, !chunk_st128
+      %vt = hk.load %kvw : !kv_st128 -> !v_rt128
+      // S^T = K Q^T, relabelled as S (queries as rows).
+      %st = hk.mma abt %kt, %q, %zero_s : !k_rt128, !q_rt128, !st_acc
+      %sr = hk.transpose %st : !st_acc -> !s_rt
+      %k0_32 = arith.index_cast %k0 : index to i32
+      %k0_t = tensor.splat %k0_32 : !s_i32
+      %key = arith.addi %col_pos, %k0_t : !s_i32
+      %seen = arith.cmpi sle, %key, %limit : !s_i32
+      %sm = arith.select %seen, %sr, %neginf_t : !s_mask, !s_rt
+      // Online softmax in the log2 domain. A row with no key yet keeps
+      // m = -inf; it subtracts 0 instead, so that its P and alpha are 0
+      // rather than exp2(-inf + inf).
+      %rm = hk.row_reduce max %sm : !s_rt -> !vec
+      %rms = arith.mulf %rm, %scale_v : !vec
+      %mx = arith.maximumf %m, %rms : !vec
+      %none = arith.cmpf oeq, %mx, %m_init : !vec
+      %msub = arith.select %none, %zero_vec, %mx : !vec_mask, !vec
+      %dm = arith.subf %m, %msub : !vec
+      %alpha = math.exp2 %dm : !vec
+      %s5 = arith.mulf %sm, %scale fastmath<contract> : !s_rt
+      %sd = hk.row_broadcast sub %s5, %msub : !s_rt, !vec
+      %e = math.exp2 %sd : !s_rt
+      %la = arith.mulf %l, %alpha : !vec
+      %sum = hk.row_reduce sum %e init %la : !s_rt -> !vec
+      // O = alpha O + P V, as O^T = alpha O^T + V^T P^T.
+      %oa = hk.row_broadcast mul %o, %alpha : !o_rt128, !vec
+      %pb = arith.truncf %e fastmath<nnan> : !s_rt to !p_rt
+      %pt = hk.transpose %pb : !p_rt -> !pt_rt
+      %ot = hk.transpose %oa : !o_rt128 -> !ot_acc128
+      %ot2 = hk.mma atb %vt, %pt, %ot : !v_rt128, !pt_rt, !ot_acc128
+      %on = hk.transpose %ot2 : !ot_acc128 -> !o_rt128
+      scf.yield %on, %mx, %sum : !o_rt128, !vec, !vec
+    }
+
+    // The split's O / l (0 for a row without keys, l = 0) and its
+    // natural-log LSE (m + log2 l) ln 2 (-inf without keys).
+    %l_safe = arith.maximumf %res#2, %tiny : !vec
+    %of = hk.row_broadcast div %res#0, %l_safe : !o_rt128, !vec
+    hk.store %of, %Op[%b, %hkv, %split, %rt, %c0] : !o_rt128, !op128
+    %log_l = math.log2 %res#2 : !vec
+    %lse2 = arith.addf %res#1, %log_l : !vec
+    %lse = arith.mulf %lse2, %ln2 : !vec
+    hk.store %lse, %Lp[%b, %hkv, %split, %rt] : !vec, !lp
+  }
+  // Level 0: the workgroup's four splits, merged slice by slice, wave w
+  // taking the 32 columns from 32 w. Each wave's increment of its
+  // workgroup's counter releases the wave's partial stores; after the
+  // barrier, each wave's decrement reads the counter after all four
+  // increments (the barrier waited for them) and so acquires every wave's
+  // stores, and leaves the counter at 0 for the next launch.
+  %m_one32 = arith.constant -1 : i32
+  %arrive = hk.fetch_add %one32, %count[%b, %hkv, %bx] : memref<?x?x?xi32>
+  hk.barrier
+  %leave = hk.fetch_add %m_one32, %count[%b, %hkv, %bx] : memref<?x?x?xi32>
+  %log2e = arith.constant dense<1.44269502> : !vec
+  %low = arith.constant dense<-1.0e30> : !vec
+  %zero_os = arith.constant dense<0.0> : !o_slice
+  %neginf = arith.constant 0xFF800000 : f32
+  %zero_f = arith.constant 0.0 : f32
+  %s1 = arith.addi %bx4, %c1 : index
+  %s2 = arith.addi %bx4, %c2 : index
+  %s3 = arith.addi %bx4, %c3 : index
+  %lt0 = arith.addi %bx4, %w : index
+  scf.for %rt = %c0 to %row_tiles step %c1 {
+    %o0 = hk.load %Op[%b, %hkv, %bx4, %rt, %w] {hk.cols_in_bounds, hk.in_bounds}
+        : !op128 -> !o_slice
+    %o1 = hk.load %Op[%b, %hkv, %s1, %rt, %w] {hk.cols_in_bounds, hk.in_bounds}
+        : !op128 -> !o_slice
+    %o2 = hk.load %Op[%b, %hkv, %s2, %rt, %w] {hk.cols_in_bounds, hk.in_bounds}
+        : !op128 -> !o_slice
+    %o3 = hk.load %Op[%b, %hkv, %s3, %rt, %w] {hk.cols_in_bounds, hk.in_bounds}
+        : !op128 -> !o_slice
+    %l0 = hk.load %Lp[%b, %hkv, %bx4, %rt] : !lp -> !vec
+    %l1 = hk.load %Lp[%b, %hkv, %s1, %rt] : !lp -> !vec
+    %l2 = hk.load %Lp[%b, %hkv, %s2, %rt] : !lp -> !vec
+    %l3 = hk.load %Lp[%b, %hkv, %s3, %rt] : !lp -> !vec
+    %zmx01 = arith.maximumf %l0, %l1 : !vec
+    %zmx23 = arith.maximumf %l2, %l3 : !vec
+    %zmx4 = arith.maximumf %zmx01, %zmx23 : !vec
+    %zmx = arith.maximumf %low, %zmx4 : !vec
+    %zda = arith.subf %low, %zmx : !vec
+    %zda2 = arith.mulf %zda, %log2e : !vec
+    %zalpha = math.exp2 %zda2 : !vec
+    %zd0 = arith.subf %l0, %zmx : !vec
+    %ze0 = arith.mulf %zd0, %log2e : !vec
+    %zw0 = math.exp2 %ze0 : !vec
+    %zd1 = arith.subf %l1, %zmx : !vec
+    %ze1 = arith.mulf %zd1, %log2e : !vec
+    %zw1 = math.exp2 %ze1 : !vec
+    %zd2 = arith.subf %l2, %zmx : !vec
+    %ze2 = arith.mulf %zd2, %log2e : !vec
+    %zw2 = math.exp2 %ze2 : !vec
+    %zd3 = arith.subf %l3, %zmx : !vec
+    %ze3 = arith.mulf %zd3, %log2e : !vec
+    %zw3 = math.exp2 %ze3 : !vec
+    %zoa = hk.row_broadcast mul %zero_os, %zalpha : !o_slice, !vec
+    %za0 = hk.row_broadcast mul %o0, %zw0 : !o_slice, !vec
+    %za1 = hk.row_broadcast mul %o1, %zw1 : !o_slice, !vec
+    %za2 = hk.row_broadcast mul %o2, %zw2 : !o_slice, !vec
+    %za3 = hk.row_broadcast mul %o3, %zw3 : !o_slice, !vec
+    %zs01 = arith.addf %za0, %za1 : !o_slice
+    %zs23 = arith.addf %za2, %za3 : !o_slice
+    %zs4 = arith.addf %zs01, %zs23 : !o_slice
+    %zon = arith.addf %zoa, %zs4 : !o_slice
+    %zla = arith.mulf %zero_vec, %zalpha : !vec
+    %zw01 = arith.addf %zw0, %zw1 : !vec
+    %zw23 = arith.addf %zw2, %zw3 : !vec
+    %zw4s = arith.addf %zw01, %zw23 : !vec
+    %zln = arith.addf %zla, %zw4s : !vec
+    %zl_safe = arith.maximumf %zln, %tiny : !vec
+    %zof = hk.row_broadcast div %zon, %zl_safe : !o_slice, !vec
+    %zlog_l = math.log2 %zln : !vec
+    %zlog_e = arith.mulf %zlog_l, %ln2 : !vec
+    %zlse = arith.addf %zmx, %zlog_e : !vec
+    hk.store %zof, %Ot[%b, %hkv, %bx, %rt, %w] : !o_slice, !op128
+    hk.store %zlse, %Lt[%b, %hkv, %lt0, %rt] : !vec, !lp
+  }
+
+  // The tree: the W workgroup results of a (sequence, KV head) form groups
+  // of %fan; per slice, the wave whose increment of its group's counter is
+  // the group's last (every other member's result released before it)
+  // merges the group into the result of its first member's slot, and goes
+  // on up a level, until one group is left, whose merge is O and L. Slot
+  // i of a level is Ot's workgroup slot i stride (stride: fan to the
+  // level), its LSE Lt's row 4 (i stride) + w; the level's counters follow
+  // the workgroups' at %count[b, hkv, off + 4 g + w]. A ticket of at least
+  // the group's size less one counts as the last: a real launch hands out
+  // 0 .. size - 1 once each, and the timing mode presets the counters so
+  // that every sampled workgroup takes the merges its last one would.
+  %k0 = arith.constant 0 : index
+  %k1 = arith.constant 1 : index
+  %k2 = arith.constant 2 : index
+  %k3 = arith.constant 3 : index
+  %k4 = arith.constant 4 : index
+  %k5 = arith.constant 5 : index
+  %k6 = arith.constant 6 : index
+  %k7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %nwg = memref.dim %Ot, %c2 : !op128
+  %done0 = arith.constant false
+  %tree:5 = scf.while (%node = %bx, %n = %nwg, %off = %nwg, %stride = %c1,
+                       %fin = %done0)
+      : (index, index, index, index, i1) -> (index, index, index, index, i1) {
+    %go = scf.if %fin -> (i1) {
+      scf.yield %done0 : i1
+    } else {
+      %g = arith.divui %node, %fan : index
+      %gfirst = arith.muli %g, %fan : index
+      %gleft = arith.subi %n, %gfirst : index
+      %gcnt = arith.minui %gleft, %fan : index
+      %g4 = arith.muli %g, %c4 : index
+      %ci0 = arith.addi %off, %g4 : index
+      %ci = arith.addi %ci0, %w : index
+      %tk = hk.fetch_add %one32, %count[%b, %hkv, %ci] : memref<?x?x?xi32>
+      %gcnt32 = arith.index_cast %gcnt : index to i32
+      %glast32 = arith.subi %gcnt32, %one32 : i32
+      %is_last = arith.cmpi sge, %tk, %glast32 : i32
+      scf.yield %is_last : i1
+    }
+    scf.condition(%go) %node, %n, %off, %stride, %fin
+        : index, index, index, index, i1
+  } do {
+  ^bb0(%node: index, %n: index, %off: index, %stride: index, %fin: i1):
+    %g = arith.divui %node, %fan : index
+    %gfirst = arith.muli %g, %fan : index
+    %gleft = arith.subi %n, %gfirst : index
+    %gcnt = arith.minui %gleft, %fan : index
+    %gend = arith.addi %gfirst, %gcnt : index
+    %glast = arith.subi %gend, %c1 : index
+    %groups = arith.ceildivui %n, %fan : index
+    %top = arith.cmpi eq, %groups, %c1 : index
+    // Every member has arrived, and no other access to the counter is left
+    // in this launch: a plain store (no wait, unlike an atomic) sets it
+    // back to 0 for the next launch.
+    %g4 = arith.muli %g, %c4 : index
+    %ci0 = arith.addi %off, %g4 : index
+    %ci = arith.addi %ci0, %w : index
+    memref.store %zero32, %count[%b, %hkv, %ci] : memref<?x?x?xi32>
+    %dst = arith.muli %gfirst, %stride : index
+    %dst4 = arith.muli %dst, %c4 : index
+    %dst_l = arith.addi %dst4, %w : index
+    scf.for %rt = %c0 to %row_tiles step %c1 {
+      // Members eight at a time, their loads issued together; a member
+      // index past the group's last is read as the last one again with
+      // its LSE made -inf (weight 0).
+      %mr:3 = scf.for %i = %gfirst to %gend step %c8
+          iter_args(%o = %zero_os, %m = %low, %l = %zero_vec)
+          -> (!o_slice, !vec, !vec) {
+        %i0r = arith.addi %i, %k0 : index
+        %ok0 = arith.cmpi ule, %i0r, %glast : index
+        %i0 = arith.minui %i0r, %glast : index
+        %sl0 = arith.muli %i0, %stride : index
+        %sl40 = arith.muli %sl0, %c4 : index
+        %li0 = arith.addi %sl40, %w : index
+        %os0 = hk.load %Ot[%b, %hkv, %sl0, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr0 = hk.load %Lt[%b, %hkv, %li0, %rt] : !lp -> !vec
+        %pen0 = arith.select %ok0, %zero_f, %neginf : f32
+        %penv0 = tensor.splat %pen0 : !vec
+        %ls0 = arith.addf %lr0, %penv0 : !vec
+        %i1r = arith.addi %i, %k1 : index
+        %ok1 = arith.cmpi ule, %i1r, %glast : index
+        %i1 = arith.minui %i1r, %glast : index
+        %sl1 = arith.muli %i1, %stride : index
+        %sl41 = arith.muli %sl1, %c4 : index
+        %li1 = arith.addi %sl41, %w : index
+        %os1 = hk.load %Ot[%b, %hkv, %sl1, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr1 = hk.load %Lt[%b, %hkv, %li1, %rt] : !lp -> !vec
+        %pen1 = arith.select %ok1, %zero_f, %neginf : f32
+        %penv1 = tensor.splat %pen1 : !vec
+        %ls1 = arith.addf %lr1, %penv1 : !vec
+        %i2r = arith.addi %i, %k2 : index
+        %ok2 = arith.cmpi ule, %i2r, %glast : index
+        %i2 = arith.minui %i2r, %glast : index
+        %sl2 = arith.muli %i2, %stride : index
+        %sl42 = arith.muli %sl2, %c4 : index
+        %li2 = arith.addi %sl42, %w : index
+        %os2 = hk.load %Ot[%b, %hkv, %sl2, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr2 = hk.load %Lt[%b, %hkv, %li2, %rt] : !lp -> !vec
+        %pen2 = arith.select %ok2, %zero_f, %neginf : f32
+        %penv2 = tensor.splat %pen2 : !vec
+        %ls2 = arith.addf %lr2, %penv2 : !vec
+        %i3r = arith.addi %i, %k3 : index
+        %ok3 = arith.cmpi ule, %i3r, %glast : index
+        %i3 = arith.minui %i3r, %glast : index
+        %sl3 = arith.muli %i3, %stride : index
+        %sl43 = arith.muli %sl3, %c4 : index
+        %li3 = arith.addi %sl43, %w : index
+        %os3 = hk.load %Ot[%b, %hkv, %sl3, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr3 = hk.load %Lt[%b, %hkv, %li3, %rt] : !lp -> !vec
+        %pen3 = arith.select %ok3, %zero_f, %neginf : f32
+        %penv3 = tensor.splat %pen3 : !vec
+        %ls3 = arith.addf %lr3, %penv3 : !vec
+        %i4r = arith.addi %i, %k4 : index
+        %ok4 = arith.cmpi ule, %i4r, %glast : index
+        %i4 = arith.minui %i4r, %glast : index
+        %sl4 = arith.muli %i4, %stride : index
+        %sl44 = arith.muli %sl4, %c4 : index
+        %li4 = arith.addi %sl44, %w : index
+        %os4 = hk.load %Ot[%b, %hkv, %sl4, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr4 = hk.load %Lt[%b, %hkv, %li4, %rt] : !lp -> !vec
+        %pen4 = arith.select %ok4, %zero_f, %neginf : f32
+        %penv4 = tensor.splat %pen4 : !vec
+        %ls4 = arith.addf %lr4, %penv4 : !vec
+        %i5r = arith.addi %i, %k5 : index
+        %ok5 = arith.cmpi ule, %i5r, %glast : index
+        %i5 = arith.minui %i5r, %glast : index
+        %sl5 = arith.muli %i5, %stride : index
+        %sl45 = arith.muli %sl5, %c4 : index
+        %li5 = arith.addi %sl45, %w : index
+        %os5 = hk.load %Ot[%b, %hkv, %sl5, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr5 = hk.load %Lt[%b, %hkv, %li5, %rt] : !lp -> !vec
+        %pen5 = arith.select %ok5, %zero_f, %neginf : f32
+        %penv5 = tensor.splat %pen5 : !vec
+        %ls5 = arith.addf %lr5, %penv5 : !vec
+        %i6r = arith.addi %i, %k6 : index
+        %ok6 = arith.cmpi ule, %i6r, %glast : index
+        %i6 = arith.minui %i6r, %glast : index
+        %sl6 = arith.muli %i6, %stride : index
+        %sl46 = arith.muli %sl6, %c4 : index
+        %li6 = arith.addi %sl46, %w : index
+        %os6 = hk.load %Ot[%b, %hkv, %sl6, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr6 = hk.load %Lt[%b, %hkv, %li6, %rt] : !lp -> !vec
+        %pen6 = arith.select %ok6, %zero_f, %neginf : f32
+        %penv6 = tensor.splat %pen6 : !vec
+        %ls6 = arith.addf %lr6, %penv6 : !vec
+        %i7r = arith.addi %i, %k7 : index
+        %ok7 = arith.cmpi ule, %i7r, %glast : index
+        %i7 = arith.minui %i7r, %glast : index
+        %sl7 = arith.muli %i7, %stride : index
+        %sl47 = arith.muli %sl7, %c4 : index
+        %li7 = arith.addi %sl47, %w : index
+        %os7 = hk.load %Ot[%b, %hkv, %sl7, %rt, %w]
+            {hk.cols_in_bounds, hk.in_bounds} : !op128 -> !o_slice
+        %lr7 = hk.load %Lt[%b, %hkv, %li7, %rt] : !lp -> !vec
+        %pen7 = arith.select %ok7, %zero_f, %neginf : f32
+        %penv7 = tensor.splat %pen7 : !vec
+        %ls7 = arith.addf %lr7, %penv7 : !vec
+        %tmx0_0 = arith.maximumf %ls0, %ls1 : !vec
+        %tmx0_1 = arith.maximumf %ls2, %ls3 : !vec
+        %tmx0_2 = arith.maximumf %ls4, %ls5 : !vec
+        %tmx0_3 = arith.maximumf %ls6, %ls7 : !vec
+        %tmx1_0 = arith.maximumf %tmx0_0, %tmx0_1 : !vec
+        %tmx1_1 = arith.maximumf %tmx0_2, %tmx0_3 : !vec
+        %tmx2_0 = arith.maximumf %tmx1_0, %tmx1_1 : !vec
+        %tmx = arith.maximumf %m, %tmx2_0 : !vec
+        %tda = arith.subf %m, %tmx : !vec
+        %tda2 = arith.mulf %tda, %log2e : !vec
+        %talpha = math.exp2 %tda2 : !vec
+        %td0 = arith.subf %ls0, %tmx : !vec
+        %te0 = arith.mulf %td0, %log2e : !vec
+        %tw0 = math.exp2 %te0 : !vec
+        %ta0 = hk.row_broadcast mul %os0, %tw0 : !o_slice, !vec
+        %td1 = arith.subf %ls1, %tmx : !vec
+        %te1 = arith.mulf %td1, %log2e : !vec
+        %tw1 = math.exp2 %te1 : !vec
+        %ta1 = hk.row_broadcast mul %os1, %tw1 : !o_slice, !vec
+        %td2 = arith.subf %ls2, %tmx : !vec
+        %te2 = arith.mulf %td2, %log2e : !vec
+        %tw2 = math.exp2 %te2 : !vec
+        %ta2 = hk.row_broadcast mul %os2, %tw2 : !o_slice, !vec
+        %td3 = arith.subf %ls3, %tmx : !vec
+        %te3 = arith.mulf %td3, %log2e : !vec
+        %tw3 = math.exp2 %te3 : !vec
+        %ta3 = hk.row_broadcast mul %os3, %tw3 : !o_slice, !vec
+        %td4 = arith.subf %ls4, %tmx : !vec
+        %te4 = arith.mulf %td4, %log2e : !vec
+        %tw4 = math.exp2 %te4 : !vec
+        %ta4 = hk.row_broadcast mul %os4, %tw4 : !o_slice, !vec
+        %td5 = arith.subf %ls5, %tmx : !vec
+        %te5 = arith.mulf %td5, %log2e : !vec
+        %tw5 = math.exp2 %te5 : !vec
+        %ta5 = hk.row_broadcast mul %os5, %tw5 : !o_slice, !vec
+        %td6 = arith.subf %ls6, %tmx : !vec
+        %te6 = arith.mulf %td6, %log2e : !vec
+        %tw6 = math.exp2 %te6 : !vec
+        %ta6 = hk.row_broadcast mul %os6, %tw6 : !o_slice, !vec
+        %td7 = arith.subf %ls7, %tmx : !vec
+        %te7 = arith.mulf %td7, %log2e : !vec
+        %tw7 = math.exp2 %te7 : !vec
+        %ta7 = hk.row_broadcast mul %os7, %tw7 : !o_slice, !vec
+        %tso0_0 = arith.addf %ta0, %ta1 : !o_slice
+        %tso0_1 = arith.addf %ta2, %ta3 : !o_slice
+        %tso0_2 = arith.addf %ta4, %ta5 : !o_slice
+        %tso0_3 = arith.addf %ta6, %ta7 : !o_slice
+        %tso1_0 = arith.addf %tso0_0, %tso0_1 : !o_slice
+        %tso1_1 = arith.addf %tso0_2, %tso0_3 : !o_slice
+        %tso2_0 = arith.addf %tso1_0, %tso1_1 : !o_slice
+        %tsw0_0 = arith.addf %tw0, %tw1 : !vec
+        %tsw0_1 = arith.addf %tw2, %tw3 : !vec
+        %tsw0_2 = arith.addf %tw4, %tw5 : !vec
+        %tsw0_3 = arith.addf %tw6, %tw7 : !vec
+        %tsw1_0 = arith.addf %tsw0_0, %tsw0_1 : !vec
+        %tsw1_1 = arith.addf %tsw0_2, %tsw0_3 : !vec
+        %tsw2_0 = arith.addf %tsw1_0, %tsw1_1 : !vec
+        %toa = hk.row_broadcast mul %o, %talpha : !o_slice, !vec
+        %ton = arith.addf %toa, %tso2_0 : !o_slice
+        %tla = arith.mulf %l, %talpha : !vec
+        %tln = arith.addf %tla, %tsw2_0 : !vec
         scf.yield %ton, %tmx, %tln : !o_slice, !vec, !vec
       }
       %tl_safe = arith.maximumf %mr#2, %tiny : !vec

@@ -1,4 +1,5 @@
-"""The library's fused decode attention (attention_decode_fused_d128 in
+"""The library's fused decode attention (attention_decode_fused_d128 and
+its 16-key chunk twin attention_decode_fused_p16_d128 in
 kernels/attention_decode): the splits and their merge in one launch, the
 last workgroup of each group of the tree found by hk.fetch_add on a counter.
 Run twice on the ISA simulator from each chip's code object with the same
@@ -44,13 +45,17 @@ def reference(q, k, v, lens, q_len):
     return o, lse
 
 
+@pytest.mark.parametrize("entry", ["attention_decode_fused_d128",
+                                   "attention_decode_fused_p16_d128"])
 @pytest.mark.parametrize("lens,heads,q_len,workgroups", [
     ([3000, 0, 1, 64], 8, 1, 13),
     ([700, 2100], 16, 2, 9),
 ])
-def test_fused_decode(simulator, mod, rng, lens, heads, q_len, workgroups):
+def test_fused_decode(simulator, mod, rng, entry, lens, heads, q_len,
+                      workgroups):
     B, Hkv, N = len(lens), 1, max(lens)
     R = heads * q_len
+    Rp = -(-R // 32) * 32  # the partial results' rows: whole 32-row tiles
     fan = int(np.ceil(np.sqrt(workgroups)))
     counters, n = workgroups, workgroups
     while True:
@@ -71,13 +76,13 @@ def test_fused_decode(simulator, mod, rng, lens, heads, q_len, workgroups):
     count = np.zeros((B, Hkv, counters), np.int32)
     results = []
     for _ in range(2):
-        op = np.zeros((B, Hkv, 4 * workgroups, R, D), np.float32)
-        lp = np.zeros((B, Hkv, 4 * workgroups, R), np.float32)
-        ot = np.zeros((B, Hkv, workgroups, R, D), np.float32)
-        lt = np.zeros((B, Hkv, 4 * workgroups, R), np.float32)
+        op = np.zeros((B, Hkv, 4 * workgroups, Rp, D), np.float32)
+        lp = np.zeros((B, Hkv, 4 * workgroups, Rp), np.float32)
+        ot = np.zeros((B, Hkv, workgroups, Rp, D), np.float32)
+        lt = np.zeros((B, Hkv, 4 * workgroups, Rp), np.float32)
         o = np.zeros((B, Hkv, R, D), np.uint16)
         l = np.zeros((B, Hkv, R), np.float32)
-        mod.attention_decode_fused_d128(
+        mod[entry](
             q, k.transpose(0, 2, 1, 3), v.transpose(0, 2, 1, 3), table,
             seq_lens, op, lp, ot, lt, count, o, l, q_len, fan)
         assert (count == 0).all(), count
