@@ -88,7 +88,8 @@ static LogicalResult verifyPackedSharedLoad(Operation *op, RankedTensorType t,
                                             SharedTileType st) {
   Type elt = t.getElementType();
   int64_t pack = globalLoadPacking(st.getElementType(), elt);
-  if (pack == 0)
+  // The 6-bit floats (four in three bytes) are read from global memory only.
+  if (pack == 0 || globalLoadPackedUnits(st.getElementType(), elt) != 1)
     return op->emitOpError("reads a shared tile of bytes (i8) as ")
            << elt << "; only 8- and 4-bit floats are read from bytes";
   if (t.getDimSize(0) != st.getRows() || t.getDimSize(1) != st.getCols() * pack)
@@ -440,11 +441,13 @@ LogicalResult LoadOp::verify() {
   if (elt != t.getElementType() && isRegTile(t) &&
       globalLoadPacking(elt, t.getElementType()) > 0) {
     int64_t pack = globalLoadPacking(elt, t.getElementType());
+    int64_t units = globalLoadPackedUnits(elt, t.getElementType());
     if (t.getDimSize(t.getRank() - 1) % pack)
       return emitOpError("reads ")
-             << pack << " elements per byte: the tile's columns ("
-             << t.getDimSize(t.getRank() - 1) << ") must be a multiple of "
-             << pack;
+             << pack << " elements per "
+             << (units == 1 ? "byte" : std::to_string(units) + " bytes")
+             << ": the tile's columns (" << t.getDimSize(t.getRank() - 1)
+             << ") must be a multiple of " << pack;
     return verifyGlobalAccess(*this, memref, getIndices().size(), elt,
                               t.getRank());
   }

@@ -157,3 +157,23 @@ func.func @f6_from_i16(%m: memref<?x?xi16>, %i: index) {
   %a = hk.load %m[%i, %i] : memref<?x?xi16> -> tensor<16x128xf6E2M3FN, #hk.rt<row, 16x128>>
   return
 }
+
+// -----
+
+// A shared tile of bytes holds whole elements per byte: 6-bit floats (four
+// in three bytes) are read from global memory only.
+func.func @f6_from_shared_bytes(%s: !hk.st<16x128xi8, 16x64>) {
+  // expected-error @+1 {{'hk.load' op reads a shared tile of bytes (i8) as 'f6E2M3FN'; only 8- and 4-bit floats are read from bytes}}
+  %a = hk.load %s : !hk.st<16x128xi8, 16x64> -> tensor<16x128xf6E2M3FN, #hk.rt<row, 16x128>>
+  return
+}
+
+// -----
+
+// Four 6-bit elements per three bytes: a 32x2 tile (one scale layout)
+// cannot be read as E2M3.
+func.func @f6_columns(%m: memref<?x?xi8>, %i: index) {
+  // expected-error @+1 {{'hk.load' op reads 4 elements per 3 bytes: the tile's columns (2) must be a multiple of 4}}
+  %a = hk.load %m[%i, %i] : memref<?x?xi8> -> tensor<32x2xf6E2M3FN, #hk.rt<row, 32x2>>
+  return
+}
