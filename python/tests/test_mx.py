@@ -255,3 +255,29 @@ def test_mx_f6_e5m2_bytes_32x32x64_on_the_simulator(rng):
     # B's bytes decoded as E4M3 instead of E5M2 would be far off.
     wrong = xa @ hk.mx.dequantize(b, sb, "fp8").T
     assert np.nanmax(np.abs(wrong - ref)) > 1e3 * bound.max()
+
+
+MX_GEMM_LOOP = os.path.join(os.path.dirname(__file__), "Inputs",
+                            "mx_gemm_loop.mlir")
+
+
+def test_mx_gemm_loop_ragged_on_the_simulator(rng):
+    """A K loop of the 32x32x64 form over E3M2 x E5M2 bytes, a grid of
+    waves, and M, N, K off the tile sizes (K = 5 blocks of 32: the last
+    step reads half a tile past the rows' ends)."""
+    M, N, K = 70, 45, 160
+    a, sa = hk.mx.quantize(_mx_operand(rng, M, K), "bf6")
+    b, sb = hk.mx.quantize(_mx_operand(rng, N, K), "bf8")
+    hk.set_device("isa", chip="gfx950")
+    try:
+        mod = hk.compile(MX_GEMM_LOOP, chips=["gfx950"])
+        c = np.full((M, N), np.nan, np.float32)
+        mod.mx_gemm_loop(hk.mx.pack_fp6(a).view(np.int8), sa.view(np.int8),
+                         b.view(np.int8), sb.view(np.int8), c)
+    finally:
+        hk.set_device("isa")
+    xa = hk.mx.dequantize(a, sa, "bf6")
+    wb = hk.mx.dequantize(b, sb, "bf8")
+    ref = xa @ wb.T
+    bound = K * 2.0**-24 * (np.abs(xa) @ np.abs(wb).T)
+    assert (np.abs(c - ref) <= bound).all()
