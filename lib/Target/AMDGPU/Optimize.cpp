@@ -2,6 +2,7 @@
 
 #include "Optimize.h"
 
+#include "llvm/Analysis/UniformityAnalysis.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -145,6 +146,40 @@ static void barrierReleasesWithoutCopies(llvm::Module &llvmModule,
   }
 }
 
+/// FencePackedTruncs (lib/Conversion/LaneToROCDL) puts an
+/// llvm.arithmetic.fence on 16-bit float vectors to keep InstCombine from
+/// splitting their packed conversion; the fence has done its work once the
+/// optimization pipeline has run. On a value every lane holds alike
+/// (uniform), AMDGPU's instruction selection gives the fence a scalar
+/// register while its operand, a VALU result, is in a vector register, and
+/// the backend stops with "illegal VGPR to SGPR copy"
+/// (test/Compiler/uniform-fence.mlir). Such fences are removed, by the
+/// same uniformity analysis the backend uses; the others stay.
+struct UniformFencesRemoved : llvm::PassInfoMixin<UniformFencesRemoved> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses) {
+    llvm::SmallVector<llvm::IntrinsicInst *> fences;
+    for (llvm::Instruction &inst : llvm::instructions(function))
+      if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&inst);
+          call && call->getIntrinsicID() == llvm::Intrinsic::arithmetic_fence)
+        fences.push_back(call);
+    if (fences.empty())
+      return llvm::PreservedAnalyses::all();
+    llvm::UniformityInfo &uniformity =
+        analyses.getResult<llvm::UniformityInfoAnalysis>(function);
+    bool changed = false;
+    for (llvm::IntrinsicInst *fence : fences) {
+      if (uniformity.isDivergent(fence))
+        continue;
+      fence->replaceAllUsesWith(fence->getArgOperand(0));
+      fence->eraseFromParent();
+      changed = true;
+    }
+    return changed ? llvm::PreservedAnalyses::none()
+                   : llvm::PreservedAnalyses::all();
+  }
+};
+
 void optimizeForTarget(llvm::Module &llvmModule, llvm::TargetMachine &machine,
                        unsigned optLevel) {
   llvmModule.setTargetTriple(machine.getTargetTriple());
@@ -177,6 +212,10 @@ void optimizeForTarget(llvm::Module &llvmModule, llvm::TargetMachine &machine,
           ? builder.buildO0DefaultPipeline(level)
           : builder.buildPerModuleDefaultPipeline(level);
   passes.run(llvmModule, modules);
+  llvm::ModulePassManager cleanup;
+  cleanup.addPass(
+      llvm::createModuleToFunctionPassAdaptor(UniformFencesRemoved()));
+  cleanup.run(llvmModule, modules);
   // s_waitcnt's immediate on gfx9: vmcnt (bits 3:0 and 15:14) and expcnt
   // (6:4) at their maxima, lgkmcnt (11:8) zero.
   barrierReleasesWithoutCopies(llvmModule, 0xC07F);
