@@ -19,8 +19,9 @@ under the kernel's static schedule: the most any workgroup runs, and the
 most a sampled one runs. Their ratio bounds how much faster the model
 reads than a model that simulated every workgroup.
 
-`--schedules` runs nothing: for the varlen rows on the chip's P (one
-workgroup per compute unit) it counts the KV blocks of every workgroup
+`--schedules` runs no row: for the varlen rows on the chip's P (one
+workgroup per compute unit, read from the launcher's grid for a small
+shape) it counts the KV blocks of every workgroup
 under each tile schedule of SCHEDULES (the kernel's and the ones weighed
 against it), the most any workgroup runs against the mean.
 
@@ -94,9 +95,10 @@ def tile_blocks(lq, lk, qblk, causal, window):
     return blk_hi - min(key_lo // 64, blk_hi)
 
 
-# Workgroups of the persistent grid for these shapes: one per compute unit
-# (lib/Base/Chip.cpp's computeUnits; Reference.cpp's varlenWorkgroups).
-COMPUTE_UNITS = {"gfx942": 304, "gfx950": 256}
+# A shape with more tiles than any chip has compute units (320 heads of
+# one query): the launcher's grid for it is the chip's, one workgroup per
+# compute unit, as for the report's rows.
+FULL_GRID_SHAPE = [1, 320, 320, 1, 1, 64, 0, 0, 0, 0]
 
 
 def problem(s):
@@ -213,8 +215,9 @@ def balance(s, workgroups):
     return max(load), max(sampled(load))
 
 
-def print_schedules(chip, rows):
-    workgroups = COMPUTE_UNITS[chip]
+def print_schedules(hk_run, chip, rows):
+    workgroups = timing(hk_run, "attention_varlen", FULL_GRID_SHAPE,
+                        chip)["workgroups"]
     print("| row | schedule | KV blocks: mean | slowest workgroup |"
           " slowest sampled | slowest / mean |")
     print("|---|---|---|---|---|---|")
@@ -252,7 +255,7 @@ def main():
                     " on the chip's P instead of running the rows")
     args = ap.parse_args()
     if args.schedules:
-        print_schedules(args.chip, args.rows)
+        print_schedules(args.hk_run, args.chip, args.rows)
         return
     print("| row | shape | modelled us | useful TFLOP/s | model's TFLOP/s |"
           " KV blocks: slowest workgroup | slowest sampled |")
