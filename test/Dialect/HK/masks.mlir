@@ -73,7 +73,7 @@ hk.kernel @transpose_mask(%X: memref<?x?xf32>) attributes {waves = 1 : i32, grid
 // -----
 
 // Shared tiles hold data only.
-// expected-error @+1 {{shared tile element type must be f32, f16, bf16 or an 8-bit float, got 'i1'}}
+// expected-error @+1 {{shared tile element type must be f32, f16, bf16, an 8-bit float or i8 (bytes), got 'i1'}}
 func.func private @shared_mask(!hk.st<16x16xi1, 16x16>)
 
 // -----
