@@ -8,6 +8,9 @@
 #             (HKC_SLOW below), for runs whose clock must reach the
 #             fuzzing itself: libFuzzer executes every seed first, inside
 #             -max_total_time
+#   hkc-smoke the smallest lit-test kernels (HKC_SMOKE_SEEDS of them), for
+#             CI's one-minute smoke run: its seeds compile in seconds under
+#             ASan, so the minute goes to mutated inputs
 #   isa       every code object of those artifacts, both chips
 # The artifacts come from the ordinary build (scripts/setup.sh builds them).
 # usage: fuzz/gather-seeds.sh BUILD_DIR OUT_DIR
@@ -16,13 +19,14 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="$1"
 OUT="$2"
-mkdir -p "$OUT/hkc" "$OUT/hkc-quick" "$OUT/artifact" "$OUT/isa"
+mkdir -p "$OUT/hkc" "$OUT/hkc-quick" "$OUT/hkc-smoke" "$OUT/artifact" "$OUT/isa"
 
 # attention_decode's artifact took 99 s to build in the ordinary build (the
 # next slowest library kernel 7 s, the median 2 s), several minutes for one
 # chip under ASan and coverage: alone it used up a ten-minute hk-fuzz-hkc
 # run in its seeds (docs/fuzzing.md).
 HKC_SLOW=(attention_decode)
+HKC_SMOKE_SEEDS=24
 
 for f in "$ROOT"/kernels/*/*.mlir; do
   cp "$f" "$OUT/hkc/$(basename "$(dirname "$f")")-$(basename "$f")"
@@ -58,5 +62,9 @@ for path in sys.argv[2:]:
 PY
 cp "$OUT"/hkc/* "$OUT/hkc-quick/"
 for k in "${HKC_SLOW[@]}"; do rm -f "$OUT/hkc-quick/$k-"*.mlir; done
+# ls -S sorts by size, largest first; names break ties, for the same set
+# on every machine.
+ls "$OUT"/hkc/test-* | xargs ls -S | tail -n "$HKC_SMOKE_SEEDS" |
+  xargs -I{} cp {} "$OUT/hkc-smoke/"
 
-echo "gather-seeds: $(ls "$OUT/hkc" | wc -l) sources ($(ls "$OUT/hkc-quick" | wc -l) quick), $(ls "$OUT/artifact" | wc -l) artifacts, $(ls "$OUT/isa" | wc -l) code objects"
+echo "gather-seeds: $(ls "$OUT/hkc" | wc -l) sources ($(ls "$OUT/hkc-quick" | wc -l) quick, $(ls "$OUT/hkc-smoke" | wc -l) for the smoke run), $(ls "$OUT/artifact" | wc -l) artifacts, $(ls "$OUT/isa" | wc -l) code objects"

@@ -17,9 +17,8 @@
 #   FUZZ_SECONDS    length of each smoke run (default: 60)
 #   HK_SANITIZE_COMPILER  0 to leave out the compiler half (libhkc, its
 #                   tests and hk-fuzz-hkc; default 1)
-#   HK_FUZZ_HKC_SMOKE  1 to add hk-fuzz-hkc's smoke run (default 0: its
-#                   seeds alone take 10 to 20 minutes under ASan; its
-#                   regression inputs are replayed either way)
+#   HK_FUZZ_HKC_SMOKE  0 to leave out hk-fuzz-hkc's smoke run (default 1;
+#                   its regression inputs are replayed either way)
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,13 +36,14 @@ UNIT_TESTS=(Base/HKBaseTests Dialect/HKDialectTests Runtime/HKRuntimeTests)
 # there, shared with other builds at a load of about 6), so from an empty
 # cache an estimated 7 minutes on two idle cores, beside the runtime
 # half's 4.
-# Its smoke run executes the 135 seeds before its clock starts: 10 to 20
-# minutes under ASan (docs/fuzzing.md), so it runs only when asked
-# (HK_FUZZ_HKC_SMOKE=1); hkc's regression inputs are replayed always.
+# libFuzzer executes every seed inside the smoke run's clock, and the whole
+# hkc set takes 10 to 20 minutes under ASan (docs/fuzzing.md), so hkc's
+# smoke run starts from the smallest lit-test kernels only (gather-seeds'
+# hkc-smoke set); hkc's regression inputs are replayed always.
 # HK_SANITIZE_COMPILER=0 leaves it out (the runtime half only).
 if [[ "${HK_SANITIZE_COMPILER:-1}" != 0 ]]; then
   TARGETS+=(hkc)
-  [[ "${HK_FUZZ_HKC_SMOKE:-0}" == 1 ]] && SMOKE_TARGETS+=(hkc)
+  [[ "${HK_FUZZ_HKC_SMOKE:-1}" != 0 ]] && SMOKE_TARGETS+=(hkc)
   UNIT_TESTS+=(Runtime/HKKernelInfoTests Target/HKTargetTests
                Target/HKCApiTests)
 fi
@@ -131,18 +131,20 @@ for t in "${SMOKE_TARGETS[@]}"; do
   # at exit, which would report the same memory once the run ends;
   # libhkc's unit tests and the replays still end with LeakSanitizer's
   # check.
-  # attention_decode takes 65 to 165 s to compile with the ordinary build
+  # attention_decode (in the larger seed sets, and in a corpus kept from
+  # longer runs) takes 65 to 165 s to compile with the ordinary build
   # on a loaded two-core machine, longer under ASan and coverage: hkc's
   # limit for one input is 600 s, the others' 60 s.
-  flags=(-timeout=60) asan_options="$ASAN_OPTIONS"
+  flags=(-timeout=60) asan_options="$ASAN_OPTIONS" seed_dir="$seeds/$t"
   if [[ "$t" == hkc ]]; then
     flags=(-detect_leaks=0 -timeout=600)
     asan_options="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}"
+    seed_dir="$seeds/hkc-smoke"
   fi
   if ASAN_OPTIONS="$asan_options" "$ASAN_DIR/bin/hk-fuzz-$t" "${flags[@]}" \
     -max_total_time="$FUZZ_SECONDS" \
     -rss_limit_mb=4096 -print_final_stats=1 \
-    -artifact_prefix="$crashes" "$corpus" "$seeds/$t" >"$log" 2>&1; then
+    -artifact_prefix="$crashes" "$corpus" "$seed_dir" >"$log" 2>&1; then
     pass "hk-fuzz-$t, $FUZZ_SECONDS s: $(sed -nE \
       's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$log") inputs"
   else
