@@ -79,7 +79,6 @@ static LogicalResult verifyRegisterGlobal(Operation *op, Type reg,
                             t.getRank());
 }
 
-/// Register tile <-> shared tile of the same shape.
 /// hk.load of a register tile of 8- or 4-bit floats from a shared tile of
 /// bytes (i8), `pack` elements per byte (globalLoadPacking): the shared
 /// tile's columns count bytes, and each lane must hold whole bytes, runs of
@@ -108,6 +107,7 @@ static LogicalResult verifyPackedSharedLoad(Operation *op, RankedTensorType t,
   return success();
 }
 
+/// Register tile <-> shared tile of the same shape.
 static LogicalResult verifyRegisterShared(Operation *op, Type reg,
                                           SharedTileType st,
                                           size_t numIndices) {
@@ -261,9 +261,9 @@ LogicalResult KernelOp::verify() {
       return emitOpError("argument #")
              << i << " must be a memref in the default (global) memory "
              << "space, got memory space " << m.getMemorySpace();
-    // No element to read or write: every access is out of bounds, and the
-    // lowering's address arithmetic folds into shapes LLVM's AMDGPU backend
-    // stops on (an illegal VGPR to SGPR copy).
+    // No element to read or write: every access would be out of bounds
+    // (LLVM's AMDGPU backend stopped on the addresses such kernels folded
+    // to, test/Compiler/zero-size-memref.test).
     if (m && llvm::is_contained(m.getShape(), 0))
       return emitOpError("argument #")
              << i << " has a dimension of static size 0 (" << t
